@@ -1,0 +1,34 @@
+import type { InteractionGroup } from "./interaction-groups.js";
+import type { MessageWithParts, TextPart } from "./messages.js";
+
+/** The line the debug option adds, so a test (or a curious user) can see the plug-in ran. */
+export function renderDebugAnnotation(options: { mode: string; groups: readonly InteractionGroup[]; messageCount: number }): string {
+  const counts = new Map<string, number>();
+  for (const group of options.groups) counts.set(group.kind, (counts.get(group.kind) ?? 0) + 1);
+  const kinds = [...counts.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([kind, count]) => `${kind}=${count}`)
+    .join(" ");
+  return `[opencode-rcm debug] mode=${options.mode} messages=${options.messageCount} groups=${options.groups.length} (${kinds})`;
+}
+
+/**
+ * Returns a copy of `messages` whose last user message carries `text` as an extra synthetic
+ * part. The input is not modified.
+ */
+export function withDebugAnnotation(messages: readonly MessageWithParts[], text: string): MessageWithParts[] {
+  const last = messages.findLastIndex((message) => message.info.role === "user");
+  if (last < 0) return [...messages];
+  return messages.map((message, index) => {
+    if (index !== last) return message;
+    const part: TextPart = {
+      id: "rcm-debug",
+      sessionID: message.info.sessionID,
+      messageID: message.info.id,
+      type: "text",
+      text,
+      synthetic: true,
+    };
+    return { info: message.info, parts: [...message.parts, part] };
+  });
+}

@@ -1,0 +1,134 @@
+import type { MessageWithParts, Part, ToolPart } from "./messages.js";
+
+/**
+ * What started a group:
+ * - `request`: a user request with text or files of its own;
+ * - `continuation`: a user message with only synthetic text (OpenCode's "continue"
+ *   after compaction or an abort), which carries no new requirement;
+ * - `compaction`: the compaction marker and the summary that answers it;
+ * - `orphan`: assistant messages whose user message is not in the array (cut off by
+ *   compaction, or a sub-agent's history), kept together so nothing is lost.
+ */
+export type GroupKind = "request" | "continuation" | "compaction" | "orphan";
+
+export interface ToolCallSummary {
+  callID: string;
+  tool: string;
+  status: ToolPart["state"]["status"];
+  input: Record<string, unknown>;
+}
+
+/** A user request and every assistant step (with tool calls and results) that answers it. */
+export interface InteractionGroup {
+  /** The user message id; for orphans, `orphan:<parentID>`. */
+  id: string;
+  kind: GroupKind;
+  sessionID: string;
+  /** Positions of the group's messages in the input array, ascending. */
+  indices: number[];
+  /** The user's own words: non-synthetic, non-ignored text parts, joined by blank lines. */
+  requestText: string;
+  toolCalls: ToolCallSummary[];
+  /** True if an assistant step of the group ended with an abort. */
+  aborted: boolean;
+  /** Error names of assistant steps that failed for another reason. */
+  errors: string[];
+  /** Sub-agent sessions started from this group (task tool calls, subtask parts). */
+  subagentSessionIDs: string[];
+}
+
+/**
+ * Derives interaction groups from a session's messages, oldest first. Every message
+ * belongs to exactly one group; groups are ordered by their first message. Pure: the
+ * input is not modified.
+ */
+export function toInteractionGroups(messages: readonly MessageWithParts[]): InteractionGroup[] {
+  const groups: InteractionGroup[] = [];
+  const byId = new Map<string, InteractionGroup>();
+
+  messages.forEach((message, index) => {
+    const { info } = message;
+    if (info.role === "user") {
+      const group = newGroup(info.id, userGroupKind(message.parts), info.sessionID);
+      group.requestText = requestText(message.parts);
+      groups.push(group);
+      byId.set(info.id, group);
+      addMessage(group, message, index);
+      return;
+    }
+    let group = byId.get(info.parentID) ?? byId.get(`orphan:${info.parentID}`);
+    if (!group) {
+      group = newGroup(`orphan:${info.parentID}`, "orphan", info.sessionID);
+      groups.push(group);
+      byId.set(group.id, group);
+    }
+    if (info.summary === true) group.kind = "compaction";
+    addMessage(group, message, index);
+    if (info.error) {
+      if (info.error.name === "MessageAbortedError") group.aborted = true;
+      else group.errors.push(info.error.name);
+    }
+  });
+  return groups;
+}
+
+function newGroup(id: string, kind: GroupKind, sessionID: string): InteractionGroup {
+  return {
+    id,
+    kind,
+    sessionID,
+    indices: [],
+    requestText: "",
+    toolCalls: [],
+    aborted: false,
+    errors: [],
+    subagentSessionIDs: [],
+  };
+}
+
+function userGroupKind(parts: readonly Part[]): GroupKind {
+  if (parts.some((part) => part.type === "compaction")) return "compaction";
+  const ownContent = parts.some(
+    (part) =>
+      (part.type === "text" && !part.synthetic && !part.ignored && part.text.trim() !== "") ||
+      part.type === "file" ||
+      part.type === "subtask" ||
+      part.type === "agent",
+  );
+  return ownContent ? "request" : "continuation";
+}
+
+function requestText(parts: readonly Part[]): string {
+  return parts
+    .flatMap((part) =>
+      part.type === "text" && !part.synthetic && !part.ignored && part.text.trim() !== ""
+        ? [part.text]
+        : [],
+    )
+    .join("\n\n");
+}
+
+function addMessage(group: InteractionGroup, message: MessageWithParts, index: number): void {
+  group.indices.push(index);
+  for (const part of message.parts) {
+    if (part.type === "tool") {
+      group.toolCalls.push({
+        callID: part.callID,
+        tool: part.tool,
+        status: part.state.status,
+        input: part.state.input,
+      });
+      const child = subagentSessionID(part);
+      if (child) group.subagentSessionIDs.push(child);
+    }
+  }
+}
+
+// The task tool records the child session in its metadata once it has started one.
+function subagentSessionID(part: ToolPart): string | undefined {
+  if (part.tool !== "task") return undefined;
+  const metadata: Record<string, unknown> | undefined =
+    "metadata" in part.state ? part.state.metadata : undefined;
+  const id = metadata?.["sessionId"];
+  return typeof id === "string" ? id : undefined;
+}

@@ -1,0 +1,47 @@
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { packageRoot } from "./package-root.js";
+
+/** Private XDG directories for one OpenCode server, so runs never see the user's setup. */
+export interface IsolatedHome {
+  root: string;
+  configDir: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Creates XDG data/config/cache/state dirs under `root` and writes `config` as the global
+ * opencode.json. OpenCode npm-installs @opencode-ai/plugin into every config dir before it
+ * loads plug-ins (a ~70 s stall offline), so the config dir gets a node_modules that
+ * already holds our pinned copy.
+ */
+export async function createIsolatedHome(options: { root: string; config: Record<string, unknown> }): Promise<IsolatedHome> {
+  const xdg = {
+    XDG_DATA_HOME: join(options.root, "data"),
+    XDG_CONFIG_HOME: join(options.root, "config"),
+    XDG_CACHE_HOME: join(options.root, "cache"),
+    XDG_STATE_HOME: join(options.root, "state"),
+  };
+  await Promise.all(Object.values(xdg).map((dir) => mkdir(dir, { recursive: true })));
+  const configDir = join(xdg.XDG_CONFIG_HOME, "opencode");
+  await mkdir(join(configDir, "node_modules", "@opencode-ai"), { recursive: true });
+  const own = join(packageRoot(), "node_modules", "@opencode-ai");
+  await Promise.all(
+    ["plugin", "sdk"].map((name) => symlink(join(own, name), join(configDir, "node_modules", "@opencode-ai", name), "dir")),
+  );
+  await writeFile(join(configDir, "package.json"), JSON.stringify({ dependencies: { "@opencode-ai/plugin": "1.18.33" } }, null, 2));
+  await writeFile(join(configDir, "opencode.json"), JSON.stringify(options.config, null, 2));
+  return {
+    root: options.root,
+    configDir,
+    env: {
+      ...xdg,
+      HOME: options.root,
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2";
+import type { IsolatedHome } from "./isolated-home.js";
+import { opencodeBinary } from "./opencode-binary.js";
+
+export interface OpencodeServer {
+  url: string;
+  /** A client bound to `directory`; sessions created through it run there. */
+  client(directory: string): OpencodeClient;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `opencode serve` on loopback with a random free port, in an isolated home.
+ * We spawn the binary ourselves rather than with the SDK's createOpencodeServer, which
+ * always inherits process.env and a fixed port: we need a private env per server.
+ */
+export async function startOpencodeServer(options: {
+  home: IsolatedHome;
+  cwd: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<OpencodeServer> {
+  const child = spawn(opencodeBinary(), ["serve", "--hostname=127.0.0.1", "--port=0", "--print-logs", "--log-level=DEBUG"], {
+    cwd: options.cwd,
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.home.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const url = await waitForUrl(child, () => output, options.timeoutMs ?? 60_000).catch(async (error: unknown) => {
+    await stop(child);
+    throw error;
+  });
+  return {
+    url,
+    client: (directory) => createOpencodeClient({ baseUrl: url, directory }),
+    output: () => output,
+    close: () => stop(child),
+  };
+}
+
+function waitForUrl(child: ChildProcess, output: () => string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`opencode serve did not start within ${timeoutMs} ms\n${output()}`)), timeoutMs);
+    const onData = () => {
+      const match = /opencode server listening on (http:\/\/[^\s]+)/.exec(output());
+      if (match?.[1]) done(match[1]);
+    };
+    const onExit = (code: number | null) => fail(new Error(`opencode serve exited with code ${code}\n${output()}`));
+    function done(url: string) {
+      cleanup();
+      resolve(url);
+    }
+    function fail(error: Error) {
+      cleanup();
+      reject(error);
+    }
+    function cleanup() {
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.stderr?.off("data", onData);
+      child.off("exit", onExit);
+    }
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", onExit);
+  });
+}
+
+// Kills the whole process group (the server may start shells and LSP children).
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), name);
+    } catch {
+      // already gone
+    }
+  };
+  signal("SIGTERM");
+  const timer = setTimeout(() => signal("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,27 @@
+import type { Logger } from "./logger.js";
+
+export type GuardedHook = "chat.message" | "transform" | "event" | "compacting";
+
+export type Guard = (hook: GuardedHook, sessionID: string | undefined, run: () => Promise<void> | void) => Promise<void>;
+
+/**
+ * Runs a hook body so that it can never fail a turn: an exception is logged once per
+ * session and hook, then swallowed. Handlers apply their result only as their last
+ * step, so a throw leaves OpenCode's data untouched.
+ */
+export function createFailOpenGuard(logger: Logger): Guard {
+  const reported = new Set<string>();
+  return async (hook, sessionID, run) => {
+    try {
+      await run();
+    } catch (error) {
+      const key = `${sessionID ?? "(no session)"}\u0000${hook}`;
+      if (reported.has(key)) return;
+      reported.add(key);
+      await logger.log("error", `${hook} failed; falling back to native history for this call`, {
+        sessionID: sessionID ?? null,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+    }
+  };
+}

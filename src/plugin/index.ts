@@ -1,0 +1,47 @@
+import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin";
+import { createFailOpenGuard } from "./fail-open-guard.js";
+import { createLogger } from "./logger.js";
+import { describeProblem, resolveOptions } from "./options.js";
+import { createSessionFlags } from "./session-flags.js";
+import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
+import type { PluginDeps } from "./deps.js";
+
+// The composition root: builds config, logger and state once and maps hooks to handlers.
+const server: Plugin = async (input, rawOptions) => {
+  const logger = createLogger(input.client);
+  const { options, problems } = resolveOptions(rawOptions, process.env);
+  for (const problem of problems) {
+    await logger.log("error", `${describeProblem(problem)}; running in native mode`, {
+      key: problem.key,
+      value: problem.value ?? null,
+    });
+  }
+  const deps: PluginDeps = { options, logger, guard: createFailOpenGuard(logger), sessions: createSessionFlags() };
+  await logger.log("info", `loaded in ${options.mode} mode`, { directory: input.directory });
+
+  const transform = createTransformHandler(deps);
+  const hooks: Hooks = {
+    "chat.message": async (hookInput) => {
+      await deps.guard("chat.message", hookInput.sessionID, () => {
+        if (options.simulateFailure.includes("chat.message")) throw new Error("simulated chat.message failure");
+      });
+    },
+    // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
+    "experimental.chat.messages.transform": (hookInput, output) =>
+      transform(hookInput, output as unknown as TransformOutput),
+    "experimental.session.compacting": async (hookInput) => {
+      await deps.guard("compacting", hookInput.sessionID, () => deps.sessions.markCompactionClone(hookInput.sessionID));
+    },
+    event: async ({ event }) => {
+      await deps.guard("event", undefined, () => {
+        if (options.simulateFailure.includes("event") && event.type === "session.idle") {
+          throw new Error("simulated event failure");
+        }
+      });
+    },
+  };
+  return hooks;
+};
+
+const plugin: PluginModule & { id: string } = { id: "opencode-rcm", server };
+export default plugin;

@@ -1,0 +1,129 @@
+import { z } from "zod";
+
+export const MODES = ["native", "router", "memory", "full"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** The options tuple of `["opencode-rcm", { ... }]` in opencode.json. */
+export const OptionsSchema = z
+  .object({
+    /** native: no change; router: task filtering; memory: records only; full: both. */
+    mode: z.enum(MODES).default("full"),
+    /** Below this routing confidence the full history is kept. */
+    confidenceThreshold: z.number().min(0).max(1).default(0.8),
+    aux: z
+      .object({
+        baseURL: z.url().optional(),
+        model: z.string().min(1).optional(),
+        /** Name of the environment variable that holds the aux model's API key. */
+        apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default("RCM_AUX_API_KEY"),
+      })
+      .strict()
+      .default({ apiKeyEnv: "RCM_AUX_API_KEY" }),
+    /** Where ledgers and records live; default: under the project's .opencode dir. */
+    stateDir: z.string().min(1).optional(),
+    /** Annotate what the model receives and log every transform. */
+    debug: z.boolean().default(false),
+    /** Testing only: make the named hooks throw, to exercise the fail-open guard. */
+    simulateFailure: z.array(z.enum(["chat.message", "transform", "event"])).default([]),
+  })
+  .strict();
+
+export type Options = z.infer<typeof OptionsSchema>;
+
+export interface OptionProblem {
+  /** Dotted option key, or the environment variable's name. */
+  key: string;
+  value: unknown;
+  message: string;
+}
+
+export interface ResolvedOptions {
+  options: Options;
+  problems: OptionProblem[];
+}
+
+// Environment variables override the tuple, so a run can switch mode without editing config.
+const ENV_KEYS = {
+  RCM_MODE: ["mode"],
+  RCM_CONFIDENCE_THRESHOLD: ["confidenceThreshold"],
+  RCM_AUX_BASE_URL: ["aux", "baseURL"],
+  RCM_AUX_MODEL: ["aux", "model"],
+  RCM_AUX_API_KEY_ENV: ["aux", "apiKeyEnv"],
+  RCM_STATE_DIR: ["stateDir"],
+  RCM_DEBUG: ["debug"],
+} as const satisfies Record<string, readonly string[]>;
+
+const NATIVE: Options = OptionsSchema.parse({ mode: "native" });
+
+/**
+ * Merges the tuple options with `RCM_*` variables and validates them. Invalid input never
+ * throws: it yields the problems (key and value named) and native options.
+ */
+export function resolveOptions(
+  raw: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): ResolvedOptions {
+  const problems: OptionProblem[] = [];
+  if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
+    return { options: NATIVE, problems: [{ key: "(options)", value: raw, message: "must be an object" }] };
+  }
+  const merged: Record<string, unknown> = structuredClone((raw ?? {}) as Record<string, unknown>);
+  const envSource = new Map<string, string>();
+  for (const [name, path] of Object.entries(ENV_KEYS)) {
+    const text = env[name];
+    if (text === undefined || text === "") continue;
+    setPath(merged, path, fromEnvText(path, text));
+    envSource.set(path.join("."), name);
+  }
+  const parsed = OptionsSchema.safeParse(merged);
+  if (parsed.success) return { options: parsed.data, problems };
+  for (const issue of parsed.error.issues) {
+    const key = issue.path.map(String).join(".") || "(options)";
+    const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
+    if (unknownKeys.length > 0) {
+      for (const unknownKey of unknownKeys) {
+        const full = key === "(options)" ? unknownKey : `${key}.${unknownKey}`;
+        problems.push({ key: full, value: getPath(merged, full.split(".")), message: "unknown option" });
+      }
+      continue;
+    }
+    const source = envSource.get(key);
+    problems.push({
+      key: source ? `${source} (${key})` : key,
+      value: getPath(merged, issue.path.map(String)),
+      message: issue.message,
+    });
+  }
+  return { options: NATIVE, problems };
+}
+
+export function describeProblem(problem: OptionProblem): string {
+  return `invalid option ${problem.key} = ${JSON.stringify(problem.value) ?? "undefined"}: ${problem.message}`;
+}
+
+function fromEnvText(path: readonly string[], text: string): unknown {
+  const key = path[path.length - 1];
+  if (key === "debug") return text === "1" || text === "true" ? true : text === "0" || text === "false" ? false : text;
+  if (key === "confidenceThreshold") {
+    const value = Number(text);
+    return Number.isFinite(value) ? value : text;
+  }
+  return text;
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  path.slice(0, -1).forEach((key) => {
+    const next = node[key];
+    if (typeof next !== "object" || next === null || Array.isArray(next)) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  });
+  node[path[path.length - 1] as string] = value;
+}
+
+function getPath(target: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>(
+    (node, key) => (typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+    target,
+  );
+}
