@@ -3,5 +3,5 @@ export { parseScript, ScriptSchema, ReplySchema, StageSchema, ToolCallSchema } f
 export type { Reply, Script, Stage, ToolCall } from "./script.js";
 export { selectReply, messageText, ChatRequestBodySchema } from "./select-reply.js";
 export type { ChatMessage, ChatRequestBody, Responder, SelectedReply } from "./select-reply.js";
-export { startScriptedModel } from "./server.js";
+export { ScriptedModelError, startScriptedModel } from "./server.js";
 export type { RecordedRequest, ScriptedModel, ScriptedModelOptions } from "./server.js";

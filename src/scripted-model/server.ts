@@ -34,6 +34,17 @@ export interface ScriptedModel {
 const CHAT_PATHS = new Set(["/v1/chat/completions", "/chat/completions"]);
 const MODELS_PATHS = new Set(["/v1/models", "/models"]);
 
+/** Thrown by a Responder to answer with a chosen HTTP status (e.g. 400, a non-retryable error). */
+export class ScriptedModelError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ScriptedModelError";
+  }
+}
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -173,7 +184,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     try {
       reply = await respond({ body, index });
     } catch (error) {
-      throw new HttpError(500, error instanceof Error ? error.message : String(error));
+      const status = error instanceof ScriptedModelError ? error.status : 500;
+      throw new HttpError(status, error instanceof Error ? error.message : String(error));
     }
 
     if (body.stream === true) {

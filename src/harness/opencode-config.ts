@@ -1,0 +1,39 @@
+/** How the plug-in is listed in opencode.json: a bare path, or the `[path, options]` tuple. */
+export type PluginEntry = string | [string, Record<string, unknown>];
+
+/**
+ * An opencode.json for quiet, offline, reproducible runs against an OpenAI-compatible
+ * endpoint: no autoupdate, sharing, snapshots or title calls, every tool allowed.
+ */
+export function offlineConfig(options: {
+  modelBaseURL: string;
+  plugins: readonly PluginEntry[];
+  contextLimit?: number;
+  outputLimit?: number;
+}): Record<string, unknown> {
+  return {
+    $schema: "https://opencode.ai/config.json",
+    autoupdate: false,
+    share: "disabled",
+    snapshot: false,
+    model: "scripted/scripted",
+    small_model: "scripted/scripted",
+    agent: { title: { disable: true } },
+    permission: { edit: "allow", bash: "allow", webfetch: "deny", external_directory: "allow" },
+    provider: {
+      scripted: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Scripted model",
+        options: { baseURL: options.modelBaseURL, apiKey: "unused" },
+        models: {
+          scripted: {
+            name: "scripted",
+            tool_call: true,
+            limit: { context: options.contextLimit ?? 200_000, output: options.outputLimit ?? 8_000 },
+          },
+        },
+      },
+    },
+    plugin: options.plugins,
+  };
+}
