@@ -27,15 +27,19 @@ export const StageSchema = z.strictObject({
 
 export const DEFAULT_FALLBACK: Reply = { text: "Done." };
 
+export const DEFAULT_SUMMARY = "## Goal\n- (scripted summary)";
+
 export const ScriptSchema = z.strictObject({
   stages: z.array(StageSchema),
   fallback: ReplySchema.default({ text: "Done." }),
+  /** Text answered to OpenCode's compaction (summary) requests, which allow no tool calls. */
+  summary: z.string().default(DEFAULT_SUMMARY),
 });
 
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type Reply = z.infer<typeof ReplySchema>;
 export type Stage = z.infer<typeof StageSchema>;
-/** A script; `fallback` may be omitted (parseScript fills in `{ text: "Done." }`). */
+/** A script; `fallback` and `summary` may be omitted (parseScript fills in defaults). */
 export type Script = z.input<typeof ScriptSchema>;
 
 /** Renders a zod issue path as `stages[2].steps[0]`. */

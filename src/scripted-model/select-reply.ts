@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_FALLBACK, type Reply, type Script } from "./script.js";
+import { DEFAULT_FALLBACK, DEFAULT_SUMMARY, type Reply, type Script } from "./script.js";
 
 // Only the fields the scripted model reads are described; everything else passes through
 // untouched so the log keeps the exact request.
@@ -58,7 +58,17 @@ export function selectReply({ script, body }: { script: Script; body: ChatReques
   }
   const userText = lastUser >= 0 ? messageText(messages[lastUser]?.content) : "";
   const step = messages.slice(lastUser + 1).filter((m) => m.role === "assistant").length;
+  if (isCompactionRequest(userText)) return { stageId: "(compaction)", step, reply: { text: script.summary ?? DEFAULT_SUMMARY } };
   const stage = lastUser >= 0 ? script.stages.find((s) => userText.includes(s.when)) : undefined;
   if (stage === undefined) return { stageId: null, step, reply: fallback };
   return { stageId: stage.id, step, reply: stage.steps[step] ?? fallback };
+}
+
+/**
+ * OpenCode's compaction call sends the serialized history as one user message. It quotes
+ * earlier requests, so stage matching would pick a tool-calling stage, which the
+ * summarizer rejects; it gets the script's summary text instead.
+ */
+export function isCompactionRequest(userText: string): boolean {
+  return userText.startsWith("Here is the conversation so far:") && userText.includes("<conversation>");
 }
