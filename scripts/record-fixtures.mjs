@@ -1,7 +1,7 @@
 // Records real OpenCode message histories for the unit tests: each scenario drives the
 // real binary (pinned opencode-ai) against the scripted model and saves what
 // `client.session.messages` returns. Run with `npm run record-fixtures` after `npm run build`.
-import { rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createGitRepo } from "../dist/harness/git-repo.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
@@ -11,6 +11,7 @@ import { parseScript, selectReply, ScriptedModelError } from "../dist/scripted-m
 const ROOT = "/tmp/opencode-rcm-fixtures";
 const OUT = join(packageRoot(), "fixtures", "sessions");
 const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const RECORDER = join(packageRoot(), "scripts", "transform-recorder-plugin.mjs");
 
 const REPO_FILES = {
   "README.md": "# textkit\n\nSmall text helpers.\n",
@@ -41,6 +42,10 @@ function scriptFor(repo) {
       { id: "slow", when: "full slow suite", steps: [
         { toolCalls: [{ name: "bash", arguments: { command: "sleep 60", description: "Run slow suite" } }] },
         { text: "Finished." },
+      ] },
+      { id: "big-output", when: "Dump the word list", steps: [
+        { toolCalls: [{ name: "bash", arguments: { command: "python3 -c \"print('\\n'.join('word%05d' % i for i in range(3000)))\"", description: "Dump words" } }] },
+        { text: "That is the whole word list." },
       ] },
       { id: "delegate", when: "Use a subagent", steps: [
         { toolCalls: [{ name: "task", arguments: { description: "Find wrap callers", prompt: "List every caller of wrap( in the repository.", subagent_type: "general" } }] },
@@ -73,6 +78,16 @@ const scenarios = [
       await prompt(sessionID, "Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.");
       await prompt(sessionID, "Task B: write a CHANGELOG entry for the 0.2 release.");
       await client.session.summarize({ sessionID, providerID: "scripted", modelID: "scripted", auto: false }, { throwOnError: true });
+      await prompt(sessionID, "Back to slugify: keep unicode letters instead of dropping them.");
+    },
+  },
+  {
+    name: "auto-compaction",
+    description: "A small context limit: a large tool output makes OpenCode compact on its own and continue with a synthetic message.",
+    contextLimit: 16000,
+    async drive({ prompt }, sessionID) {
+      await prompt(sessionID, "Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.");
+      await prompt(sessionID, "Dump the word list so I can check it.");
       await prompt(sessionID, "Back to slugify: keep unicode letters instead of dropping them.");
     },
   },
@@ -134,9 +149,10 @@ for (const scenario of scenarios) {
     }
     return selectReply({ script, body }).reply;
   };
+  const transformsFile = join(dir, "transforms.jsonl");
   const started = Date.now();
   const sessions = await withScriptedOpencode(
-    { runDir: join(dir, "run"), directory: repo, script: responder, plugins: [PLUGIN] },
+    { runDir: join(dir, "run"), directory: repo, script: responder, plugins: [RECORDER, [PLUGIN, { mode: "native" }]], env: { RCM_RECORD_TRANSFORMS: transformsFile }, ...(scenario.contextLimit ? { contextLimit: scenario.contextLimit } : {}) },
     async (context) => {
       const created = await context.client.session.create({}, { throwOnError: true });
       const sessionID = created.data.id;
@@ -148,7 +164,11 @@ for (const scenario of scenarios) {
       return recorded;
     },
   );
-  const fixture = { recordedWith: "opencode-ai 1.18.33", scenario: scenario.name, description: scenario.description, sessions };
+  // What the transform hook saw at each model call of the main session (cut at compaction).
+  const mainID = sessions.main[0]?.info.sessionID;
+  const transformCalls = (await readFile(transformsFile, "utf8")).trim().split("\n").map((line) => JSON.parse(line))
+    .filter((messages) => messages[0]?.info.sessionID === mainID);
+  const fixture = { recordedWith: "opencode-ai 1.18.33", scenario: scenario.name, description: scenario.description, sessions, transformCalls };
   await writeFile(join(OUT, `${scenario.name}.json`), JSON.stringify(fixture, null, 2) + "\n");
   console.log(`${scenario.name}: ${Object.entries(sessions).map(([k, v]) => `${k}=${v.length} messages`).join(", ")} (${Date.now() - started} ms)`);
 }

@@ -1,0 +1,114 @@
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { runScriptedSession, type ScriptedSessionResult } from "../../src/harness/scripted-session.js";
+import type { PluginEntry } from "../../src/harness/opencode-config.js";
+import { messageText, type ChatRequestBody } from "../../src/scripted-model/index.js";
+import {
+  createTodoRepo,
+  EXPECTED_MODEL_CALLS,
+  FINAL_TODO,
+  multiTaskScript,
+  PROMPTS,
+} from "../support/multi-task-session.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+// The built plug-in, loaded by the real OpenCode exactly as a user's opencode.json would.
+const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+// Every run works in the same repository path, recreated identically, so requests of
+// different runs can be compared byte for byte.
+let repo: string;
+let runs = 0;
+
+async function runWith(plugins: readonly PluginEntry[]): Promise<ScriptedSessionResult & { todo: string }> {
+  await rm(repo, { recursive: true, force: true });
+  await createTodoRepo(repo);
+  const result = await runScriptedSession({
+    runDir: join(temp.path, `run-${++runs}`),
+    directory: repo,
+    script: multiTaskScript(repo),
+    prompts: PROMPTS,
+    plugins,
+  });
+  return { ...result, todo: await readFile(join(repo, "notes", "todo.md"), "utf8") };
+}
+
+function bodies(result: ScriptedSessionResult): string[] {
+  return result.requests.map((request) => JSON.stringify(request.body));
+}
+
+function lastUserText(body: unknown): string {
+  const messages = (body as ChatRequestBody).messages;
+  const last = messages.findLast((message) => message.role === "user");
+  return messageText(last?.content);
+}
+
+let baseline: Awaited<ReturnType<typeof runWith>>;
+
+beforeAll(async () => {
+  temp = await makeTempDir("rcm-e2e");
+  repo = join(temp.path, "repo");
+  baseline = await runWith([]);
+}, 180_000);
+
+afterAll(async () => {
+  await temp?.remove();
+});
+
+describe("the real OpenCode with the scripted model", () => {
+  it("runs a multi-request session whose tool calls really change the repository", () => {
+    expect(baseline.todo).toBe(FINAL_TODO);
+    expect(baseline.requests).toHaveLength(EXPECTED_MODEL_CALLS);
+    const last = baseline.requests.at(-1)?.body as ChatRequestBody;
+    const userTexts = last.messages.filter((message) => message.role === "user").map((message) => messageText(message.content));
+    expect(userTexts).toEqual([...PROMPTS]);
+    const toolResults = last.messages.filter((message) => message.role === "tool").map((message) => messageText(message.content));
+    expect(toolResults.some((text) => text.includes("- update docs and changelog") && text.includes("?? notes/"))).toBe(true);
+    expect(toolResults.some((text) => /^\s*2\s*$/.test(text))).toBe(true);
+  });
+});
+
+describe("opencode-rcm loaded into the real OpenCode", () => {
+  it("in native mode sends the model byte-identical requests to a run without the plug-in", async () => {
+    const native = await runWith([[PLUGIN, { mode: "native" }]]);
+    expect(native.serverOutput).toContain("loaded in native mode");
+    expect(native.todo).toBe(FINAL_TODO);
+    expect(bodies(native)).toEqual(bodies(baseline));
+  });
+
+  it("with the debug option annotates every request it passes on, which proves it ran", async () => {
+    const debug = await runWith([[PLUGIN, { mode: "native", debug: true }]]);
+    expect(debug.requests).toHaveLength(EXPECTED_MODEL_CALLS);
+    const annotations = debug.requests.map((request) => /\[opencode-rcm debug\][^\n]*/.exec(lastUserText(request.body))?.[0]);
+    expect(annotations[0]).toBe("[opencode-rcm debug] mode=native messages=1 groups=1 (request=1)");
+    expect(annotations.at(-1)).toMatch(/^\[opencode-rcm debug\] mode=native messages=\d+ groups=3 \(request=3\)$/);
+    expect(annotations.every((annotation) => annotation !== undefined)).toBe(true);
+    expect(bodies(debug)).not.toEqual(bodies(baseline));
+  });
+
+  it("loads from a bare path entry with the default options", async () => {
+    const bare = await runWith([PLUGIN]);
+    expect(bare.serverOutput).toContain("loaded in full mode");
+    expect(bare.todo).toBe(FINAL_TODO);
+  });
+
+  it("reports an invalid option with its key and value and then behaves natively", async () => {
+    const invalid = await runWith([[PLUGIN, { mode: "turbo", debug: true }]]);
+    expect(invalid.serverOutput).toContain('invalid option mode = \\"turbo\\"');
+    expect(invalid.serverOutput).toContain("loaded in native mode");
+    expect(bodies(invalid)).toEqual(bodies(baseline));
+  });
+
+  it("keeps every turn working when its hooks throw, and logs the failure once per session", async () => {
+    const failing = await runWith([
+      [PLUGIN, { mode: "full", debug: true, simulateFailure: ["chat.message", "transform", "event"] }],
+    ]);
+    expect(failing.todo).toBe(FINAL_TODO);
+    expect(bodies(failing)).toEqual(bodies(baseline));
+    expect(failing.serverOutput.match(/transform failed; falling back/g)).toHaveLength(1);
+    expect(failing.serverOutput.match(/chat\.message failed; falling back/g)).toHaveLength(1);
+  });
+});

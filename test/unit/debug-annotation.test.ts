@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { renderDebugAnnotation, withDebugAnnotation } from "../../src/core/debug-annotation.js";
+import { toInteractionGroups } from "../../src/core/interaction-groups.js";
+import { mainSession } from "../support/fixtures.js";
+
+describe("debug annotation", () => {
+  it("summarises mode, message count and group kinds in a stable order", () => {
+    const messages = mainSession("compaction");
+    const text = renderDebugAnnotation({ mode: "full", groups: toInteractionGroups(messages), messageCount: messages.length });
+    expect(text).toBe(`[opencode-rcm debug] mode=full messages=${messages.length} groups=4 (compaction=1 request=3)`);
+  });
+
+  it("adds a synthetic part to the last user message only, leaving the input untouched", () => {
+    const messages = mainSession("two-tasks-with-tool-error");
+    const before = JSON.stringify(messages);
+    const next = withDebugAnnotation(messages, "note");
+    expect(JSON.stringify(messages)).toBe(before);
+    const lastUser = next.findLastIndex((message) => message.info.role === "user");
+    expect(next[lastUser]?.parts.at(-1)).toMatchObject({ type: "text", text: "note", synthetic: true });
+    next.forEach((message, index) => {
+      if (index !== lastUser) expect(message).toBe(messages[index]);
+    });
+  });
+});
