@@ -12,8 +12,8 @@ export interface IsolatedHome {
 /**
  * Creates XDG data/config/cache/state dirs under `root` and writes `config` as the global
  * opencode.json. OpenCode npm-installs @opencode-ai/plugin into every config dir before it
- * loads plug-ins (a ~70 s stall offline), so the config dir gets a node_modules that
- * already holds our pinned copy.
+ * loads plug-ins (a network call, and a long stall offline), so the config dir gets a
+ * node_modules that already holds our pinned copy and a lockfile that says so.
  */
 export async function createIsolatedHome(options: { root: string; config: Record<string, unknown> }): Promise<IsolatedHome> {
   const xdg = {
@@ -29,7 +29,13 @@ export async function createIsolatedHome(options: { root: string; config: Record
   await Promise.all(
     ["plugin", "sdk"].map((name) => symlink(join(own, name), join(configDir, "node_modules", "@opencode-ai", name), "dir")),
   );
-  await writeFile(join(configDir, "package.json"), JSON.stringify({ dependencies: { "@opencode-ai/plugin": "1.18.33" } }, null, 2));
+  // OpenCode skips its install when every dependency is listed in the lockfile's root.
+  const dependencies = { "@opencode-ai/plugin": "1.18.33" };
+  await writeFile(join(configDir, "package.json"), JSON.stringify({ dependencies }, null, 2));
+  await writeFile(
+    join(configDir, "package-lock.json"),
+    JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies } } }, null, 2),
+  );
   await writeFile(join(configDir, "opencode.json"), JSON.stringify(options.config, null, 2));
   return {
     root: options.root,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { IsolatedHome } from "./isolated-home.js";
+import { freePort } from "./free-port.js";
 import { opencodeBinary } from "./opencode-binary.js";
 
 export interface OpencodeServer {
@@ -23,7 +24,8 @@ export async function startOpencodeServer(options: {
   env?: Record<string, string>;
   timeoutMs?: number;
 }): Promise<OpencodeServer> {
-  const child = spawn(opencodeBinary(), ["serve", "--hostname=127.0.0.1", "--port=0", "--print-logs", "--log-level=DEBUG"], {
+  const port = await freePort();
+  const child = spawn(opencodeBinary(), ["serve", "--hostname=127.0.0.1", `--port=${port}`, "--print-logs", "--log-level=DEBUG"], {
     cwd: options.cwd,
     env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.home.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
