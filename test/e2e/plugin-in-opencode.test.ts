@@ -11,7 +11,7 @@ import {
   FINAL_TODO,
   multiTaskScript,
   PROMPTS,
-} from "../support/multi-task-session.js";
+} from "../../src/demo/multi-task-session.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The built plug-in, loaded by the real OpenCode exactly as a user's opencode.json would.
@@ -89,8 +89,8 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
     expect(bodies(debug)).not.toEqual(bodies(baseline));
   });
 
-  it("loads from a bare path entry with the default options", async () => {
-    const bare = await runWith([PLUGIN]);
+  it("loads from a bare path entry (the package directory) with the default options", async () => {
+    const bare = await runWith([packageRoot()]);
     expect(bare.serverOutput).toContain("loaded in full mode");
     expect(bare.todo).toBe(FINAL_TODO);
   });

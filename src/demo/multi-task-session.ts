@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { Script } from "../../src/scripted-model/index.js";
+import { createGitRepo } from "../harness/git-repo.js";
+import type { Script } from "../scripted-model/index.js";
 
 /** Three requests over two tasks; the model writes, edits and runs shell commands for real. */
 export const PROMPTS = [

@@ -1,0 +1,29 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { FINAL_TODO, EXPECTED_MODEL_CALLS, PROMPTS } from "../../src/demo/multi-task-session.js";
+import type { DemoResult } from "../../src/demo/run-demo.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+
+const run = promisify(execFile);
+const CLI = join(packageRoot(), "dist", "cli.js");
+
+describe("opencode-rcm demo (the README's main command)", () => {
+  it("runs the scripted session through the real OpenCode and reports every model call", async () => {
+    const { stdout } = await run(process.execPath, [CLI, "demo", "--mode", "native", "--json"], { timeout: 120_000 });
+    const result = JSON.parse(stdout) as DemoResult;
+    expect(result.calls).toHaveLength(EXPECTED_MODEL_CALLS);
+    expect(result.calls.at(-1)?.userTexts).toEqual([...PROMPTS]);
+    expect(result.calls[0]?.annotation).toBe("[opencode-rcm debug] mode=native messages=1 groups=1 (request=1)");
+    expect(result.calls.at(-1)?.toolCalls).toContain("edit(./notes/todo.md)");
+    expect(result.finalFile).toBe(FINAL_TODO);
+    expect(result.runDir).toBeNull();
+  });
+
+  it("rejects an unknown mode with exit code 2 and names the option", async () => {
+    const failure = await run(process.execPath, [CLI, "demo", "--mode", "turbo"]).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect(String((failure as { stderr: string }).stderr)).toContain('--mode must be one of native, router, memory, full, got "turbo"');
+  });
+});
