@@ -61,24 +61,29 @@ function scriptFor(repo) {
   }, "record-fixtures script");
 }
 
+// The requests shared by several scenarios; each names a stage of the script above.
+const TASK_A = "Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.";
+const TASK_B = "Task B: write a CHANGELOG entry for the 0.2 release.";
+const BACK_TO_A = "Back to slugify: keep unicode letters instead of dropping them.";
+
 const scenarios = [
   {
     name: "two-tasks-with-tool-error",
     description: "Two interleaved tasks in one repo; write, bash, a failing edit then a good one.",
     async drive({ prompt }, sessionID) {
-      await prompt(sessionID, "Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.");
-      await prompt(sessionID, "Task B: write a CHANGELOG entry for the 0.2 release.");
-      await prompt(sessionID, "Back to slugify: keep unicode letters instead of dropping them.");
+      await prompt(sessionID, TASK_A);
+      await prompt(sessionID, TASK_B);
+      await prompt(sessionID, BACK_TO_A);
     },
   },
   {
     name: "compaction",
     description: "Two requests, a manual compaction (/compact), then a third request on the shorter history.",
     async drive({ prompt, client }, sessionID) {
-      await prompt(sessionID, "Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.");
-      await prompt(sessionID, "Task B: write a CHANGELOG entry for the 0.2 release.");
+      await prompt(sessionID, TASK_A);
+      await prompt(sessionID, TASK_B);
       await client.session.summarize({ sessionID, providerID: "scripted", modelID: "scripted", auto: false }, { throwOnError: true });
-      await prompt(sessionID, "Back to slugify: keep unicode letters instead of dropping them.");
+      await prompt(sessionID, BACK_TO_A);
     },
   },
   {
@@ -86,9 +91,9 @@ const scenarios = [
     description: "A small context limit: a large tool output makes OpenCode compact on its own and continue with a synthetic message.",
     contextLimit: 16000,
     async drive({ prompt }, sessionID) {
-      await prompt(sessionID, "Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.");
+      await prompt(sessionID, TASK_A);
       await prompt(sessionID, "Dump the word list so I can check it.");
-      await prompt(sessionID, "Back to slugify: keep unicode letters instead of dropping them.");
+      await prompt(sessionID, BACK_TO_A);
     },
   },
   {
@@ -112,7 +117,7 @@ const scenarios = [
     description: "A request whose model call fails with HTTP 400, then a request that succeeds.",
     async drive({ prompt }, sessionID) {
       await prompt(sessionID, "Check the provider failure path.");
-      await prompt(sessionID, "Task B: write a CHANGELOG entry for the 0.2 release.");
+      await prompt(sessionID, TASK_B);
     },
   },
   {

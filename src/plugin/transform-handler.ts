@@ -18,9 +18,10 @@ export function createTransformHandler(deps: PluginDeps) {
     await deps.guard("transform", sessionID, async () => {
       if (deps.options.simulateFailure.includes("transform")) throw new Error("simulated transform failure");
       if (sessionID !== undefined && deps.sessions.takeCompactionClone(sessionID)) return;
-      const groups = toInteractionGroups(messages);
+      // Runs on every model call: do nothing that the options do not ask for.
       let next: MessageWithParts[] = messages;
       if (deps.options.debug) {
+        const groups = toInteractionGroups(messages);
         const text = renderDebugAnnotation({ mode: deps.options.mode, groups, messageCount: messages.length });
         next = withDebugAnnotation(next, text);
         await deps.logger.log("debug", text, { sessionID: sessionID ?? null });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   parseScript,
+  ScriptedModelError,
   selectReply,
   startScriptedModel,
   type ChatRequestBody,
@@ -245,6 +246,15 @@ describe("scripted model server", () => {
     expect(await server.requests()).toHaveLength(1);
   });
 
+  it("answers with the status of a ScriptedModelError thrown by a Responder", async () => {
+    const server = await start(() => {
+      throw new ScriptedModelError(400, "rejected on purpose");
+    });
+    const res = await post(server, { model: "m", stream: true, messages: [user("a")] });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe("rejected on purpose");
+  });
+
   it("closes promptly even with an idle keep-alive connection", async () => {
     const server = await start();
     await (await post(server, { model: "m", messages: [user("hello")] })).text();
@@ -297,6 +307,16 @@ describe("selectReply", () => {
       body: body([user("hello"), { role: "assistant", content: "Hi there!" }]),
     });
     expect(result).toEqual({ stageId: "greet", step: 1, reply: { text: "Done." } });
+  });
+
+  it("answers OpenCode's compaction request with the summary, even though it quotes a stage's words", () => {
+    const quoted = "Here is the conversation so far:\n\n<conversation>\n[User]: hello there\n</conversation>";
+    const custom: Script = { stages: [{ id: "s", when: "hello", steps: [{ toolCalls: [{ name: "bash", arguments: {} }] }] }], summary: "## Goal\n- greet" };
+    expect(selectReply({ script: custom, body: body([user(quoted)]) })).toEqual({
+      stageId: "(compaction)",
+      step: 0,
+      reply: { text: "## Goal\n- greet" },
+    });
   });
 
   it("falls back with a null stage when nothing matches", () => {
