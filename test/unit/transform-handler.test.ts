@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import type { PluginDeps } from "../../src/plugin/deps.js";
+import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
+import type { Logger } from "../../src/plugin/logger.js";
+import { OptionsSchema, type Options } from "../../src/plugin/options.js";
+import { createSessionFlags } from "../../src/plugin/session-flags.js";
+import { createTransformHandler } from "../../src/plugin/transform-handler.js";
+import { mainSession } from "../support/fixtures.js";
+
+function depsFor(options: Partial<Options>): { deps: PluginDeps; logged: string[] } {
+  const logged: string[] = [];
+  const logger: Logger = {
+    async log(level, message) {
+      logged.push(`${level}: ${message}`);
+    },
+  };
+  const deps: PluginDeps = {
+    options: OptionsSchema.parse(options),
+    logger,
+    guard: createFailOpenGuard(logger),
+    sessions: createSessionFlags(),
+  };
+  return { deps, logged };
+}
+
+function annotations(messages: readonly MessageWithParts[]): string[] {
+  return messages.flatMap((message) =>
+    message.parts.flatMap((part) => (part.type === "text" && part.id === "rcm-debug" ? [part.text] : [])),
+  );
+}
+
+describe("the messages-transform handler", () => {
+  it("leaves the very same array and objects in place when no option asks for a change", async () => {
+    const { deps } = depsFor({ mode: "full" });
+    const messages = mainSession("two-tasks-with-tool-error");
+    const before = [...messages];
+    const output = { messages };
+    await createTransformHandler(deps)({}, output);
+    expect(output.messages).toBe(messages);
+    expect(messages).toEqual(before);
+    messages.forEach((message, index) => expect(message).toBe(before[index]));
+  });
+
+  it("applies the debug annotation in place, since OpenCode ignores a new array", async () => {
+    const { deps } = depsFor({ mode: "native", debug: true });
+    const messages = mainSession("two-tasks-with-tool-error");
+    const output = { messages };
+    await createTransformHandler(deps)({}, output);
+    expect(output.messages).toBe(messages);
+    expect(annotations(messages)).toEqual(["[opencode-rcm debug] mode=native messages=12 groups=3 (request=3)"]);
+  });
+
+  it("passes the compaction clone through untouched, once", async () => {
+    const { deps } = depsFor({ debug: true });
+    const handler = createTransformHandler(deps);
+    const clone = mainSession("compaction");
+    const sessionID = clone[0]!.info.sessionID;
+    deps.sessions.markCompactionClone(sessionID);
+    await handler({}, { messages: clone });
+    expect(annotations(clone)).toEqual([]);
+    const next = mainSession("compaction");
+    await handler({}, { messages: next });
+    expect(annotations(next)).toHaveLength(1);
+  });
+
+  it("leaves the messages untouched and logs once when it fails", async () => {
+    const { deps, logged } = depsFor({ debug: true, simulateFailure: ["transform"] });
+    const handler = createTransformHandler(deps);
+    const messages = mainSession("aborted");
+    const before = JSON.stringify(messages);
+    await handler({}, { messages });
+    await handler({}, { messages });
+    expect(JSON.stringify(messages)).toBe(before);
+    expect(logged.filter((line) => line.startsWith("error: transform failed"))).toHaveLength(1);
+  });
+
+  it("accepts an empty history", async () => {
+    const { deps, logged } = depsFor({ debug: true });
+    const output = { messages: [] as MessageWithParts[] };
+    await createTransformHandler(deps)({}, output);
+    expect(output.messages).toEqual([]);
+    expect(logged.filter((line) => line.startsWith("error"))).toEqual([]);
+  });
+});
