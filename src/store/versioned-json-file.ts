@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { z } from "zod";
+
+/** What `load` found on disk. */
+export type LoadOutcome<T> =
+  | { status: "loaded"; value: T }
+  | { status: "missing"; value: T }
+  /** The file could not be used: it was moved to `movedTo` and `value` is a fresh one. */
+  | { status: "rebuilt"; value: T; movedTo: string; reason: string };
+
+export interface VersionedJsonFile<T> {
+  readonly path: string;
+  load(): Promise<LoadOutcome<T>>;
+  save(value: T): Promise<void>;
+}
+
+/**
+ * One JSON document on disk, stamped with a schema version. Writes are atomic (a temp file
+ * in the same directory, then rename), so a crash leaves the old or the new file, never a
+ * torn one. A file that does not parse, fails the schema or has another version is moved
+ * aside (never deleted: nothing is lost) and replaced by `empty()`.
+ */
+export function versionedJsonFile<S extends z.ZodType>(options: {
+  path: string;
+  version: number;
+  schema: S;
+  empty: () => z.output<S>;
+}): VersionedJsonFile<z.output<S>> {
+  const { path, version, schema, empty } = options;
+  return {
+    path,
+    async load() {
+      let text: string;
+      try {
+        text = await readFile(path, "utf8");
+      } catch (error) {
+        if (isMissing(error)) return { status: "missing", value: empty() };
+        throw error;
+      }
+      const reason = problemWith(text, version, schema);
+      if (reason === null) {
+        const document = JSON.parse(text) as { data: unknown };
+        return { status: "loaded", value: schema.parse(document.data) };
+      }
+      const movedTo = `${path}.unreadable-${Date.now()}-${randomBytes(3).toString("hex")}`;
+      await rename(path, movedTo);
+      return { status: "rebuilt", value: empty(), movedTo, reason };
+    },
+    async save(value) {
+      const text = `${JSON.stringify({ version, data: schema.parse(value) }, null, 2)}\n`;
+      await mkdir(dirname(path), { recursive: true });
+      const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      try {
+        await writeFile(temp, text, "utf8");
+        await rename(temp, path);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    },
+  };
+}
+
+function problemWith(text: string, version: number, schema: z.ZodType): string | null {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    return `not JSON (${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (typeof document !== "object" || document === null || !("version" in document) || !("data" in document)) {
+    return "not a versioned document (needs version and data)";
+  }
+  if (document.version !== version) return `schema version ${JSON.stringify(document.version)}, expected ${version}`;
+  const parsed = schema.safeParse(document.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `data.${issue?.path.map(String).join(".") ?? ""}: ${issue?.message ?? "invalid"}`;
+  }
+  return null;
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "ENOENT";
+}
