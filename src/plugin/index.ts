@@ -3,6 +3,7 @@ import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
 import { describeProblem, resolveOptions } from "./options.js";
 import { createSessionFlags } from "./session-flags.js";
+import { throwIfSimulated } from "./simulated-failure.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
 import type { PluginDeps } from "./deps.js";
 
@@ -22,9 +23,7 @@ const server: Plugin = async (input, rawOptions) => {
   const transform = createTransformHandler(deps);
   const hooks: Hooks = {
     "chat.message": async (hookInput) => {
-      await deps.guard("chat.message", hookInput.sessionID, () => {
-        if (options.simulateFailure.includes("chat.message")) throw new Error("simulated chat.message failure");
-      });
+      await deps.guard("chat.message", hookInput.sessionID, () => throwIfSimulated(options, "chat.message"));
     },
     // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
     "experimental.chat.messages.transform": (hookInput, output) =>
@@ -34,9 +33,7 @@ const server: Plugin = async (input, rawOptions) => {
     },
     event: async ({ event }) => {
       await deps.guard("event", undefined, () => {
-        if (options.simulateFailure.includes("event") && event.type === "session.idle") {
-          throw new Error("simulated event failure");
-        }
+        if (event.type === "session.idle") throwIfSimulated(options, "event");
       });
     },
   };

@@ -2,6 +2,7 @@ import { renderDebugAnnotation, withDebugAnnotation } from "../core/debug-annota
 import { toInteractionGroups } from "../core/interaction-groups.js";
 import type { MessageWithParts } from "../core/messages.js";
 import type { PluginDeps } from "./deps.js";
+import { throwIfSimulated } from "./simulated-failure.js";
 
 export interface TransformOutput {
   messages: MessageWithParts[];
@@ -16,7 +17,7 @@ export function createTransformHandler(deps: PluginDeps) {
     const messages = output.messages;
     const sessionID = messages[0]?.info.sessionID;
     await deps.guard("transform", sessionID, async () => {
-      if (deps.options.simulateFailure.includes("transform")) throw new Error("simulated transform failure");
+      throwIfSimulated(deps.options, "transform");
       if (sessionID !== undefined && deps.sessions.takeCompactionClone(sessionID)) return;
       // Runs on every model call: do nothing that the options do not ask for.
       let next: MessageWithParts[] = messages;

@@ -1,0 +1,8 @@
+import type { Options } from "./options.js";
+
+type SimulatedHook = Options["simulateFailure"][number];
+
+/** Testing only: throws inside a guarded hook body when `simulateFailure` names the hook. */
+export function throwIfSimulated(options: Options, hook: SimulatedHook): void {
+  if (options.simulateFailure.includes(hook)) throw new Error(`simulated ${hook} failure`);
+}
