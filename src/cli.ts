@@ -3,6 +3,9 @@ import { parseArgs } from "node:util";
 import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
 import { MODES, type Mode } from "./plugin/options.js";
+import { LabelledSessionsError } from "./route-eval/labelled-sessions.js";
+import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.js";
+import { RouteEvalSetupError, runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
 
 const USAGE = `opencode-rcm <command> [options]
 
@@ -13,6 +16,15 @@ Commands:
           --no-debug                         leave out the plug-in's debug annotation
           --keep                             keep the run directory
           --json                             print the result as JSON
+  route-eval <file.jsonl>
+          Run a router online over labelled sessions (one JSON session per line) and
+          report accuracy, fallback rate, confident-wrong rate, new-task precision/recall.
+          --router lexical|model   (default: lexical; model uses RCM_AUX_BASE_URL,
+                                   RCM_AUX_MODEL and the key in RCM_AUX_API_KEY)
+          --threshold 0.8          confidence below which the full history is kept
+          --json                   print {n, accuracy, fallbackRate, confidentWrongRate,
+                                   newTaskPrecision, newTaskRecall}
+          --verbose                list every decision, not only the wrong ones
   help    Show this text.`;
 
 /** A mistake in how the command was called: printed with the usage, exit code 2. */
@@ -25,6 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (command === "demo") return demo(rest);
+  if (command === "route-eval") return routeEval(rest);
   throw new UsageError(`unknown command "${command}"`);
 }
 
@@ -51,6 +64,29 @@ async function demo(args: readonly string[]): Promise<number> {
   return 0;
 }
 
+async function routeEval(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      router: { type: "string", default: "lexical" },
+      threshold: { type: "string", default: "0.8" },
+      json: { type: "boolean", default: false },
+      verbose: { type: "boolean", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) throw new UsageError("route-eval takes exactly one file of labelled sessions");
+  const router = values.router;
+  if (!(ROUTER_NAMES as readonly string[]).includes(router)) throw new UsageError(`--router must be one of ${ROUTER_NAMES.join(", ")}, got "${router}"`);
+  const threshold = Number(values.threshold);
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got "${values.threshold}"`);
+  const evaluation = await runRouteEval({ file, router: router as RouterName, threshold, env: process.env });
+  process.stdout.write(`${values.json ? routeEvalJson(evaluation) : renderRouteEval(evaluation, { verbose: values.verbose })}\n`);
+  return 0;
+}
+
 function isMode(value: string): value is Mode {
   return (MODES as readonly string[]).includes(value);
 }
@@ -58,6 +94,10 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError) {
+      process.stderr.write(`opencode-rcm: ${error.message}\n`);
+      process.exit(2);
+    }
     if (error instanceof UsageError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
       process.stderr.write(`opencode-rcm: ${error.message}\n\n${USAGE}\n`);
       process.exit(2);

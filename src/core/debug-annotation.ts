@@ -1,15 +1,25 @@
 import type { InteractionGroup } from "./interaction-groups.js";
 import type { MessageWithParts, TextPart } from "./messages.js";
+import type { TaskHistorySelection } from "./routing/select-task-history.js";
 
 /** The line the debug option adds, so a test (or a curious user) can see the plug-in ran. */
-export function renderDebugAnnotation(options: { mode: string; groups: readonly InteractionGroup[]; messageCount: number }): string {
+export function renderDebugAnnotation(options: {
+  mode: string;
+  groups: readonly InteractionGroup[];
+  messageCount: number;
+  selection?: TaskHistorySelection | undefined;
+}): string {
   const counts = new Map<string, number>();
   for (const group of options.groups) counts.set(group.kind, (counts.get(group.kind) ?? 0) + 1);
   const kinds = [...counts.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([kind, count]) => `${kind}=${count}`)
     .join(" ");
-  return `[opencode-rcm debug] mode=${options.mode} messages=${options.messageCount} groups=${options.groups.length} (${kinds})`;
+  const line = `[opencode-rcm debug] mode=${options.mode} messages=${options.messageCount} groups=${options.groups.length} (${kinds})`;
+  const selection = options.selection;
+  if (!selection) return line;
+  const routed = selection.task === undefined ? "" : ` task=${selection.task} confidence=${selection.confidence}`;
+  return `${line}${routed} kept=${selection.keptGroups}/${selection.totalGroups} (${selection.reason})`;
 }
 
 /**

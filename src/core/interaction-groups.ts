@@ -50,7 +50,7 @@ export function toInteractionGroups(messages: readonly MessageWithParts[]): Inte
     const { info } = message;
     if (info.role === "user") {
       const group = newGroup(info.id, userGroupKind(message.parts), info.sessionID);
-      group.requestText = requestText(message.parts);
+      group.requestText = userRequestText(message.parts);
       groups.push(group);
       byId.set(info.id, group);
       addMessage(group, message, index);
@@ -98,7 +98,8 @@ function userGroupKind(parts: readonly Part[]): GroupKind {
   return ownContent ? "request" : "continuation";
 }
 
-function requestText(parts: readonly Part[]): string {
+/** The user's own words in a message: text parts that are neither synthetic nor ignored. */
+export function userRequestText(parts: readonly Part[]): string {
   return parts
     .flatMap((part) =>
       part.type === "text" && !part.synthetic && !part.ignored && part.text.trim() !== ""

@@ -2,6 +2,7 @@ import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
 import type { Options } from "./options.js";
 import type { SessionFlags } from "./session-flags.js";
+import type { SessionRouting } from "./session-routing.js";
 
 /** Everything a hook handler needs, built once by the composition root. */
 export interface PluginDeps {
@@ -9,4 +10,6 @@ export interface PluginDeps {
   logger: Logger;
   guard: Guard;
   sessions: SessionFlags;
+  /** Present in the modes that route (router, memory, full). */
+  routing?: SessionRouting | undefined;
 }

@@ -1,8 +1,15 @@
+import { homedir } from "node:os";
 import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin";
+import { userRequestText } from "../core/interaction-groups.js";
+import type { Part } from "../core/messages.js";
+import { resolveStateDir } from "../store/state-dir.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
 import { describeProblem, resolveOptions } from "./options.js";
+import { createRouter } from "./create-router.js";
 import { createSessionFlags } from "./session-flags.js";
+import { createSessionRouting } from "./session-routing.js";
+import { clientSessionSource } from "./session-source.js";
 import { throwIfSimulated } from "./simulated-failure.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
 import type { PluginDeps } from "./deps.js";
@@ -17,13 +24,39 @@ const server: Plugin = async (input, rawOptions) => {
       value: problem.value ?? null,
     });
   }
-  const deps: PluginDeps = { options, logger, guard: createFailOpenGuard(logger), sessions: createSessionFlags() };
-  await logger.log("info", `loaded in ${options.mode} mode`, { directory: input.directory });
+  const routes = options.mode !== "native";
+  const deps: PluginDeps = {
+    options,
+    logger,
+    guard: createFailOpenGuard(logger),
+    sessions: createSessionFlags(),
+    routing: routes
+      ? createSessionRouting({
+          stateDir: resolveStateDir({
+            stateDir: options.stateDir,
+            worktree: input.worktree,
+            projectID: input.project.id,
+            env: process.env,
+            home: homedir(),
+          }),
+          router: createRouter(options, process.env),
+          source: clientSessionSource(input.client),
+          logger,
+        })
+      : undefined,
+  };
+  await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}`, {
+    directory: input.directory,
+  });
 
   const transform = createTransformHandler(deps);
   const hooks: Hooks = {
-    "chat.message": async (hookInput) => {
-      await deps.guard("chat.message", hookInput.sessionID, () => throwIfSimulated(options, "chat.message"));
+    "chat.message": async (hookInput, output) => {
+      await deps.guard("chat.message", hookInput.sessionID, async () => {
+        throwIfSimulated(options, "chat.message");
+        const text = userRequestText(output.parts as unknown as Part[]);
+        if (deps.routing && text !== "") await deps.routing.route(hookInput.sessionID, output.message.id, text);
+      });
     },
     // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
     "experimental.chat.messages.transform": (hookInput, output) =>

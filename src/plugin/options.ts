@@ -10,15 +10,19 @@ export const OptionsSchema = z
     mode: z.enum(MODES).default("full"),
     /** Below this routing confidence the full history is kept. */
     confidenceThreshold: z.number().min(0).max(1).default(0.8),
+    /** lexical: no model, no network; model: the aux model, falling back to lexical. */
+    router: z.enum(["lexical", "model"]).default("lexical"),
     aux: z
       .object({
         baseURL: z.url().optional(),
         model: z.string().min(1).optional(),
         /** Name of the environment variable that holds the aux model's API key. */
         apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default("RCM_AUX_API_KEY"),
+        /** Per aux-model call, in milliseconds. */
+        timeoutMs: z.number().int().min(100).max(600_000).default(20_000),
       })
       .strict()
-      .default({ apiKeyEnv: "RCM_AUX_API_KEY" }),
+      .default({ apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20_000 }),
     /** Where ledgers and records live; default: under the project's .opencode dir. */
     stateDir: z.string().min(1).optional(),
     /** Annotate what the model receives and log every transform. */
@@ -26,7 +30,11 @@ export const OptionsSchema = z
     /** Testing only: make the named hooks throw, to exercise the fail-open guard. */
     simulateFailure: z.array(z.enum(["chat.message", "transform", "event"])).default([]),
   })
-  .strict();
+  .strict()
+  .refine((options) => options.router !== "model" || (options.aux.baseURL !== undefined && options.aux.model !== undefined), {
+    path: ["router"],
+    message: 'the model router needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)',
+  });
 
 export type Options = z.infer<typeof OptionsSchema>;
 
@@ -46,9 +54,11 @@ export interface ResolvedOptions {
 const ENV_KEYS = {
   RCM_MODE: ["mode"],
   RCM_CONFIDENCE_THRESHOLD: ["confidenceThreshold"],
+  RCM_ROUTER: ["router"],
   RCM_AUX_BASE_URL: ["aux", "baseURL"],
   RCM_AUX_MODEL: ["aux", "model"],
   RCM_AUX_API_KEY_ENV: ["aux", "apiKeyEnv"],
+  RCM_AUX_TIMEOUT_MS: ["aux", "timeoutMs"],
   RCM_STATE_DIR: ["stateDir"],
   RCM_DEBUG: ["debug"],
 } as const satisfies Record<string, readonly string[]>;
@@ -104,7 +114,7 @@ export function describeProblem(problem: OptionProblem): string {
 function fromEnvText(path: readonly string[], text: string): unknown {
   const key = path[path.length - 1];
   if (key === "debug") return text === "1" || text === "true" ? true : text === "0" || text === "false" ? false : text;
-  if (key === "confidenceThreshold") {
+  if (key === "confidenceThreshold" || key === "timeoutMs") {
     const value = Number(text);
     return Number.isFinite(value) ? value : text;
   }

@@ -15,7 +15,24 @@ describe("resolveOptions", () => {
       {},
     );
     expect(options).toMatchObject({ mode: "router", confidenceThreshold: 0.9, debug: true });
-    expect(options.aux).toEqual({ baseURL: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RCM_AUX_API_KEY" });
+    expect(options.aux).toEqual({ baseURL: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20000 });
+  });
+
+  it("rejects the model router without an aux endpoint, naming the router option", () => {
+    const { options, problems } = resolveOptions({ router: "model" }, {});
+    expect(options.mode).toBe("native");
+    expect(problems).toEqual([expect.objectContaining({ key: "router", message: expect.stringContaining("aux.baseURL") })]);
+  });
+
+  it("takes the router and the aux timeout from the environment", () => {
+    const { options, problems } = resolveOptions({}, {
+      RCM_ROUTER: "model",
+      RCM_AUX_BASE_URL: "http://127.0.0.1:9/v1",
+      RCM_AUX_MODEL: "m",
+      RCM_AUX_TIMEOUT_MS: "1500",
+    });
+    expect(problems).toEqual([]);
+    expect(options).toMatchObject({ router: "model", aux: { timeoutMs: 1500 } });
   });
 
   it("lets RCM_* variables override the tuple", () => {

@@ -1,0 +1,30 @@
+import type { InteractionGroup } from "../interaction-groups.js";
+import type { Ledger } from "./ledger.js";
+
+/**
+ * Where a group belongs: a task, or everywhere (`visible`: shared instructions,
+ * unassigned interactions, compaction summaries).
+ */
+export type GroupTask = { kind: "task"; task: string } | { kind: "visible"; why: "shared" | "unassigned" | "compaction" };
+
+/**
+ * Resolves every group's task from the ledger. A request has its own decision; a
+ * continuation ("Continue if you have next steps") carries on the request before it; an
+ * orphan (steps whose request was compacted away) belongs to its request's decision.
+ */
+export function groupTasks(groups: readonly InteractionGroup[], ledger: Ledger): GroupTask[] {
+  let previous: GroupTask = { kind: "visible", why: "unassigned" };
+  return groups.map((group) => {
+    let result: GroupTask;
+    if (group.kind === "compaction") return { kind: "visible", why: "compaction" };
+    if (group.kind === "continuation") result = previous;
+    else {
+      const messageID = group.kind === "orphan" ? group.id.slice("orphan:".length) : group.id;
+      const entry = ledger.decisions[messageID];
+      if (entry) result = entry.shared ? { kind: "visible", why: "shared" } : { kind: "task", task: entry.task };
+      else result = group.kind === "orphan" ? previous : { kind: "visible", why: "unassigned" };
+    }
+    previous = result;
+    return result;
+  });
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { AuxUsageSchema, type RoutingDecision } from "./decision.js";
+
+export const LedgerTaskSchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  /** The user message that opened the task. */
+  openedBy: z.string().min(1),
+});
+export type LedgerTask = z.infer<typeof LedgerTaskSchema>;
+
+/** A decision as stored: the task it resolved to, whatever the router proposed. */
+export const LedgerEntrySchema = z.object({
+  task: z.string().min(1),
+  opened: z.boolean(),
+  confidence: z.number().min(0).max(1),
+  related: z.array(z.string()),
+  shared: z.boolean(),
+  reason: z.string(),
+  router: z.enum(["lexical", "model"]),
+  aux: AuxUsageSchema.optional(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+
+/** A session's routing: its tasks in opening order and a decision per user message id. */
+export const LedgerSchema = z.object({
+  tasks: z.array(LedgerTaskSchema),
+  decisions: z.record(z.string(), LedgerEntrySchema),
+  /** User message ids in the order they were routed. */
+  order: z.array(z.string()),
+});
+export type Ledger = z.infer<typeof LedgerSchema>;
+
+export function emptyLedger(): Ledger {
+  return { tasks: [], decisions: {}, order: [] };
+}
+
+/**
+ * Records a decision for a user message and returns the new ledger and the task it
+ * resolved to (a new task gets the next id, `t1`, `t2`...). A message routed twice keeps
+ * its first decision, so replays never move history between tasks.
+ */
+export function recordDecision(
+  ledger: Ledger,
+  messageID: string,
+  decision: RoutingDecision,
+): { ledger: Ledger; entry: LedgerEntry; task: LedgerTask } {
+  const known = ledger.decisions[messageID];
+  if (known) return { ledger, entry: known, task: taskOf(ledger, known.task) };
+  let task: LedgerTask;
+  let tasks = ledger.tasks;
+  if (decision.target.kind === "new") {
+    task = { id: nextTaskID(ledger), title: decision.target.title, openedBy: messageID };
+    tasks = [...tasks, task];
+  } else {
+    task = taskOf(ledger, decision.target.task);
+  }
+  const entry: LedgerEntry = {
+    task: task.id,
+    opened: decision.target.kind === "new",
+    confidence: decision.confidence,
+    related: decision.related.filter((id) => id !== task.id && tasks.some((known) => known.id === id)),
+    shared: decision.shared,
+    reason: decision.reason,
+    router: decision.router,
+    ...(decision.aux ? { aux: decision.aux } : {}),
+  };
+  return {
+    ledger: { tasks, decisions: { ...ledger.decisions, [messageID]: entry }, order: [...ledger.order, messageID] },
+    entry,
+    task,
+  };
+}
+
+function taskOf(ledger: Ledger, id: string): LedgerTask {
+  const task = ledger.tasks.find((candidate) => candidate.id === id);
+  if (!task) throw new Error(`decision names unknown task ${id}`);
+  return task;
+}
+
+function nextTaskID(ledger: Ledger): string {
+  return `t${ledger.tasks.length + 1}`;
+}

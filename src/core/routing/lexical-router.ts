@@ -1,0 +1,220 @@
+import { roundConfidence, type DecisionBasis, type RoutingDecision } from "./decision.js";
+import { basename, parentDirectory, type Signals } from "./signals.js";
+import { samePath, type TaskIndex, type TaskProfile } from "./task-index.js";
+import { taskTitle } from "./task-title.js";
+
+/** The request being routed, with its signals already read out. */
+export interface RoutingRequest {
+  text: string;
+  signals: Signals;
+}
+
+interface Scored {
+  task: TaskProfile;
+  /** Evidence from files, symbols and words; the continuation prior is separate. */
+  content: number;
+  files: number;
+  symbols: number;
+  words: number;
+}
+
+// Weights and confidence levels were set on the labelled sessions in fixtures/routing/.
+const WEIGHT = { file: 1.2, directory: 0.25, symbol: 0.8, words: 2.0 } as const;
+const CONTINUATION_PRIOR = 0.35;
+const TERSE_WORDS = 6;
+
+/**
+ * Routes a request with no model and no network: explicit references and workspace paths
+ * first, then file, symbol and word overlap with each task, with a prior for staying on the
+ * current task. Confidence is high only when the evidence leaves one reading.
+ */
+export function routeLexically(request: RoutingRequest, index: TaskIndex): RoutingDecision {
+  const { signals } = request;
+  const shared = signals.sharedCue;
+  const decide = (
+    target: RoutingDecision["target"],
+    confidence: number,
+    reason: string,
+    basis: DecisionBasis = "content",
+    related: readonly string[] = [],
+  ): RoutingDecision => ({
+    target,
+    confidence: roundConfidence(confidence),
+    related: [...new Set(related)].filter((id) => target.kind === "new" || id !== target.task).sort(),
+    shared,
+    reason,
+    basis,
+    router: "lexical",
+  });
+  const newTask = () => ({ kind: "new" as const, title: taskTitle(request.text) });
+  const onTask = (task: TaskProfile) => ({ kind: "task" as const, task: task.id });
+
+  if (index.size === 0) return decide(newTask(), 1, "first request of the session", "first");
+  const current = index.current === undefined ? undefined : index.task(index.current);
+  if (shared && current) return decide(onTask(current), 0.9, "shared instruction, meant for every task", "shared");
+
+  const explicit = explicitReference(signals, index);
+  if (explicit) return decide(explicit.task ? onTask(explicit.task) : newTask(), explicit.confidence, explicit.reason, "explicit");
+
+  const place = workspaceMatch(signals, index);
+  if (place?.kind === "one") return decide(onTask(place.task), 0.97, `workspace ${place.directory}`, "workspace");
+  if (place?.kind === "none") return decide(newTask(), 0.95, `workspace ${place.directory} not seen in any task`, "workspace");
+
+  const scored = index.tasks().map((task) => score(task, signals, index));
+  scored.sort((a, b) => b.content - a.content || b.task.lastRequest - a.task.lastRequest);
+  const backReference = signals.backReference ? backReferenceMatch(signals.backReference, scored) : undefined;
+  if (backReference) return decide(onTask(backReference.task), backReference.confidence, backReference.reason, "back-reference");
+
+  return contentDecision({ request, scored, current, decide, newTask, onTask });
+}
+
+function explicitReference(
+  signals: Signals,
+  index: TaskIndex,
+): { task: TaskProfile | undefined; confidence: number; reason: string } | undefined {
+  const ordinals = signals.taskOrdinals.map((n) => index.tasks().find((task) => task.ordinal === n));
+  if (ordinals.length === 1 && ordinals[0]) return { task: ordinals[0], confidence: 0.95, reason: `explicit reference to task ${ordinals[0].ordinal}` };
+  if (signals.issueRefs.length === 1) {
+    const ref = signals.issueRefs[0] as string;
+    const owners = index.tasks().filter((task) => task.issueRefs.has(ref));
+    if (owners.length === 1 && owners[0]) return { task: owners[0], confidence: 0.95, reason: `explicit reference to ${ref}` };
+  }
+  return undefined;
+}
+
+type WorkspaceMatch =
+  | { kind: "one"; task: TaskProfile; directory: string }
+  | { kind: "none"; directory: string };
+
+/** A named checkout decides when exactly one task worked there, or none while tasks have their own. */
+function workspaceMatch(signals: Signals, index: TaskIndex): WorkspaceMatch | undefined {
+  const places = [...signals.workspaces, ...signals.paths.filter((path) => path.startsWith("/")).map(parentDirectory)];
+  for (const directory of places) {
+    const owners = index.tasksInWorkspace(directory);
+    if (owners.length === 1 && owners[0]) return { kind: "one", task: owners[0], directory };
+    if (owners.length === 0 && signals.workspaces.includes(directory) && isSiblingCheckout(directory, index)) {
+      return { kind: "none", directory };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An unseen directory next to the checkouts other tasks work in (`ws4` beside `ws1`, `ws2`)
+ * is a new task's checkout; any other unseen directory says nothing.
+ */
+function isSiblingCheckout(directory: string, index: TaskIndex): boolean {
+  const parent = parentDirectory(directory);
+  if (parent === "") return false;
+  const checkoutParents = index.tasks().filter((task) => [...task.workspaces].some((workspace) => parentDirectory(workspace) === parent));
+  return checkoutParents.length >= 1;
+}
+
+function score(task: TaskProfile, signals: Signals, index: TaskIndex): Scored {
+  let files = 0;
+  for (const path of signals.paths) {
+    const owners = index.tasksWithFile(path);
+    if (owners.includes(task)) files += WEIGHT.file / owners.length;
+    else if (sharesDirectory(task, path)) files += WEIGHT.directory;
+  }
+  let symbols = 0;
+  for (const symbol of signals.symbols) {
+    if (task.symbols.has(symbol)) symbols += WEIGHT.symbol / Math.max(1, index.symbolTaskCount(symbol));
+  }
+  const words = WEIGHT.words * wordOverlap(task, signals.words, index);
+  return { task, content: files + symbols + words, files, symbols, words };
+}
+
+function sharesDirectory(task: TaskProfile, path: string): boolean {
+  const directory = parentDirectory(path);
+  if (directory === "") return false;
+  for (const known of task.directories) if (samePath(known, directory)) return true;
+  return false;
+}
+
+/** Share of the request's word weight (idf over tasks) that this task's text contains. */
+function wordOverlap(task: TaskProfile, words: readonly string[], index: TaskIndex): number {
+  const unique = new Set(words);
+  if (unique.size === 0) return 0;
+  const n = index.size;
+  let total = 0;
+  let matched = 0;
+  for (const word of unique) {
+    const weight = Math.log((n + 1) / (index.wordTaskCount(word) + 0.5));
+    total += weight;
+    if (task.words.has(word) || task.titleWords.has(word)) matched += weight;
+  }
+  return total > 0 ? matched / total : 0;
+}
+
+function backReferenceMatch(
+  phrase: readonly string[],
+  scored: readonly Scored[],
+): { task: TaskProfile; confidence: number; reason: string } | undefined {
+  const hits = scored
+    .map(({ task }) => ({ task, hits: phrase.filter((word) => task.words.has(word) || task.titleWords.has(word) || task.symbols.has(word)).length }))
+    .filter((entry) => entry.hits > 0)
+    .sort((a, b) => b.hits - a.hits || b.task.lastRequest - a.task.lastRequest);
+  const [first, second] = hits;
+  if (!first) return undefined;
+  if (second && second.hits === first.hits) return undefined;
+  return {
+    task: first.task,
+    confidence: first.hits >= 2 || !second ? 0.93 : 0.85,
+    reason: `back-reference to "${phrase.join(" ")}"`,
+  };
+}
+
+function contentDecision(args: {
+  request: RoutingRequest;
+  scored: readonly Scored[];
+  current: TaskProfile | undefined;
+  decide: (target: RoutingDecision["target"], confidence: number, reason: string) => RoutingDecision;
+  newTask: () => RoutingDecision["target"];
+  onTask: (task: TaskProfile) => RoutingDecision["target"];
+}): RoutingDecision {
+  const { request, scored, current, decide, newTask, onTask } = args;
+  const { signals } = request;
+  const substance = new Set(signals.words).size + signals.paths.length + signals.symbols.length;
+  const withPrior = scored
+    .map((entry) => ({ ...entry, total: entry.content + (entry.task === current ? CONTINUATION_PRIOR : 0) }))
+    .sort((a, b) => b.total - a.total || b.task.lastRequest - a.task.lastRequest);
+  const best = withPrior[0];
+  const runnerUp = withPrior[1];
+  if (!best) return decide(newTask(), 0.5, "no tasks to compare");
+
+  const hard = best.files + best.symbols;
+  const novel = novelty(signals, scored);
+  // A terse follow-up ("run the tests again") continues the task just worked on.
+  if (current && substance <= TERSE_WORDS && hard === 0 && best.content < 0.6) {
+    return decide(onTask(current), best.task === current || best.content < 0.3 ? 0.88 : 0.6, "short follow-up, continues the current task");
+  }
+  if (signals.newTaskCue && best.content < 1.0) return decide(newTask(), best.content < 0.5 ? 0.9 : 0.7, "says it starts something new");
+  if (best.content < 0.45 && novel >= 0.6) {
+    return decide(newTask(), novel >= 0.8 && best.content < 0.3 ? 0.88 : 0.65, `little in common with any task (best ${best.content.toFixed(2)})`);
+  }
+  const margin = best.total - (runnerUp?.total ?? 0);
+  const confidence = 1 / (1 + Math.exp(-(margin - 0.35) * 6)) * (hard > 0 || best.content > 0.8 ? 1 : 0.9);
+  return decide(
+    onTask(best.task),
+    Math.min(0.97, confidence),
+    `overlap ${best.content.toFixed(2)} (files ${best.files.toFixed(2)}, symbols ${best.symbols.toFixed(2)}, words ${best.words.toFixed(2)}), margin ${margin.toFixed(2)}`,
+  );
+}
+
+/** Share of the request's paths, symbols and words that no task has seen. */
+function novelty(signals: Signals, scored: readonly Scored[]): number {
+  const tasks = scored.map((entry) => entry.task);
+  const seenWord = (word: string) => tasks.some((task) => task.words.has(word));
+  const seenPath = (path: string) =>
+    tasks.some((task) => [...task.files].some((file) => samePath(file, path) || basename(file) === basename(path)));
+  const seenSymbol = (symbol: string) => tasks.some((task) => task.symbols.has(symbol));
+  const words = [...new Set(signals.words)];
+  const items = [
+    ...words.map((word) => ({ seen: seenWord(word), weight: 1 })),
+    ...signals.paths.map((path) => ({ seen: seenPath(path), weight: 2 })),
+    ...signals.symbols.map((symbol) => ({ seen: seenSymbol(symbol), weight: 2 })),
+  ];
+  const total = items.reduce((sum, item) => sum + item.weight, 0);
+  return total === 0 ? 0 : items.filter((item) => !item.seen).reduce((sum, item) => sum + item.weight, 0) / total;
+}

@@ -1,0 +1,157 @@
+/**
+ * What a piece of text says about which task it concerns. Everything is normalised
+ * (paths without `./`, symbols and words lower-cased) and sorted, so the same text
+ * always yields the same signals.
+ */
+export interface Signals {
+  /** Relative or absolute file paths (`src/click/core.py`, `/tmp/run/ws3/setup.py`). */
+  paths: string[];
+  /** Absolute directories named as a place to work (`/tmp/run-17/ws3`). */
+  workspaces: string[];
+  /** Code symbols: code spans, CamelCase, snake_case, dotted names, `--flags`, `func()`. */
+  symbols: string[];
+  /** Issue or PR numbers written as `#123`. */
+  issueRefs: string[];
+  /** `task 2` / `task #2`: the session's second task, 1-based. */
+  taskOrdinals: number[];
+  /** Words after "back to", "return to", "the ... work": a named earlier task. */
+  backReference: string[] | null;
+  /** "from now on", "for all tasks": meant for every task. */
+  sharedCue: boolean;
+  /** "new task", "unrelated", "separate issue": the request says it starts something new. */
+  newTaskCue: boolean;
+  /** Content words (lower-cased, light stemming, stop words removed), with repeats. */
+  words: string[];
+}
+
+const FILE_EXTENSIONS =
+  "py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|rb|java|kt|scala|c|h|cc|cpp|hpp|cs|swift|php|md|rst|txt|toml|yaml|yml|json|cfg|ini|lock|sql|html|css|scss|sh|proto|graphql|vue|svelte|ex|exs|erb|xml|csv|env|mod|sum";
+const PATH_PATTERN = new RegExp(
+  String.raw`(?<![\w@:/.-])((?:~|\.{1,2})?\/?(?:[\w.@+-]+\/)+[\w.@+-]*|[\w@+-][\w.@+-]*\.(?:${FILE_EXTENSIONS}))(?![\w/-])`,
+  "gi",
+);
+const CODE_SPAN = /`([^`\n]{1,120})`/g;
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g;
+const CAMEL = /\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/g;
+const SNAKE = /\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/g;
+const DOTTED = /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?/g;
+const CALL = /\b([A-Za-z_][A-Za-z0-9_]{2,})\(\)/g;
+const FLAG = /(?<![\w-])--[a-z][a-z0-9-]{1,40}\b/g;
+const ISSUE = /(?<![\w&])#(\d{1,7})\b/g;
+const ORDINAL = /\btask\s*#?\s*(\d{1,3})\b/gi;
+const BACK_REFERENCE =
+  /\b(?:back to|return(?:ing)? to|resume|resuming|switch(?:ing)? back to|again on|re:|regarding|about|for|on)\s+(?:the\s+|my\s+|our\s+|that\s+)?([\w\s./#`'-]{2,60}?)\s+(?:work|task|bug|issue|feature|change|fix|pr|ticket|refactor|thing|one)\b/i;
+const BACK_TO = /\b(?:back to|return(?:ing)? to|switch(?:ing)? back to|resuming|picking up|pick up)\s+(?:the\s+|my\s+|our\s+|that\s+)?([^.,;:!?\n]{2,60})/i;
+const SHARED_CUE =
+  /\b(?:from now on|going forward|from here on|for (?:all|every|each) (?:of )?(?:these|the|my|our)?\s*(?:tasks?|changes|fixes|prs?|branches|workspaces|checkouts|of them)|in (?:all|every) (?:tasks?|workspaces?|checkouts?)|across (?:all|every) (?:the )?(?:tasks?|workspaces?|repos|checkouts?)|for everything|always (?:run|use|keep|add|write|prefer)|never (?:run|use|touch|push|commit|add|change|modify|edit))/i;
+const NEW_TASK_CUE =
+  /\b(?:new task|another task|separate (?:task|issue|thing|bug|problem)|unrelated|different (?:task|issue|topic|thing)|something else|one more thing|while (?:we're|we are|i have you) at it|also,? (?:there's|there is|i noticed)|new issue|next issue|next task|a new bug|new bug)\b/i;
+
+const STOP_WORDS = new Set(
+  (
+    "a an the and or but if then else when while of to in on at by for with from into onto over under as is are was were be been being " +
+    "it its this that these those there here i me my we our us you your he she they them their what which who whom whose why how " +
+    "do does did done doing have has had having can could should would will shall may might must not no nor so than too very just " +
+    "also only again still even now please thanks thank ok okay yes yeah sure let lets let's get got make made use used using need needs " +
+    "want wants like look looks see seen think know go going come back up down out off about all any some each every more most other " +
+    "such same own one two new old way thing things stuff bit lot something anything everything nothing fine good great nice " +
+    "work working task tasks file files code change changes fix fixes fixed bug issue issues test tests run running add added " +
+    "should've don't doesn't isn't aren't can't won't it's that's there's what's i'm we're you're"
+  ).split(/\s+/),
+);
+
+/** Reads the signals out of a request, or out of any text the session produced. */
+export function extractSignals(text: string): Signals {
+  const paths = new Set<string>();
+  const workspaces = new Set<string>();
+  for (const match of text.matchAll(PATH_PATTERN)) {
+    const path = normalisePath(match[1] ?? "");
+    if (!isPlausiblePath(path)) continue;
+    if (path.startsWith("/") && !/\.[A-Za-z0-9]{1,8}$/.test(path)) workspaces.add(path);
+    else paths.add(path);
+  }
+
+  const symbols = new Set<string>();
+  const addSymbol = (raw: string) => {
+    const symbol = raw.replace(/\(\)$/, "").toLowerCase();
+    if (symbol.length >= 3 && !STOP_WORDS.has(symbol) && !paths.has(symbol)) symbols.add(symbol);
+  };
+  for (const span of text.matchAll(CODE_SPAN)) {
+    const code = span[1] ?? "";
+    if (PATH_PATTERN.test(code)) {
+      PATH_PATTERN.lastIndex = 0;
+      continue;
+    }
+    PATH_PATTERN.lastIndex = 0;
+    for (const identifier of code.matchAll(IDENTIFIER)) addSymbol(identifier[0]);
+    for (const flag of code.matchAll(FLAG)) symbols.add(flag[0].toLowerCase());
+  }
+  const prose = text.replace(PATH_PATTERN, " ");
+  for (const pattern of [CAMEL, SNAKE, DOTTED]) for (const match of prose.matchAll(pattern)) addSymbol(match[0]);
+  for (const match of prose.matchAll(CALL)) addSymbol(match[1] ?? "");
+  for (const match of text.matchAll(FLAG)) symbols.add(match[0].toLowerCase());
+
+  const backMatch = text.match(BACK_TO) ?? text.match(BACK_REFERENCE);
+  const backReference = backMatch ? contentWords(backMatch[1] ?? "") : null;
+
+  return {
+    paths: [...paths].sort(),
+    workspaces: [...workspaces].sort(),
+    symbols: [...symbols].sort(),
+    issueRefs: unique([...text.matchAll(ISSUE)].map((match) => `#${match[1]}`)),
+    taskOrdinals: unique([...text.matchAll(ORDINAL)].map((match) => Number(match[1]))).sort((a, b) => a - b),
+    backReference: backReference && backReference.length > 0 ? backReference : null,
+    sharedCue: SHARED_CUE.test(text),
+    newTaskCue: NEW_TASK_CUE.test(text),
+    words: contentWords(text.replace(PATH_PATTERN, " ")),
+  };
+}
+
+/** Content words of a text: lower-cased, stop words and numbers dropped, lightly stemmed. */
+export function contentWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.toLowerCase().matchAll(/[a-z][a-z0-9]*(?:'[a-z]+)?/g)) {
+    const word = stem(match[0]);
+    if (word.length >= 3 && !STOP_WORDS.has(word) && !STOP_WORDS.has(match[0])) words.push(word);
+  }
+  return words;
+}
+
+/** Parent directory of a path (`src/click` for `src/click/core.py`), or "" at the top. */
+export function parentDirectory(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash <= 0 ? "" : path.slice(0, slash);
+}
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+function stem(word: string): string {
+  if (word.length > 5 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith("ed") && !word.endsWith("eed")) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us")) return word.slice(0, -1);
+  return word;
+}
+
+function normalisePath(raw: string): string {
+  return raw.replace(/[.,;:)\]'"`]+$/, "").replace(/^\.\//, "").replace(/\/+$/, "");
+}
+
+function isPlausiblePath(path: string): boolean {
+  if (path.length < 3 || /^\d+(\.\d+)*$/.test(path)) return false;
+  if (/^(?:e\.g|i\.e|etc|vs|a\.k\.a)$/i.test(path)) return false;
+  if (/^https?:/.test(path)) return false;
+  // "and/or", "input/output": prose, not a path, unless it has an extension or starts at a root.
+  if (!path.includes(".") && !path.startsWith("/") && !path.startsWith("~") && path.split("/").length === 2) {
+    return /[_-]|^(?:src|lib|test|tests|docs|app|pkg|cmd|internal|packages|scripts|bin|config)\//.test(path);
+  }
+  return true;
+}
+
+function unique(values: readonly string[]): string[];
+function unique(values: readonly number[]): number[];
+function unique(values: readonly (string | number)[]): (string | number)[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,175 @@
+import { basename, contentWords, extractSignals, parentDirectory } from "./signals.js";
+
+const RECENT_REQUESTS = 3;
+const RECENT_CHARS = 400;
+
+/** What one interaction told us about its task: the request and what its tools touched. */
+export interface Evidence {
+  /** The user's request text. */
+  text?: string;
+  /** Files the work read or changed (tool inputs, paths in commands). */
+  paths?: readonly string[];
+  /** Directories the work ran in. */
+  workspaces?: readonly string[];
+  /** Symbols seen in the work (edited code). */
+  symbols?: readonly string[];
+}
+
+/** Everything the session has said about one task, accumulated group by group. */
+export interface TaskProfile {
+  readonly id: string;
+  readonly title: string;
+  /** 1-based position in opening order: what "task 2" refers to. */
+  readonly ordinal: number;
+  readonly words: Map<string, number>;
+  readonly titleWords: Set<string>;
+  readonly symbols: Set<string>;
+  readonly files: Set<string>;
+  readonly directories: Set<string>;
+  readonly workspaces: Set<string>;
+  readonly absoluteFiles: Set<string>;
+  readonly issueRefs: Set<string>;
+  requests: number;
+  /** The latest few request texts, newest last, for a model router's prompt. */
+  readonly recentRequests: string[];
+  /** Position of the task's latest request in the session, for recency. */
+  lastRequest: number;
+}
+
+/**
+ * The router's memory of the session: one profile per task, updated incrementally as
+ * interactions are assigned, so routing cost does not grow with the history's length.
+ */
+export class TaskIndex {
+  private readonly profiles = new Map<string, TaskProfile>();
+  /** In how many tasks each word occurs: rare words discriminate. */
+  private readonly wordTasks = new Map<string, number>();
+  private readonly symbolTasks = new Map<string, number>();
+  private readonly fileTasks = new Map<string, Set<string>>();
+  private requestCounter = 0;
+  /** The task of the latest routed request. */
+  current: string | undefined;
+
+  get size(): number {
+    return this.profiles.size;
+  }
+
+  tasks(): TaskProfile[] {
+    return [...this.profiles.values()];
+  }
+
+  task(id: string): TaskProfile | undefined {
+    return this.profiles.get(id);
+  }
+
+  addTask(id: string, title: string): TaskProfile {
+    const existing = this.profiles.get(id);
+    if (existing) return existing;
+    const profile: TaskProfile = {
+      id,
+      title,
+      ordinal: this.profiles.size + 1,
+      words: new Map(),
+      titleWords: new Set(contentWords(title)),
+      symbols: new Set(),
+      files: new Set(),
+      directories: new Set(),
+      workspaces: new Set(),
+      absoluteFiles: new Set(),
+      issueRefs: new Set(),
+      requests: 0,
+      recentRequests: [],
+      lastRequest: 0,
+    };
+    this.profiles.set(id, profile);
+    return profile;
+  }
+
+  /** Folds one interaction's evidence into its task (the task must exist). */
+  addEvidence(taskID: string, evidence: Evidence): void {
+    const profile = this.profiles.get(taskID);
+    if (!profile) throw new Error(`unknown task ${taskID}`);
+    const paths: string[] = [...(evidence.paths ?? [])];
+    const workspaces: string[] = [...(evidence.workspaces ?? [])];
+    const symbols: string[] = [...(evidence.symbols ?? [])];
+    if (evidence.text !== undefined) {
+      const signals = extractSignals(evidence.text);
+      paths.push(...signals.paths);
+      workspaces.push(...signals.workspaces);
+      symbols.push(...signals.symbols);
+      for (const ref of signals.issueRefs) profile.issueRefs.add(ref);
+      for (const word of signals.words) {
+        const count = profile.words.get(word) ?? 0;
+        if (count === 0) this.wordTasks.set(word, (this.wordTasks.get(word) ?? 0) + 1);
+        profile.words.set(word, count + 1);
+      }
+      profile.requests += 1;
+      profile.recentRequests.push(evidence.text.length > RECENT_CHARS ? `${evidence.text.slice(0, RECENT_CHARS)}…` : evidence.text);
+      if (profile.recentRequests.length > RECENT_REQUESTS) profile.recentRequests.shift();
+      profile.lastRequest = ++this.requestCounter;
+    }
+    for (const path of paths) this.addPath(profile, path);
+    for (const workspace of workspaces) profile.workspaces.add(workspace);
+    for (const symbol of symbols) {
+      if (profile.symbols.has(symbol)) continue;
+      profile.symbols.add(symbol);
+      this.symbolTasks.set(symbol, (this.symbolTasks.get(symbol) ?? 0) + 1);
+    }
+  }
+
+  /** Marks a request as seen without folding it into a task (shared instructions). */
+  countRequest(): void {
+    this.requestCounter += 1;
+  }
+
+  get requestCount(): number {
+    return this.requestCounter;
+  }
+
+  wordTaskCount(word: string): number {
+    return this.wordTasks.get(word) ?? 0;
+  }
+
+  symbolTaskCount(symbol: string): number {
+    return this.symbolTasks.get(symbol) ?? 0;
+  }
+
+  /** Tasks whose files include `path` (same file, compared by trailing path components). */
+  tasksWithFile(path: string): TaskProfile[] {
+    const candidates = this.fileTasks.get(basename(path));
+    if (!candidates) return [];
+    const result: TaskProfile[] = [];
+    for (const id of candidates) {
+      const profile = this.profiles.get(id);
+      if (profile && [...profile.files].some((file) => samePath(file, path))) result.push(profile);
+    }
+    return result;
+  }
+
+  /** Tasks that worked in `directory` or under it, or whose workspace contains it. */
+  tasksInWorkspace(directory: string): TaskProfile[] {
+    return this.tasks().filter(
+      (profile) =>
+        [...profile.workspaces].some(
+          (workspace) => workspace === directory || directory.startsWith(`${workspace}/`) || workspace.startsWith(`${directory}/`),
+        ) || [...profile.absoluteFiles].some((file) => file.startsWith(`${directory}/`)),
+    );
+  }
+
+  private addPath(profile: TaskProfile, path: string): void {
+    if (path.startsWith("/")) profile.absoluteFiles.add(path);
+    if (profile.files.has(path)) return;
+    profile.files.add(path);
+    const directory = parentDirectory(path);
+    if (directory !== "") profile.directories.add(directory);
+    const name = basename(path);
+    let owners = this.fileTasks.get(name);
+    if (!owners) this.fileTasks.set(name, (owners = new Set()));
+    owners.add(profile.id);
+  }
+}
+
+/** Same file if one path is the other with leading directories (a checkout root) added. */
+export function samePath(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}

@@ -1,0 +1,125 @@
+import { toInteractionGroups } from "../core/interaction-groups.js";
+import { groupEvidence } from "../core/routing/group-evidence.js";
+import { groupTasks } from "../core/routing/group-tasks.js";
+import type { Ledger, LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
+import { routeRequest } from "../core/routing/route-request.js";
+import type { Router } from "../core/routing/router.js";
+import { TaskIndex } from "../core/routing/task-index.js";
+import { sessionStateFile } from "../store/session-state-file.js";
+import type { VersionedJsonFile } from "../store/versioned-json-file.js";
+import type { SessionState } from "../store/session-state-file.js";
+import type { Logger } from "./logger.js";
+import type { SessionSource } from "./session-source.js";
+
+/** The routing state of the sessions this server runs, one entry per session. */
+export interface SessionRouting {
+  /** Routes a user request (chat.message) and persists the decision before the turn starts. */
+  route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask } | undefined>;
+  /** The session's ledger for the transform; undefined for a sub-agent session. */
+  ledger(sessionID: string): Promise<Ledger | undefined>;
+}
+
+interface RoutedSession {
+  file: VersionedJsonFile<SessionState>;
+  state: SessionState;
+  index: TaskIndex;
+  /** Groups whose evidence is in the index. */
+  folded: Set<string>;
+  subagent: boolean;
+}
+
+/**
+ * Keeps each session's ledger and task index. Sessions never share state; work on one
+ * session is serialised (a queue per session), so concurrent hooks cannot interleave
+ * a read and a write. After a restart, the ledger is read back from disk and the index
+ * rebuilt from the stored history, so routing resumes where it left off.
+ */
+export function createSessionRouting(deps: {
+  stateDir: string;
+  router: Router;
+  source: SessionSource;
+  logger: Logger;
+}): SessionRouting {
+  const sessions = new Map<string, Promise<RoutedSession>>();
+  const queues = new Map<string, Promise<unknown>>();
+
+  const serialised = <T>(sessionID: string, work: () => Promise<T>): Promise<T> => {
+    const previous = queues.get(sessionID) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    queues.set(sessionID, next.catch(() => undefined));
+    return next;
+  };
+
+  const open = (sessionID: string): Promise<RoutedSession> => {
+    let session = sessions.get(sessionID);
+    if (!session) {
+      session = load(sessionID);
+      sessions.set(sessionID, session);
+      session.catch(() => sessions.delete(sessionID));
+    }
+    return session;
+  };
+
+  const load = async (sessionID: string): Promise<RoutedSession> => {
+    const subagent = (await deps.source.parentID(sessionID)) !== undefined;
+    const file = sessionStateFile(deps.stateDir, sessionID);
+    const loaded = await file.load();
+    if (loaded.status === "rebuilt") {
+      await deps.logger.log("warn", `session state was unreadable (${loaded.reason}); moved it aside and started a new ledger`, {
+        sessionID,
+        movedTo: loaded.movedTo,
+      });
+    }
+    const index = new TaskIndex();
+    const { ledger } = loaded.value;
+    for (const task of ledger.tasks) index.addTask(task.id, task.title);
+    const last = ledger.order[ledger.order.length - 1];
+    index.current = last === undefined ? undefined : ledger.decisions[last]?.task;
+    return { file, state: loaded.value, index, folded: new Set(), subagent };
+  };
+
+  /** Folds the evidence of every finished group not yet in the index. */
+  const catchUp = async (sessionID: string, session: RoutedSession, currentMessageID: string): Promise<void> => {
+    const groups = toInteractionGroups(await deps.source.messages(sessionID));
+    const tasks = groupTasks(groups, session.state.ledger);
+    groups.forEach((group, position) => {
+      if (group.id === currentMessageID || session.folded.has(group.id)) return;
+      session.folded.add(group.id);
+      const task = tasks[position];
+      if (task?.kind === "task" && session.index.task(task.task)) session.index.addEvidence(task.task, groupEvidence(group));
+    });
+  };
+
+  return {
+    route: (sessionID, messageID, text) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        if (session.subagent) return undefined;
+        await catchUp(sessionID, session, messageID);
+        const routed = await routeRequest({
+          router: deps.router,
+          ledger: session.state.ledger,
+          index: session.index,
+          messageID,
+          text,
+        });
+        if (routed.ledger !== session.state.ledger) {
+          const state = { ...session.state, ledger: routed.ledger };
+          await session.file.save(state);
+          session.state = state;
+          const { entry, task } = routed;
+          await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
+            sessionID,
+            messageID,
+            ...(entry.aux ? { aux: entry.aux } : {}),
+          });
+        }
+        return { entry: routed.entry, task: routed.task };
+      }),
+    ledger: (sessionID) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        return session.subagent ? undefined : session.state.ledger;
+      }),
+  };
+}
