@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { packageRoot } from "./package-root.js";
 
@@ -26,8 +26,13 @@ export async function createIsolatedHome(options: { root: string; config: Record
   const configDir = join(xdg.XDG_CONFIG_HOME, "opencode");
   await mkdir(join(configDir, "node_modules", "@opencode-ai"), { recursive: true });
   const own = join(packageRoot(), "node_modules", "@opencode-ai");
+  // Recreating a home (a restarted server) keeps its data and replaces the links.
   await Promise.all(
-    ["plugin", "sdk"].map((name) => symlink(join(own, name), join(configDir, "node_modules", "@opencode-ai", name), "dir")),
+    ["plugin", "sdk"].map(async (name) => {
+      const link = join(configDir, "node_modules", "@opencode-ai", name);
+      await rm(link, { force: true });
+      await symlink(join(own, name), link, "dir");
+    }),
   );
   // OpenCode skips its install when every dependency is listed in the lockfile's root.
   const dependencies = { "@opencode-ai/plugin": "1.18.33" };

@@ -54,6 +54,8 @@ function waitForUrl(child: ChildProcess, output: () => string, timeoutMs: number
       if (match?.[1]) done(match[1]);
     };
     const onExit = (code: number | null) => fail(new Error(`opencode serve exited with code ${code}\n${output()}`));
+    // A missing binary or working directory: spawn reports ENOENT here, not by exiting.
+    const onError = (error: Error) => fail(new Error(`opencode serve could not start: ${error.message}`));
     function done(url: string) {
       cleanup();
       resolve(url);
@@ -67,10 +69,12 @@ function waitForUrl(child: ChildProcess, output: () => string, timeoutMs: number
       child.stdout?.off("data", onData);
       child.stderr?.off("data", onData);
       child.off("exit", onExit);
+      child.off("error", onError);
     }
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
     child.on("exit", onExit);
+    child.on("error", onError);
   });
 }
 

@@ -34,7 +34,6 @@ const server: Plugin = async (input, rawOptions) => {
       ? createSessionRouting({
           stateDir: resolveStateDir({
             stateDir: options.stateDir,
-            worktree: input.worktree,
             projectID: input.project.id,
             env: process.env,
             home: homedir(),

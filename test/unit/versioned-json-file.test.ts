@@ -71,23 +71,20 @@ describe("versionedJsonFile", () => {
 });
 
 describe("resolveStateDir", () => {
-  const base = { worktree: "/repo", projectID: "p1", env: {}, home: "/home/u" };
+  const base = { projectID: "p1", env: {}, home: "/home/u" };
 
   it("prefers the stateDir option", () => {
     expect(resolveStateDir({ ...base, stateDir: "/state" })).toBe("/state");
   });
 
-  it("uses the worktree's .opencode dir inside git", () => {
-    expect(resolveStateDir(base)).toBe("/repo/.opencode/rcm");
-  });
-
-  it("uses the XDG data dir, per project, outside git", () => {
-    expect(resolveStateDir({ ...base, worktree: "/" })).toBe("/home/u/.local/share/opencode/rcm/p1");
-    expect(resolveStateDir({ ...base, worktree: "/", env: { XDG_DATA_HOME: "/xdg" } })).toBe("/xdg/opencode/rcm/p1");
+  it("uses the XDG data dir, per project, never the worktree (state must not leak into patches)", () => {
+    expect(resolveStateDir(base)).toBe("/home/u/.local/share/opencode/rcm/p1");
+    expect(resolveStateDir({ ...base, env: { XDG_DATA_HOME: "/xdg" } })).toBe("/xdg/opencode/rcm/p1");
   });
 
   it("keeps one file per session and rejects ids that could escape the directory", () => {
     expect(sessionStatePath("/s", "ses_abc")).toBe("/s/sessions/ses_abc.json");
-    expect(() => sessionStatePath("/s", "../x")).toThrow(/unsafe session id/);
+    expect(() => sessionStatePath("/s", "../x")).toThrow(/unsafe id/);
+    expect(() => resolveStateDir({ ...base, projectID: "../p" })).toThrow(/unsafe id/);
   });
 });

@@ -12,16 +12,16 @@ export interface RoutingRequest {
 interface Scored {
   task: TaskProfile;
   /** Evidence from files, symbols and words; the continuation prior is separate. */
-  content: number;
+  evidence: number;
   files: number;
   symbols: number;
   words: number;
 }
 
-// Weights and confidence levels were set on the labelled sessions in fixtures/routing/.
-const WEIGHT = { file: 1.2, directory: 0.25, symbol: 0.8, words: 2.0 } as const;
-const CONTINUATION_PRIOR = 0.35;
-const TERSE_WORDS = 6;
+// Weights and thresholds were set on the labelled sessions in fixtures/routing/.
+const WEIGHT = { file: 1.0, directory: 0.3, symbol: 0.9, word: 0.35 } as const;
+/** Staying on the current task: stronger for a follow-up that reads like one. */
+const PRIOR = { followUp: 0.9, plain: 0.45 } as const;
 
 /**
  * Routes a request with no model and no network: explicit references and workspace paths
@@ -61,7 +61,7 @@ export function routeLexically(request: RoutingRequest, index: TaskIndex): Routi
   if (place?.kind === "none") return decide(newTask(), 0.95, `workspace ${place.directory} not seen in any task`, "workspace");
 
   const scored = index.tasks().map((task) => score(task, signals, index));
-  scored.sort((a, b) => b.content - a.content || b.task.lastRequest - a.task.lastRequest);
+  scored.sort((a, b) => b.evidence - a.evidence || b.task.lastRequest - a.task.lastRequest);
   const backReference = signals.backReference ? backReferenceMatch(signals.backReference, scored) : undefined;
   if (backReference) return decide(onTask(backReference.task), backReference.confidence, backReference.reason, "back-reference");
 
@@ -74,10 +74,11 @@ function explicitReference(
 ): { task: TaskProfile | undefined; confidence: number; reason: string } | undefined {
   const ordinals = signals.taskOrdinals.map((n) => index.tasks().find((task) => task.ordinal === n));
   if (ordinals.length === 1 && ordinals[0]) return { task: ordinals[0], confidence: 0.95, reason: `explicit reference to task ${ordinals[0].ordinal}` };
-  if (signals.issueRefs.length === 1) {
-    const ref = signals.issueRefs[0] as string;
-    const owners = index.tasks().filter((task) => task.issueRefs.has(ref));
-    if (owners.length === 1 && owners[0]) return { task: owners[0], confidence: 0.95, reason: `explicit reference to ${ref}` };
+  const refs = new Set([...signals.issueRefs, ...signals.numbers]);
+  const owners = index.tasks().filter((task) => [...refs].some((ref) => task.issueRefs.has(ref)));
+  if (owners.length === 1 && owners[0]) {
+    const ref = [...refs].find((candidate) => owners[0]?.issueRefs.has(candidate));
+    return { task: owners[0], confidence: 0.95, reason: `explicit reference to ${ref}` };
   }
   return undefined;
 }
@@ -115,14 +116,17 @@ function score(task: TaskProfile, signals: Signals, index: TaskIndex): Scored {
   for (const path of signals.paths) {
     const owners = index.tasksWithFile(path);
     if (owners.includes(task)) files += WEIGHT.file / owners.length;
-    else if (sharesDirectory(task, path)) files += WEIGHT.directory;
+    else if (owners.length === 0 && sharesDirectory(task, path)) files += WEIGHT.directory;
   }
   let symbols = 0;
   for (const symbol of signals.symbols) {
     if (task.symbols.has(symbol)) symbols += WEIGHT.symbol / Math.max(1, index.symbolTaskCount(symbol));
   }
-  const words = WEIGHT.words * wordOverlap(task, signals.words, index);
-  return { task, content: files + symbols + words, files, symbols, words };
+  let words = 0;
+  for (const word of new Set(signals.words)) {
+    if (task.words.has(word) || task.titleWords.has(word)) words += WEIGHT.word / Math.max(1, index.wordTaskCount(word));
+  }
+  return { task, evidence: files + symbols + words, files, symbols, words };
 }
 
 function sharesDirectory(task: TaskProfile, path: string): boolean {
@@ -130,21 +134,6 @@ function sharesDirectory(task: TaskProfile, path: string): boolean {
   if (directory === "") return false;
   for (const known of task.directories) if (samePath(known, directory)) return true;
   return false;
-}
-
-/** Share of the request's word weight (idf over tasks) that this task's text contains. */
-function wordOverlap(task: TaskProfile, words: readonly string[], index: TaskIndex): number {
-  const unique = new Set(words);
-  if (unique.size === 0) return 0;
-  const n = index.size;
-  let total = 0;
-  let matched = 0;
-  for (const word of unique) {
-    const weight = Math.log((n + 1) / (index.wordTaskCount(word) + 0.5));
-    total += weight;
-    if (task.words.has(word) || task.titleWords.has(word)) matched += weight;
-  }
-  return total > 0 ? matched / total : 0;
 }
 
 function backReferenceMatch(
@@ -175,31 +164,51 @@ function contentDecision(args: {
 }): RoutingDecision {
   const { request, scored, current, decide, newTask, onTask } = args;
   const { signals } = request;
-  const substance = new Set(signals.words).size + signals.paths.length + signals.symbols.length;
-  const withPrior = scored
-    .map((entry) => ({ ...entry, total: entry.content + (entry.task === current ? CONTINUATION_PRIOR : 0) }))
-    .sort((a, b) => b.total - a.total || b.task.lastRequest - a.task.lastRequest);
-  const best = withPrior[0];
-  const runnerUp = withPrior[1];
-  if (!best) return decide(newTask(), 0.5, "no tasks to compare");
-
-  const hard = best.files + best.symbols;
+  const strongest = scored[0];
+  if (!strongest) return decide(newTask(), 0.5, "no tasks to compare");
+  const followUp = readsAsFollowUp(request.text, signals);
   const novel = novelty(signals, scored);
-  // A terse follow-up ("run the tests again") continues the task just worked on.
-  if (current && substance <= TERSE_WORDS && hard === 0 && best.content < 0.6) {
-    return decide(onTask(current), best.task === current || best.content < 0.3 ? 0.88 : 0.6, "short follow-up, continues the current task");
+  const evidence = strongest.evidence;
+
+  if (signals.newTaskCue && evidence < 1.5) {
+    return decide(newTask(), evidence < 0.7 ? 0.9 : 0.7, `says it starts something new (strongest task evidence ${evidence.toFixed(2)})`);
   }
-  if (signals.newTaskCue && best.content < 1.0) return decide(newTask(), best.content < 0.5 ? 0.9 : 0.7, "says it starts something new");
-  if (best.content < 0.45 && novel >= 0.6) {
-    return decide(newTask(), novel >= 0.8 && best.content < 0.3 ? 0.88 : 0.65, `little in common with any task (best ${best.content.toFixed(2)})`);
+  if (readsAsIssue(request.text, signals) && !followUp && novel >= 0.65 && evidence < 1.2) {
+    const sure = novel >= 0.8 && evidence < 0.6;
+    return decide(newTask(), sure ? 0.88 : 0.7, `reads as a new issue, ${Math.round(novel * 100)}% unseen (strongest task evidence ${evidence.toFixed(2)})`);
   }
+
+  const prior = followUp ? PRIOR.followUp : PRIOR.plain;
+  const ranked = scored
+    .map((entry) => ({ ...entry, total: entry.evidence + (entry.task === current ? prior : 0) }))
+    .sort((a, b) => b.total - a.total || b.task.lastRequest - a.task.lastRequest);
+  const best = ranked[0] as (typeof ranked)[number];
+  const runnerUp = ranked[1];
   const margin = best.total - (runnerUp?.total ?? 0);
-  const confidence = 1 / (1 + Math.exp(-(margin - 0.35) * 6)) * (hard > 0 || best.content > 0.8 ? 1 : 0.9);
+  let confidence = 1 / (1 + Math.exp(-(margin - 0.45) * 5));
+  // Nothing speaks for another task: staying is safe.
+  if (best.task === current && (runnerUp?.evidence ?? 0) < 0.2) confidence = Math.max(confidence, followUp ? 0.9 : 0.82);
   return decide(
     onTask(best.task),
     Math.min(0.97, confidence),
-    `overlap ${best.content.toFixed(2)} (files ${best.files.toFixed(2)}, symbols ${best.symbols.toFixed(2)}, words ${best.words.toFixed(2)}), margin ${margin.toFixed(2)}`,
+    `${best.task === current ? "stays on" : "switches to"} ${best.task.id}: evidence ${best.evidence.toFixed(2)} (files ${best.files.toFixed(2)}, symbols ${best.symbols.toFixed(2)}, words ${best.words.toFixed(2)})${followUp ? ", reads as a follow-up" : ""}, margin ${margin.toFixed(2)}`,
   );
+}
+
+const FOLLOW_UP_START =
+  /^\s*(?:and|also|now|then|ok|okay|same|so|but|still|hmm|wait|great|good|nice|thanks|perfect|yes|no|what about|how about|does|did|is|are|can you|could you|please|run|rerun|re-run|add|test|tests|it|that|this|those|these|the same|one more|another test|make it|let's|lets)\b/i;
+
+/** Short, or opening like a reply to what was just done ("now add a test", "run them"). */
+function readsAsFollowUp(text: string, signals: Signals): boolean {
+  const words = new Set(signals.words).size;
+  if (words <= 5 && signals.paths.length === 0) return true;
+  return FOLLOW_UP_START.test(text) && words <= 25;
+}
+
+/** Long or structured like an issue: a report with code, a traceback, or many new words. */
+function readsAsIssue(text: string, signals: Signals): boolean {
+  if (/```|Traceback|Error:|Exception|panicked/.test(text)) return true;
+  return new Set(signals.words).size >= 12;
 }
 
 /** Share of the request's paths, symbols and words that no task has seen. */

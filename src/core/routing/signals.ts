@@ -10,8 +10,10 @@ export interface Signals {
   workspaces: string[];
   /** Code symbols: code spans, CamelCase, snake_case, dotted names, `--flags`, `func()`. */
   symbols: string[];
-  /** Issue or PR numbers written as `#123`. */
+  /** Issue or PR numbers written as `#123` or `GH#123`. */
   issueRefs: string[];
+  /** Bare numbers of 3 to 7 digits, as `#n`: "and the one for 8560" names issue #8560. */
+  numbers: string[];
   /** `task 2` / `task #2`: the session's second task, 1-based. */
   taskOrdinals: number[];
   /** Words after "back to", "return to", "the ... work": a named earlier task. */
@@ -37,7 +39,8 @@ const SNAKE = /\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/g;
 const DOTTED = /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?/g;
 const CALL = /\b([A-Za-z_][A-Za-z0-9_]{2,})\(\)/g;
 const FLAG = /(?<![\w-])--[a-z][a-z0-9-]{1,40}\b/g;
-const ISSUE = /(?<![\w&])#(\d{1,7})\b/g;
+const ISSUE = /(?<!&)#(\d{1,7})\b/g;
+const NUMBER = /(?<![\w.#-])(\d{3,7})(?![\w.-])/g;
 const ORDINAL = /\btask\s*#?\s*(\d{1,3})\b/gi;
 const BACK_REFERENCE =
   /\b(?:back to|return(?:ing)? to|resume|resuming|switch(?:ing)? back to|again on|re:|regarding|about|for|on)\s+(?:the\s+|my\s+|our\s+|that\s+)?([\w\s./#`'-]{2,60}?)\s+(?:work|task|bug|issue|feature|change|fix|pr|ticket|refactor|thing|one)\b/i;
@@ -98,7 +101,8 @@ export function extractSignals(text: string): Signals {
     paths: [...paths].sort(),
     workspaces: [...workspaces].sort(),
     symbols: [...symbols].sort(),
-    issueRefs: unique([...text.matchAll(ISSUE)].map((match) => `#${match[1]}`)),
+    issueRefs: unique([...text.matchAll(ISSUE)].map((match) => `#${match[1]}`)).sort(),
+    numbers: unique([...text.matchAll(NUMBER)].map((match) => `#${match[1]}`)).sort(),
     taskOrdinals: unique([...text.matchAll(ORDINAL)].map((match) => Number(match[1]))).sort((a, b) => a - b),
     backReference: backReference && backReference.length > 0 ? backReference : null,
     sharedCue: SHARED_CUE.test(text),
