@@ -16,12 +16,14 @@ interface Scored {
   files: number;
   symbols: number;
   words: number;
+  /** Share of the request's paths, symbols and words this task has seen. */
+  coverage: number;
 }
 
 // Weights and thresholds were set on the labelled sessions in fixtures/routing/.
-const WEIGHT = { file: 1.0, directory: 0.3, symbol: 0.9, word: 0.35 } as const;
+const WEIGHT = { file: 1.0, directory: 0.3, symbol: 0.9, word: 0.5 } as const;
 /** Staying on the current task: stronger for a follow-up that reads like one. */
-const PRIOR = { followUp: 0.9, plain: 0.45 } as const;
+const PRIOR = { followUp: 0.45, plain: 0.3 } as const;
 
 /**
  * Routes a request with no model and no network: explicit references and workspace paths
@@ -123,10 +125,17 @@ function score(task: TaskProfile, signals: Signals, index: TaskIndex): Scored {
     if (task.symbols.has(symbol)) symbols += WEIGHT.symbol / Math.max(1, index.symbolTaskCount(symbol));
   }
   let words = 0;
-  for (const word of new Set(signals.words)) {
-    if (task.words.has(word) || task.titleWords.has(word)) words += WEIGHT.word / Math.max(1, index.wordTaskCount(word));
+  let seen = 0;
+  const unique = new Set(signals.words);
+  for (const word of unique) {
+    if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
+    words += WEIGHT.word / Math.max(1, index.wordTaskCount(word));
+    seen += 1;
   }
-  return { task, evidence: files + symbols + words, files, symbols, words };
+  seen += signals.paths.filter((path) => index.tasksWithFile(path).includes(task)).length;
+  seen += signals.symbols.filter((symbol) => task.symbols.has(symbol)).length;
+  const size = unique.size + signals.paths.length + signals.symbols.length;
+  return { task, evidence: files + symbols + words, files, symbols, words, coverage: size === 0 ? 0 : seen / size };
 }
 
 function sharesDirectory(task: TaskProfile, path: string): boolean {
@@ -173,9 +182,11 @@ function contentDecision(args: {
   if (signals.newTaskCue && evidence < 1.5) {
     return decide(newTask(), evidence < 0.7 ? 0.9 : 0.7, `says it starts something new (strongest task evidence ${evidence.toFixed(2)})`);
   }
-  if (readsAsIssue(request.text, signals) && !followUp && novel >= 0.65 && evidence < 1.2) {
-    const sure = novel >= 0.8 && evidence < 0.6;
-    return decide(newTask(), sure ? 0.88 : 0.7, `reads as a new issue, ${Math.round(novel * 100)}% unseen (strongest task evidence ${evidence.toFixed(2)})`);
+  const coverage = Math.max(...scored.map((entry) => entry.coverage));
+  const hard = Math.max(...scored.map((entry) => entry.files + entry.symbols));
+  if (opensLikeIssue(request.text, signals) && !followUp && novel >= 0.7 && coverage < 0.3 && hard < 2) {
+    const sure = novel >= 0.8 && coverage < 0.2 && hard === 0;
+    return decide(newTask(), sure ? 0.88 : 0.7, `reads as a new issue, ${Math.round(novel * 100)}% unseen, at most ${Math.round(coverage * 100)}% known to one task`);
   }
 
   const prior = followUp ? PRIOR.followUp : PRIOR.plain;
@@ -185,7 +196,7 @@ function contentDecision(args: {
   const best = ranked[0] as (typeof ranked)[number];
   const runnerUp = ranked[1];
   const margin = best.total - (runnerUp?.total ?? 0);
-  let confidence = 1 / (1 + Math.exp(-(margin - 0.45) * 5));
+  let confidence = 1 / (1 + Math.exp(-(margin - 0.6) * 4));
   // Nothing speaks for another task: staying is safe.
   if (best.task === current && (runnerUp?.evidence ?? 0) < 0.2) confidence = Math.max(confidence, followUp ? 0.9 : 0.82);
   return decide(
@@ -196,19 +207,29 @@ function contentDecision(args: {
 }
 
 const FOLLOW_UP_START =
-  /^\s*(?:and|also|now|then|ok|okay|same|so|but|still|hmm|wait|great|good|nice|thanks|perfect|yes|no|what about|how about|does|did|is|are|can you|could you|please|run|rerun|re-run|add|test|tests|it|that|this|those|these|the same|one more|another test|make it|let's|lets)\b/i;
+  /^\s*(?:and|also|now|then|ok|okay|same|so|but|still|hmm|wait|great|good|nice|thanks|perfect|yes|no|what about|how about|does|did|is|are|can you|could you|please|run|rerun|re-run|add|test|tests|it|that|this|those|these|the same|one more|another test|make it|let's|lets)\b(?![/.\w])/i;
+
+/** Points at work already done: "now fails", "the new test", "your change", "still". */
+const FOLLOW_UP_MARKER = /\b(?:now|still|again|anymore|the new (?:test|code|function|option|flag|check)|(?:your|that|the) (?:change|fix|patch)|you (?:added|wrote|made|changed))\b/i;
 
 /** Short, or opening like a reply to what was just done ("now add a test", "run them"). */
 function readsAsFollowUp(text: string, signals: Signals): boolean {
   const words = new Set(signals.words).size;
   if (words <= 5 && signals.paths.length === 0) return true;
-  return FOLLOW_UP_START.test(text) && words <= 25;
+  // "add a test" follows up; "Add wandb logging: ..." in a full sentence opens something.
+  if (FOLLOW_UP_START.test(text) && (/^\s*[a-z]/.test(text) ? words <= 25 : words <= 8)) return true;
+  return FOLLOW_UP_MARKER.test(text.split(/\s+/).slice(0, 8).join(" "));
 }
 
-/** Long or structured like an issue: a report with code, a traceback, or many new words. */
-function readsAsIssue(text: string, signals: Signals): boolean {
-  if (/```|Traceback|Error:|Exception|panicked/.test(text)) return true;
-  return new Set(signals.words).size >= 12;
+/**
+ * Written like the start of an issue: a full sentence (capitalised, or opening on a
+ * reference or code) of some length, or a report with code or a traceback.
+ */
+function opensLikeIssue(text: string, signals: Signals): boolean {
+  const size = new Set(signals.words).size + signals.paths.length + signals.symbols.length;
+  if (/```|Traceback \(most recent|panicked at|Exception:/.test(text) && size >= 8) return true;
+  if (/^\s*`/.test(text)) return size >= 12;
+  return /^\s*(?:[A-Z#"']|\d|[\w.-]+\/[\w.-])/.test(text) && size >= 8;
 }
 
 /** Share of the request's paths, symbols and words that no task has seen. */

@@ -40,13 +40,25 @@ const DOTTED = /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?/g
 const CALL = /\b([A-Za-z_][A-Za-z0-9_]{2,})\(\)/g;
 const FLAG = /(?<![\w-])--[a-z][a-z0-9-]{1,40}\b/g;
 const ISSUE = /(?<!&)#(\d{1,7})\b/g;
-const NUMBER = /(?<![\w.#-])(\d{3,7})(?![\w.-])/g;
+const NUMBER = /(?<![\w.#-])(\d{3,7})(?![\w-]|\.\d)/g;
 const ORDINAL = /\btask\s*#?\s*(\d{1,3})\b/gi;
+// "for the NO_PROXY fix: ...", "about the timeout bug from before": at the start of a request.
 const BACK_REFERENCE =
-  /\b(?:back to|return(?:ing)? to|resume|resuming|switch(?:ing)? back to|again on|re:|regarding|about|for|on)\s+(?:the\s+|my\s+|our\s+|that\s+)?([\w\s./#`'-]{2,60}?)\s+(?:work|task|bug|issue|feature|change|fix|pr|ticket|refactor|thing|one)\b/i;
-const BACK_TO = /\b(?:back to|return(?:ing)? to|switch(?:ing)? back to|resuming|picking up|pick up)\s+(?:the\s+|my\s+|our\s+|that\s+)?([^.,;:!?\n]{2,60})/i;
-const SHARED_CUE =
-  /\b(?:from now on|going forward|from here on|for (?:all|every|each) (?:of )?(?:these|the|my|our)?\s*(?:tasks?|changes|fixes|prs?|branches|workspaces|checkouts|of them)|in (?:all|every) (?:tasks?|workspaces?|checkouts?)|across (?:all|every) (?:the )?(?:tasks?|workspaces?|repos|checkouts?)|for everything|always (?:run|use|keep|add|write|prefer)|never (?:run|use|touch|push|commit|add|change|modify|edit))/i;
+  /^\W*(?:\w+\s+){0,3}?(?:back to|back on|return(?:ing)? to|resume|resuming|again on|re:?|regarding|about|for|on)\s+(?:the\s+|my\s+|our\s+|that\s+)([\w\s./#`'-]{2,50}?)\s+(?:work|task|bug|issue|feature|change|fix|pr|ticket|refactor|thing)\b/i;
+// "back to the CSV export", but not "fall back to the default".
+const BACK_TO =
+  /(?<!\b(?:fall|falls|falling|fell|roll|rolls|rolled|go|goes|went|revert|reverts|set|sets|change|changes|it)\s)\b(?:back to|back on|return(?:ing)? to|switch(?:ing)? back to|resuming|picking up|pick up)\s+(?:the\s+|my\s+|our\s+|that\s+)?([^.,;:!?\n]{2,60})/i;
+const SHARED_CUE = new RegExp(
+  [
+    String.raw`\b(?:from now on|going forward|from here on|for the rest of (?:the|this) session|until (?:further notice|i say otherwise))`,
+    String.raw`\bfor (?:all|every|each) (?:of )?(?:the |these |my |our |your )?(?:[\w-]+ )?(?:tasks?|changes|fixes|prs?|branches|workspaces|checkouts|test runs|tests|runs|commits|of them|of these)\b`,
+    String.raw`\b(?:in|across) (?:all|every) (?:the )?(?:tasks?|workspaces?|repos|checkouts?)\b`,
+    String.raw`\bfor (?:everything|anything)\b(?! else)`,
+    String.raw`\balways (?:run|use|keep|add|write|prefer)\b`,
+    String.raw`\bnever (?:run|use|touch|push|commit|add|change|modify|edit)\b`,
+  ].join("|"),
+  "i",
+);
 const NEW_TASK_CUE =
   /\b(?:new task|another task|separate (?:task|issue|thing|bug|problem)|unrelated|different (?:task|issue|topic|thing)|something else|one more thing|while (?:we're|we are|i have you) at it|also,? (?:there's|there is|i noticed)|new issue|next issue|next task|a new bug|new bug)\b/i;
 
@@ -107,15 +119,18 @@ export function extractSignals(text: string): Signals {
     backReference: backReference && backReference.length > 0 ? backReference : null,
     sharedCue: SHARED_CUE.test(text),
     newTaskCue: NEW_TASK_CUE.test(text),
-    words: contentWords(text.replace(PATH_PATTERN, " ")),
+    // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
+    words: [...contentWords(text.replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
   };
 }
 
 /** Content words of a text: lower-cased, stop words and numbers dropped, lightly stemmed. */
 export function contentWords(text: string): string[] {
   const words: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[a-z][a-z0-9]*(?:'[a-z]+)?/g)) {
-    const word = stem(match[0]);
+  // Identifiers count by their parts too: `ThemeToggle` shares "toggle" with "dark mode toggle".
+  const split = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
+  for (const match of split.toLowerCase().matchAll(/[a-z][a-z0-9]*(?:'[a-z]+)?/g)) {
+    const word = stem(match[0].replace(/'s$/, ""));
     if (word.length >= 3 && !STOP_WORDS.has(word) && !STOP_WORDS.has(match[0])) words.push(word);
   }
   return words;
@@ -132,6 +147,8 @@ export function basename(path: string): string {
 }
 
 function stem(word: string): string {
+  if (word.length > 6 && word.endsWith("ers")) return word.slice(0, -3);
+  if (word.length > 6 && word.endsWith("er") && !word.endsWith("eer")) return word.slice(0, -2);
   if (word.length > 5 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
   if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
   if (word.length > 4 && word.endsWith("ed") && !word.endsWith("eed")) return word.slice(0, -2);

@@ -160,6 +160,13 @@ export class TaskIndex {
     if (path.startsWith("/")) profile.absoluteFiles.add(path);
     if (profile.files.has(path)) return;
     profile.files.add(path);
+    // "run the accounts tests" names accounts/urls.py's task: path parts count as its words.
+    for (const word of contentWords(path.startsWith("/") ? basename(path) : path.replace(/[/._-]+/g, " "))) {
+      if (!profile.words.has(word)) {
+        this.wordTasks.set(word, (this.wordTasks.get(word) ?? 0) + 1);
+        profile.words.set(word, 1);
+      }
+    }
     const directory = parentDirectory(path);
     if (directory !== "") profile.directories.add(directory);
     const name = basename(path);
