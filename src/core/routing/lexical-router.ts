@@ -1,5 +1,5 @@
 import { roundConfidence, type DecisionBasis, type RoutingDecision } from "./decision.js";
-import { basename, parentDirectory, type Signals } from "./signals.js";
+import { basename, GENERIC_WORDS, parentDirectory, type Signals } from "./signals.js";
 import { samePath, type TaskIndex, type TaskProfile } from "./task-index.js";
 import { taskTitle } from "./task-title.js";
 
@@ -24,6 +24,7 @@ interface Scored {
 const WEIGHT = { file: 1.0, directory: 0.3, symbol: 0.9, word: 0.5 } as const;
 /** Staying on the current task: stronger for a follow-up that reads like one. */
 const PRIOR = { followUp: 0.45, plain: 0.3 } as const;
+const GENERIC_SHARE = 0.4;
 
 /**
  * Routes a request with no model and no network: explicit references and workspace paths
@@ -129,7 +130,7 @@ function score(task: TaskProfile, signals: Signals, index: TaskIndex): Scored {
   const unique = new Set(signals.words);
   for (const word of unique) {
     if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
-    words += WEIGHT.word / Math.max(1, index.wordTaskCount(word));
+    words += (WEIGHT.word * (GENERIC_WORDS.has(word) ? GENERIC_SHARE : 1)) / Math.max(1, index.wordTaskCount(word));
     seen += 1;
   }
   seen += signals.paths.filter((path) => index.tasksWithFile(path).includes(task)).length;
@@ -184,7 +185,7 @@ function contentDecision(args: {
   }
   const coverage = Math.max(...scored.map((entry) => entry.coverage));
   const hard = Math.max(...scored.map((entry) => entry.files + entry.symbols));
-  if (opensLikeIssue(request.text, signals) && !followUp && novel >= 0.7 && coverage < 0.3 && hard < 2) {
+  if (opensLikeIssue(request.text, signals) && !followUp && novel >= 0.7 && coverage < 0.4 && hard < 2) {
     const sure = novel >= 0.8 && coverage < 0.2 && hard === 0;
     return decide(newTask(), sure ? 0.88 : 0.7, `reads as a new issue, ${Math.round(novel * 100)}% unseen, at most ${Math.round(coverage * 100)}% known to one task`);
   }
@@ -196,9 +197,9 @@ function contentDecision(args: {
   const best = ranked[0] as (typeof ranked)[number];
   const runnerUp = ranked[1];
   const margin = best.total - (runnerUp?.total ?? 0);
-  let confidence = 1 / (1 + Math.exp(-(margin - 0.6) * 4));
+  let confidence = 1 / (1 + Math.exp(-(margin - (best.task === current ? 0.6 : 0.5)) * 4));
   // Nothing speaks for another task: staying is safe.
-  if (best.task === current && (runnerUp?.evidence ?? 0) < 0.2) confidence = Math.max(confidence, followUp ? 0.9 : 0.82);
+  if (best.task === current && (runnerUp?.evidence ?? 0) < 0.2) confidence = Math.max(confidence, followUp ? 0.9 : 0.78);
   return decide(
     onTask(best.task),
     Math.min(0.97, confidence),

@@ -75,6 +75,20 @@ const STOP_WORDS = new Set(
   ).split(/\s+/),
 );
 
+/**
+ * Words every task of a code base uses ("request", "error", "value"): they still count, at
+ * a fraction of a rarer word's weight, since a session has too few tasks to learn that.
+ */
+export const GENERIC_WORDS = new Set(
+  (
+    "request response value return error fail failure result function method class string list type data name default " +
+    "option param parameter argument call user check case field column row key input output line number count size time " +
+    "model config setting support handle handler server client path module package version build log message object " +
+    "instead already right wrong missing empty null none true false first last next current same new old both also " +
+    "small large long short still behaviour behavior expect expected actual work update remove delete create set"
+  ).split(/\s+/),
+);
+
 /** Reads the signals out of a request, or out of any text the session produced. */
 export function extractSignals(text: string): Signals {
   const paths = new Set<string>();
