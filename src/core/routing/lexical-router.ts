@@ -185,7 +185,7 @@ function contentDecision(args: {
   }
   const coverage = Math.max(...scored.map((entry) => entry.coverage));
   const hard = Math.max(...scored.map((entry) => entry.files + entry.symbols));
-  if (opensLikeIssue(request.text, signals) && !followUp && novel >= 0.7 && coverage < 0.4 && hard < 2) {
+  if (opensLikeIssue(request.text, signals) && !followUp && novel >= 0.7 && coverage < 0.3 && hard < 2) {
     const sure = novel >= 0.8 && coverage < 0.2 && hard === 0;
     return decide(newTask(), sure ? 0.88 : 0.7, `reads as a new issue, ${Math.round(novel * 100)}% unseen, at most ${Math.round(coverage * 100)}% known to one task`);
   }
