@@ -75,6 +75,12 @@ function explicitReference(
   signals: Signals,
   index: TaskIndex,
 ): { task: TaskProfile | undefined; confidence: number; reason: string } | undefined {
+  if (signals.taskLabels.length === 1) {
+    const label = signals.taskLabels[0] as string;
+    const owner = index.tasks().find((task) => task.labels.has(label));
+    if (owner) return { task: owner, confidence: 0.95, reason: `explicit reference to task ${label.toUpperCase()}` };
+    return { task: undefined, confidence: 0.9, reason: `names task ${label.toUpperCase()}, not seen before` };
+  }
   const ordinals = signals.taskOrdinals.map((n) => index.tasks().find((task) => task.ordinal === n));
   if (ordinals.length === 1 && ordinals[0]) return { task: ordinals[0], confidence: 0.95, reason: `explicit reference to task ${ordinals[0].ordinal}` };
   const refs = new Set([...signals.issueRefs, ...signals.numbers]);

@@ -16,6 +16,8 @@ export interface Signals {
   numbers: string[];
   /** `task 2` / `task #2`: the session's second task, 1-based. */
   taskOrdinals: number[];
+  /** `Task B`: a name the user gives a task, lower-cased. */
+  taskLabels: string[];
   /** Words after "back to", "return to", "the ... work": a named earlier task. */
   backReference: string[] | null;
   /** "from now on", "for all tasks": meant for every task. */
@@ -42,6 +44,7 @@ const FLAG = /(?<![\w-])--[a-z][a-z0-9-]{1,40}\b/g;
 const ISSUE = /(?<!&)#(\d{1,7})\b/g;
 const NUMBER = /(?<![\w.#-])(\d{3,7})(?![\w-]|\.\d)/g;
 const ORDINAL = /\btask\s*#?\s*(\d{1,3})\b/gi;
+const LABEL = /\b[Tt]ask\s+([A-Z])\b/g;
 // "for the NO_PROXY fix: ...", "about the timeout bug from before": at the start of a request.
 const BACK_REFERENCE =
   /^\W*(?:\w+\s+){0,3}?(?:back to|back on|return(?:ing)? to|resume|resuming|again on|re:?|regarding|about|for|on)\s+(?:the\s+|my\s+|our\s+|that\s+)([\w\s./#`'-]{2,50}?)\s+(?:work|task|bug|issue|feature|change|fix|pr|ticket|refactor|thing)\b/i;
@@ -130,6 +133,7 @@ export function extractSignals(text: string): Signals {
     issueRefs: unique([...text.matchAll(ISSUE)].map((match) => `#${match[1]}`)).sort(),
     numbers: unique([...text.matchAll(NUMBER)].map((match) => `#${match[1]}`)).sort(),
     taskOrdinals: unique([...text.matchAll(ORDINAL)].map((match) => Number(match[1]))).sort((a, b) => a - b),
+    taskLabels: unique([...text.matchAll(LABEL)].map((match) => (match[1] ?? "").toLowerCase())).sort(),
     backReference: backReference && backReference.length > 0 ? backReference : null,
     sharedCue: SHARED_CUE.test(text),
     newTaskCue: NEW_TASK_CUE.test(text),

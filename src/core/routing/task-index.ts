@@ -29,6 +29,8 @@ export interface TaskProfile {
   readonly workspaces: Set<string>;
   readonly absoluteFiles: Set<string>;
   readonly issueRefs: Set<string>;
+  /** Names the user gave the task ("Task B"). */
+  readonly labels: Set<string>;
   requests: number;
   /** The latest few request texts, newest last, for a model router's prompt. */
   readonly recentRequests: string[];
@@ -77,6 +79,7 @@ export class TaskIndex {
       workspaces: new Set(),
       absoluteFiles: new Set(),
       issueRefs: new Set(),
+      labels: new Set(),
       requests: 0,
       recentRequests: [],
       lastRequest: 0,
@@ -98,6 +101,7 @@ export class TaskIndex {
       workspaces.push(...signals.workspaces);
       symbols.push(...signals.symbols);
       for (const ref of signals.issueRefs) profile.issueRefs.add(ref);
+      for (const label of signals.taskLabels) profile.labels.add(label);
       for (const word of signals.words) {
         const count = profile.words.get(word) ?? 0;
         if (count === 0) this.wordTasks.set(word, (this.wordTasks.get(word) ?? 0) + 1);

@@ -1,0 +1,455 @@
+// Speed figures for the router (a report, not a timed test; it always exits 0):
+// - lexical routing per user request (routeRequest + folding the request's evidence into
+//   the task index) in a session of 50 tasks and 2,000 interaction groups; target <= 5 ms;
+// - extractSignals alone, for scale;
+// - the transform per model call (toInteractionGroups + selectTaskHistory, and the real
+//   transform handler) on histories of 1,000 and 10,000 messages; targets <= 2 ms / 20 ms.
+// Figures are medians and p95 of one run (machines are noisy); a verdict compares the
+// median with its target. All data is synthetic and generated from a fixed seed.
+//
+// Run: npm run bench:routing   (builds dist/ first; the script imports the built modules)
+import { cpus } from "node:os";
+import { performance } from "node:perf_hooks";
+import { toInteractionGroups } from "../dist/core/interaction-groups.js";
+import { routeRequest } from "../dist/core/routing/route-request.js";
+import { lexicalRouter } from "../dist/core/routing/router.js";
+import { selectTaskHistory } from "../dist/core/routing/select-task-history.js";
+import { extractSignals } from "../dist/core/routing/signals.js";
+import { TaskIndex } from "../dist/core/routing/task-index.js";
+import { createFailOpenGuard } from "../dist/plugin/fail-open-guard.js";
+import { OptionsSchema } from "../dist/plugin/options.js";
+import { createSessionFlags } from "../dist/plugin/session-flags.js";
+import { createTransformHandler } from "../dist/plugin/transform-handler.js";
+
+const SEED = 0x5eed;
+const ROUTING = { tasks: 50, groups: 2000, warmUp: 50, requests: 500, targetMs: 5 };
+const TRANSFORM = {
+  tasks: 20,
+  warmUp: 20,
+  iterations: 200,
+  sizes: [
+    { messages: 1_000, targetMs: 2 },
+    { messages: 10_000, targetMs: 20 },
+  ],
+};
+const THRESHOLD = 0.8;
+const SESSION_ID = "ses_bench";
+
+// ---------------------------------------------------------------------------------------
+// Deterministic random numbers (mulberry32)
+
+function createRandom(seed) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (count) => Math.floor(next() * count);
+  const between = (low, high) => low + int(high - low + 1);
+  const pick = (values) => values[int(values.length)];
+  const chance = (probability) => next() < probability;
+  const sample = (values, count) => {
+    const copy = [...values];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = int(i + 1);
+      [copy[i], copy[j]] = [copy[j], copy[i]];
+    }
+    return copy.slice(0, count);
+  };
+  return { next, int, between, pick, chance, sample };
+}
+
+// ---------------------------------------------------------------------------------------
+// Vocabulary: every task has its own module directory, files, symbols and topic words;
+// all tasks share the common words.
+
+const TOPIC_WORDS = (
+  "billing invoice ledger currency refund coupon cart checkout shipping parcel courier tracking warehouse inventory " +
+  "supplier catalog variant pricing discount receipt payout merchant subscription renewal trial quota webhook signature " +
+  "token cookie login password avatar profile notification email digest template locale translation timezone calendar " +
+  "schedule reminder cron queue worker retry backoff throttle cache eviction snapshot migration schema replica shard " +
+  "backup restore archive export upload thumbnail image video transcoder playlist search ranking autocomplete tokenizer " +
+  "stemmer crawler sitemap redirect middleware proxy gateway certificate firewall audit permission role tenant invite " +
+  "comment thread mention reaction emoji markdown editor toolbar sidebar modal tooltip dropdown pagination scroll theme " +
+  "palette font layout grid chart histogram metric gauge alert dashboard tracing span formatter lexer compiler bundler " +
+  "loader watcher debounce clipboard keyboard shortcut gesture geolocation marker compass weather forecast sensor " +
+  "telemetry battery firmware bluetooth printer barcode scanner"
+).split(" ");
+const COMMON_WORDS = (
+  "the when we call with a empty value it returns wrong result instead of should keep handle after update missing seems " +
+  "like fails on every second request because old config still sometimes users see error message page load slow crash " +
+  "null undefined timeout broken flaky edge case default option field list order date format number rounding duplicate " +
+  "entries in and but so please check why this happens make sure"
+).split(" ");
+const FILE_ROLES = ["service", "store", "parser", "client", "view", "model", "handler", "schema", "worker", "format"];
+const VERBS = ["parse", "load", "build", "apply", "compute", "sync", "resolve", "render", "validate", "merge"];
+const NOUNS = ["Total", "State", "Entry", "Config", "Batch", "Window", "Range", "Key", "Item", "Record"];
+const SYLLABLES = ["ka", "lo", "mi", "ter", "van", "quo", "zor", "pel", "dra", "nix", "bru", "sef", "gal", "tum", "wek"];
+
+const capitalise = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A task's own vocabulary, around `topics` (module `dir`, files under it, symbols). */
+function taskVocabulary(random, dir, topics) {
+  const files = random
+    .sample(FILE_ROLES, random.between(4, 6))
+    .map((role, position) => `${dir}/${topics[position % topics.length]}_${role}.ts`);
+  files.push(`test/${dir.split("/").pop()}/${topics[0]}.test.ts`);
+  const symbols = topics.flatMap((topic) => [
+    `${random.pick(VERBS)}${capitalise(topic)}${random.pick(NOUNS)}`,
+    `${topic}_${random.pick(NOUNS).toLowerCase()}`,
+  ]);
+  return { dir, files, symbols, topics };
+}
+
+function buildVocabularies(random, count) {
+  return Array.from({ length: count }, (_, position) => taskVocabulary(random, `src/mod${position + 1}`, random.sample(TOPIC_WORDS, 5)));
+}
+
+/** A vocabulary of words no task has seen: a new issue in a new module. */
+function novelVocabulary(random, serial) {
+  const word = () => random.sample(SYLLABLES, 3).join("");
+  return taskVocabulary(random, `src/fresh${serial}`, [word(), word(), word(), word(), word()]);
+}
+
+/** `count` words: mostly common, some topic words, the odd symbol or file of `vocabulary`. */
+function words(random, vocabulary, count) {
+  return Array.from({ length: count }, () => {
+    const roll = random.next();
+    if (roll < 0.3) return random.pick(vocabulary.topics);
+    if (roll < 0.36) return random.chance(0.5) ? `\`${random.pick(vocabulary.symbols)}\`` : random.pick(vocabulary.symbols);
+    if (roll < 0.38) return random.pick(vocabulary.files);
+    return random.pick(COMMON_WORDS);
+  });
+}
+
+const sentence = (parts) => `${parts.join(" ")}.`;
+
+/** A request as it opens or continues work on a task: 15-40 words. */
+function groupRequestText(random, vocabulary) {
+  const opener = random.pick([
+    [`In ${random.pick(vocabulary.files)}`],
+    [`The ${random.pick(vocabulary.symbols)} function`],
+    ["Users report that the", random.pick(vocabulary.topics)],
+    ["now", random.pick(vocabulary.topics)],
+    [],
+  ]);
+  return sentence([...opener, ...words(random, vocabulary, random.between(15, 40) - opener.length)]);
+}
+
+/** What the work on a request touched, as tool evidence: 1-4 files, 0-3 symbols. */
+function toolEvidence(random, vocabulary) {
+  return {
+    paths: random.sample(vocabulary.files, random.between(1, 4)),
+    workspaces: [],
+    symbols: random.sample(vocabulary.symbols, random.between(0, 3)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Routing
+
+/**
+ * A session as the plug-in would hold it after `groups` interactions: the task index
+ * with every group's evidence folded in, and the ledger with a decision per request.
+ * Tasks open at even intervals over the first 80% of the groups; in between, work runs
+ * on one task for a while and then moves to another open one.
+ */
+function buildRoutingSession(random, vocabularies, groupCount) {
+  const index = new TaskIndex();
+  const ledger = { tasks: [], decisions: {}, order: [] };
+  const openEvery = Math.floor((groupCount * 0.8) / vocabularies.length);
+  let current = -1;
+  for (let group = 0; group < groupCount; group++) {
+    const opened = ledger.tasks.length;
+    const messageID = `msg_g${group}`;
+    if (opened < vocabularies.length && group >= opened * openEvery) {
+      current = opened;
+      const id = `t${current + 1}`;
+      const title = `${capitalise(vocabularies[current].topics[0])} ${vocabularies[current].topics[1]} in ${vocabularies[current].dir}`;
+      index.addTask(id, title);
+      ledger.tasks.push({ id, title, openedBy: messageID });
+    } else if (random.chance(0.3)) {
+      current = random.int(opened);
+    }
+    const task = `t${current + 1}`;
+    ledger.decisions[messageID] = decisionEntry(task, false);
+    ledger.order.push(messageID);
+    index.addEvidence(task, { text: groupRequestText(random, vocabularies[current]), ...toolEvidence(random, vocabularies[current]) });
+    index.current = task;
+  }
+  return { index, ledger, intended: current };
+}
+
+function decisionEntry(task, opened) {
+  return { task, opened, confidence: 0.95, related: [], shared: false, reason: "bench", router: "lexical" };
+}
+
+/**
+ * One request of the timed mix: a follow-up on the current task (55%), a switch that names
+ * another task's file (35%), or a new issue in an unseen module (10%). `intended` is the
+ * vocabulary the work will touch.
+ */
+function benchRequest(random, vocabularies, current) {
+  const roll = random.next();
+  if (roll < 0.55) {
+    const vocabulary = vocabularies[current];
+    const opener = random.pick(["now", "also", "and", "can you", "ok, now", "still"]);
+    return { kind: "follow-up", intended: current, text: sentence([opener, ...words(random, vocabulary, random.between(14, 24))]) };
+  }
+  if (roll < 0.9) {
+    let target = random.int(vocabularies.length);
+    if (target === current) target = (target + 1) % vocabularies.length;
+    const vocabulary = vocabularies[target];
+    const opener = random.pick([
+      [`Back to ${random.pick(vocabulary.files)}:`],
+      [`In ${random.pick(vocabulary.files)} the`, random.pick(vocabulary.symbols)],
+      [`Switching to ${random.pick(vocabulary.files)},`],
+    ]);
+    return { kind: "switch", intended: target, text: sentence([...opener, ...words(random, vocabulary, random.between(14, 36))]) };
+  }
+  vocabularies.push(novelVocabulary(random, vocabularies.length + 1));
+  const target = vocabularies.length - 1;
+  const vocabulary = vocabularies[target];
+  const opener = random.chance(0.5) ? ["Separate issue:", random.pick(vocabulary.files)] : [`${capitalise(vocabulary.topics[0])} in`, random.pick(vocabulary.files)];
+  return { kind: "new issue", intended: target, text: sentence([...opener, ...words(random, vocabulary, random.between(16, 36))]) };
+}
+
+/** Times route + fold per request, as the plug-in does for each user message. */
+async function benchRouting(random) {
+  const vocabularies = buildVocabularies(random, ROUTING.tasks);
+  let { index, ledger, intended } = buildRoutingSession(random, vocabularies, ROUTING.groups);
+  const startTasks = index.size;
+  const samples = [];
+  const texts = [];
+  const decided = { stay: 0, switch: 0, new: 0 };
+  const asked = { "follow-up": 0, switch: 0, "new issue": 0 };
+  for (let n = 0; n < ROUTING.warmUp + ROUTING.requests; n++) {
+    const request = benchRequest(random, vocabularies, intended);
+    const evidence = { text: request.text, ...toolEvidence(random, vocabularies[request.intended]) };
+    const previous = index.current;
+    const started = performance.now();
+    const routed = await routeRequest({ router: lexicalRouter, ledger, index, messageID: `msg_r${n}`, text: request.text });
+    index.addEvidence(routed.task.id, evidence);
+    const elapsed = performance.now() - started;
+    ledger = routed.ledger;
+    intended = request.intended;
+    if (n < ROUTING.warmUp) continue;
+    samples.push(elapsed);
+    texts.push(request.text);
+    asked[request.kind] += 1;
+    decided[routed.entry.opened ? "new" : routed.task.id === previous ? "stay" : "switch"] += 1;
+  }
+  return {
+    stats: summarise(samples),
+    signals: benchSignals(texts),
+    startTasks,
+    endTasks: index.size,
+    endGroups: ROUTING.groups + ROUTING.warmUp + ROUTING.requests,
+    asked,
+    decided,
+  };
+}
+
+/** extractSignals alone on the timed requests' texts, after one warm-up pass. */
+function benchSignals(texts) {
+  for (const text of texts) extractSignals(text);
+  return summarise(
+    texts.map((text) => {
+      const started = performance.now();
+      extractSignals(text);
+      return performance.now() - started;
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Transform
+
+/**
+ * A session history of exactly `count` messages: user requests over `tasks` tasks, each
+ * answered by 2-5 assistant steps (step-start, text, one tool call, step-finish), and a
+ * ledger with a confident decision per request.
+ */
+function buildHistory(random, count, tasks) {
+  const vocabularies = buildVocabularies(random, tasks);
+  const messages = [];
+  const ledger = { tasks: [], decisions: {}, order: [] };
+  let clock = 1_700_000_000_000;
+  let current = 0;
+  for (let group = 0; messages.length < count; group++) {
+    if (ledger.tasks.length < tasks && (group === 0 || random.chance(0.15))) current = ledger.tasks.length;
+    else if (random.chance(0.3)) current = random.int(ledger.tasks.length);
+    const task = `t${current + 1}`;
+    const user = userMessage(`msg_u${group}`, groupRequestText(random, vocabularies[current]), (clock += 1000));
+    const opened = ledger.tasks.length <= current;
+    if (opened) ledger.tasks.push({ id: task, title: vocabularies[current].topics.join(" "), openedBy: user.info.id });
+    ledger.decisions[user.info.id] = decisionEntry(task, opened);
+    ledger.order.push(user.info.id);
+    messages.push(user);
+    const steps = Math.min(random.between(2, 5), count - messages.length);
+    for (let step = 0; step < steps; step++) {
+      messages.push(assistantMessage(random, `msg_u${group}_a${step}`, user.info.id, vocabularies[current], (clock += 1000)));
+    }
+  }
+  return { messages, ledger };
+}
+
+function userMessage(id, text, created) {
+  return {
+    info: { id, sessionID: SESSION_ID, role: "user", time: { created }, agent: "build", model: { providerID: "bench", modelID: "bench-model" } },
+    parts: [{ id: `${id}_p0`, sessionID: SESSION_ID, messageID: id, type: "text", text }],
+  };
+}
+
+function assistantMessage(random, id, parentID, vocabulary, created) {
+  const part = (suffix, fields) => ({ id: `${id}_${suffix}`, sessionID: SESSION_ID, messageID: id, ...fields });
+  const tokens = { input: random.between(2_000, 60_000), output: random.between(50, 800), reasoning: 0, cache: { read: 0, write: 0 } };
+  return {
+    info: {
+      id,
+      sessionID: SESSION_ID,
+      role: "assistant",
+      parentID,
+      time: { created, completed: created + 900 },
+      modelID: "bench-model",
+      providerID: "bench",
+      mode: "build",
+      agent: "build",
+      path: { cwd: "/tmp/bench", root: "/tmp/bench" },
+      cost: 0,
+      tokens,
+    },
+    parts: [
+      part("p0", { type: "step-start" }),
+      part("p1", { type: "text", text: words(random, vocabulary, random.between(10, 30)).join(" ") }),
+      part("p2", toolPart(random, id, vocabulary, created)),
+      part("p3", { type: "step-finish", reason: "tool-calls", cost: 0, tokens }),
+    ],
+  };
+}
+
+function toolPart(random, id, vocabulary, created) {
+  const tool = random.pick(["edit", "bash", "read"]);
+  const file = random.pick(vocabulary.files);
+  const input = tool === "bash" ? { command: `npx vitest run ${file}` } : { filePath: `/tmp/bench/${file}` };
+  return {
+    type: "tool",
+    callID: `call_${id}`,
+    tool,
+    state: {
+      status: "completed",
+      input,
+      output: words(random, vocabulary, random.between(20, 60)).join(" "),
+      title: "",
+      metadata: {},
+      time: { start: created + 100, end: created + 800 },
+    },
+  };
+}
+
+/** The pure transform path: grouping and task-history selection, on a fresh copy each call. */
+function benchPureTransform(messages, ledger) {
+  const run = () => {
+    const copy = messages.slice();
+    const started = performance.now();
+    const groups = toInteractionGroups(copy);
+    const selection = selectTaskHistory({ messages: copy, groups, ledger, threshold: THRESHOLD });
+    return { elapsed: performance.now() - started, selection };
+  };
+  for (let n = 0; n < TRANSFORM.warmUp; n++) run();
+  const runs = Array.from({ length: TRANSFORM.iterations }, run);
+  return { stats: summarise(runs.map((entry) => entry.elapsed)), selection: runs[0].selection };
+}
+
+/** The real transform handler in router mode, with a ledger that is already in memory. */
+async function benchHandler(messages, ledger) {
+  const logger = { log: async () => {} };
+  const handler = createTransformHandler({
+    options: OptionsSchema.parse({ mode: "router" }),
+    logger,
+    guard: createFailOpenGuard(logger),
+    sessions: createSessionFlags(),
+    routing: { route: async () => undefined, ledger: async () => ledger },
+  });
+  const run = async () => {
+    const copy = messages.slice();
+    const started = performance.now();
+    await handler({}, { messages: copy });
+    return { elapsed: performance.now() - started, kept: copy.length };
+  };
+  for (let n = 0; n < TRANSFORM.warmUp; n++) await run();
+  const runs = [];
+  for (let n = 0; n < TRANSFORM.iterations; n++) runs.push(await run());
+  return { stats: summarise(runs.map((entry) => entry.elapsed)), kept: runs[0].kept };
+}
+
+async function benchTransform(random) {
+  const results = [];
+  for (const { messages: count, targetMs } of TRANSFORM.sizes) {
+    const { messages, ledger } = buildHistory(random, count, TRANSFORM.tasks);
+    const heapMB = process.memoryUsage().heapUsed / 2 ** 20;
+    const pure = benchPureTransform(messages, ledger);
+    const handler = await benchHandler(messages, ledger);
+    results.push({ count, targetMs, heapMB, pure, handler });
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------
+// Statistics and report
+
+function summarise(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (share) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
+  return { median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1], count: sorted.length };
+}
+
+const thousands = (value) => value.toLocaleString("en-US");
+const ms = (value) => `${value < 0.1 ? value.toFixed(3) : value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
+const verdict = (stats, targetMs) => (stats.median <= targetMs ? "OK" : "OVER  <<<");
+const figures = (stats) => `median ${ms(stats.median).padEnd(9)} p95 ${ms(stats.p95).padEnd(9)} max ${ms(stats.max).padEnd(9)}`;
+
+function renderReport({ routing, transform }) {
+  const cpu = cpus();
+  const lines = [
+    `opencode-rcm router benchmark — node ${process.version}, ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores`,
+    `${"routing".padEnd(10)} ${`${routing.startTasks} tasks / ${thousands(ROUTING.groups)} groups`.padEnd(26)} ${figures(routing.stats)} (target <= ${ROUTING.targetMs} ms)  ${verdict(routing.stats, ROUTING.targetMs)}`,
+    `${"signals".padEnd(10)} ${"extractSignals alone".padEnd(26)} ${figures(routing.signals)}`,
+  ];
+  for (const size of transform) {
+    const label = `${thousands(size.count)} messages`;
+    lines.push(
+      `${"transform".padEnd(10)} ${`${label}, pure`.padEnd(26)} ${figures(size.pure.stats)} (target <= ${size.targetMs} ms)  ${verdict(size.pure.stats, size.targetMs)}`,
+      `${"".padEnd(10)} ${`${label}, handler`.padEnd(26)} ${figures(size.handler.stats)} (target <= ${size.targetMs} ms)  ${verdict(size.handler.stats, size.targetMs)}`,
+    );
+  }
+  lines.push("");
+  lines.push(
+    `routing: ${routing.stats.count} timed requests after ${ROUTING.warmUp} warm-up; asked ${routing.asked["follow-up"]} follow-ups, ` +
+      `${routing.asked.switch} switches, ${routing.asked["new issue"]} new issues; router stayed ${routing.decided.stay}, ` +
+      `switched ${routing.decided.switch}, opened ${routing.decided.new}`,
+  );
+  lines.push(`routing: index at the end holds ${routing.endTasks} tasks / ${thousands(routing.endGroups)} groups (started at ${routing.startTasks} / ${thousands(ROUTING.groups)})`);
+  for (const size of transform) {
+    const { selection } = size.pure;
+    lines.push(
+      `transform ${thousands(size.count)}: kept ${thousands(selection.messages.length)} of ${thousands(size.count)} messages ` +
+        `(${selection.keptGroups} of ${selection.totalGroups} groups, task ${selection.task}); handler kept ${thousands(size.handler.kept)}; ` +
+        `heap after building the history ${size.heapMB.toFixed(1)} MB`,
+    );
+  }
+  lines.push(`transform: ${TRANSFORM.iterations} timed calls per size after ${TRANSFORM.warmUp} warm-up, each on a fresh shallow copy; verdicts compare the median`);
+  return lines.join("\n");
+}
+
+async function main() {
+  const random = createRandom(SEED);
+  const routing = await benchRouting(random);
+  const transform = await benchTransform(random);
+  console.log(renderReport({ routing, transform }));
+}
+
+await main();

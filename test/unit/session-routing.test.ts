@@ -1,0 +1,126 @@
+import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { lexicalRouter } from "../../src/core/routing/router.js";
+import type { Logger } from "../../src/plugin/logger.js";
+import { createSessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionSource } from "../../src/plugin/session-source.js";
+import { sessionStatePath } from "../../src/store/state-dir.js";
+import { mainSession } from "../support/fixtures.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+const history = mainSession("two-tasks-with-tool-error");
+const sessionID = history[0]?.info.sessionID as string;
+const users = history.filter((message) => message.info.role === "user");
+
+/** A source that serves the recorded history as it stood before the given request. */
+function sourceFor(sessions: Record<string, { parentID?: string; messages: MessageWithParts[] }>): SessionSource & { upTo(id: string): void } {
+  const cut = new Map<string, number>();
+  return {
+    upTo(id) {
+      for (const [session, { messages }] of Object.entries(sessions)) {
+        const index = messages.findIndex((message) => message.info.id === id);
+        if (index >= 0) cut.set(session, index);
+      }
+    },
+    async parentID(id) {
+      return sessions[id]?.parentID;
+    },
+    async messages(id) {
+      const messages = sessions[id]?.messages ?? [];
+      return messages.slice(0, cut.get(id) ?? messages.length);
+    },
+  };
+}
+
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, log: async (level, message) => void lines.push(`${level}: ${message}`) };
+}
+
+function textOf(message: MessageWithParts): string {
+  return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+}
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+beforeEach(async () => {
+  temp = await makeTempDir("rcm-session-routing");
+});
+afterEach(async () => {
+  await temp.remove();
+});
+
+async function routeAll(routing: ReturnType<typeof createSessionRouting>, source: ReturnType<typeof sourceFor>, requests: readonly MessageWithParts[]) {
+  const results = [];
+  for (const request of requests) {
+    source.upTo(request.info.id);
+    results.push(await routing.route(sessionID, request.info.id, textOf(request)));
+  }
+  return results;
+}
+
+describe("session routing in the plug-in", () => {
+  it("routes each request, persists the ledger atomically, and resumes after a restart", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const logger = recordingLogger();
+    const first = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+    const results = await routeAll(first, source, users.slice(0, 2));
+    expect(results.map((result) => result?.task.id)).toEqual(["t1", "t2"]);
+    const file = JSON.parse(await readFile(sessionStatePath(temp.path, sessionID), "utf8"));
+    expect(file.version).toBe(1);
+    expect(file.data.ledger.order).toEqual(users.slice(0, 2).map((message) => message.info.id));
+    expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
+
+    const restarted = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+    expect((await restarted.ledger(sessionID))?.tasks.map((task) => task.id)).toEqual(["t1", "t2"]);
+    const [resumed] = await routeAll(restarted, source, users.slice(2));
+    expect(resumed?.task.id).toBe("t1");
+    expect(logger.lines.some((line) => line.startsWith("info: routed to t1"))).toBe(true);
+  });
+
+  it("keeps the first decision when a request is routed twice", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger: recordingLogger() });
+    const [once] = await routeAll(routing, source, users.slice(0, 1));
+    const [twice] = await routeAll(routing, source, users.slice(0, 1));
+    expect(twice).toEqual(once);
+  });
+
+  it("moves an unreadable state file aside, logs a warning and starts a new ledger", async () => {
+    await mkdir(join(temp.path, "sessions"), { recursive: true });
+    await writeFile(sessionStatePath(temp.path, sessionID), "{ torn", "utf8");
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const logger = recordingLogger();
+    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+    const [result] = await routeAll(routing, source, users.slice(0, 1));
+    expect(result?.task.id).toBe("t1");
+    expect(logger.lines.some((line) => line.startsWith("warn: session state was unreadable (not JSON"))).toBe(true);
+    const files = await readdir(join(temp.path, "sessions"));
+    expect(files.some((name) => name.includes(".unreadable-"))).toBe(true);
+  });
+
+  it("leaves sub-agent sessions alone", async () => {
+    const source = sourceFor({ child: { parentID: sessionID, messages: history } });
+    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger: recordingLogger() });
+    expect(await routing.route("child", "msg_x", "find every caller of wrap")).toBeUndefined();
+    expect(await routing.ledger("child")).toBeUndefined();
+  });
+
+  it("never shares state between sessions, even when they are routed at the same time", async () => {
+    const other = history.map((message) => ({ ...message, info: { ...message.info, sessionID: "ses_other" } })) as MessageWithParts[];
+    const source = sourceFor({ [sessionID]: { messages: history }, ses_other: { messages: other } });
+    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger: recordingLogger() });
+    const texts = users.map(textOf);
+    await Promise.all([
+      routing.route(sessionID, "m1", texts[0] as string),
+      routing.route("ses_other", "m1", texts[1] as string),
+      routing.route(sessionID, "m2", texts[1] as string),
+    ]);
+    const mine = await routing.ledger(sessionID);
+    const theirs = await routing.ledger("ses_other");
+    expect(mine?.order).toEqual(["m1", "m2"]);
+    expect(theirs?.order).toEqual(["m1"]);
+    expect(theirs?.tasks).toHaveLength(1);
+  });
+});
