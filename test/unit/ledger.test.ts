@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { emptyLedger, LedgerSchema, recordDecision } from "../../src/core/routing/ledger.js";
+import type { RoutingDecision } from "../../src/core/routing/decision.js";
+
+const decision = (target: RoutingDecision["target"], extra: Partial<RoutingDecision> = {}): RoutingDecision => ({
+  target,
+  confidence: 0.9,
+  related: [],
+  shared: false,
+  reason: "r",
+  basis: "content",
+  router: "lexical",
+  ...extra,
+});
+
+describe("the routing ledger", () => {
+  it("numbers tasks in opening order and records who opened them", () => {
+    let ledger = emptyLedger();
+    ledger = recordDecision(ledger, "m1", decision({ kind: "new", title: "A" })).ledger;
+    ledger = recordDecision(ledger, "m2", decision({ kind: "new", title: "B" })).ledger;
+    const result = recordDecision(ledger, "m3", decision({ kind: "task", task: "t1" }));
+    expect(result.ledger.tasks).toEqual([
+      { id: "t1", title: "A", openedBy: "m1" },
+      { id: "t2", title: "B", openedBy: "m2" },
+    ]);
+    expect(result.entry).toMatchObject({ task: "t1", opened: false });
+    expect(result.ledger.order).toEqual(["m1", "m2", "m3"]);
+    expect(LedgerSchema.parse(result.ledger)).toEqual(result.ledger);
+  });
+
+  it("keeps a message's first decision and does not modify the ledger it was given", () => {
+    const first = recordDecision(emptyLedger(), "m1", decision({ kind: "new", title: "A" })).ledger;
+    const frozen = JSON.stringify(first);
+    const again = recordDecision(first, "m1", decision({ kind: "new", title: "other" }));
+    expect(again.ledger).toBe(first);
+    expect(JSON.stringify(first)).toBe(frozen);
+  });
+
+  it("drops related tasks that do not exist or are the task itself, and keeps aux usage", () => {
+    const opened = recordDecision(emptyLedger(), "m1", decision({ kind: "new", title: "A" })).ledger;
+    const { entry } = recordDecision(opened, "m2", decision({ kind: "new", title: "B" }, { related: ["t1", "t2", "t7"], aux: { calls: 1, inputTokens: 10, outputTokens: 5, ms: 12 } }));
+    expect(entry.related).toEqual(["t1"]);
+    expect(entry.aux).toEqual({ calls: 1, inputTokens: 10, outputTokens: 5, ms: 12 });
+  });
+
+  it("rejects a decision for a task the ledger does not know", () => {
+    expect(() => recordDecision(emptyLedger(), "m1", decision({ kind: "task", task: "t3" }))).toThrow("decision names unknown task t3");
+  });
+});
