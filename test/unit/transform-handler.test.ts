@@ -6,7 +6,9 @@ import type { Logger } from "../../src/plugin/logger.js";
 import { OptionsSchema, type Options } from "../../src/plugin/options.js";
 import { createSessionFlags } from "../../src/plugin/session-flags.js";
 import { createTransformHandler } from "../../src/plugin/transform-handler.js";
+import type { Ledger } from "../../src/core/routing/ledger.js";
 import { mainSession } from "../support/fixtures.js";
+import { ledgerOf } from "../support/routing.js";
 
 function depsFor(options: Partial<Options>): { deps: PluginDeps; logged: string[] } {
   const logged: string[] = [];
@@ -81,5 +83,34 @@ describe("the messages-transform handler", () => {
     await createTransformHandler(deps)({}, output);
     expect(output.messages).toEqual([]);
     expect(logged.filter((line) => line.startsWith("error"))).toEqual([]);
+  });
+});
+
+describe("the messages-transform handler with routing", () => {
+  const history = () => mainSession("two-tasks-with-tool-error");
+  const ids = history()
+    .filter((message) => message.info.role === "user")
+    .map((message) => message.info.id) as [string, string, string];
+  const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
+  const withRouting = (mode: Options["mode"], found: Ledger | undefined) => {
+    const { deps } = depsFor({ mode });
+    deps.routing = { route: async () => undefined, ledger: async () => found };
+    return createTransformHandler(deps);
+  };
+
+  it("leaves other tasks' groups out, in place", async () => {
+    const messages = history();
+    const output = { messages };
+    await withRouting("router", ledger)({}, output);
+    expect(output.messages).toBe(messages);
+    expect(messages.filter((message) => message.info.role === "user").map((message) => message.info.id)).toEqual([ids[0], ids[2]]);
+  });
+
+  it("does not filter in memory mode, nor in a sub-agent session (no ledger)", async () => {
+    for (const handler of [withRouting("memory", ledger), withRouting("full", undefined)]) {
+      const messages = history();
+      await handler({}, { messages });
+      expect(messages).toEqual(history());
+    }
   });
 });
