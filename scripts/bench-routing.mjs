@@ -350,40 +350,50 @@ function toolPart(random, id, vocabulary, created) {
   };
 }
 
-/** The pure transform path: grouping and task-history selection, on a fresh copy each call. */
-function benchPureTransform(messages, ledger) {
-  const run = () => {
-    const copy = messages.slice();
-    const started = performance.now();
-    const groups = toInteractionGroups(copy);
-    const selection = selectTaskHistory({ messages: copy, groups, ledger, threshold: THRESHOLD });
-    return { elapsed: performance.now() - started, selection };
-  };
-  for (let n = 0; n < TRANSFORM.warmUp; n++) run();
-  const runs = Array.from({ length: TRANSFORM.iterations }, run);
-  return { stats: summarise(runs.map((entry) => entry.elapsed)), selection: runs[0].selection };
+/** The pure transform path: grouping and task-history selection. */
+function runPureTransform(messages, ledger) {
+  const groups = toInteractionGroups(messages);
+  return selectTaskHistory({ messages, groups, ledger, threshold: THRESHOLD });
 }
 
 /** The real transform handler in router mode, with a ledger that is already in memory. */
-async function benchHandler(messages, ledger) {
+function createBenchHandler(ledger) {
   const logger = { log: async () => {} };
-  const handler = createTransformHandler({
+  return createTransformHandler({
     options: OptionsSchema.parse({ mode: "router" }),
     logger,
     guard: createFailOpenGuard(logger),
     sessions: createSessionFlags(),
     routing: { route: async () => undefined, ledger: async () => ledger },
   });
-  const run = async () => {
-    const copy = messages.slice();
-    const started = performance.now();
+}
+
+/**
+ * Times both paths on one history. Each call gets a fresh shallow copy (OpenCode re-reads
+ * the history for every model call); the copy is made outside the timed span. The two
+ * paths alternate, so both see the same machine noise.
+ */
+async function benchTransformSize(messages, ledger) {
+  const handler = createBenchHandler(ledger);
+  const pure = [];
+  const handled = [];
+  let selection;
+  let handlerKept;
+  for (let n = 0; n < TRANSFORM.warmUp + TRANSFORM.iterations; n++) {
+    let copy = messages.slice();
+    let started = performance.now();
+    selection = runPureTransform(copy, ledger);
+    const pureElapsed = performance.now() - started;
+    copy = messages.slice();
+    started = performance.now();
     await handler({}, { messages: copy });
-    return { elapsed: performance.now() - started, kept: copy.length };
-  };
-  for (let n = 0; n < TRANSFORM.warmUp; n++) await run();
-  const runs = [];
-  for (let n = 0; n < TRANSFORM.iterations; n++) runs.push(await run());
-  return { stats: summarise(runs.map((entry) => entry.elapsed)), kept: runs[0].kept };
+    const handlerElapsed = performance.now() - started;
+    handlerKept = copy.length;
+    if (n < TRANSFORM.warmUp) continue;
+    pure.push(pureElapsed);
+    handled.push(handlerElapsed);
+  }
+  return { pure: { stats: summarise(pure), selection }, handler: { stats: summarise(handled), kept: handlerKept } };
 }
 
 async function benchTransform(random) {
@@ -391,9 +401,7 @@ async function benchTransform(random) {
   for (const { messages: count, targetMs } of TRANSFORM.sizes) {
     const { messages, ledger } = buildHistory(random, count, TRANSFORM.tasks);
     const heapMB = process.memoryUsage().heapUsed / 2 ** 20;
-    const pure = benchPureTransform(messages, ledger);
-    const handler = await benchHandler(messages, ledger);
-    results.push({ count, targetMs, heapMB, pure, handler });
+    results.push({ count, targetMs, heapMB, ...(await benchTransformSize(messages, ledger)) });
   }
   return results;
 }

@@ -87,26 +87,24 @@ function newGroup(id: string, kind: GroupKind, sessionID: string): InteractionGr
 }
 
 function userGroupKind(parts: readonly Part[]): GroupKind {
-  if (parts.some((part) => part.type === "compaction")) return "compaction";
-  const ownContent = parts.some(
-    (part) =>
-      (part.type === "text" && !part.synthetic && !part.ignored && part.text.trim() !== "") ||
-      part.type === "file" ||
-      part.type === "subtask" ||
-      part.type === "agent",
-  );
+  let ownContent = false;
+  for (const part of parts) {
+    if (part.type === "compaction") return "compaction";
+    if (part.type === "file" || part.type === "subtask" || part.type === "agent" || isOwnText(part)) ownContent = true;
+  }
   return ownContent ? "request" : "continuation";
+}
+
+function isOwnText(part: Part): part is Extract<Part, { type: "text" }> {
+  return part.type === "text" && !part.synthetic && !part.ignored && part.text.trim() !== "";
 }
 
 /** The user's own words in a message: text parts that are neither synthetic nor ignored. */
 export function userRequestText(parts: readonly Part[]): string {
-  return parts
-    .flatMap((part) =>
-      part.type === "text" && !part.synthetic && !part.ignored && part.text.trim() !== ""
-        ? [part.text]
-        : [],
-    )
-    .join("\n\n");
+  // A plain loop: this runs for every user message at every model call.
+  const texts: string[] = [];
+  for (const part of parts) if (isOwnText(part)) texts.push(part.text);
+  return texts.join("\n\n");
 }
 
 function addMessage(group: InteractionGroup, message: MessageWithParts, index: number): void {

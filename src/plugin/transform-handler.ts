@@ -37,7 +37,13 @@ export function createTransformHandler(deps: PluginDeps) {
         next = withDebugAnnotation(next, text);
         await deps.logger.log("debug", text, { sessionID });
       }
-      if (next !== messages) messages.splice(0, messages.length, ...next);
+      if (next !== messages) replaceInPlace(messages, next);
     });
   };
+}
+
+/** OpenCode reads the array it passed in; a spread into splice would overflow the stack on huge histories. */
+function replaceInPlace(target: MessageWithParts[], next: readonly MessageWithParts[]): void {
+  target.length = 0;
+  for (const message of next) target.push(message);
 }

@@ -63,12 +63,13 @@ export function routeLexically(request: RoutingRequest, index: TaskIndex): Routi
   if (place?.kind === "one") return decide(onTask(place.task), 0.97, `workspace ${place.directory}`, "workspace");
   if (place?.kind === "none") return decide(newTask(), 0.95, `workspace ${place.directory} not seen in any task`, "workspace");
 
-  const scored = index.tasks().map((task) => score(task, signals, index));
+  const owners = new Map(signals.paths.map((path) => [path, index.tasksWithFile(path)] as const));
+  const scored = index.tasks().map((task) => score(task, signals, index, owners));
   scored.sort((a, b) => b.evidence - a.evidence || b.task.lastRequest - a.task.lastRequest);
   const backReference = signals.backReference ? backReferenceMatch(signals.backReference, scored) : undefined;
   if (backReference) return decide(onTask(backReference.task), backReference.confidence, backReference.reason, "back-reference");
 
-  return contentDecision({ request, scored, current, decide, newTask, onTask });
+  return contentDecision({ request, scored, index, current, decide, newTask, onTask });
 }
 
 function explicitReference(
@@ -120,26 +121,28 @@ function isSiblingCheckout(directory: string, index: TaskIndex): boolean {
   return checkoutParents.length >= 1;
 }
 
-function score(task: TaskProfile, signals: Signals, index: TaskIndex): Scored {
+/** `fileOwners`: the tasks that touched each of the request's paths, looked up once per request. */
+function score(task: TaskProfile, signals: Signals, index: TaskIndex, fileOwners: ReadonlyMap<string, readonly TaskProfile[]>): Scored {
   let files = 0;
+  let seen = 0;
   for (const path of signals.paths) {
-    const owners = index.tasksWithFile(path);
-    if (owners.includes(task)) files += WEIGHT.file / owners.length;
-    else if (owners.length === 0 && sharesDirectory(task, path)) files += WEIGHT.directory;
+    const owners = fileOwners.get(path) ?? [];
+    if (owners.includes(task)) {
+      files += WEIGHT.file / owners.length;
+      seen += 1;
+    } else if (owners.length === 0 && sharesDirectory(task, path)) files += WEIGHT.directory;
   }
   let symbols = 0;
   for (const symbol of signals.symbols) {
     if (task.symbols.has(symbol)) symbols += WEIGHT.symbol / Math.max(1, index.symbolTaskCount(symbol));
   }
   let words = 0;
-  let seen = 0;
   const unique = new Set(signals.words);
   for (const word of unique) {
     if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
     words += (WEIGHT.word * (GENERIC_WORDS.has(word) ? GENERIC_SHARE : 1)) / Math.max(1, index.wordTaskCount(word));
     seen += 1;
   }
-  seen += signals.paths.filter((path) => index.tasksWithFile(path).includes(task)).length;
   seen += signals.symbols.filter((symbol) => task.symbols.has(symbol)).length;
   const size = unique.size + signals.paths.length + signals.symbols.length;
   return { task, evidence: files + symbols + words, files, symbols, words, coverage: size === 0 ? 0 : seen / size };
@@ -173,17 +176,18 @@ function backReferenceMatch(
 function contentDecision(args: {
   request: RoutingRequest;
   scored: readonly Scored[];
+  index: TaskIndex;
   current: TaskProfile | undefined;
   decide: (target: RoutingDecision["target"], confidence: number, reason: string) => RoutingDecision;
   newTask: () => RoutingDecision["target"];
   onTask: (task: TaskProfile) => RoutingDecision["target"];
 }): RoutingDecision {
-  const { request, scored, current, decide, newTask, onTask } = args;
+  const { request, scored, index, current, decide, newTask, onTask } = args;
   const { signals } = request;
   const strongest = scored[0];
   if (!strongest) return decide(newTask(), 0.5, "no tasks to compare");
   const followUp = readsAsFollowUp(request.text, signals);
-  const novel = novelty(signals, scored);
+  const novel = novelty(signals, scored, index);
   const evidence = strongest.evidence;
 
   if (signals.newTaskCue && evidence < 1.5) {
@@ -240,11 +244,10 @@ function opensLikeIssue(text: string, signals: Signals): boolean {
 }
 
 /** Share of the request's paths, symbols and words that no task has seen. */
-function novelty(signals: Signals, scored: readonly Scored[]): number {
+function novelty(signals: Signals, scored: readonly Scored[], index: TaskIndex): number {
   const tasks = scored.map((entry) => entry.task);
-  const seenWord = (word: string) => tasks.some((task) => task.words.has(word));
-  const seenPath = (path: string) =>
-    tasks.some((task) => [...task.files].some((file) => samePath(file, path) || basename(file) === basename(path)));
+  const seenWord = (word: string) => index.wordTaskCount(word) > 0;
+  const seenPath = (path: string) => index.knowsFileNamed(basename(path));
   const seenSymbol = (symbol: string) => tasks.some((task) => task.symbols.has(symbol));
   const words = [...new Set(signals.words)];
   const items = [

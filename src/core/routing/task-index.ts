@@ -138,6 +138,11 @@ export class TaskIndex {
     return this.symbolTasks.get(symbol) ?? 0;
   }
 
+  /** True if some task touched a file with this name, in any directory. */
+  knowsFileNamed(name: string): boolean {
+    return this.fileTasks.has(name);
+  }
+
   /** Tasks whose files include `path` (same file, compared by trailing path components). */
   tasksWithFile(path: string): TaskProfile[] {
     const candidates = this.fileTasks.get(basename(path));
