@@ -1,5 +1,6 @@
 import { toInteractionGroups } from "../core/interaction-groups.js";
-import { groupEvidence } from "../core/routing/group-evidence.js";
+import type { InteractionGroup } from "../core/interaction-groups.js";
+import { newEvidence, type FoldedEvidence } from "../core/routing/group-evidence.js";
 import { groupTasks } from "../core/routing/group-tasks.js";
 import type { Ledger, LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
@@ -15,16 +16,20 @@ import type { SessionSource } from "./session-source.js";
 export interface SessionRouting {
   /** Routes a user request (chat.message) and persists the decision before the turn starts. */
   route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask } | undefined>;
-  /** The session's ledger for the transform; undefined for a sub-agent session. */
-  ledger(sessionID: string): Promise<Ledger | undefined>;
+  /**
+   * The session's ledger for the transform; undefined for a sub-agent session. The groups
+   * the transform sees are folded into the router's index on the way, so routing the next
+   * request needs no second read of the history.
+   */
+  ledger(sessionID: string, groups?: readonly InteractionGroup[]): Promise<Ledger | undefined>;
 }
 
 interface RoutedSession {
   file: VersionedJsonFile<SessionState>;
   state: SessionState;
   index: TaskIndex;
-  /** Groups whose evidence is in the index. */
-  folded: Set<string>;
+  /** Evidence already in the index. */
+  folded: FoldedEvidence;
   subagent: boolean;
 }
 
@@ -75,18 +80,19 @@ export function createSessionRouting(deps: {
     for (const task of ledger.tasks) index.addTask(task.id, task.title);
     const last = ledger.order[ledger.order.length - 1];
     index.current = last === undefined ? undefined : ledger.decisions[last]?.task;
-    return { file, state: loaded.value, index, folded: new Set(), subagent };
+    const session: RoutedSession = { file, state: loaded.value, index, folded: { requests: new Set(), toolCalls: new Set() }, subagent };
+    // Once per session and process: the whole stored history, older than any compaction.
+    if (!subagent) fold(session, toInteractionGroups(await deps.source.messages(sessionID)));
+    return session;
   };
 
-  /** Folds the evidence of every finished group not yet in the index. */
-  const catchUp = async (sessionID: string, session: RoutedSession, currentMessageID: string): Promise<void> => {
-    const groups = toInteractionGroups(await deps.source.messages(sessionID));
+  /** Folds the evidence of routed groups that is not in the index yet. */
+  const fold = (session: RoutedSession, groups: readonly InteractionGroup[]): void => {
     const tasks = groupTasks(groups, session.state.ledger);
     groups.forEach((group, position) => {
-      if (group.id === currentMessageID || session.folded.has(group.id)) return;
-      session.folded.add(group.id);
       const task = tasks[position];
-      if (task?.kind === "task" && session.index.task(task.task)) session.index.addEvidence(task.task, groupEvidence(group));
+      if (task?.kind !== "task" || !session.index.task(task.task)) return;
+      for (const evidence of newEvidence(group, session.folded)) session.index.addEvidence(task.task, evidence);
     });
   };
 
@@ -95,7 +101,6 @@ export function createSessionRouting(deps: {
       serialised(sessionID, async () => {
         const session = await open(sessionID);
         if (session.subagent) return undefined;
-        await catchUp(sessionID, session, messageID);
         const routed = await routeRequest({
           router: deps.router,
           ledger: session.state.ledger,
@@ -116,10 +121,12 @@ export function createSessionRouting(deps: {
         }
         return { entry: routed.entry, task: routed.task };
       }),
-    ledger: (sessionID) =>
+    ledger: (sessionID, groups) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
-        return session.subagent ? undefined : session.state.ledger;
+        if (session.subagent) return undefined;
+        if (groups) fold(session, groups);
+        return session.state.ledger;
       }),
   };
 }

@@ -23,12 +23,12 @@ export function createTransformHandler(deps: PluginDeps) {
       throwIfSimulated(deps.options, "transform");
       if (sessionID === undefined || deps.sessions.takeCompactionClone(sessionID)) return;
       // Runs on every model call: do nothing that the options do not ask for.
-      if (!filters && !deps.options.debug) return;
+      if (!deps.routing && !deps.options.debug) return;
       const groups = toInteractionGroups(messages);
       let next: MessageWithParts[] = messages;
       let selection: TaskHistorySelection | undefined;
-      const ledger = filters && deps.routing ? await deps.routing.ledger(sessionID) : undefined;
-      if (ledger) {
+      const ledger = deps.routing ? await deps.routing.ledger(sessionID, groups) : undefined;
+      if (ledger && filters) {
         selection = selectTaskHistory({ messages, groups, ledger, threshold: deps.options.confidenceThreshold });
         if (selection.filtered) next = selection.messages;
       }

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { lexicalRouter } from "../../src/core/routing/router.js";
 import type { Logger } from "../../src/plugin/logger.js";
@@ -122,5 +123,25 @@ describe("session routing in the plug-in", () => {
     expect(mine?.order).toEqual(["m1", "m2"]);
     expect(theirs?.order).toEqual(["m1"]);
     expect(theirs?.tasks).toHaveLength(1);
+  });
+});
+
+describe("evidence for routing", () => {
+  it("comes from what the transform sees; the stored history is read once per session and process", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    let reads = 0;
+    const counting: SessionSource = { parentID: source.parentID, messages: async (id) => (reads++, source.messages(id)) };
+    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source: counting, logger: recordingLogger() });
+    const [a, b, back] = users;
+    source.upTo((a as MessageWithParts).info.id);
+    await routing.route(sessionID, (a as MessageWithParts).info.id, "Add textkit/slugify.py with a slugify(text) function");
+    await routing.route(sessionID, (b as MessageWithParts).info.id, textOf(b as MessageWithParts));
+    // The transform of B's turn saw A's and B's groups, tool calls included.
+    const upToBack = history.slice(0, history.indexOf(back as MessageWithParts));
+    await routing.ledger(sessionID, toInteractionGroups(upToBack));
+    const routed = await routing.route(sessionID, (back as MessageWithParts).info.id, "keep unicode letters in slugify.py");
+    expect(routed?.task.id).toBe("t1");
+    expect(routed?.entry.reason).toMatch(/files 1\.00/);
+    expect(reads).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { InteractionGroup } from "../interaction-groups.js";
+import type { InteractionGroup, ToolCallSummary } from "../interaction-groups.js";
 import { extractSignals } from "./signals.js";
 import type { Evidence } from "./task-index.js";
 
@@ -7,38 +7,53 @@ const MAX_CODE_CHARS = 2000;
 const PATH_KEYS = ["filePath", "file_path", "path"] as const;
 const CODE_KEYS = ["newString", "oldString", "content", "patchText"] as const;
 
-/**
- * What an interaction group says about its task: the request text, the files its tools
- * read or changed, the directories they ran in, the symbols in edited code.
- */
-export function groupEvidence(group: InteractionGroup): Evidence {
+/** What a tool call says about its task: the files it touched, where it ran, the symbols it wrote. */
+export function toolCallEvidence(call: ToolCallSummary): Evidence {
   const paths: string[] = [];
   const workspaces: string[] = [];
   const symbols: string[] = [];
-  for (const call of group.toolCalls) {
-    const input = call.input;
-    for (const key of PATH_KEYS) {
-      const value = input[key];
-      if (typeof value === "string" && value !== "") paths.push(value);
-    }
-    const workdir = input["workdir"];
-    if (typeof workdir === "string" && workdir.startsWith("/")) workspaces.push(workdir);
-    const command = input["command"];
-    if (typeof command === "string") {
-      const signals = extractSignals(command.slice(0, MAX_CODE_CHARS));
-      paths.push(...signals.paths);
-      workspaces.push(...signals.workspaces);
-      symbols.push(...signals.symbols);
-    }
-    for (const key of CODE_KEYS) {
-      const value = input[key];
-      if (typeof value === "string" && value !== "") symbols.push(...extractSignals(value.slice(0, MAX_CODE_CHARS)).symbols);
-    }
+  const input = call.input;
+  for (const key of PATH_KEYS) {
+    const value = input[key];
+    if (typeof value === "string" && value !== "") paths.push(value);
   }
-  return {
-    ...(group.kind === "request" ? { text: group.requestText } : {}),
-    paths,
-    workspaces,
-    symbols,
-  };
+  const workdir = input["workdir"];
+  if (typeof workdir === "string" && workdir.startsWith("/")) workspaces.push(workdir);
+  const command = input["command"];
+  if (typeof command === "string") {
+    const signals = extractSignals(command.slice(0, MAX_CODE_CHARS));
+    paths.push(...signals.paths);
+    workspaces.push(...signals.workspaces);
+    symbols.push(...signals.symbols);
+  }
+  for (const key of CODE_KEYS) {
+    const value = input[key];
+    if (typeof value === "string" && value !== "") symbols.push(...extractSignals(value.slice(0, MAX_CODE_CHARS)).symbols);
+  }
+  return { paths, workspaces, symbols };
+}
+
+/** Evidence already folded into the index: request texts by group id, tool calls by call id. */
+export interface FoldedEvidence {
+  requests: Set<string>;
+  toolCalls: Set<string>;
+}
+
+/**
+ * The evidence of `group` not yet in `folded`, and marks it folded. A group's request text
+ * counts once; each tool call counts once, when it has finished. So a group can be folded
+ * while its turn is still running and again later, without counting anything twice.
+ */
+export function newEvidence(group: InteractionGroup, folded: FoldedEvidence): Evidence[] {
+  const found: Evidence[] = [];
+  if (group.kind === "request" && !folded.requests.has(group.id)) {
+    folded.requests.add(group.id);
+    found.push({ text: group.requestText });
+  }
+  for (const call of group.toolCalls) {
+    if ((call.status !== "completed" && call.status !== "error") || folded.toolCalls.has(call.callID)) continue;
+    folded.toolCalls.add(call.callID);
+    found.push(toolCallEvidence(call));
+  }
+  return found;
 }
