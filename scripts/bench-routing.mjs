@@ -20,6 +20,11 @@ import { createFailOpenGuard } from "../dist/plugin/fail-open-guard.js";
 import { OptionsSchema } from "../dist/plugin/options.js";
 import { createSessionFlags } from "../dist/plugin/session-flags.js";
 import { createTransformHandler } from "../dist/plugin/transform-handler.js";
+import { createSessionRouting } from "../dist/plugin/session-routing.js";
+import { sessionStateFile } from "../dist/store/session-state-file.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const SEED = 0x5eed;
 const ROUTING = { tasks: 50, groups: 2000, warmUp: 50, requests: 500, targetMs: 5 };
@@ -356,16 +361,29 @@ function runPureTransform(messages, ledger) {
   return selectTaskHistory({ messages, groups, ledger, threshold: THRESHOLD });
 }
 
-/** The real transform handler in router mode, with a ledger that is already in memory. */
-function createBenchHandler(ledger) {
+/**
+ * The real transform handler in router mode with the real per-session routing state: the
+ * ledger read from a state file, and the groups of every call folded into the router's index.
+ */
+async function createBenchHandler(ledger, messages) {
   const logger = { log: async () => {} };
-  return createTransformHandler({
+  const stateDir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
+  const sessionID = messages[0].info.sessionID;
+  await sessionStateFile(stateDir, sessionID).save({ sessionID, ledger });
+  const routing = createSessionRouting({
+    stateDir,
+    router: lexicalRouter,
+    source: { parentID: async () => undefined, messages: async () => messages },
+    logger,
+  });
+  const handler = createTransformHandler({
     options: OptionsSchema.parse({ mode: "router" }),
     logger,
     guard: createFailOpenGuard(logger),
     sessions: createSessionFlags(),
-    routing: { route: async () => undefined, ledger: async () => ledger },
+    routing,
   });
+  return { handler, remove: () => rm(stateDir, { recursive: true, force: true }) };
 }
 
 /**
@@ -374,7 +392,7 @@ function createBenchHandler(ledger) {
  * paths alternate, so both see the same machine noise.
  */
 async function benchTransformSize(messages, ledger) {
-  const handler = createBenchHandler(ledger);
+  const { handler, remove } = await createBenchHandler(ledger, messages);
   const pure = [];
   const handled = [];
   let selection;
@@ -393,6 +411,7 @@ async function benchTransformSize(messages, ledger) {
     pure.push(pureElapsed);
     handled.push(handlerElapsed);
   }
+  await remove();
   return { pure: { stats: summarise(pure), selection }, handler: { stats: summarise(handled), kept: handlerKept } };
 }
 

@@ -30,6 +30,8 @@ interface RoutedSession {
   index: TaskIndex;
   /** Evidence already in the index. */
   folded: FoldedEvidence;
+  /** Groups of finished turns whose evidence is all in the index. */
+  finished: Set<string>;
   subagent: boolean;
 }
 
@@ -80,19 +82,24 @@ export function createSessionRouting(deps: {
     for (const task of ledger.tasks) index.addTask(task.id, task.title);
     const last = ledger.order[ledger.order.length - 1];
     index.current = last === undefined ? undefined : ledger.decisions[last]?.task;
-    const session: RoutedSession = { file, state: loaded.value, index, folded: { requests: new Set(), toolCalls: new Set() }, subagent };
+    const session: RoutedSession = { file, state: loaded.value, index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set(), subagent };
     // Once per session and process: the whole stored history, older than any compaction.
     if (!subagent) fold(session, toInteractionGroups(await deps.source.messages(sessionID)));
     return session;
   };
 
   /** Folds the evidence of routed groups that is not in the index yet. */
+  // Groups before the latest request belong to finished turns: once folded, they are skipped.
   const fold = (session: RoutedSession, groups: readonly InteractionGroup[]): void => {
     const tasks = groupTasks(groups, session.state.ledger);
+    const latest = groups.findLastIndex((group) => group.kind === "request");
     groups.forEach((group, position) => {
+      if (session.finished.has(group.id)) return;
       const task = tasks[position];
-      if (task?.kind !== "task" || !session.index.task(task.task)) return;
-      for (const evidence of newEvidence(group, session.folded)) session.index.addEvidence(task.task, evidence);
+      if (task?.kind === "task" && session.index.task(task.task)) {
+        for (const evidence of newEvidence(group, session.folded)) session.index.addEvidence(task.task, evidence);
+      }
+      if (position < latest) session.finished.add(group.id);
     });
   };
 
