@@ -134,18 +134,25 @@ function score(task: TaskProfile, signals: Signals, index: TaskIndex, fileOwners
   }
   let symbols = 0;
   for (const symbol of signals.symbols) {
-    if (task.symbols.has(symbol)) symbols += WEIGHT.symbol / Math.max(1, index.symbolTaskCount(symbol));
+    if (task.symbols.has(symbol)) symbols += symbolWeight(symbol) / Math.max(1, index.symbolTaskCount(symbol));
   }
   let words = 0;
   const unique = new Set(signals.words);
   for (const word of unique) {
     if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
-    words += (WEIGHT.word * (GENERIC_WORDS.has(word) ? GENERIC_SHARE : 1)) / Math.max(1, index.wordTaskCount(word));
     seen += 1;
+    // A code span like `page` is a symbol and a word: count its evidence once.
+    if (signals.symbols.includes(word) && task.symbols.has(word)) continue;
+    words += (WEIGHT.word * (GENERIC_WORDS.has(word) ? GENERIC_SHARE : 1)) / Math.max(1, index.wordTaskCount(word));
   }
   seen += signals.symbols.filter((symbol) => task.symbols.has(symbol)).length;
   const size = unique.size + signals.paths.length + signals.symbols.length;
   return { task, evidence: files + symbols + words, files, symbols, words, coverage: size === 0 ? 0 : seen / size };
+}
+
+/** A compound identifier (`fetch_pages`, `Context.invoke`) names one thing; `page` in backticks is nearly a word. */
+function symbolWeight(symbol: string): number {
+  return /[_.\-]/.test(symbol) || symbol.length >= 10 ? WEIGHT.symbol : WEIGHT.word;
 }
 
 function sharesDirectory(task: TaskProfile, path: string): boolean {
@@ -196,7 +203,7 @@ function contentDecision(args: {
   const coverage = Math.max(...scored.map((entry) => entry.coverage));
   const hard = Math.max(...scored.map((entry) => entry.files + entry.symbols));
   if (opensLikeIssue(request.text, signals) && !followUp && novel >= 0.7 && coverage < 0.3 && hard < 2) {
-    const sure = novel >= 0.8 && coverage < 0.2 && hard === 0;
+    const sure = novel >= 0.8 && coverage < 0.2 && hard < 0.5;
     return decide(newTask(), sure ? 0.88 : 0.7, `reads as a new issue, ${Math.round(novel * 100)}% unseen, at most ${Math.round(coverage * 100)}% known to one task`);
   }
 
