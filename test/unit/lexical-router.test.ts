@@ -97,3 +97,15 @@ describe("task names the user gives", () => {
     expect(route(index, "finish this task a bit later").target.kind).not.toBe("new");
   });
 });
+
+describe("back-references", () => {
+  it("prefer the task whose title names the topic over one that only mentioned it", () => {
+    const index = indexOf([
+      ["t1", { text: "#412: writes lost after power loss in the WAL" }],
+      ["t2", { text: "#398: panic during compaction" }],
+    ]);
+    index.addEvidence("t1", { text: "`cargo test --test compaction` passes now" });
+    index.current = "t1";
+    expect(route(index, "same for the compaction fix")).toMatchObject({ target: { kind: "task", task: "t2" }, basis: "back-reference" });
+  });
+});

@@ -166,16 +166,23 @@ function backReferenceMatch(
   phrase: readonly string[],
   scored: readonly Scored[],
 ): { task: TaskProfile; confidence: number; reason: string } | undefined {
+  // A task named by its title ("the compaction fix" for "#398: panic during compaction")
+  // beats one that merely mentioned the word later.
   const hits = scored
-    .map(({ task }) => ({ task, hits: phrase.filter((word) => task.words.has(word) || task.titleWords.has(word) || task.symbols.has(word)).length }))
+    .map(({ task }) => ({
+      task,
+      hits: phrase.filter((word) => task.words.has(word) || task.titleWords.has(word) || task.symbols.has(word)).length,
+      inTitle: phrase.filter((word) => task.titleWords.has(word)).length,
+    }))
     .filter((entry) => entry.hits > 0)
-    .sort((a, b) => b.hits - a.hits || b.task.lastRequest - a.task.lastRequest);
+    .sort((a, b) => b.hits - a.hits || b.inTitle - a.inTitle || b.task.lastRequest - a.task.lastRequest);
   const [first, second] = hits;
   if (!first) return undefined;
-  if (second && second.hits === first.hits) return undefined;
+  if (second && second.hits === first.hits && second.inTitle === first.inTitle) return undefined;
+  const clear = !second || first.hits > second.hits;
   return {
     task: first.task,
-    confidence: first.hits >= 2 || !second ? 0.93 : 0.85,
+    confidence: clear && (first.hits >= 2 || !second) ? 0.93 : 0.85,
     reason: `back-reference to "${phrase.join(" ")}"`,
   };
 }
