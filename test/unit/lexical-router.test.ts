@@ -100,10 +100,11 @@ describe("task names the user gives", () => {
 
 describe("back-references", () => {
   it("prefer the task whose title names the topic over one that only mentioned it", () => {
-    const index = indexOf([
-      ["t1", { text: "#412: writes lost after power loss in the WAL" }],
-      ["t2", { text: "#398: panic during compaction" }],
-    ]);
+    const index = new TaskIndex();
+    index.addTask("t1", "#412: writes lost after power loss in the WAL");
+    index.addEvidence("t1", { text: "#412: writes lost after power loss in the WAL" });
+    index.addTask("t2", "#398: panic during compaction");
+    index.addEvidence("t2", { text: "#398: panic during compaction" });
     index.addEvidence("t1", { text: "`cargo test --test compaction` passes now" });
     index.current = "t1";
     expect(route(index, "same for the compaction fix")).toMatchObject({ target: { kind: "task", task: "t2" }, basis: "back-reference" });
