@@ -1,0 +1,33 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isTestPath } from "../patch/is-test-path.js";
+import { runGit } from "./run-git.js";
+
+// Fixed diff options, whatever the user's git configuration says (prefixes, colours, renames).
+const DIFF_OPTIONS = ["--no-color", "--no-ext-diff", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/"];
+
+/**
+ * The non-test changes of `checkout` relative to `baseCommit`, as a git diff: modified,
+ * deleted and new (untracked, not ignored) files whose path has no test component. The
+ * checkout's own index is left alone (a temporary index is used). Empty when nothing changed.
+ */
+export async function focusPatch(checkout: string, baseCommit: string): Promise<string> {
+  const indexDir = await mkdtemp(join(tmpdir(), "rcm-focus-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join(indexDir, "index") };
+    await runGit({ cwd: checkout, args: ["read-tree", baseCommit], env });
+    await runGit({ cwd: checkout, args: ["add", "-A", "--", "."], env });
+    const names = await runGit({ cwd: checkout, args: ["diff", "--cached", "--name-only", "-z", "--no-renames", baseCommit], env });
+    const paths = names.stdout.split("\0").filter((path) => path !== "" && !isTestPath(path));
+    if (paths.length === 0) return "";
+    const diff = await runGit({
+      cwd: checkout,
+      args: ["diff", "--cached", "--binary", ...DIFF_OPTIONS, baseCommit, "--", ...paths],
+      env: { ...env, GIT_LITERAL_PATHSPECS: "1" },
+    });
+    return diff.stdout;
+  } finally {
+    await rm(indexDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,10 @@
+export { type ApplyMethod, type ApplyResult, applyPatch } from "./apply-patch.js";
+export { type FailureClass, failureClass } from "./failure-class.js";
+export { findPython } from "./find-python.js";
+export { focusPatch } from "./focus-patch.js";
+export { isPytestPass } from "./is-pytest-pass.js";
+export { type PytestStatus, parsePytestSummary } from "./parse-pytest.js";
+export { type CommandResult, runCommand } from "./run-command.js";
+export { runGit } from "./run-git.js";
+export { ScoreHarnessError, type ScoreHarnessErrorReason } from "./score-harness-error.js";
+export { type TaskReport, type TestOutcomes, scoreTask } from "./score-task.js";
