@@ -6,6 +6,9 @@ import { MODES, type Mode } from "./plugin/options.js";
 import { LabelledSessionsError } from "./route-eval/labelled-sessions.js";
 import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.js";
 import { RouteEvalSetupError, runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
+import { BENCH_USAGE, benchCommand, BenchUsageError } from "./bench/bench-command.js";
+import { SuiteError } from "./bench/suite/suite-error.js";
+import { renderProgress } from "./bench/render-progress.js";
 
 const USAGE = `opencode-rcm <command> [options]
 
@@ -25,6 +28,7 @@ Commands:
           --json                   print {n, accuracy, fallbackRate, confidentWrongRate,
                                    newTaskPrecision, newTaskRecall}
           --verbose                list every decision, not only the wrong ones
+${BENCH_USAGE}
   help    Show this text.`;
 
 /** A mistake in how the command was called: printed with the usage, exit code 2. */
@@ -38,6 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (command === "demo") return demo(rest);
   if (command === "route-eval") return routeEval(rest);
+  if (command === "bench") return bench(rest);
   throw new UsageError(`unknown command "${command}"`);
 }
 
@@ -87,6 +92,28 @@ async function routeEval(args: readonly string[]): Promise<number> {
   return 0;
 }
 
+async function bench(args: readonly string[]): Promise<number> {
+  // First Ctrl-C: stop cleanly (no half-written results); a second one exits at once.
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write("\n[bench] interrupted: finishing cleanly (Ctrl-C again to exit now)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onInterrupt);
+  const started = Date.now();
+  try {
+    const text = await benchCommand(args, {
+      signal: controller.signal,
+      progress: (event) => process.stderr.write(`${renderProgress(event, Date.now() - started)}\n`),
+    });
+    process.stdout.write(text);
+    return controller.signal.aborted ? 130 : 0;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+}
+
 function isMode(value: string): value is Mode {
   return (MODES as readonly string[]).includes(value);
 }
@@ -94,11 +121,11 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError) {
+    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError) {
       process.stderr.write(`opencode-rcm: ${error.message}\n`);
       process.exit(2);
     }
-    if (error instanceof UsageError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+    if (error instanceof UsageError || error instanceof BenchUsageError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
       process.stderr.write(`opencode-rcm: ${error.message}\n\n${USAGE}\n`);
       process.exit(2);
     }

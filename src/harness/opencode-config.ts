@@ -2,24 +2,38 @@
 export type PluginEntry = string | [string, Record<string, unknown>];
 
 /**
- * An opencode.json for quiet, offline, reproducible runs against an OpenAI-compatible
- * endpoint: no autoupdate, sharing, snapshots or title calls, every tool allowed.
+ * An opencode.json for quiet, reproducible runs: no autoupdate, sharing, snapshots or title
+ * calls, every tool allowed, the given model and providers.
  */
-export function offlineConfig(options: {
-  modelBaseURL: string;
+export function quietConfig(options: {
+  model: string;
+  provider: Record<string, unknown>;
   plugins: readonly PluginEntry[];
-  contextLimit?: number;
-  outputLimit?: number;
 }): Record<string, unknown> {
   return {
     $schema: "https://opencode.ai/config.json",
     autoupdate: false,
     share: "disabled",
     snapshot: false,
-    model: "scripted/scripted",
-    small_model: "scripted/scripted",
+    model: options.model,
+    small_model: options.model,
     agent: { title: { disable: true } },
     permission: { edit: "allow", bash: "allow", webfetch: "deny", external_directory: "allow" },
+    provider: options.provider,
+    plugin: options.plugins,
+  };
+}
+
+/** `quietConfig` for the scripted model: an OpenAI-compatible endpoint on loopback. */
+export function offlineConfig(options: {
+  modelBaseURL: string;
+  plugins: readonly PluginEntry[];
+  contextLimit?: number;
+  outputLimit?: number;
+}): Record<string, unknown> {
+  return quietConfig({
+    model: "scripted/scripted",
+    plugins: options.plugins,
     provider: {
       scripted: {
         npm: "@ai-sdk/openai-compatible",
@@ -34,6 +48,5 @@ export function offlineConfig(options: {
         },
       },
     },
-    plugin: options.plugins,
-  };
+  });
 }

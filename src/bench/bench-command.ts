@@ -1,0 +1,117 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { MODES, type Mode } from "../plugin/options.js";
+import { rescoreRun } from "./rescore-run.js";
+import { rebuildReport } from "./rebuild-report.js";
+import { runBench, type BenchProgress } from "./run-bench.js";
+import { loadTasks } from "./suite/load-suite.js";
+import { makeSessions, writeSessions } from "./suite/make-sessions.js";
+import type { AgentChoice } from "./drive/agent-model.js";
+
+export const BENCH_USAGE = `  bench run --suite <dir> --out <dir> (--agent scripted | --model provider/model [--provider-config <file>])
+          [--modes native,router,full] [--sessions N] [--concurrency N] [--seed S]
+          [--budget-s 900] [--max-continuations 3] [--test-timeout-s 900]
+          Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode,
+          score every focus patch, and write results.jsonl and report.md. Rerunning with
+          the same --out skips finished sessions; Ctrl-C leaves consistent files.
+  bench score <run dir>           Re-score every session of a run from its focus checkout.
+  bench report <run dir>          Rebuild report.md from results.jsonl.
+  bench make-sessions --suite <dir> [--interruptions 4] [--seed 1]
+          Build sessions.jsonl from tasks.jsonl as the paper does.`;
+
+/** A mistake in the command line: the caller prints it with the usage, exit code 2. */
+export class BenchUsageError extends Error {
+  override name = "BenchUsageError";
+}
+
+/** `opencode-rcm bench ...`: returns the text to print on stdout. */
+export async function benchCommand(
+  args: readonly string[],
+  io: { signal: AbortSignal; progress: (event: BenchProgress) => void },
+): Promise<string> {
+  const [sub, ...rest] = args;
+  if (sub === "run") return run(rest, io);
+  if (sub === "score") return `${await rescoreRun(resolve(single(rest, "bench score")))}\n`;
+  if (sub === "report") return `${await rebuildReport(resolve(single(rest, "bench report")))}\n`;
+  if (sub === "make-sessions") return makeSessionsCommand(rest);
+  throw new BenchUsageError(sub === undefined ? "bench needs a subcommand" : `unknown bench subcommand "${sub}"`);
+}
+
+async function run(args: readonly string[], io: { signal: AbortSignal; progress: (event: BenchProgress) => void }): Promise<string> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      suite: { type: "string" },
+      out: { type: "string" },
+      agent: { type: "string" },
+      model: { type: "string" },
+      "provider-config": { type: "string" },
+      modes: { type: "string", default: "native,router,full" },
+      sessions: { type: "string" },
+      concurrency: { type: "string", default: "1" },
+      seed: { type: "string", default: "1" },
+      "budget-s": { type: "string", default: "900" },
+      "max-continuations": { type: "string", default: "3" },
+      "test-timeout-s": { type: "string", default: "900" },
+    },
+    strict: true,
+  });
+  if (!values.suite) throw new BenchUsageError("bench run needs --suite <dir>");
+  if (!values.out) throw new BenchUsageError("bench run needs --out <dir>");
+  const modes = values.modes.split(",").map((mode) => mode.trim());
+  for (const mode of modes) if (!(MODES as readonly string[]).includes(mode)) throw new BenchUsageError(`--modes: unknown mode "${mode}" (one of ${MODES.join(", ")})`);
+  const agent = agentChoice(values.agent, values.model, values["provider-config"]);
+  const summary = await runBench({
+    suiteDir: values.suite,
+    outDir: values.out,
+    modes: modes as Mode[],
+    agent,
+    sessions: values.sessions === undefined ? undefined : count("--sessions", values.sessions, 1),
+    concurrency: count("--concurrency", values.concurrency, 1),
+    seed: count("--seed", values.seed, 0),
+    budgetMs: count("--budget-s", values["budget-s"], 1) * 1000,
+    maxContinuations: count("--max-continuations", values["max-continuations"], 0),
+    testTimeoutMs: count("--test-timeout-s", values["test-timeout-s"], 1) * 1000,
+    signal: io.signal,
+    onProgress: io.progress,
+  });
+  const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
+  return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(values.out, "results.jsonl")}\nreport:  ${resolve(values.out, "report.md")}\n`;
+}
+
+function agentChoice(agent: string | undefined, model: string | undefined, providerConfig: string | undefined): AgentChoice {
+  if (agent !== undefined && model !== undefined) throw new BenchUsageError("give --agent scripted or --model provider/model, not both");
+  if (agent === "scripted") return { kind: "scripted" };
+  if (agent !== undefined) throw new BenchUsageError(`--agent: only "scripted" is known, got "${agent}"`);
+  if (model === undefined) throw new BenchUsageError("bench run needs --agent scripted or --model provider/model");
+  if (!/^[^/\s]+\/\S+$/.test(model)) throw new BenchUsageError(`--model must be provider/model, got "${model}"`);
+  return { kind: "model", model, ...(providerConfig ? { providerConfig: resolve(providerConfig) } : {}) };
+}
+
+async function makeSessionsCommand(args: readonly string[]): Promise<string> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { suite: { type: "string" }, interruptions: { type: "string", default: "4" }, seed: { type: "string", default: "1" } },
+    strict: true,
+  });
+  if (!values.suite) throw new BenchUsageError("bench make-sessions needs --suite <dir>");
+  const tasks = await loadTasks(resolve(values.suite));
+  const { sessions, warnings } = makeSessions(tasks, {
+    interruptions: count("--interruptions", values.interruptions, 0),
+    seed: count("--seed", values.seed, 0),
+  });
+  const file = await writeSessions(resolve(values.suite), sessions);
+  return `${[...warnings.map((warning) => `warning: ${warning}`), `${sessions.length} sessions written to ${file}`].join("\n")}\n`;
+}
+
+function single(args: readonly string[], command: string): string {
+  const [dir, ...extra] = args;
+  if (dir === undefined || extra.length > 0) throw new BenchUsageError(`${command} takes exactly one run directory`);
+  return dir;
+}
+
+function count(option: string, text: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new BenchUsageError(`${option} must be an integer >= ${min}, got "${text}"`);
+  return value;
+}

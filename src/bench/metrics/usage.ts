@@ -1,0 +1,33 @@
+/** What a stretch of a session cost. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  modelCalls: number;
+  toolCalls: number;
+}
+
+export interface AuxTotals {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  ms: number;
+}
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, toolCalls: 0 };
+}
+
+export function emptyAux(): AuxTotals {
+  return { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
+}
+
+export function addUsage(into: Usage, add: Usage): void {
+  into.inputTokens += add.inputTokens;
+  into.outputTokens += add.outputTokens;
+  into.cacheReadTokens += add.cacheReadTokens;
+  into.cacheWriteTokens += add.cacheWriteTokens;
+  into.modelCalls += add.modelCalls;
+  into.toolCalls += add.toolCalls;
+}

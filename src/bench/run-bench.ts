@@ -1,0 +1,244 @@
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { OpencodeClient } from "@opencode-ai/sdk/v2";
+import type { MessageWithParts } from "../core/messages.js";
+import type { Ledger } from "../core/routing/ledger.js";
+import { createIsolatedHome } from "../harness/isolated-home.js";
+import { packageRoot } from "../harness/package-root.js";
+import { startOpencodeServer, type OpencodeServer } from "../harness/opencode-server.js";
+import type { Mode } from "../plugin/options.js";
+import { sessionStateFile } from "../store/session-state-file.js";
+import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
+import { runSession, type SessionRun } from "./drive/run-session.js";
+import { startAgentModel, type AgentChoice } from "./drive/agent-model.js";
+import { sessionUsage } from "./metrics/session-usage.js";
+import { readResults } from "./results/read-results.js";
+import { renderReport } from "./results/render-report.js";
+import { resultKey, type ResultLine } from "./results/result-line.js";
+import { failureClass, focusPatch, scoreTask } from "./score/index.js";
+import { loadSuite } from "./suite/load-suite.js";
+import type { SessionSpec, Suite } from "./suite/schema.js";
+
+export interface BenchRunOptions {
+  suiteDir: string;
+  modes: readonly Mode[];
+  agent: AgentChoice;
+  outDir: string;
+  /** Run only the first N sessions of the suite. */
+  sessions?: number | undefined;
+  concurrency: number;
+  seed: number;
+  /** Per request, before it is aborted and continued. */
+  budgetMs: number;
+  maxContinuations: number;
+  /** Per test run while scoring. */
+  testTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((event: BenchProgress) => void) | undefined;
+}
+
+export interface BenchProgress {
+  done: number;
+  total: number;
+  mode: Mode;
+  session: string;
+  /** e.g. "request 3/7 slug/s2", "scoring", "done: resolved". */
+  activity: string;
+}
+
+export interface BenchRunSummary {
+  results: ResultLine[];
+  ran: number;
+  skipped: number;
+  interrupted: boolean;
+}
+
+/** The files of a run directory. */
+export function runFiles(outDir: string) {
+  return {
+    run: join(outDir, "run.json"),
+    results: join(outDir, "results.jsonl"),
+    report: join(outDir, "report.md"),
+    session: (sessionID: string, mode: Mode) => join(outDir, "sessions", sessionID, mode),
+    state: (mode: Mode) => join(outDir, "state", mode),
+  };
+}
+
+/**
+ * Runs a suite's sessions through the real OpenCode, one server per mode with the plug-in in
+ * that mode, scores each focus patch and appends a line to `results.jsonl`. Resumable: a
+ * session already in `results.jsonl` for a mode is skipped. An interrupted session writes
+ * no line, so the files stay consistent.
+ */
+export async function runBench(options: BenchRunOptions): Promise<BenchRunSummary> {
+  const outDir = resolve(options.outDir);
+  const files = runFiles(outDir);
+  const suite = await loadSuite(resolve(options.suiteDir));
+  const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
+  await mkdir(join(outDir, "tmp"), { recursive: true });
+  // Temp files (scoring's scratch index and patch files, OpenCode's own) stay in the run directory too.
+  const previousTmp = process.env["TMPDIR"];
+  process.env["TMPDIR"] = join(outDir, "tmp");
+  try {
+    return await runModes({ ...options, outDir, suite, specs });
+  } finally {
+    if (previousTmp === undefined) delete process.env["TMPDIR"];
+    else process.env["TMPDIR"] = previousTmp;
+  }
+}
+
+async function runModes(options: BenchRunOptions & { outDir: string; suite: Suite; specs: SessionSpec[] }): Promise<BenchRunSummary> {
+  const { outDir, suite, specs } = options;
+  const files = runFiles(outDir);
+  await writeFile(
+    files.run,
+    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs }, null, 2)}\n`,
+  );
+  const done = new Set((await readResults(files.results)).map(resultKey));
+  const total = specs.length * options.modes.length;
+  let finished = [...done].length;
+  let ran = 0;
+  let skipped = 0;
+  for (const mode of options.modes) {
+    const pending = specs.filter((spec) => !done.has(resultKey({ session_id: spec.session_id, mode })));
+    skipped += specs.length - pending.length;
+    if (pending.length === 0 || options.signal?.aborted) continue;
+    await withModeServer({ suite, mode, outDir, agent: options.agent }, async (server) => {
+      const queue = [...pending];
+      const worker = async () => {
+        for (let spec = queue.shift(); spec && !options.signal?.aborted; spec = queue.shift()) {
+          const line = await runOne({ ...options, suite, spec, mode, server, outDir, progress: (activity) =>
+            options.onProgress?.({ done: finished, total, mode, session: spec?.session_id ?? "", activity }) });
+          if (!line) continue;
+          await appendFile(files.results, `${JSON.stringify(line)}\n`);
+          finished += 1;
+          ran += 1;
+          options.onProgress?.({ done: finished, total, mode, session: line.session_id, activity: `done: ${line.failure_class}` });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    });
+  }
+  const results = await readResults(files.results);
+  await writeFile(files.report, renderReport(results, { title: `Switch-SWE run: ${suite.meta.name}` }));
+  return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
+}
+
+async function withModeServer<T>(
+  options: { suite: Suite; mode: Mode; outDir: string; agent: AgentChoice },
+  body: (server: OpencodeServer) => Promise<T>,
+): Promise<T> {
+  const { suite, mode, outDir } = options;
+  const files = runFiles(outDir);
+  const plugin = join(packageRoot(), "dist", "plugin", "index.js");
+  await mkdir(join(outDir, "model-requests"), { recursive: true });
+  const model = await startAgentModel({ agent: options.agent, suite, logFile: join(outDir, "model-requests", `${mode}.jsonl`) });
+  try {
+    const home = await createIsolatedHome({
+      root: join(outDir, "home", mode),
+      config: model.config([[plugin, { mode, stateDir: files.state(mode) }]]),
+    });
+    const server = await startOpencodeServer({ home, cwd: outDir, env: { TMPDIR: join(outDir, "tmp") } });
+    try {
+      return await body(server);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await model.close();
+  }
+}
+
+async function runOne(options: BenchRunOptions & {
+  suite: Suite;
+  spec: SessionSpec;
+  mode: Mode;
+  server: OpencodeServer;
+  outDir: string;
+  progress: (activity: string) => void;
+}): Promise<ResultLine | undefined> {
+  const { suite, spec, mode, server, outDir } = options;
+  const files = runFiles(outDir);
+  const dir = files.session(spec.session_id, mode);
+  options.progress("preparing checkouts");
+  const checkouts = await prepareCheckouts({ suite, session: spec, dir, seed: options.seed });
+  const client = server.client(dir);
+  const onAbort = () => void abortAll(client);
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  let run: SessionRun;
+  try {
+    run = await runSession({
+      client,
+      spec,
+      checkouts,
+      budgetMs: options.budgetMs,
+      maxContinuations: options.maxContinuations,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRequest: (index, count, label) => options.progress(`request ${index + 1}/${count} ${label}`),
+    });
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+  if (options.signal?.aborted) return undefined;
+  const stored = await client.session.messages({ sessionID: run.opencodeSessionID }, { throwOnError: true });
+  const messages = stored.data as MessageWithParts[];
+  await writeFile(join(dir, "session.json"), `${JSON.stringify({ run, messages }, null, 1)}\n`);
+  const ledger = await readLedger(files.state(mode), run.opencodeSessionID);
+  const focus = checkouts.get(spec.focus);
+  if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
+  const usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ledger });
+
+  options.progress("scoring");
+  const patch = await focusPatch(focus.workspace, focus.task.base_commit);
+  await writeFile(join(dir, "focus.patch"), patch);
+  const report = await scoreTask({
+    task: focus.task,
+    repoSource: repoSource(suite, focus.task),
+    patch,
+    workDir: join(dir, "scoring"),
+    timeoutMs: options.testTimeoutMs,
+  });
+  await writeFile(join(dir, "report.json"), `${JSON.stringify({ [focus.task.instance_id]: report }, null, 2)}\n`);
+  const kind = failureClass({ finalized: run.finalized, errored: run.error !== undefined, budgetExhausted: run.budgetExhausted, report });
+  return {
+    session_id: spec.session_id,
+    mode,
+    focus: spec.focus,
+    condition: spec.condition,
+    locality: spec.locality,
+    resolved: kind === "resolved",
+    failure_class: kind,
+    finalized: run.finalized,
+    budget_exhausted: run.budgetExhausted,
+    continuations: run.continuations,
+    ...(run.error !== undefined ? { error: run.error } : {}),
+    usage: usage.session,
+    resumed_focus: usage.resumedFocus,
+    aux: usage.aux,
+    resumed_focus_aux: usage.resumedFocusAux,
+    wall_ms: run.wallMs,
+    opencode_session_id: run.opencodeSessionID,
+    focus_workspace: focus.name,
+    patch_bytes: Buffer.byteLength(patch),
+  };
+}
+
+async function abortAll(client: OpencodeClient): Promise<void> {
+  const sessions = await client.session.list().catch(() => undefined);
+  for (const session of sessions?.data ?? []) await client.session.abort({ sessionID: session.id }).catch(() => undefined);
+}
+
+async function readLedger(stateDir: string, sessionID: string): Promise<Ledger | undefined> {
+  try {
+    const loaded = await sessionStateFile(stateDir, sessionID).load();
+    return loaded.status === "loaded" ? loaded.value.ledger : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The run options a run directory was made with. */
+export async function readRunOptions(outDir: string): Promise<{ suite: string; modes: Mode[]; seed: number }> {
+  const text = await readFile(runFiles(outDir).run, "utf8");
+  return JSON.parse(text) as { suite: string; modes: Mode[]; seed: number };
+}

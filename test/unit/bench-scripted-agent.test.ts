@@ -1,0 +1,277 @@
+import { execFile } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FINALIZE_REQUEST } from "../../src/bench/drive/request-text.js";
+import { createScriptedAgent, loadPlaybook, parsePlaybook, PlaybookSchema } from "../../src/bench/scripted-agent.js";
+import type { Playbook } from "../../src/bench/scripted-agent.js";
+import { SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "../../src/bench/suite/schema.js";
+import type { Task } from "../../src/bench/suite/schema.js";
+import { git } from "../../src/harness/git-repo.js";
+import type { ChatMessage, Reply, Responder } from "../../src/scripted-model/index.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+const SUITE_DIR = join(import.meta.dirname, "..", "..", "fixtures", "bench-small");
+const WS = "/tmp/ws1";
+
+async function readJsonLines(file: string): Promise<unknown[]> {
+  const text = await readFile(join(SUITE_DIR, file), "utf8");
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+async function loadTasks(): Promise<Task[]> {
+  return (await readJsonLines("tasks.jsonl")).map((line) => TaskSchema.parse(line));
+}
+
+/** The messages of one request after `step` model turns, each a tool call answered by a tool result. */
+function conversation(userContent: unknown, step = 0, earlier: ChatMessage[] = []): ChatMessage[] {
+  const messages: ChatMessage[] = [{ role: "system", content: "You are a coding agent." }, ...earlier, { role: "user", content: userContent }];
+  for (let turn = 0; turn < step; turn++) {
+    messages.push({ role: "assistant", content: null, tool_calls: [{ id: `call_${turn}`, type: "function" }] });
+    messages.push({ role: "tool", content: "ok", tool_call_id: `call_${turn}` });
+  }
+  return messages;
+}
+
+async function ask(agent: Responder, messages: ChatMessage[]): Promise<Reply> {
+  return agent({ body: { model: "scripted", messages }, index: 0 });
+}
+
+/** Runs a shell command; resolves with its exit code and output even when it fails. */
+function runShell(cwd: string, command: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile("sh", ["-c", command], { cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+/** Node ids that pytest's `-rA` summary reports as passing. */
+function passedTests(output: string): Set<string> {
+  const passed = new Set<string>();
+  for (const match of output.matchAll(/^(PASSED|XFAIL) (\S+)/gm)) passed.add(match[2] as string);
+  return passed;
+}
+
+describe("scripted agent", () => {
+  let playbook: Playbook;
+  let tasks: Task[];
+  let agent: Responder;
+
+  beforeAll(async () => {
+    playbook = await loadPlaybook(join(SUITE_DIR, "agent.json"));
+    tasks = await loadTasks();
+    agent = createScriptedAgent(playbook);
+  });
+
+  function task(index: number): Task {
+    const found = tasks[index];
+    if (found === undefined) throw new Error(`no task ${index}`);
+    return found;
+  }
+
+  function stageWrites(taskId: string, stageId: string): Record<string, string> {
+    const writes = playbook.tasks[taskId]?.stages[stageId]?.writes;
+    if (writes === undefined) throw new Error(`no writes for ${taskId}/${stageId}`);
+    return writes;
+  }
+
+  it("writes every file of the stage on the first turn of a stage request", async () => {
+    for (const current of tasks) {
+      for (const stage of current.stages) {
+        const reply = await ask(agent, conversation(`${WS}: ${stage.request}`));
+        const writes = stageWrites(current.instance_id, stage.id);
+        expect(reply.text).toBeUndefined();
+        expect(reply.toolCalls).toEqual(
+          Object.entries(writes).map(([path, content]) => ({ name: "write", arguments: { filePath: `${WS}/${path}`, content } })),
+        );
+      }
+    }
+  });
+
+  it("runs the existing tests in the workspace on the second turn and reports on the third", async () => {
+    const request = `${WS}: ${task(0).stages[1]?.request}`;
+    const check = await ask(agent, conversation(request, 1));
+    expect(check.toolCalls).toEqual([
+      {
+        name: "bash",
+        arguments: {
+          command: `cd ${WS} && python3 -m pytest -q -p no:cacheprovider tests/test_existing.py || true`,
+          description: "Run the tests",
+        },
+      },
+    ]);
+    expect(await ask(agent, conversation(request, 2))).toEqual({ text: "Done with stage-2." });
+    expect(await ask(agent, conversation(request, 5))).toEqual({ text: "Done with stage-2." });
+  });
+
+  it("shows git status and then submits for the finalization request", async () => {
+    const request = `/tmp/ws3: ${FINALIZE_REQUEST}`;
+    expect(await ask(agent, conversation(request))).toEqual({
+      toolCalls: [{ name: "bash", arguments: { command: "cd /tmp/ws3 && git status --short", description: "Show the changes" } }],
+    });
+    expect(await ask(agent, conversation(request, 1))).toEqual({ text: "Submitted." });
+  });
+
+  it("reads the request from text parts of array content", async () => {
+    const stage = task(2).stages[0];
+    const content = [{ type: "text", text: `/tmp/ws2: ${stage?.request}` }, { type: "text", text: "<system-reminder>be brief</system-reminder>" }];
+    const reply = await ask(agent, conversation(content));
+    expect(reply.toolCalls?.[0]?.arguments["filePath"]).toBe(`/tmp/ws2/${Object.keys(stageWrites(task(2).instance_id, "stage-1"))[0]}`);
+  });
+
+  it("acts only on the latest user message", async () => {
+    const earlier: ChatMessage[] = [
+      { role: "user", content: `${WS}: ${task(0).stages[0]?.request}` },
+      { role: "assistant", content: "Done with stage-1." },
+    ];
+    expect(await ask(agent, conversation("What did you change?", 0, earlier))).toEqual({ text: "I can't tell which task this is." });
+    const second = await ask(agent, conversation(`/tmp/ws2: ${task(1).stages[0]?.request}`, 0, earlier));
+    expect(second.toolCalls?.[0]?.arguments["filePath"]).toMatch(/^\/tmp\/ws2\/minitext\/text\/wrap\.py$/);
+  });
+
+  it("does not recognise requests that are not exactly a stage's", async () => {
+    const request = task(0).stages[0]?.request ?? "";
+    const unknown = { text: "I can't tell which task this is." };
+    expect(await ask(agent, conversation(request))).toEqual(unknown);
+    expect(await ask(agent, conversation(`${WS}: ${request.slice(0, -1)}`))).toEqual(unknown);
+    expect(await ask(agent, conversation(`${WS}: Please also fix the README.`))).toEqual(unknown);
+    expect(await ask(agent, [{ role: "system", content: "no user yet" }])).toEqual(unknown);
+  });
+
+  it("answers a compaction request with a summary text, even when it quotes stage requests", async () => {
+    const quoted = `Here is the conversation so far:\n<conversation>\nuser: ${WS}: ${task(0).stages[0]?.request}\n</conversation>`;
+    const reply = await ask(agent, conversation(quoted));
+    expect(reply.toolCalls).toBeUndefined();
+    expect(reply.text).toMatch(/^## Summary/);
+  });
+});
+
+describe("playbook", () => {
+  const valid = { tasks: { t1: { stages: { "stage-1": { request: "Fix it.", writes: { "a/b.py": "x = 1\n" } } } } } };
+
+  it("validates agent.json and names the same stage requests as tasks.jsonl", async () => {
+    const playbook = await loadPlaybook(join(SUITE_DIR, "agent.json"));
+    const tasks = await loadTasks();
+    expect(Object.keys(playbook.tasks)).toEqual(tasks.map((task) => task.instance_id));
+    for (const task of tasks) {
+      const stages = playbook.tasks[task.instance_id]?.stages ?? {};
+      expect(Object.entries(stages).map(([id, stage]) => ({ id, request: stage.request }))).toEqual(task.stages);
+    }
+  });
+
+  it("fills in the default check command", () => {
+    expect(PlaybookSchema.parse(valid).checkCommand).toBe("python3 -m pytest -q -p no:cacheprovider tests/test_existing.py");
+  });
+
+  it("rejects paths outside the workspace, empty stages, duplicate requests and the finalize stage", () => {
+    const stage = (writes: Record<string, string>, request = "Fix it.") => ({ request, writes });
+    expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "/etc/passwd": "" }) } } } }, "agent.json")).toThrow(
+      /^agent\.json: tasks\.t1\.stages\.s1\.writes.*relative path/,
+    );
+    expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "../up.py": "" }) } } } })).toThrow(/relative path/);
+    expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({}) } } } })).toThrow(/at least one file/);
+    expect(() =>
+      parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "a.py": "" }) } }, t2: { stages: { s1: stage({ "b.py": "" }) } } } }),
+    ).toThrow(/tasks\.t2\.stages\.s1\.request: same request as t1\/s1/);
+    expect(() => parsePlaybook({ tasks: { t1: { stages: { finalize: stage({ "a.py": "" }) } } } })).toThrow(/finalize/);
+    expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "a.py": "" }, FINALIZE_REQUEST) } } } })).toThrow(/finalization/);
+    expect(() => parsePlaybook({ ...valid, extra: true })).toThrow(/extra/);
+  });
+
+  it("names the file when loading fails", async () => {
+    const temp = await makeTempDir("playbook");
+    try {
+      const file = join(temp.path, "agent.json");
+      await writeFile(file, "{ not json");
+      await expect(loadPlaybook(file)).rejects.toThrow(file);
+    } finally {
+      await temp.remove();
+    }
+  });
+});
+
+describe("bench-small suite", () => {
+  it("validates against the suite schemas", async () => {
+    SuiteMetaSchema.parse(JSON.parse(await readFile(join(SUITE_DIR, "suite.json"), "utf8")));
+    const tasks = await loadTasks();
+    const sessions = (await readJsonLines("sessions.jsonl")).map((line) => SessionSpecSchema.parse(line));
+    expect(tasks).toHaveLength(3);
+    expect(sessions).toHaveLength(6);
+    for (const session of sessions) {
+      expect(session.schedule.at(-1)).toEqual({ task: session.focus, stage: "finalize" });
+      const twin = sessions.find((other) => other.focus === session.focus && other.condition === "uninterrupted");
+      expect(session.schedule.filter((entry) => entry.task === session.focus)).toEqual(twin?.schedule);
+    }
+  });
+});
+
+describe("scripted agent on a clean checkout of bench-small", () => {
+  let temp: { path: string; remove: () => Promise<void> };
+  let playbook: Playbook;
+  let tasks: Task[];
+
+  beforeAll(async () => {
+    temp = await makeTempDir("bench-agent");
+    playbook = await loadPlaybook(join(SUITE_DIR, "agent.json"));
+    tasks = await loadTasks();
+  });
+  afterAll(async () => temp.remove());
+
+  /** Sends the stage request to the agent and performs the write calls of its first turn. */
+  async function playStage(agent: Responder, workspace: string, request: string): Promise<void> {
+    const reply = await ask(agent, conversation(`${workspace}: ${request}`));
+    for (const call of reply.toolCalls ?? []) {
+      expect(call.name).toBe("write");
+      const filePath = call.arguments["filePath"] as string;
+      expect(filePath.startsWith(`${workspace}/`)).toBe(true);
+      await mkdir(dirname(filePath), { recursive: true });
+      await writeFile(filePath, call.arguments["content"] as string);
+    }
+  }
+
+  it(
+    "fails a held-out test after stage 1 alone and resolves the task after stage 2",
+    async () => {
+      const agent = createScriptedAgent(playbook);
+      for (const task of tasks) {
+        const workspace = join(temp.path, task.instance_id);
+        await git(temp.path, ["clone", "-q", join(SUITE_DIR, task.repo_bundle ?? ""), task.instance_id]);
+        await git(workspace, ["checkout", "-q", task.base_commit]);
+        await writeFile(join(temp.path, `${task.instance_id}.test.diff`), task.test_patch);
+        await git(workspace, ["apply", join(temp.path, `${task.instance_id}.test.diff`)]);
+        const [first, second] = task.stages;
+        if (first === undefined || second === undefined) throw new Error(`${task.instance_id} needs two stages`);
+
+        await playStage(agent, workspace, first.request);
+        const afterFirst = passedTests((await runShell(workspace, task.test_cmd)).output);
+        expect(task.PASS_TO_PASS.filter((id) => !afterFirst.has(id)), `${task.instance_id} P2P after stage 1`).toEqual([]);
+        expect(task.FAIL_TO_PASS.some((id) => !afterFirst.has(id)), `${task.instance_id} F2P after stage 1`).toBe(true);
+
+        await playStage(agent, workspace, second.request);
+        const afterSecond = passedTests((await runShell(workspace, task.test_cmd)).output);
+        const failing = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS].filter((id) => !afterSecond.has(id));
+        expect(failing, `${task.instance_id} after stage 2`).toEqual([]);
+      }
+    },
+    180_000,
+  );
+
+  it("runs a check command that works in the workspace", async () => {
+    const agent = createScriptedAgent(playbook);
+    const task = tasks[0];
+    if (task === undefined) throw new Error("no task");
+    const workspace = join(temp.path, "check");
+    await git(temp.path, ["clone", "-q", join(SUITE_DIR, task.repo_bundle ?? ""), "check"]);
+    const reply = await ask(agent, conversation(`${workspace}: ${task.stages[0]?.request}`, 1));
+    const command = reply.toolCalls?.[0]?.arguments["command"];
+    expect(typeof command).toBe("string");
+    const result = await runShell(temp.path, command as string);
+    expect(result.code).toBe(0);
+    expect(result.output).toMatch(/7 passed/);
+  });
+});
