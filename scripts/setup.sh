@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Set-up on a fresh machine: the system tools the benchmark scorer's tests run (pytest, GNU
+# patch; installed with apt-get when missing, through sudo unless root), then the pinned npm
+# dependencies, the opencode binary included.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=""
+if ! python3 -c 'import pytest' >/dev/null 2>&1 && ! /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1; then
+  packages="python3-pytest"
+fi
+if ! command -v patch >/dev/null 2>&1; then
+  packages="$packages patch"
+fi
+if [ -n "$packages" ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup: please install$packages (pytest for python3, GNU patch) and run again" >&2
+    exit 1
+  fi
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  # shellcheck disable=SC2086 # word splitting of the package list is intended
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages
+fi
+npm ci
