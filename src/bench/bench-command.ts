@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
-import { resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { packageRoot } from "../harness/package-root.js";
 import { MODES, type Mode } from "../plugin/options.js";
 import { rescoreRun } from "./rescore-run.js";
 import { rebuildReport } from "./rebuild-report.js";
@@ -8,7 +10,11 @@ import { loadTasks } from "./suite/load-suite.js";
 import { makeSessions, writeSessions } from "./suite/make-sessions.js";
 import type { AgentChoice } from "./drive/agent-model.js";
 
-export const BENCH_USAGE = `  bench run --suite <dir> --out <dir> (--agent scripted | --model provider/model [--provider-config <file>])
+export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--sessions N] [--concurrency 2] [--out runs/switch-mini]
+          [--model provider/model [--provider-config <file>]]
+          The whole benchmark on the bundled mini suite (fixtures/switch-mini), offline with
+          the scripted agent unless --model is given; prints the report.
+  bench run --suite <dir> --out <dir> (--agent scripted | --model provider/model [--provider-config <file>])
           [--modes native,router,full] [--sessions N] [--concurrency N] [--seed S]
           [--budget-s 900] [--max-continuations 3] [--test-timeout-s 900]
           Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode,
@@ -31,10 +37,35 @@ export async function benchCommand(
 ): Promise<string> {
   const [sub, ...rest] = args;
   if (sub === "run") return run(rest, io);
+  if (sub === "mini") return mini(rest, io);
   if (sub === "score") return `${await rescoreRun(resolve(single(rest, "bench score")))}\n`;
   if (sub === "report") return `${await rebuildReport(resolve(single(rest, "bench report")))}\n`;
   if (sub === "make-sessions") return makeSessionsCommand(rest);
   throw new BenchUsageError(sub === undefined ? "bench needs a subcommand" : `unknown bench subcommand "${sub}"`);
+}
+
+/** The README's main command: `bench run` on the bundled mini suite, printing the report. */
+async function mini(args: readonly string[], io: { signal: AbortSignal; progress: (event: BenchProgress) => void }): Promise<string> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      modes: { type: "string", default: "native,router,full" },
+      sessions: { type: "string" },
+      concurrency: { type: "string", default: "2" },
+      out: { type: "string", default: join("runs", "switch-mini") },
+      model: { type: "string" },
+      "provider-config": { type: "string" },
+    },
+    strict: true,
+  });
+  const agent = values.model === undefined ? ["--agent", "scripted"] : ["--model", values.model];
+  const provider = values["provider-config"] === undefined ? [] : ["--provider-config", values["provider-config"]];
+  const sessions = values.sessions === undefined ? [] : ["--sessions", values.sessions];
+  const summary = await run(
+    ["--suite", join(packageRoot(), "fixtures", "switch-mini"), "--out", values.out, "--modes", values.modes, "--concurrency", values.concurrency, ...agent, ...provider, ...sessions],
+    io,
+  );
+  return `${await readFile(resolve(values.out, "report.md"), "utf8")}\n${summary}`;
 }
 
 async function run(args: readonly string[], io: { signal: AbortSignal; progress: (event: BenchProgress) => void }): Promise<string> {
