@@ -162,7 +162,9 @@ async function runOne(options: BenchRunOptions & {
   const dir = files.session(spec.session_id, mode);
   options.progress("preparing checkouts");
   const checkouts = await prepareCheckouts({ suite, session: spec, dir, seed: options.seed });
-  const client = server.client(dir);
+  // One OpenCode directory per mode: a new directory costs OpenCode seconds of start-up, and
+  // requests name their workspaces by absolute path anyway.
+  const client = server.client(join(outDir, "sessions"));
   const onAbort = () => void abortAll(client);
   options.signal?.addEventListener("abort", onAbort, { once: true });
   let run: SessionRun;

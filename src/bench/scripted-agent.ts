@@ -107,7 +107,9 @@ type Recognised =
 
 /**
  * A Responder for the scripted model that plays `playbook`. For a stage request it writes the
- * stage's files (step 0), runs the check command (step 1), then reports (step 2 on); for the
+ * stage's files and runs the check command in one step (step 0; one model call fewer per stage,
+ * which keeps the mini suite's full run short; the check's output is not used), then reports
+ * (step 1 on); for the
  * finalization request it shows `git status --short` (step 0), then says "Submitted.". The step
  * is the number of assistant messages after the latest user message.
  */
@@ -131,8 +133,14 @@ function replyTo(options: { messages: ChatMessage[]; stages: Map<string, KnownSt
   switch (recognised.kind) {
     case "stage": {
       const { workspace, stage } = recognised;
-      if (step === 0) return { toolCalls: Object.entries(stage.writes).map(([path, text]) => writeCall(workspace, path, text)) };
-      if (step === 1) return { toolCalls: [bashCall(`cd ${shellQuote(workspace)} && ${checkCommand} || true`, "Run the tests")] };
+      if (step === 0) {
+        return {
+          toolCalls: [
+            ...Object.entries(stage.writes).map(([path, text]) => writeCall(workspace, path, text)),
+            bashCall(`cd ${shellQuote(workspace)} && ${checkCommand} || true`, "Run the tests"),
+          ],
+        };
+      }
       return { text: `Done with ${stage.stageId}.` };
     }
     case "finalize":

@@ -51,6 +51,8 @@ export async function createIsolatedHome(options: { root: string; config: Record
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
       OPENCODE_DISABLE_CLAUDE_CODE: "1",
+      // A run inside a checkout of this repository would otherwise pick up its opencode.json.
+      OPENCODE_DISABLE_PROJECT_CONFIG: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
       OPENCODE_DISABLE_SHARE: "1",
     },
