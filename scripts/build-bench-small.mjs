@@ -4,18 +4,19 @@
 // user or system config, so the base commit is the same on every machine and a second run
 // writes byte-identical files. Run: `node scripts/build-bench-small.mjs`; check the result
 // with `node scripts/check-bench-small.mjs`.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, posix } from "node:path";
+import { join, posix } from "node:path";
 import { pathToFileURL } from "node:url";
+import { fixtureGit } from "./lib/fixture-git.mjs";
+
+const { git, writeRepoFile, diffOf } = fixtureGit("minitext");
 
 export const OUT_DIR = join(import.meta.dirname, "..", "fixtures", "bench-small");
 export const REPO = "minitext/minitext";
 export const BUNDLE = "repo.bundle";
 export const CHECK_COMMAND = "python3 -m pytest -q -p no:cacheprovider tests/test_existing.py";
 
-const DATE = "2026-01-01T00:00:00Z";
 const FINALIZE = "finalize";
 
 // ---------------------------------------------------------------------------------------------
@@ -320,40 +321,7 @@ const STAGE_IDS = ["stage-1", "stage-2"];
 
 // ---------------------------------------------------------------------------------------------
 
-/** Runs git in `cwd` with a fixed identity and dates and no system or user config. */
-function git(cwd, home, args) {
-  return execFileSync("git", ["-c", "pack.threads=1", "-c", "core.autocrlf=false", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      GIT_CONFIG_NOSYSTEM: "1",
-      LC_ALL: "C",
-      GIT_AUTHOR_NAME: "minitext",
-      GIT_AUTHOR_EMAIL: "minitext@example.invalid",
-      GIT_COMMITTER_NAME: "minitext",
-      GIT_COMMITTER_EMAIL: "minitext@example.invalid",
-      GIT_AUTHOR_DATE: DATE,
-      GIT_COMMITTER_DATE: DATE,
-    },
-  });
-}
 
-function writeRepoFile(repo, path, content) {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), content);
-}
-
-/** The git diff that turns the base version of `path` into `content`. */
-function diffOf({ repo, home, path, content }) {
-  writeRepoFile(repo, path, content);
-  git(repo, home, ["add", "--", path]);
-  const diff = git(repo, home, ["diff", "--cached", "--no-color", "--no-ext-diff", "--", path]);
-  git(repo, home, ["reset", "-q", "--hard", "HEAD"]);
-  git(repo, home, ["clean", "-fdq"]);
-  return diff;
-}
 
 /** Near when the focus's source directory is that of any interruption (the paper's rule). */
 function locality(focus, interruptions) {

@@ -6,16 +6,17 @@
 // make-sessions (four interruptions of the same repository per focus). Deterministic: a second
 // run writes byte-identical files.
 // Run: npm run build && node scripts/build-switch-mini.mjs   (then: node scripts/check-switch-mini.mjs)
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { makeSessions } from "../dist/bench/suite/make-sessions.js";
+import { fixtureGit } from "./lib/fixture-git.mjs";
+
+const { git, writeRepoFile, diffOf } = fixtureGit("switch-mini");
 
 export const OUT_DIR = join(import.meta.dirname, "..", "fixtures", "switch-mini");
 const MODULES_DIR = join(import.meta.dirname, "switch-mini");
-const DATE = "2026-01-01T00:00:00Z";
 // Plug-in autoloading (hypothesis and friends in a developer's Python) costs seconds per run.
 const PYTEST = "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python -m pytest -p no:cacheprovider";
 export const CHECK_COMMAND = "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -m pytest -q -p no:cacheprovider tests/test_existing.py";
@@ -32,39 +33,8 @@ export function instanceID(module, task) {
   return `${module.name}__${module.name}-${task.n}`;
 }
 
-function git(cwd, home, args) {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      GIT_CONFIG_NOSYSTEM: "1",
-      LC_ALL: "C",
-      GIT_AUTHOR_NAME: "switch-mini",
-      GIT_AUTHOR_EMAIL: "switch-mini@example.invalid",
-      GIT_COMMITTER_NAME: "switch-mini",
-      GIT_COMMITTER_EMAIL: "switch-mini@example.invalid",
-      GIT_AUTHOR_DATE: DATE,
-      GIT_COMMITTER_DATE: DATE,
-    },
-  });
-}
 
-function writeRepoFile(repo, path, content) {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), content);
-}
 
-/** The git diff that turns the base version of `path` into `content`. */
-function diffOf({ repo, home, path, content }) {
-  writeRepoFile(repo, path, content);
-  git(repo, home, ["add", "--", path]);
-  const diff = git(repo, home, ["diff", "--cached", "--no-color", "--no-ext-diff", "--", path]);
-  git(repo, home, ["reset", "-q", "--hard", "HEAD"]);
-  git(repo, home, ["clean", "-fdq"]);
-  return diff;
-}
 
 function validate(modules) {
   const requests = new Set();
@@ -99,7 +69,7 @@ function buildRepository(module, scratch) {
   const base = git(repo, home, ["rev-parse", "HEAD"]).trim();
   const bundle = `repos/${module.name}.bundle`;
   mkdirSync(join(OUT_DIR, "repos"), { recursive: true });
-  git(repo, home, ["-c", "pack.threads=1", "bundle", "create", "-q", join(OUT_DIR, bundle), "--all"]);
+  git(repo, home, ["bundle", "create", "-q", join(OUT_DIR, bundle), "--all"]);
   const tasks = module.tasks.map((task) => ({
     instance_id: instanceID(module, task),
     repo: module.repo,
