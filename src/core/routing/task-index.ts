@@ -126,10 +126,6 @@ export class TaskIndex {
     this.requestCounter += 1;
   }
 
-  get requestCount(): number {
-    return this.requestCounter;
-  }
-
   wordTaskCount(word: string): number {
     return this.wordTasks.get(word) ?? 0;
   }
