@@ -369,7 +369,7 @@ async function createBenchHandler(ledger, messages) {
   const logger = { log: async () => {} };
   const stateDir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
   const sessionID = messages[0].info.sessionID;
-  await sessionStateFile(stateDir, sessionID).save({ sessionID, ledger });
+  await sessionStateFile(stateDir, sessionID).save({ sessionID, ledger, records: {}, memoryUpdates: [] });
   const routing = createSessionRouting({
     stateDir,
     router: lexicalRouter,

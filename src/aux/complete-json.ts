@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { z } from "zod";
+import { redactSecrets } from "../core/redact-secrets.js";
 import type { AuxClient, AuxFormat } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
 
@@ -132,7 +133,12 @@ function requestFor(options: {
   jsonSchema: Record<string, unknown>;
 }): ChatCompletionCreateParamsNonStreaming {
   const { client, format, messages, name, jsonSchema } = options;
-  const request: ChatCompletionCreateParamsNonStreaming = { model: client.model, messages, stream: false };
+  // Every request to the auxiliary model is built here, so this is where secrets are removed:
+  // from the prompts, and from the model's own reply and the correction sent back on a retry.
+  const redacted = messages.map((message) =>
+    typeof message.content === "string" ? { ...message, content: redactSecrets(message.content) } : message,
+  );
+  const request: ChatCompletionCreateParamsNonStreaming = { model: client.model, messages: redacted, stream: false };
   if (client.maxTokens !== undefined) request.max_tokens = client.maxTokens;
   if (format === "json_schema") {
     // OpenAI allows letters, digits, `_` and `-`, at most 64 characters.

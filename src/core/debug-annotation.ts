@@ -8,6 +8,8 @@ export function renderDebugAnnotation(options: {
   groups: readonly InteractionGroup[];
   messageCount: number;
   selection?: TaskHistorySelection | undefined;
+  /** What the memory did: the record used and the exchanges it replaced, or why none. */
+  memory?: string | undefined;
 }): string {
   const counts = new Map<string, number>();
   for (const group of options.groups) counts.set(group.kind, (counts.get(group.kind) ?? 0) + 1);
@@ -17,9 +19,10 @@ export function renderDebugAnnotation(options: {
     .join(" ");
   const line = `[opencode-rcm debug] mode=${options.mode} messages=${options.messageCount} groups=${options.groups.length} (${kinds})`;
   const selection = options.selection;
-  if (!selection) return line;
+  const memory = options.memory === undefined ? "" : ` memory: ${options.memory}`;
+  if (!selection) return `${line}${memory}`;
   const routed = selection.task === undefined ? "" : ` task=${selection.task} confidence=${selection.confidence}`;
-  return `${line}${routed} kept=${selection.keptGroups}/${selection.totalGroups} (${selection.reason})`;
+  return `${line}${routed} kept=${selection.keptGroups}/${selection.totalGroups} (${selection.reason})${memory}`;
 }
 
 /**

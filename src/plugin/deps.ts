@@ -2,6 +2,7 @@ import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
 import type { Options } from "./options.js";
 import type { SessionFlags } from "./session-flags.js";
+import type { SessionMemory } from "./session-memory.js";
 import type { SessionRouting } from "./session-routing.js";
 
 /** Everything a hook handler needs, built once by the composition root. */
@@ -12,4 +13,6 @@ export interface PluginDeps {
   sessions: SessionFlags;
   /** Present in the modes that route (router, memory, full). */
   routing?: SessionRouting | undefined;
+  /** Present in the modes with memory (memory, full). */
+  memory?: SessionMemory | undefined;
 }

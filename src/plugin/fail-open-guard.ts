@@ -1,6 +1,6 @@
 import type { Logger } from "./logger.js";
 
-export type GuardedHook = "chat.message" | "transform" | "event" | "compacting";
+export type GuardedHook = "chat.message" | "transform" | "event" | "compacting" | "memory update";
 
 export type Guard = (hook: GuardedHook, sessionID: string | undefined, run: () => Promise<void> | void) => Promise<void>;
 

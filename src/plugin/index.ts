@@ -6,12 +6,15 @@ import { resolveStateDir } from "../store/state-dir.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
 import { describeProblem, resolveOptions } from "./options.js";
-import { createRouter } from "./create-router.js";
+import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
 import { createSessionFlags } from "./session-flags.js";
+import { createSessionMemory } from "./session-memory.js";
 import { createSessionRouting } from "./session-routing.js";
 import { clientSessionSource } from "./session-source.js";
 import { throwIfSimulated } from "./simulated-failure.js";
+import { createTasksTool } from "./tasks-tool.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
+import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { PluginDeps } from "./deps.js";
 
 // The composition root: builds config, logger and state once and maps hooks to handlers.
@@ -25,26 +28,23 @@ const server: Plugin = async (input, rawOptions) => {
     });
   }
   const routes = options.mode !== "native";
-  const deps: PluginDeps = {
-    options,
-    logger,
-    guard: createFailOpenGuard(logger),
-    sessions: createSessionFlags(),
-    routing: routes
-      ? createSessionRouting({
-          stateDir: resolveStateDir({
-            stateDir: options.stateDir,
-            projectID: input.project.id,
-            env: process.env,
-            home: homedir(),
-          }),
-          router: createRouter(options, process.env),
-          source: clientSessionSource(input.client),
-          logger,
-        })
-      : undefined,
-  };
-  await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}`, {
+  const remembers = options.mode === "memory" || options.mode === "full";
+  const guard = createFailOpenGuard(logger);
+  const source = clientSessionSource(input.client);
+  const aux = routes ? createAux(options, process.env) : undefined;
+  const routing = routes
+    ? createSessionRouting({
+        stateDir: resolveStateDir({ stateDir: options.stateDir, projectID: input.project.id, env: process.env, home: homedir() }),
+        router: createRouter(options, process.env, aux),
+        source,
+        logger,
+      })
+    : undefined;
+  const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
+  const memory =
+    routing && memoryUpdater ? createSessionMemory({ routing, source, updater: memoryUpdater, logger, guard }) : undefined;
+  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), routing, memory };
+  await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
     directory: input.directory,
   });
 
@@ -60,15 +60,25 @@ const server: Plugin = async (input, rawOptions) => {
     // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
     "experimental.chat.messages.transform": (hookInput, output) =>
       transform(hookInput, output as unknown as TransformOutput),
-    "experimental.session.compacting": async (hookInput) => {
-      await deps.guard("compacting", hookInput.sessionID, () => deps.sessions.markCompactionClone(hookInput.sessionID));
+    "experimental.session.compacting": async (hookInput, output) => {
+      await deps.guard("compacting", hookInput.sessionID, async () => {
+        deps.sessions.markCompactionClone(hookInput.sessionID);
+        const state = memory && routing ? await routing.snapshot(hookInput.sessionID) : undefined;
+        if (!state) return;
+        const text = compactionInstructions({ ...state, recordTokens: options.memory.recordTokens });
+        if (text !== undefined) output.context.push(text);
+      });
     },
     event: async ({ event }) => {
       await deps.guard("event", undefined, () => {
-        if (event.type === "session.idle") throwIfSimulated(options, "event");
+        if (event.type !== "session.idle") return;
+        throwIfSimulated(options, "event");
+        memory?.scheduleUpdate(event.properties.sessionID);
       });
     },
   };
+  // Only with memory: a tool changes what the model is offered, which native and router must not.
+  if (routing && memory) hooks.tool = { rcm_tasks: createTasksTool({ routing, recordTokens: options.memory.recordTokens }) };
   return hooks;
 };
 

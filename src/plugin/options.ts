@@ -23,7 +23,23 @@ export const OptionsSchema = z
       })
       .strict()
       .default({ apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20_000 }),
-    /** Where ledgers and records live; default: under the project's .opencode dir. */
+    /** Task-state memory (modes memory and full). */
+    memory: z
+      .object({
+        /** model: the aux model; extractive: no model. Default: model when aux is configured. */
+        updater: z.enum(["model", "extractive"]).optional(),
+        /** The most recent interaction groups always kept whole. */
+        keepRecent: z.number().int().min(0).max(50).default(2),
+        /** Bound of the rendered record, in (estimated) tokens. */
+        recordTokens: z.number().int().min(200).max(20_000).default(1500),
+        /** At most this many groups per aux-model update... */
+        batchGroups: z.number().int().min(1).max(50).default(6),
+        /** ...and at most this many (estimated) tokens of them. */
+        batchTokens: z.number().int().min(1000).max(200_000).default(12_000),
+      })
+      .strict()
+      .default({ keepRecent: 2, recordTokens: 1500, batchGroups: 6, batchTokens: 12_000 }),
+    /** Where ledgers and records live; default: $XDG_DATA_HOME/opencode/rcm/<project id>. */
     stateDir: z.string().min(1).optional(),
     /** Annotate what the model receives and log every transform. */
     debug: z.boolean().default(false),
@@ -31,10 +47,23 @@ export const OptionsSchema = z
     simulateFailure: z.array(z.enum(["chat.message", "transform", "event"])).default([]),
   })
   .strict()
-  .refine((options) => options.router !== "model" || (options.aux.baseURL !== undefined && options.aux.model !== undefined), {
+  .refine((options) => options.router !== "model" || auxConfigured(options.aux), {
     path: ["router"],
-    message: 'the model router needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)',
+    message: "the model router needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
+  })
+  .refine((options) => options.memory.updater !== "model" || auxConfigured(options.aux), {
+    path: ["memory", "updater"],
+    message: "the model memory updater needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
   });
+
+function auxConfigured(aux: { baseURL?: string | undefined; model?: string | undefined }): boolean {
+  return aux.baseURL !== undefined && aux.model !== undefined;
+}
+
+/** The memory updater in effect: as configured, else model when an aux model is configured. */
+export function memoryUpdaterOf(options: Options): "model" | "extractive" {
+  return options.memory.updater ?? (auxConfigured(options.aux) ? "model" : "extractive");
+}
 
 export type Options = z.infer<typeof OptionsSchema>;
 
@@ -59,6 +88,7 @@ const ENV_KEYS = {
   RCM_AUX_MODEL: ["aux", "model"],
   RCM_AUX_API_KEY_ENV: ["aux", "apiKeyEnv"],
   RCM_AUX_TIMEOUT_MS: ["aux", "timeoutMs"],
+  RCM_MEMORY_UPDATER: ["memory", "updater"],
   RCM_STATE_DIR: ["stateDir"],
   RCM_DEBUG: ["debug"],
 } as const satisfies Record<string, readonly string[]>;

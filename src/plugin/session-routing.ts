@@ -8,7 +8,8 @@ import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { sessionStateFile } from "../store/session-state-file.js";
 import type { VersionedJsonFile } from "../store/versioned-json-file.js";
-import type { SessionState } from "../store/session-state-file.js";
+import type { MemoryUpdateLog, SessionState } from "../store/session-state-file.js";
+import type { TaskRecord } from "../core/memory/record.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 
@@ -22,6 +23,10 @@ export interface SessionRouting {
    * request needs no second read of the history.
    */
   ledger(sessionID: string, groups?: readonly InteractionGroup[]): Promise<Ledger | undefined>;
+  /** The session's persisted state (ledger and records) as it is now; undefined for a sub-agent session. */
+  snapshot(sessionID: string): Promise<SessionState | undefined>;
+  /** Stores a task's next record with the ledger, in one atomic write, and logs the update. */
+  commitRecord(sessionID: string, record: TaskRecord | undefined, update: MemoryUpdateLog): Promise<void>;
 }
 
 interface RoutedSession {
@@ -134,6 +139,20 @@ export function createSessionRouting(deps: {
         if (session.subagent) return undefined;
         if (groups) fold(session, groups);
         return session.state.ledger;
+      }),
+    snapshot: (sessionID) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        return session.subagent ? undefined : session.state;
+      }),
+    commitRecord: (sessionID, record, update) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        if (session.subagent) return;
+        const records = record ? { ...session.state.records, [record.task]: record } : session.state.records;
+        const state: SessionState = { ...session.state, records, memoryUpdates: [...session.state.memoryUpdates, update] };
+        await session.file.save(state);
+        session.state = state;
       }),
   };
 }

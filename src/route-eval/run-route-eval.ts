@@ -1,5 +1,5 @@
 import { lexicalRouter, type Router } from "../core/routing/router.js";
-import { createRouter } from "../plugin/create-router.js";
+import { createRouter } from "../plugin/create-aux-users.js";
 import { describeProblem, resolveOptions } from "../plugin/options.js";
 import { evaluateRouting, type RoutingEvaluation } from "./evaluate-routing.js";
 import { readLabelledSessions } from "./labelled-sessions.js";

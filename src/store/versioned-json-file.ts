@@ -27,8 +27,10 @@ export function versionedJsonFile<S extends z.ZodType>(options: {
   version: number;
   schema: S;
   empty: () => z.output<S>;
+  /** Upgrades the data of an older version to the current shape, keyed by that version. */
+  migrations?: Readonly<Record<number, (data: unknown) => unknown>>;
 }): VersionedJsonFile<z.output<S>> {
-  const { path, version, schema, empty } = options;
+  const { path, version, schema, empty, migrations = {} } = options;
   return {
     path,
     async load() {
@@ -39,11 +41,9 @@ export function versionedJsonFile<S extends z.ZodType>(options: {
         if (isMissing(error)) return { status: "missing", value: empty() };
         throw error;
       }
-      const reason = problemWith(text, version, schema);
-      if (reason === null) {
-        const document = JSON.parse(text) as { data: unknown };
-        return { status: "loaded", value: schema.parse(document.data) };
-      }
+      const read = readDocument(text, version, schema, migrations);
+      if (read.ok) return { status: "loaded", value: read.value as z.output<S> };
+      const reason = read.reason;
       const movedTo = `${path}.unreadable-${Date.now()}-${randomBytes(3).toString("hex")}`;
       await rename(path, movedTo);
       return { status: "rebuilt", value: empty(), movedTo, reason };
@@ -63,23 +63,33 @@ export function versionedJsonFile<S extends z.ZodType>(options: {
   };
 }
 
-function problemWith(text: string, version: number, schema: z.ZodType): string | null {
+function readDocument(
+  text: string,
+  version: number,
+  schema: z.ZodType,
+  migrations: Readonly<Record<number, (data: unknown) => unknown>>,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch (error) {
-    return `not JSON (${error instanceof Error ? error.message : String(error)})`;
+    return { ok: false, reason: `not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
   if (typeof document !== "object" || document === null || !("version" in document) || !("data" in document)) {
-    return "not a versioned document (needs version and data)";
+    return { ok: false, reason: "not a versioned document (needs version and data)" };
   }
-  if (document.version !== version) return `schema version ${JSON.stringify(document.version)}, expected ${version}`;
-  const parsed = schema.safeParse(document.data);
+  let data = document.data;
+  if (document.version !== version) {
+    const migrate = typeof document.version === "number" ? migrations[document.version] : undefined;
+    if (!migrate) return { ok: false, reason: `schema version ${JSON.stringify(document.version)}, expected ${version}` };
+    data = migrate(data);
+  }
+  const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return `data.${issue?.path.map(String).join(".") ?? ""}: ${issue?.message ?? "invalid"}`;
+    return { ok: false, reason: `data.${issue?.path.map(String).join(".") ?? ""}: ${issue?.message ?? "invalid"}` };
   }
-  return null;
+  return { ok: true, value: parsed.data };
 }
 
 function isMissing(error: unknown): boolean {

@@ -8,6 +8,7 @@ import type { Logger } from "../../src/plugin/logger.js";
 import { createSessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
+import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { mainSession } from "../support/fixtures.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -69,7 +70,7 @@ describe("session routing in the plug-in", () => {
     const results = await routeAll(first, source, users.slice(0, 2));
     expect(results.map((result) => result?.task.id)).toEqual(["t1", "t2"]);
     const file = JSON.parse(await readFile(sessionStatePath(temp.path, sessionID), "utf8"));
-    expect(file.version).toBe(1);
+    expect(file.version).toBe(SESSION_STATE_VERSION);
     expect(file.data.ledger.order).toEqual(users.slice(0, 2).map((message) => message.info.id));
     expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
 

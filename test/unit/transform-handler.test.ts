@@ -94,7 +94,12 @@ describe("the messages-transform handler with routing", () => {
   const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
   const withRouting = (mode: Options["mode"], found: Ledger | undefined) => {
     const { deps } = depsFor({ mode });
-    deps.routing = { route: async () => undefined, ledger: async () => found };
+    deps.routing = {
+      route: async () => undefined,
+      ledger: async () => found,
+      snapshot: async () => (found ? { sessionID: "ses", ledger: found, records: {}, memoryUpdates: [] } : undefined),
+      commitRecord: async () => undefined,
+    };
     return createTransformHandler(deps);
   };
 

@@ -1,0 +1,145 @@
+import type { AuxUsage } from "../routing/decision.js";
+import { toolCallsOf } from "./group-digest.js";
+import { MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
+import { RECORD_VERSION, type Constraint, type ProgressItem, type TaskRecord } from "./record.js";
+import { isProgressEvidence } from "./tool-evidence.js";
+import type { MemoryUpdateInput } from "./updater.js";
+
+const MAX_LIST = { pending: 30, files: 40, uncertainties: 20 } as const;
+
+/**
+ * Turns an updater's proposal into the next record, enforcing the memory's rules in code:
+ * - a constraint cites user messages of its task, or it is dropped;
+ * - a progress item cites tool evidence (a completed edit, write, patch or non-read-only
+ *   bash call of the batch), or it becomes an unverified claim under uncertainties;
+ * - ids that exist nowhere in the task are removed from sources;
+ * - a constraint leaves the record only when a newer user message of the task supersedes
+ *   it; one that is simply missing from the proposal is kept;
+ * - earlier progress is never lost; the coverage mark moves to the batch's last group.
+ * Pure and deterministic; `notes` says what was changed and why.
+ */
+export function applyProposal(options: {
+  input: MemoryUpdateInput;
+  proposal: RecordProposal;
+  updater: "model" | "extractive";
+  aux?: AuxUsage | undefined;
+}): TaskRecord {
+  const { input, proposal, updater, aux } = options;
+  const { task, previous, batch, requestIDs } = input;
+  const last = batch[batch.length - 1];
+  if (!last) throw new Error("applyProposal: the batch is empty");
+  const notes: string[] = [];
+  const order = new Map(requestIDs.map((id, position) => [id, position]));
+
+  // Constraints: previous ones keep their ids; a missing one is restored unless superseded.
+  const constraints: Constraint[] = (previous?.constraints ?? []).map((constraint) => ({ ...constraint }));
+  const byID = new Map(constraints.map((constraint) => [constraint.id, constraint]));
+  const kept = new Set<string>();
+  const superseded = new Set<string>();
+  for (const { id, by } of proposal.superseded) {
+    const constraint = byID.get(id);
+    if (!constraint || constraint.supersededBy !== undefined) {
+      notes.push(`ignored superseding of unknown constraint ${id}`);
+      continue;
+    }
+    const newer = order.get(by);
+    const newest = Math.max(...constraint.sources.map((source) => order.get(source) ?? -1));
+    if (newer === undefined || newer <= newest) {
+      notes.push(`kept ${id}: ${JSON.stringify(by)} is not a newer user message of ${task.id}`);
+      continue;
+    }
+    constraint.supersededBy = by;
+    superseded.add(id);
+  }
+  const known = (text: string) => constraints.some((constraint) => constraint.supersededBy === undefined && same(constraint.text, text));
+  for (const proposed of proposal.constraints) {
+    const previousOne = proposed.id === undefined ? undefined : byID.get(proposed.id);
+    if (previousOne) {
+      kept.add(previousOne.id);
+      continue;
+    }
+    const text = clip(proposed.text);
+    if (text === "") continue;
+    if (proposed.id !== undefined) notes.push(`constraint id ${proposed.id} does not exist; read as a new constraint`);
+    const sources = validSources(proposed.sources, (source) => order.has(source), notes, "constraint");
+    if (sources.length === 0) {
+      notes.push(`dropped constraint without a user message of ${task.id}: ${JSON.stringify(text)}`);
+      continue;
+    }
+    if (known(text)) continue;
+    constraints.push({ id: `c${constraints.length + 1}`, text, sources });
+  }
+  for (const constraint of previous?.constraints ?? []) {
+    if (constraint.supersededBy !== undefined || kept.has(constraint.id) || superseded.has(constraint.id)) continue;
+    notes.push(`kept ${constraint.id}: dropped without a newer user message that overrides it`);
+  }
+
+  // Progress: append what the batch's tool calls show; the rest is only a claim.
+  const calls = new Map(toolCallsOf(batch).map((call) => [call.callID, call]));
+  const messages = new Set(batch.flatMap((group) => [...(group.requestID ? [group.requestID] : []), ...group.assistantIDs]));
+  const progress: ProgressItem[] = [...(previous?.progress ?? [])];
+  const claims: string[] = [];
+  for (const proposed of proposal.progress) {
+    const text = clip(proposed.text);
+    if (text === "") continue;
+    const sources = validSources(proposed.sources, (source) => calls.has(source) || messages.has(source), notes, "progress");
+    const evidence = sources.some((source) => {
+      const call = calls.get(source);
+      return call !== undefined && isProgressEvidence(call);
+    });
+    if (!evidence) {
+      notes.push(`moved to uncertainties (no tool evidence): ${JSON.stringify(text)}`);
+      claims.push(`Unverified claim: ${text}`);
+      continue;
+    }
+    // The same work again (a re-run, a re-edit) moves to the end with its newer evidence.
+    const earlier = progress.findIndex((item) => same(item.text, text));
+    const merged = earlier < 0 ? sources : [...new Set([...(progress[earlier]?.sources ?? []), ...sources])];
+    if (earlier >= 0) progress.splice(earlier, 1);
+    progress.push({ text, sources: merged });
+  }
+
+  const groups = [...(previous?.coverage.groups ?? [])];
+  for (const group of batch) if (!groups.includes(group.id)) groups.push(group.id);
+  return {
+    version: RECORD_VERSION,
+    task: task.id,
+    goal: clip(proposal.goal) || previous?.goal || task.title,
+    constraints,
+    progress,
+    pending: list(proposal.pending, MAX_LIST.pending),
+    files: list(proposal.files, MAX_LIST.files),
+    uncertainties: list([...proposal.uncertainties, ...claims], MAX_LIST.uncertainties),
+    coverage: { through: last.id, groups },
+    lastUpdate: { updater, groups: batch.length, ...(aux ? { aux } : {}), notes },
+  };
+}
+
+function validSources(sources: readonly string[], exists: (id: string) => boolean, notes: string[], what: string): string[] {
+  const valid: string[] = [];
+  for (const source of sources) {
+    if (exists(source)) {
+      if (!valid.includes(source)) valid.push(source);
+    } else notes.push(`rejected ${what} source ${JSON.stringify(source)}: no such message or tool call in this task`);
+  }
+  return valid;
+}
+
+/** Trimmed, unique, cut items; the newest `max` if there are more. */
+function list(items: readonly string[], max: number): string[] {
+  const result: string[] = [];
+  for (const item of items) {
+    const text = clip(item);
+    if (text !== "" && !result.some((other) => same(other, text))) result.push(text);
+  }
+  return result.slice(-max);
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > MAX_ITEM_CHARS ? `${flat.slice(0, MAX_ITEM_CHARS - 1)}…` : flat;
+}
+
+function same(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

@@ -1,0 +1,35 @@
+import type { Ledger } from "../routing/ledger.js";
+import type { TaskRecord } from "./record.js";
+import { renderRecord } from "./render-record.js";
+
+/** The tasks of a session as the `rcm_tasks` tool lists them: id, status, title, goal. */
+export function listTasks(ledger: Ledger, records: Readonly<Record<string, TaskRecord>>): string {
+  if (ledger.tasks.length === 0) return "No tasks yet in this session.";
+  const current = currentTask(ledger);
+  return ledger.tasks
+    .map((task) => {
+      const record = records[task.id];
+      const status = task.id === current ? "current" : "suspended";
+      const goal = record ? record.goal : "(no record yet)";
+      const pending = record && record.pending.length > 0 ? `; ${record.pending.length} pending` : "";
+      return `${task.id} [${status}] ${task.title}\n  goal: ${goal}${pending}`;
+    })
+    .join("\n");
+}
+
+/** One task's record as the `rcm_tasks` tool shows it; throws naming the known tasks if `id` is not one. */
+export function showTask(ledger: Ledger, records: Readonly<Record<string, TaskRecord>>, id: string, recordTokens: number): string {
+  const task = ledger.tasks.find((candidate) => candidate.id === id);
+  if (!task) {
+    const known = ledger.tasks.map((candidate) => candidate.id).join(", ") || "none";
+    throw new Error(`no task ${JSON.stringify(id)} in this session (tasks: ${known})`);
+  }
+  const record = records[task.id];
+  if (!record) return `${task.id}: ${task.title}\nNo memory record yet: it is written when a turn of this task ends.`;
+  return renderRecord(record, { title: task.title, maxTokens: recordTokens });
+}
+
+function currentTask(ledger: Ledger): string | undefined {
+  const last = ledger.order[ledger.order.length - 1];
+  return last === undefined ? undefined : ledger.decisions[last]?.task;
+}

@@ -1,0 +1,8 @@
+/**
+ * A deterministic, dependency-free token estimate for budgets inside the plug-in. About
+ * 3.5 characters per token errs on the high side for English and code with the common
+ * BPE vocabularies, so a budget computed with it is rarely exceeded.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 3.5);
+}

@@ -1,0 +1,323 @@
+import { contentWords, extractSignals } from "../routing/signals.js";
+import { applyProposal } from "./apply-proposal.js";
+import { toolCallsOf, type GroupDigest, type ToolCallDigest } from "./group-digest.js";
+import type { RecordProposal } from "./record-proposal.js";
+import { activeConstraints } from "./record.js";
+import { isEditingCall, isProgressEvidence, isTestCommand, testOutcome } from "./tool-evidence.js";
+import type { MemoryUpdateInput, MemoryUpdater } from "./updater.js";
+
+/** The default updater when no aux model is configured: rules over the digests, no model. */
+export const extractiveUpdater: MemoryUpdater = {
+  name: "extractive",
+  limits: { maxGroups: 50, maxTokens: 200_000 },
+  // async: a throw (an empty batch) becomes a rejection, as with the model updater.
+  async update(input) {
+    return { ok: true, record: applyProposal({ input, proposal: proposeExtractively(input), updater: "extractive" }) };
+  },
+};
+
+const GOAL_CHARS = 300;
+const SHOWN_CHARS = 120;
+
+// A sentence that states a requirement has one of these, or starts with an imperative verb.
+const CUE =
+  /\b(?:must|mustn't|should|shouldn't|shall|needs? to|have to|has to|required?|requires|never|always|only|don'?t|do not|does not|doesn't|make sure|ensure|keep|without|instead|rather than|cannot|can'?t|can not|avoid|preserve|at least|at most|exactly|expected|no longer)\b/i;
+const IMPERATIVE =
+  /^(?:add|make|write|fix|use|keep|return|change|remove|rename|support|handle|implement|raise|allow|accept|reject|treat|ignore|skip|update|create|replace|move|delete|drop|set|put|include|exclude|convert|refactor|extract|split|merge|ensure|avoid|preserve|throw|emit|log|print|validate|document|rewrite|introduce|expose|export|wrap|parse|format|sort|limit|cap|strip|normali[sz]e|escape|quote|unquote|trim|lowercase|uppercase|capitali[sz]e|encode|decode|serialize|load|send|pass|verify|cover|hide|warn|fail|guard|lock|sanitize|deduplicate|dedupe|group|filter|map|rename|count|round|pad|truncate|indent|register|configure|enable|disable|require|forbid|reuse|share|clean|cleanup|reset|initiali[sz]e|open|close|retain|respect|honou?r|prevent|let|cache|retry|bump|revert|restore|switch|stop|give|mark|store|save|prefer|default|forget|name|call|never|always|only)\b/i;
+// Words in front of the verb that do not change what is asked ("Also, please add ...").
+const FILLER = /^(?:please|also|now|then|and|so|ok|okay|actually|just|instead|finally|next|first|lastly|oh|alright|but|let's|let us)\b[,\s]*/i;
+// "Can you add ...?" is a request; "What files are in textkit?" is a pure question.
+const POLITE = /^(?:(?:can|could|would|will) you(?: please)?|(?:i|we)(?: would|'d)? (?:like|want|need) you to)\s+/i;
+const PLEASANT_WORDS = new Set(
+  "hi hello hey thanks thank you thx cheers great cool nice perfect awesome ok okay good job well done sounds looks lgtm a lot so much there again that that's works".split(" "),
+);
+/**
+ * Superseding is deliberately conservative: the newer sentence must carry one of these cues,
+ * must not read as an addition ("also", "as well"), and must share with the older constraint a
+ * code identifier or path, or at least 2 content words (the cue words themselves not counted).
+ */
+const OVERRIDE =
+  /\b(?:instead|no longer|not any ?more|rather than|actually|switch(?:ing)? to|forget|scratch that|after all|drop the|never ?mind)\b|\bchange\b[^.;]{0,60}?\bto\b|\bdon'?t\b[^.;]{0,60}?\bany ?more\b/i;
+const ADDITIVE = /\b(?:also|as well|in addition|additionally)\b/i;
+const OVERRIDE_WORDS = new Set(["instead", "actually", "rather", "longer", "anymore", "forget", "switch", "drop", "change", "scratch", "mind"]);
+
+/** Proposes the next record from the batch alone: pure and deterministic. */
+export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
+  const { previous, batch } = input;
+  const { files, show } = collectFiles(previous?.files ?? [], batch);
+  const { constraints, superseded, fresh, supersededTexts } = extractConstraints(input);
+  return {
+    goal: previous?.goal || goalOf(batch),
+    constraints,
+    superseded,
+    progress: progressOf(batch, show),
+    pending: pendingOf(previous?.pending ?? [], fresh, supersededTexts, batch),
+    files,
+    uncertainties: uncertaintiesOf(previous?.uncertainties ?? [], batch, show),
+  };
+}
+
+/** The first request's opening: its first sentence, and the next ones while it is very short. */
+function goalOf(batch: readonly GroupDigest[]): string {
+  const text = batch.find((group) => group.requestText.trim() !== "")?.requestText ?? "";
+  let goal = "";
+  for (const sentence of sentences(text)) {
+    if (isPleasantry(sentence)) continue;
+    if (goal === "") goal = sentence;
+    else if (goal.length < 60 && goal.length + 1 + sentence.length <= GOAL_CHARS) goal += ` ${sentence}`;
+    else break;
+  }
+  // Sentences are only appended within the limit: a longer goal is one long first sentence.
+  if (goal.length <= GOAL_CHARS) return goal;
+  const cut = goal.slice(0, GOAL_CHARS - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > GOAL_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, "")}…`;
+}
+
+/** A new constraint; `group` is its request's position in the batch. */
+type Candidate = { text: string; sources: string[]; group: number; dropped: boolean };
+
+function extractConstraints(input: MemoryUpdateInput) {
+  const active = input.previous ? activeConstraints(input.previous) : [];
+  const superseded: { id: string; by: string }[] = [];
+  const fresh: Candidate[] = [];
+  input.batch.forEach((group, index) => {
+    const by = group.requestID;
+    if (group.kind !== "request" || by === undefined) return;
+    for (const text of sentences(group.requestText)) {
+      if (!isRequirement(text)) continue;
+      if (OVERRIDE.test(text) && !ADDITIVE.test(text)) {
+        for (const older of active) {
+          if (!superseded.some((entry) => entry.id === older.id) && overrides(text, older.text)) superseded.push({ id: older.id, by });
+        }
+        // Same-batch constraints have no id yet: an overridden one is simply not proposed.
+        for (const older of fresh) if (older.group < index && !older.dropped && overrides(text, older.text)) older.dropped = true;
+      }
+      if (active.some((known) => sameText(known.text, text))) continue;
+      const same = fresh.find((candidate) => !candidate.dropped && sameText(candidate.text, text));
+      if (same) {
+        if (!same.sources.includes(by)) same.sources.push(by);
+      } else fresh.push({ text, sources: [by], group: index, dropped: false });
+    }
+  });
+  const gone = new Set(superseded.map((entry) => entry.id));
+  const live = fresh.filter((candidate) => !candidate.dropped);
+  return {
+    // Previous constraints are emitted with their ids so that they are kept without a note.
+    constraints: [
+      ...active.filter((known) => !gone.has(known.id)).map(({ id, text, sources }) => ({ id, text, sources })),
+      ...live.map(({ text, sources }) => ({ text, sources })),
+    ],
+    superseded,
+    fresh: live,
+    supersededTexts: [...active.filter((known) => gone.has(known.id)), ...fresh.filter((candidate) => candidate.dropped)].map((item) => item.text),
+  };
+}
+
+function overrides(newer: string, older: string): boolean {
+  const a = extractSignals(newer);
+  const b = extractSignals(older);
+  const code = new Set([...a.paths, ...a.symbols]);
+  if ([...b.paths, ...b.symbols].some((item) => code.has(item))) return true;
+  const words = new Set(contentWords(newer).filter((word) => !OVERRIDE_WORDS.has(word)));
+  return new Set(contentWords(older).filter((word) => words.has(word))).size >= 2;
+}
+
+function isRequirement(sentence: string): boolean {
+  if (isPleasantry(sentence) || contentWords(sentence).length === 0) return false;
+  const leads = [stripFillers(sentence), stripFillers(sentence.replace(/^[^:`]{1,40}:\s+/, ""))];
+  if (sentence.endsWith("?")) {
+    return leads.some((lead) => {
+      const polite = POLITE.exec(lead);
+      return polite !== null && IMPERATIVE.test(stripFillers(lead.slice(polite[0].length)));
+    });
+  }
+  return CUE.test(sentence) || leads.some((lead) => IMPERATIVE.test(lead) || IMPERATIVE.test(stripFillers(lead.replace(POLITE, ""))));
+}
+
+function stripFillers(text: string): string {
+  let rest = text;
+  for (let previous = ""; previous !== rest; ) [previous, rest] = [rest, rest.replace(FILLER, "")];
+  return rest;
+}
+
+function isPleasantry(sentence: string): boolean {
+  return (sentence.toLowerCase().match(/[a-z']+/g) ?? []).every((word) => PLEASANT_WORDS.has(word));
+}
+
+/**
+ * Sentences and list items of a request, whitespace-flattened. Code (spans and fences) is
+ * masked while splitting, so `a.py` or `x.y()` never splits; "v1.2" and "e.g." do not either.
+ */
+export function sentences(text: string): string[] {
+  const code: string[] = [];
+  const masked = text.replace(/```[\s\S]*?```|`[^`\n]+`/g, (span) => `\u0000${code.push(span) - 1}\u0000`);
+  const segments: string[] = [];
+  // A wrapped line (lower-case, after a line without end punctuation; indented after a list
+  // item) continues its sentence; list items and blank lines start new ones.
+  let open: "no" | "prose" | "item" = "no";
+  for (const raw of masked.split("\n")) {
+    const line = raw.trim();
+    const bullet = /^(?:[-*•+]|\d{1,2}[.)])\s+/.exec(line);
+    const body = bullet ? line.slice(bullet[0].length) : line;
+    const wrapped: boolean = !bullet && /^[a-z]/.test(body) && (open === "prose" || (open === "item" && /^\s/.test(raw)));
+    if (wrapped) segments[segments.length - 1] += ` ${body}`;
+    else if (body !== "") segments.push(body);
+    open = body === "" || /[.!?:;]$/.test(body) ? "no" : bullet ? "item" : wrapped ? open : "prose";
+  }
+  return segments
+    .flatMap((segment) => segment.split(/(?<=(?<!\be\.g|\bi\.e|\betc|\bvs|\bcf)[.!?])\s+|(?<=;)\s+/))
+    .map((part) => part.replace(/\u0000(\d+)\u0000/g, (_, index: string) => code[Number(index)] ?? "").replace(/\s+/g, " ").trim())
+    .map((part) => part.replace(/;$/, ""))
+    .filter((part) => part !== "");
+}
+
+/**
+ * Files named by requests, tool inputs and bash commands; first seen first, one form per
+ * file. Absolute paths are shown relative to a workspace root when one is known: a bash
+ * `workdir`, a directory a request names, or the prefix an absolute path adds to a relative
+ * one (`/ws/` + `src/a.py`).
+ */
+function collectFiles(previous: readonly string[], batch: readonly GroupDigest[]) {
+  const named: string[] = [];
+  const roots = new Set<string>();
+  for (const group of batch) {
+    const request = extractSignals(group.requestText);
+    named.push(...request.paths);
+    for (const workspace of request.workspaces) roots.add(`${workspace}/`);
+    for (const call of toolCallsOf([group])) {
+      named.push(...pathsOf(call));
+      const command = commandOf(call);
+      if (command !== "") named.push(...extractSignals(command).paths);
+      const workdir = call.input["workdir"];
+      if (typeof workdir === "string" && workdir.startsWith("/")) roots.add(`${workdir.replace(/\/+$/, "")}/`);
+    }
+  }
+  const relatives = [...previous, ...named].filter((path) => !path.startsWith("/") && path.includes("/"));
+  for (const path of named) {
+    for (const relative of relatives) if (path.startsWith("/") && path.endsWith(`/${relative}`)) roots.add(path.slice(0, -relative.length));
+  }
+  const sortedRoots = [...roots].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const show = (path: string): string => {
+    const root = sortedRoots.find((candidate) => path.startsWith(candidate) && path.length > candidate.length);
+    if (root) return path.slice(root.length);
+    const segments = path.split("/").filter((segment) => segment !== "");
+    return segments.length > 3 ? segments.slice(-3).join("/") : path;
+  };
+  const files = [...previous];
+  for (const path of named) {
+    const form = path.startsWith("/") && sortedRoots.some((root) => path.startsWith(root)) ? show(path) : path;
+    if (form !== "" && !files.some((known) => samePath(known, form))) files.push(form);
+  }
+  return { files, show };
+}
+
+/** Paths a call works on: its path inputs and the file headers of a patch. */
+function pathsOf(call: ToolCallDigest): string[] {
+  const paths: string[] = [];
+  for (const key of ["filePath", "file_path", "path"]) {
+    const value = call.input[key];
+    // `path` is also grep's and glob's directory: only a name with an extension counts there.
+    if (typeof value === "string" && (key !== "path" || /\.\w{1,8}$/.test(value))) paths.push(value.trim());
+  }
+  if (call.tool.includes("patch")) {
+    for (const value of Object.values(call.input)) {
+      if (typeof value !== "string") continue;
+      for (const match of value.matchAll(/^(?:\*\*\* (?:Add|Update|Delete) File: |\+\+\+ b\/)(.+)$/gm)) paths.push((match[1] ?? "").trim());
+    }
+  }
+  return [...new Set(paths.filter((path) => path !== ""))];
+}
+
+/** New progress: completed edits and test runs only; never assistant text or tool output. */
+function progressOf(batch: readonly GroupDigest[], show: (path: string) => string): RecordProposal["progress"] {
+  const progress: RecordProposal["progress"] = [];
+  const add = (text: string, callID: string) => {
+    const same = progress.find((item) => item.text === text);
+    if (same) same.sources.push(callID);
+    else progress.push({ text, sources: [callID] });
+  };
+  for (const call of toolCallsOf(batch)) {
+    if (!isProgressEvidence(call)) continue;
+    if (isEditingCall(call)) {
+      const verb = call.tool === "write" ? "Wrote" : call.tool.includes("patch") ? "Patched" : "Edited";
+      const targets = pathsOf(call).map(show);
+      add(`${verb} ${targets.join(", ") || "files"}`, call.callID);
+    } else if (call.tool === "bash" && isTestCommand(commandOf(call))) {
+      const outcome = testOutcome(call);
+      add(`Ran \`${short(commandOf(call))}\`: ${outcome === "unknown" ? "outcome unknown" : outcome}`, call.callID);
+    }
+  }
+  return progress;
+}
+
+/**
+ * Open problems: failed calls, assistant errors, aborts and failing test runs. A later
+ * passing run of the same command clears its failure; a later completed edit of a file
+ * clears the failed edits of that file.
+ */
+function uncertaintiesOf(previous: readonly string[], batch: readonly GroupDigest[], show: (path: string) => string): string[] {
+  let items = [...previous];
+  for (const group of batch) {
+    for (const call of toolCallsOf([group])) {
+      const command = commandOf(call);
+      const targets = pathsOf(call).map(show);
+      if (call.tool === "bash" && isTestCommand(command)) {
+        const outcome = testOutcome(call);
+        const key = `Tests failing: \`${short(command)}\``;
+        if (outcome !== "unknown") items = items.filter((item) => !item.startsWith(key));
+        if (outcome !== "failed") continue;
+        const failed = (call.output ?? "").split("\n").find((line) => /^(?:FAILED|ERROR|FAIL)\b/.test(line.trim()));
+        items.push(failed ? `${key}: ${short(failed)}` : key);
+      } else if (call.status === "error") {
+        const target = targets.length > 0 ? ` on ${targets.join(", ")}` : command !== "" ? ` (\`${short(command)}\`)` : "";
+        items.push(`\`${call.tool}\` failed${target}: ${short((call.error ?? "").split("\n").find((line) => line.trim() !== "") ?? "unknown error")}`);
+      } else if (call.status === "completed" && isEditingCall(call)) {
+        items = items.filter((item) => {
+          const failed = /^`[\w-]+` failed on (.+?): /.exec(item);
+          return !failed || !(failed[1] ?? "").split(", ").every((path) => targets.some((target) => samePath(target, path)));
+        });
+      }
+    }
+    for (const error of group.errors) items.push(`Assistant error: ${error}`);
+    if (group.aborted) items.push("A step was aborted");
+  }
+  return items;
+}
+
+/** Which requirements no completed edit has answered yet, in or after their own group. */
+function pendingOf(previous: readonly string[], fresh: readonly Candidate[], dropped: readonly string[], batch: readonly GroupDigest[]): string[] {
+  const edits = batch.map((group) =>
+    toolCallsOf([group])
+      .filter((call) => call.status === "completed" && isEditingCall(call))
+      .map((call) => JSON.stringify(call.input).toLowerCase()),
+  );
+  const items = [
+    ...previous.filter((text) => !dropped.some((gone) => sameText(gone, text))).map((text) => ({ text, group: 0 })),
+    ...fresh.map(({ text, group }) => ({ text, group })),
+  ];
+  const answered = ({ text, group }: { text: string; group: number }) => {
+    const signals = extractSignals(text);
+    const names = [...signals.paths, ...signals.symbols].map((name) => name.toLowerCase());
+    return edits.slice(group).flat().some((input) => names.length === 0 || names.some((name) => input.includes(name)));
+  };
+  return items.filter((item) => !answered(item)).map(({ text }) => text);
+}
+
+function commandOf(call: ToolCallDigest): string {
+  const command = call.input["command"];
+  return call.tool === "bash" && typeof command === "string" ? command : "";
+}
+
+function short(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > SHOWN_CHARS ? `${flat.slice(0, SHOWN_CHARS - 1)}…` : flat;
+}
+
+function samePath(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}
+
+function sameText(a: string, b: string): boolean {
+  return a.replace(/\s+/g, " ").trim().toLowerCase() === b.replace(/\s+/g, " ").trim().toLowerCase();
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/** Longest item text kept in a record; longer texts are cut (records must stay small). */
+export const MAX_ITEM_CHARS = 400;
+
+/**
+ * What an updater proposes for the next record. The rules in `apply-proposal.ts` decide
+ * what of it is kept: updaters (the aux model above all) are never trusted as they are.
+ */
+export const RecordProposalSchema = z.object({
+  goal: z.string(),
+  /**
+   * Constraints in force. An item with `id` (c1, c2... from the previous record) keeps that
+   * constraint as it was; an item without one is a new constraint.
+   */
+  constraints: z
+    .array(z.object({ id: z.string().optional(), text: z.string().default(""), sources: z.array(z.string()).default([]) }))
+    .default([]),
+  /** Previous constraints that a newer user message overrides, and that message's id. */
+  superseded: z.array(z.object({ id: z.string(), by: z.string() })).default([]),
+  /** New completed work in this batch only; earlier progress is kept by the code. */
+  progress: z.array(z.object({ text: z.string(), sources: z.array(z.string()).default([]) })).default([]),
+  /** Complete lists: they replace the previous ones. */
+  pending: z.array(z.string()).default([]),
+  files: z.array(z.string()).default([]),
+  uncertainties: z.array(z.string()).default([]),
+});
+export type RecordProposal = z.output<typeof RecordProposalSchema>;

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { AuxUsageSchema } from "../routing/decision.js";
+
+/** Version of the record's shape; bump it when the persisted shape changes. */
+export const RECORD_VERSION = 1;
+
+/** A requirement from the user, with the user messages it came from. */
+export const ConstraintSchema = z.object({
+  /** Stable within the record: `c1`, `c2`... in the order constraints were added. */
+  id: z.string().regex(/^c\d+$/),
+  text: z.string().min(1),
+  /** User message ids of the task. */
+  sources: z.array(z.string().min(1)).min(1),
+  /** The newer user message that overrides this constraint; superseded ones are not rendered. */
+  supersededBy: z.string().min(1).optional(),
+});
+export type Constraint = z.infer<typeof ConstraintSchema>;
+
+/** Completed work, with the tool calls (or messages) that show it. */
+export const ProgressItemSchema = z.object({
+  text: z.string().min(1),
+  sources: z.array(z.string().min(1)).min(1),
+});
+export type ProgressItem = z.infer<typeof ProgressItemSchema>;
+
+/** Which interaction groups the record accounts for: exactly these, in session order. */
+export const CoverageSchema = z.object({
+  /** The last group the record accounts for (the coverage mark). */
+  through: z.string().min(1),
+  groups: z.array(z.string().min(1)).min(1),
+});
+export type Coverage = z.infer<typeof CoverageSchema>;
+
+/** Usage of the update that produced a record; aux fields are zero for the extractive updater. */
+export const RecordUpdateSchema = z.object({
+  updater: z.enum(["model", "extractive"]),
+  /** Groups folded in by this update. */
+  groups: z.number().int().min(0),
+  aux: AuxUsageSchema.optional(),
+  /** What the rules changed in the updater's proposal (dropped sources, restored constraints...). */
+  notes: z.array(z.string()),
+});
+export type RecordUpdate = z.infer<typeof RecordUpdateSchema>;
+
+/** One task's memory: the six fields, their sources, and the coverage mark. */
+export const TaskRecordSchema = z.object({
+  version: z.literal(RECORD_VERSION),
+  task: z.string().min(1),
+  goal: z.string(),
+  constraints: z.array(ConstraintSchema),
+  progress: z.array(ProgressItemSchema),
+  pending: z.array(z.string()),
+  files: z.array(z.string()),
+  uncertainties: z.array(z.string()),
+  coverage: CoverageSchema,
+  lastUpdate: RecordUpdateSchema,
+});
+export type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+/** True if the record accounts for the group with this id. */
+export function covers(record: TaskRecord | undefined, groupID: string): boolean {
+  return record !== undefined && record.coverage.groups.includes(groupID);
+}
+
+/** The constraints that are still in force. */
+export function activeConstraints(record: TaskRecord): Constraint[] {
+  return record.constraints.filter((constraint) => constraint.supersededBy === undefined);
+}

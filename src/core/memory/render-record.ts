@@ -1,0 +1,75 @@
+import { estimateTokens } from "./estimate-tokens.js";
+import { activeConstraints, type TaskRecord } from "./record.js";
+
+export const DEFAULT_RECORD_TOKENS = 1500;
+
+/** The tags around a rendered record; tests and the compaction prompt look for them. */
+export const RECORD_OPEN = "<rcm-task-memory";
+export const RECORD_CLOSE = "</rcm-task-memory>";
+
+interface Shown {
+  progress: number;
+  files: number;
+  uncertainties: number;
+  pending: number;
+}
+
+/**
+ * The text the model sees for a record: delimited, deterministic, and bounded by
+ * `maxTokens` (estimated). Trimming drops the oldest progress first, then the oldest
+ * files, uncertainties and pending items; a constraint is never dropped, so a record with
+ * very many constraints may exceed the bound.
+ */
+export function renderRecord(record: TaskRecord, options: { title: string; maxTokens?: number }): string {
+  const maxTokens = options.maxTokens ?? DEFAULT_RECORD_TOKENS;
+  const shown: Shown = {
+    progress: record.progress.length,
+    files: record.files.length,
+    uncertainties: record.uncertainties.length,
+    pending: record.pending.length,
+  };
+  let text = compose(record, options.title, shown);
+  for (const field of ["progress", "files", "uncertainties", "pending"] as const) {
+    while (shown[field] > 0 && estimateTokens(text) > maxTokens) {
+      shown[field] -= 1;
+      text = compose(record, options.title, shown);
+    }
+  }
+  return text;
+}
+
+function compose(record: TaskRecord, title: string, shown: Shown): string {
+  const lines = [
+    `${RECORD_OPEN} task="${record.task}">`,
+    `Task ${record.task}: ${oneLine(title)}`,
+    "This is opencode-rcm's record of the task so far in this session. The earlier assistant and tool exchanges it covers are left out of this conversation; the user's requests are kept verbatim. The user's current request overrides anything recorded here.",
+    `Goal: ${oneLine(record.goal)}`,
+  ];
+  section(lines, "Constraints (from the user's requests)", activeConstraints(record).map((constraint) => constraint.text));
+  section(lines, "Progress (shown by tool results)", newest(record.progress.map((item) => item.text), shown.progress), omitted(record.progress.length, shown.progress));
+  section(lines, "Pending", newest(record.pending, shown.pending), omitted(record.pending.length, shown.pending));
+  const files = newest(record.files, shown.files);
+  if (files.length > 0) lines.push(`Files: ${files.join(", ")}${omitted(record.files.length, shown.files) ?? ""}`);
+  section(lines, "Uncertainties", newest(record.uncertainties, shown.uncertainties), omitted(record.uncertainties.length, shown.uncertainties));
+  lines.push(RECORD_CLOSE);
+  return lines.join("\n");
+}
+
+function section(lines: string[], heading: string, items: readonly string[], note?: string): void {
+  if (items.length === 0 && note === undefined) return;
+  lines.push(`${heading}:`);
+  if (note !== undefined) lines.push(`- ${note.trim()}`);
+  for (const item of items) lines.push(`- ${oneLine(item)}`);
+}
+
+function newest<T>(items: readonly T[], count: number): T[] {
+  return count <= 0 ? [] : items.slice(-count);
+}
+
+function omitted(total: number, shown: number): string | undefined {
+  return shown < total ? ` (${total - shown} older left out)` : undefined;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,105 @@
+import { nextBatch } from "../core/memory/batches.js";
+import { digestGroups } from "../core/memory/group-digest.js";
+import type { TaskRecord } from "../core/memory/record.js";
+import { requestIDsOf, uncoveredGroups } from "../core/memory/uncovered-groups.js";
+import type { MemoryUpdater } from "../core/memory/updater.js";
+import { toInteractionGroups } from "../core/interaction-groups.js";
+import type { Guard } from "./fail-open-guard.js";
+import type { Logger } from "./logger.js";
+import type { SessionRouting } from "./session-routing.js";
+import type { SessionSource } from "./session-source.js";
+
+/** The tasks' memory records of the sessions this server runs. */
+export interface SessionMemory {
+  /** A turn ended: bring the session's records up to date in the background. Never throws. */
+  scheduleUpdate(sessionID: string): void;
+  /**
+   * The record for a model call answering `requestID`. The first call of a request pins
+   * the last complete record, so every call of one turn sees the same bytes even when a
+   * background update finishes in between.
+   */
+  recordFor(sessionID: string, requestID: string, task: string): Promise<TaskRecord | undefined>;
+  /** Resolves when no update of the session is running or scheduled (tests, shutdown). */
+  settled(sessionID: string): Promise<void>;
+}
+
+export function createSessionMemory(deps: {
+  routing: SessionRouting;
+  source: SessionSource;
+  updater: MemoryUpdater;
+  logger: Logger;
+  guard: Guard;
+}): SessionMemory {
+  const running = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+  const pins = new Map<string, { requestID: string; task: string; record: TaskRecord | undefined }>();
+  // A task whose update failed is retried only once it has more uncovered groups, so a
+  // broken aux model is not asked again at every turn of every other task.
+  const failedAt = new Map<string, number>();
+
+  const updateOnce = async (sessionID: string): Promise<void> => {
+    const state = await deps.routing.snapshot(sessionID);
+    if (!state || state.ledger.tasks.length === 0) return;
+    const messages = await deps.source.messages(sessionID);
+    const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records });
+    for (const task of state.ledger.tasks) {
+      const groups = pending.get(task.id);
+      const key = `${sessionID}\u0000${task.id}`;
+      if (!groups || (failedAt.get(key) ?? -1) >= groups.length) continue;
+      let remaining = digestGroups(messages, groups);
+      let previous = state.records[task.id];
+      const requestIDs = requestIDsOf(state.ledger, task.id);
+      while (remaining.length > 0) {
+        const batch = nextBatch(remaining, deps.updater.limits);
+        const result = await deps.updater.update({ task, previous, batch, requestIDs });
+        const log = { task: task.id, updater: deps.updater.name, groups: batch.length };
+        if (!result.ok) {
+          failedAt.set(key, remaining.length);
+          await deps.routing.commitRecord(sessionID, undefined, { ...log, ok: false, ...(result.aux ? { aux: result.aux } : {}) });
+          await deps.logger.log("warn", `memory update of ${task.id} failed; its previous record stays: ${result.reason}`, { sessionID });
+          break;
+        }
+        const aux = result.record.lastUpdate.aux;
+        await deps.routing.commitRecord(sessionID, result.record, { ...log, ok: true, ...(aux ? { aux } : {}) });
+        await deps.logger.log("info", `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`, {
+          sessionID,
+          notes: result.record.lastUpdate.notes,
+          ...(aux ? { aux } : {}),
+        });
+        failedAt.delete(key);
+        previous = result.record;
+        remaining = remaining.slice(batch.length);
+      }
+    }
+  };
+
+  // One update at a time per session; an idle that arrives meanwhile runs one more pass.
+  const run = (sessionID: string): Promise<void> => {
+    const work = (async () => {
+      do {
+        again.delete(sessionID);
+        await deps.guard("memory update", sessionID, () => updateOnce(sessionID));
+      } while (again.has(sessionID));
+    })().finally(() => running.delete(sessionID));
+    running.set(sessionID, work);
+    return work;
+  };
+
+  return {
+    scheduleUpdate(sessionID) {
+      if (running.has(sessionID)) again.add(sessionID);
+      else void run(sessionID);
+    },
+    async recordFor(sessionID, requestID, task) {
+      const pin = pins.get(sessionID);
+      if (pin && pin.requestID === requestID && pin.task === task) return pin.record;
+      const state = await deps.routing.snapshot(sessionID);
+      const record = state?.records[task];
+      pins.set(sessionID, { requestID, task, record });
+      return record;
+    },
+    async settled(sessionID) {
+      while (running.has(sessionID)) await running.get(sessionID);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { tool, type ToolDefinition } from "@opencode-ai/plugin";
+import { listTasks, showTask } from "../core/memory/describe-tasks.js";
+import type { SessionRouting } from "./session-routing.js";
+
+const args = {
+  action: tool.schema.enum(["list", "show"]).describe("list: every task of this session; show: one task's memory record"),
+  task: tool.schema.string().regex(/^t\d+$/).optional().describe("The task id for show, e.g. t2"),
+};
+// OpenCode does not validate tool arguments: the tool parses them itself.
+const ArgsSchema = tool.schema.object(args).strict().refine((value) => value.action !== "show" || value.task !== undefined, {
+  path: ["task"],
+  message: "show needs a task id, e.g. t2",
+});
+
+/** `rcm_tasks`: lets the agent list the session's tasks or read one task's record. */
+export function createTasksTool(deps: { routing: SessionRouting; recordTokens: number }): ToolDefinition {
+  return tool({
+    description:
+      "List the tasks of this session that opencode-rcm tracks (id, title, status, goal), or show one task's memory record (goal, constraints, progress, pending work, files, uncertainties). Use it when resuming a task.",
+    args,
+    async execute(raw, context) {
+      const parsed = ArgsSchema.safeParse(raw);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`);
+        throw new Error(`rcm_tasks: invalid arguments: ${problems.join("; ")}`);
+      }
+      const state = await deps.routing.snapshot(context.sessionID);
+      if (!state) return "opencode-rcm does not track tasks in sub-agent sessions.";
+      const { action, task } = parsed.data;
+      if (action === "list") return listTasks(state.ledger, state.records);
+      return showTask(state.ledger, state.records, task ?? "", deps.recordTokens);
+    },
+  });
+}

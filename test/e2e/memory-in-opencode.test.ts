@@ -1,0 +1,191 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../../src/harness/fake-aux-endpoint.js";
+import { createGitRepo } from "../../src/harness/git-repo.js";
+import type { PluginEntry } from "../../src/harness/opencode-config.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
+import { isCompactionRequest, messageText, type ChatRequestBody } from "../../src/scripted-model/index.js";
+import { makeTempDir } from "../support/temp-dir.js";
+import {
+  countTokens,
+  EXCHANGE_MARKS,
+  firstRequestFor,
+  fourTaskScript,
+  recordTextIn,
+  REPO_FILES,
+  REQUESTS,
+  requestTokens,
+  waitForState,
+} from "./support/four-tasks.js";
+
+const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const SCHEDULE = ["A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2", "A3"] as const;
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+beforeAll(async () => {
+  temp = await makeTempDir("rcm-memory-e2e");
+});
+afterAll(async () => {
+  await temp?.remove();
+});
+
+/**
+ * A stand-in aux model for the memory prompt: each new user request becomes a constraint,
+ * each completed tool call progress, and it also makes claims the rules must reject (a
+ * made-up call id, a "done" citing only the assistant's words). Any update whose batch
+ * holds A2 fails with HTTP 500, so A2 stays uncovered.
+ */
+function memoryModel(body: unknown): FakeReply {
+  const messages = (body as ChatRequestBody).messages;
+  const prompt = messageText(messages.findLast((message) => message.role === "user")?.content);
+  if (prompt.includes(REQUESTS.A2)) return { kind: "status", status: 500, message: "the aux model is down" };
+  const previousText = prompt.split("## The record so far\n")[1]?.split("\n\n## New interaction groups")[0] ?? "";
+  const previous = previousText.startsWith("{") ? (JSON.parse(previousText) as { goal: string; constraints: { id: string }[] }) : undefined;
+  const requests = [...prompt.matchAll(/\[user message (\S+)\]:\n([^\n]+)/g)];
+  const calls = [...prompt.matchAll(/\[tool call (\S+): (\w+), completed/g)];
+  const assistant = [...prompt.matchAll(/\[assistant (\S+), a claim\]/g)].map((match) => match[1] ?? "");
+  const proposal = {
+    goal: previous?.goal ?? requests[0]?.[2] ?? "",
+    constraints: [...(previous?.constraints ?? []).map(({ id }) => ({ id })), ...requests.map(([, id, text]) => ({ text, sources: [id] }))],
+    superseded: [],
+    progress: [
+      ...calls.map(([, id, tool]) => ({ text: `${tool} call ${id} completed`, sources: [id] })),
+      { text: "Ran the whole test suite", sources: ["call_made_up"] },
+      { text: "The task is done", sources: assistant.slice(0, 1) },
+    ],
+    pending: [],
+    files: [],
+    uncertainties: [],
+  };
+  return { kind: "content", content: JSON.stringify(proposal) };
+}
+
+describe("task memory inside the real OpenCode", () => {
+  it("resumes task A with its record: covered exchanges replaced, uncovered ones kept, user requests verbatim", async () => {
+    const aux: FakeAuxEndpoint = await startFakeAuxEndpoint({ respond: memoryModel });
+    try {
+      const run = async (mode: "full" | "router") => {
+        const repo = join(temp.path, `repo-${mode}`);
+        await createGitRepo(repo, REPO_FILES);
+        const stateDir = join(temp.path, `state-${mode}`);
+        const plugin: PluginEntry = [
+          PLUGIN,
+          { mode, debug: true, stateDir, aux: { baseURL: aux.url, model: "aux" }, memory: { updater: "model", keepRecent: 1 } },
+        ];
+        return withScriptedOpencode(
+          { runDir: join(temp.path, `run-${mode}`), directory: repo, script: fourTaskScript(repo), plugins: [plugin] },
+          async ({ client, prompt, model }) => {
+            const sessionID = (await client.session.create({}, { throwOnError: true })).data.id;
+            for (const step of SCHEDULE) {
+              await prompt(sessionID, REQUESTS[step]);
+              if (mode !== "full") continue;
+              // Updates run in the background after session.idle; wait for this turn's.
+              const updates = step === "A1" ? 1 : step === "A2" ? 2 : 0;
+              if (updates > 0) await waitForState(stateDir, sessionID, (state) => state.memoryUpdates.filter((u) => u.task === "t1").length >= updates, `t1 update ${updates}`);
+            }
+            const state = mode === "full" ? await waitForState(stateDir, sessionID, (s) => s.memoryUpdates.length >= 9, "all updates") : undefined;
+            return { requests: await model.requests(), state };
+          },
+        );
+      };
+      const full = await run("full");
+      const resumed = firstRequestFor(full.requests, REQUESTS.A3);
+      const sent = JSON.stringify(resumed);
+
+      // A's record, with A's earlier constraint (A2's update failed: its constraint is not in it).
+      const record = recordTextIn(resumed);
+      expect(record).toBeDefined();
+      expect(record).toContain('<rcm-task-memory task="t1">');
+      expect(record).toContain(REQUESTS.A1);
+      expect(record).not.toContain(REQUESTS.A2);
+      // The rules: a made-up call id and a claim with only the assistant's words are not progress.
+      expect(record).toMatch(/Progress \(shown by tool results\):\n- write call \S+ completed\n- bash call \S+ completed/);
+      expect(record).toContain("Unverified claim: The task is done");
+      expect(record).not.toMatch(/^- Ran the whole test suite$/m);
+      // User requests verbatim; A1's exchange replaced (covered); A2's kept (not covered).
+      for (const text of [REQUESTS.A1, REQUESTS.A2, REQUESTS.A3]) expect(sent).toContain(text);
+      expect(sent).not.toContain(EXCHANGE_MARKS.A1);
+      expect(sent).not.toContain("def slugify(text)");
+      expect(sent).toContain(EXCHANGE_MARKS.A2);
+      // Routing still leaves the other tasks out.
+      for (const other of [REQUESTS.B1, REQUESTS.C1, REQUESTS.D1, EXCHANGE_MARKS.B1, EXCHANGE_MARKS.D1]) expect(sent).not.toContain(other);
+      expect(sent).toMatch(/task=t1 confidence=[\d.]+ kept=3\/9 .*memory: record=t1 covers=1 replaced=1 verbatim=1/);
+      // The record sits right before the request, and the request stays the last user message.
+      const users = resumed.messages.filter((message) => message.role === "user").map((message) => messageText(message.content));
+      expect(users.at(-2)).toContain("<rcm-task-memory");
+      expect(users.at(-1)?.startsWith(REQUESTS.A3)).toBe(true);
+
+      // Persisted with the ledger: A's record covers A1 only; the aux model's usage is logged.
+      const t1 = full.state?.records["t1"];
+      expect(t1?.coverage.groups).toHaveLength(1);
+      expect(t1?.constraints.map((constraint) => constraint.text)).toEqual([REQUESTS.A1]);
+      expect(t1?.lastUpdate.notes.join("\n")).toContain('rejected progress source "call_made_up"');
+      expect(full.state?.memoryUpdates.filter((update) => !update.ok).map((update) => update.task)).toEqual(["t1", "t1"]);
+      expect(full.state?.memoryUpdates.every((update) => (update.aux?.calls ?? 0) >= 1)).toBe(true);
+      expect(Object.keys(full.state?.records ?? {}).sort()).toEqual(["t2", "t3", "t4", "t1"].sort());
+
+      // The same session with routing only: what the record replaced, measured in cl100k tokens.
+      const router = await run("router");
+      const before = requestTokens(firstRequestFor(router.requests, REQUESTS.A3));
+      const after = requestTokens(resumed);
+      const recordTokens = countTokens(record ?? "");
+      const replaced = before - (after - recordTokens);
+      expect(replaced).toBeGreaterThan(0);
+      expect(recordTokens).toBeLessThan(1500);
+      console.log(
+        `memory e2e: record ${recordTokens} tokens; resumption request ${after} tokens with memory vs ${before} with routing only; ` +
+          `the record replaced ${replaced} tokens = ${((100 * replaced) / before).toFixed(1)}% of the request`,
+      );
+    } finally {
+      await aux.close();
+    }
+  });
+
+  it("gives the summarizer every task's record when OpenCode compacts, and keeps routing and remembering afterwards", async () => {
+    const repo = join(temp.path, "repo-compaction");
+    await createGitRepo(repo, REPO_FILES);
+    const stateDir = join(temp.path, "state-compaction");
+    const plugin: PluginEntry = [PLUGIN, { mode: "full", debug: true, stateDir }];
+    const { requests, serverOutput } = await withScriptedOpencode(
+      {
+        runDir: join(temp.path, "run-compaction"),
+        directory: repo,
+        script: fourTaskScript(repo, { bigOutputIn: "A2" }),
+        plugins: [plugin],
+        contextLimit: 16_000,
+      },
+      async ({ client, prompt, model, server }) => {
+        const sessionID = (await client.session.create({}, { throwOnError: true })).data.id;
+        for (const [position, step] of (["A1", "B1", "C1", "D1"] as const).entries()) {
+          await prompt(sessionID, REQUESTS[step]);
+          await waitForState(stateDir, sessionID, (state) => Object.keys(state.records).length > position, `record ${position + 1}`);
+        }
+        await prompt(sessionID, REQUESTS.A2);
+        await prompt(sessionID, REQUESTS.B2);
+        const state = await waitForState(stateDir, sessionID, (s) => (s.records["t2"]?.coverage.groups.length ?? 0) >= 2, "t2 covering B2");
+        expect(state.records["t2"]?.constraints.map((constraint) => constraint.text).join("\n")).toContain("newlines");
+        // Both edits of the exporter: one progress item citing both calls.
+        expect(state.records["t2"]?.progress.flatMap((item) => item.sources)).toHaveLength(2);
+        return { requests: await model.requests(), serverOutput: server.output() };
+      },
+    );
+    const compactions = requests
+      .map((request) => request.body as ChatRequestBody)
+      .filter((body) => isCompactionRequest(messageText(body.messages.findLast((message) => message.role === "user")?.content)));
+    expect(compactions.length).toBeGreaterThan(0);
+    const summarizer = JSON.stringify(compactions[0]);
+    for (const task of ["t1", "t2", "t3", "t4"]) expect(summarizer).toContain(`<rcm-task-memory task=\\"${task}\\">`);
+    expect(summarizer).toContain("the suspended ones included");
+    expect(summarizer).toContain("must quote fields that contain commas");
+    // The compaction clone is not filtered: the serialized history holds every task's requests.
+    for (const text of [REQUESTS.B1, REQUESTS.C1, REQUESTS.D1]) expect(summarizer).toContain(text);
+
+    // After compaction: B2 is routed to t2 and carries t2's record, built before the compaction.
+    const resumed = firstRequestFor(requests, REQUESTS.B2);
+    expect(recordTextIn(resumed)).toContain('<rcm-task-memory task="t2">');
+    expect(recordTextIn(resumed)).toContain("must quote fields that contain commas");
+    expect(JSON.stringify(resumed)).toMatch(/task=t2 confidence=[\d.]+ kept=\d+\/\d+/);
+    expect(serverOutput).not.toMatch(/failed; falling back/);
+  });
+});
