@@ -2,6 +2,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { MessageWithParts } from "../core/messages.js";
+import type { AuxUsage } from "../core/routing/decision.js";
 import type { Ledger } from "../core/routing/ledger.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
 import { packageRoot } from "../harness/package-root.js";
@@ -185,10 +186,10 @@ async function runOne(options: BenchRunOptions & {
   const stored = await client.session.messages({ sessionID: run.opencodeSessionID }, { throwOnError: true });
   const messages = stored.data as MessageWithParts[];
   await writeFile(join(dir, "session.json"), `${JSON.stringify({ run, messages }, null, 1)}\n`);
-  const ledger = await readLedger(files.state(mode), run.opencodeSessionID);
+  const state = await readPluginState(files.state(mode), run.opencodeSessionID);
   const focus = checkouts.get(spec.focus);
   if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
-  const usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ledger });
+  const usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ...state });
 
   options.progress("scoring");
   const patch = await focusPatch(focus.workspace, focus.task.base_commit);
@@ -230,12 +231,15 @@ async function abortAll(client: OpencodeClient): Promise<void> {
   for (const session of sessions?.data ?? []) await client.session.abort({ sessionID: session.id }).catch(() => undefined);
 }
 
-async function readLedger(stateDir: string, sessionID: string): Promise<Ledger | undefined> {
+/** The plug-in's ledger and memory-update costs for a session, if it kept any. */
+async function readPluginState(stateDir: string, sessionID: string): Promise<{ ledger?: Ledger; memoryAux?: AuxUsage[] }> {
   try {
     const loaded = await sessionStateFile(stateDir, sessionID).load();
-    return loaded.status === "loaded" ? loaded.value.ledger : undefined;
+    if (loaded.status !== "loaded") return {};
+    const { ledger, memoryUpdates } = loaded.value;
+    return { ledger, memoryAux: memoryUpdates.flatMap((update) => (update.aux ? [update.aux] : [])) };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

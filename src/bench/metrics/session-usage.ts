@@ -1,5 +1,6 @@
 import { userRequestText } from "../../core/interaction-groups.js";
 import type { MessageWithParts } from "../../core/messages.js";
+import type { AuxUsage } from "../../core/routing/decision.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import type { SentRequest } from "../drive/run-session.js";
 import { addUsage, emptyAux, emptyUsage, type AuxTotals, type Usage } from "./usage.js";
@@ -16,7 +17,8 @@ export interface SessionUsage {
  * Adds up tokens, model calls and tool calls from the stored history. User messages with
  * the user's own text are the requests, in the order they were sent; everything after one
  * (assistant steps, compaction, synthetic continues) counts for it. The plug-in's aux-model
- * cost comes from its ledger, keyed by the same user message ids.
+ * cost comes from its ledger, keyed by the same user message ids, plus the memory
+ * updates' aux cost, which belongs to the session as a whole (updates run between requests).
  */
 export function sessionUsage(options: {
   messages: readonly MessageWithParts[];
@@ -24,9 +26,11 @@ export function sessionUsage(options: {
   focus: string;
   firstFocusStage: string;
   ledger?: Ledger | undefined;
+  memoryAux?: readonly AuxUsage[] | undefined;
 }): SessionUsage {
   const { messages, requests, focus, firstFocusStage, ledger } = options;
   const result: SessionUsage = { session: emptyUsage(), resumedFocus: emptyUsage(), aux: emptyAux(), resumedFocusAux: emptyAux() };
+  for (const aux of options.memoryAux ?? []) addAux(result.aux, aux);
   let requestIndex = -1;
   const isResumedFocus = (index: number) => {
     const request = requests[index];
