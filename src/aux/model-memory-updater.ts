@@ -1,5 +1,6 @@
 import { applyProposal } from "../core/memory/apply-proposal.js";
-import { truncateDigest } from "../core/memory/batches.js";
+import { mapDigestTexts, truncateDigest } from "../core/memory/batches.js";
+import { redactSecrets } from "../core/redact-secrets.js";
 import type { GroupDigest } from "../core/memory/group-digest.js";
 import { RecordProposalSchema } from "../core/memory/record-proposal.js";
 import type { TaskRecord } from "../core/memory/record.js";
@@ -30,7 +31,8 @@ export function createModelMemoryUpdater(client: AuxClient, limits: BatchLimits 
         user: renderPrompt(template, {
           task: `${input.task.id} (${input.task.title})`,
           previous: describePrevious(input.previous),
-          groups: input.batch.map((group) => describeGroup(truncateDigest(group))).join("\n\n"),
+          // Redacted before cutting, so a cut never leaves half a secret the redactor cannot recognise.
+          groups: input.batch.map((group) => describeGroup(truncateDigest(mapDigestTexts(group, redactSecrets)))).join("\n\n"),
         }),
       });
       const aux: AuxUsage = {
@@ -75,7 +77,8 @@ function describeGroup(group: GroupDigest): string {
     const { call } = step;
     lines.push(`[tool call ${call.callID}: ${call.tool}, ${call.status}${call.exit !== undefined && call.exit !== null ? `, exit ${call.exit}` : ""}] input: ${JSON.stringify(call.input)}`);
     const observed = call.output ?? call.error;
-    if (observed !== undefined) lines.push(`<tool-output call="${call.callID}">\n${observed}\n</tool-output>`);
+    // An output cannot close its own fence.
+    if (observed !== undefined) lines.push(`<tool-output call="${call.callID}">\n${observed.replaceAll("</tool-output", "<\\/tool-output")}\n</tool-output>`);
   }
   if (group.aborted) lines.push("(a step of this group was aborted)");
   for (const error of group.errors) lines.push(`(an assistant step failed: ${error})`);

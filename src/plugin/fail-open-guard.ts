@@ -18,7 +18,8 @@ export function createFailOpenGuard(logger: Logger): Guard {
       const key = `${sessionID ?? "(no session)"}\u0000${hook}`;
       if (reported.has(key)) return;
       reported.add(key);
-      await logger.log("error", `${hook} failed; falling back to native history for this call`, {
+      const fallback = hook === "memory update" ? "the previous records stay in use" : "falling back to native history for this call";
+      await logger.log("error", `${hook} failed; ${fallback}`, {
         sessionID: sessionID ?? null,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       });

@@ -65,7 +65,7 @@ describe("task memory inside the real OpenCode", () => {
   it("resumes task A with its record: covered exchanges replaced, uncovered ones kept, user requests verbatim", async () => {
     const aux: FakeAuxEndpoint = await startFakeAuxEndpoint({ respond: memoryModel });
     try {
-      const run = async (mode: "full" | "router") => {
+      const run = async (mode: "full" | "memory" | "router") => {
         const repo = join(temp.path, `repo-${mode}`);
         await createGitRepo(repo, REPO_FILES);
         const stateDir = join(temp.path, `state-${mode}`);
@@ -79,12 +79,12 @@ describe("task memory inside the real OpenCode", () => {
             const sessionID = (await client.session.create({}, { throwOnError: true })).data.id;
             for (const step of SCHEDULE) {
               await prompt(sessionID, REQUESTS[step]);
-              if (mode !== "full") continue;
+              if (mode === "router") continue;
               // Updates run in the background after session.idle; wait for this turn's.
               const updates = step === "A1" ? 1 : step === "A2" ? 2 : 0;
               if (updates > 0) await waitForState(stateDir, sessionID, (state) => state.memoryUpdates.filter((u) => u.task === "t1").length >= updates, `t1 update ${updates}`);
             }
-            const state = mode === "full" ? await waitForState(stateDir, sessionID, (s) => s.memoryUpdates.length >= 9, "all updates") : undefined;
+            const state = mode !== "router" ? await waitForState(stateDir, sessionID, (s) => s.memoryUpdates.length >= 9, "all updates") : undefined;
             return { requests: await model.requests(), state };
           },
         );
@@ -124,6 +124,13 @@ describe("task memory inside the real OpenCode", () => {
       expect(full.state?.memoryUpdates.filter((update) => !update.ok).map((update) => update.task)).toEqual(["t1", "t1"]);
       expect(full.state?.memoryUpdates.every((update) => (update.aux?.calls ?? 0) >= 1)).toBe(true);
       expect(Object.keys(full.state?.records ?? {}).sort()).toEqual(["t2", "t3", "t4", "t1"].sort());
+
+      // Memory without routing (the "memory only" ablation): other tasks stay, A1's exchange goes.
+      const memoryOnly = JSON.stringify(firstRequestFor((await run("memory")).requests, REQUESTS.A3));
+      expect(memoryOnly).toContain('<rcm-task-memory task=\\"t1\\">');
+      for (const kept of [REQUESTS.B1, REQUESTS.D2, EXCHANGE_MARKS.B1, EXCHANGE_MARKS.D1, EXCHANGE_MARKS.A2]) expect(memoryOnly).toContain(kept);
+      expect(memoryOnly).not.toContain(EXCHANGE_MARKS.A1);
+      expect(memoryOnly).toMatch(/mode=memory .*memory: record=t1 covers=1 replaced=1 verbatim=1/);
 
       // The same session with routing only: what the record replaced, measured in cl100k tokens.
       const router = await run("router");

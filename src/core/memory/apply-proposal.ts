@@ -78,10 +78,13 @@ export function applyProposal(options: {
   const calls = new Map(toolCallsOf(batch).map((call) => [call.callID, call]));
   const messages = new Set(batch.flatMap((group) => [...(group.requestID ? [group.requestID] : []), ...group.assistantIDs]));
   const progress: ProgressItem[] = [...(previous?.progress ?? [])];
+  const earlierEvidence = new Set(progress.flatMap((item) => item.sources));
   const claims: string[] = [];
   for (const proposed of proposal.progress) {
     const text = clip(proposed.text);
     if (text === "") continue;
+    // Earlier progress repeated (models often do, though asked for new work only) is already kept.
+    if (proposed.sources.length > 0 && proposed.sources.every((source) => earlierEvidence.has(source))) continue;
     const sources = validSources(proposed.sources, (source) => calls.has(source) || messages.has(source), notes, "progress");
     const evidence = sources.some((source) => {
       const call = calls.get(source);
@@ -115,12 +118,13 @@ export function applyProposal(options: {
   };
 }
 
-function validSources(sources: readonly string[], exists: (id: string) => boolean, notes: string[], what: string): string[] {
+function validSources(sources: readonly string[], exists: (id: string) => boolean, notes: string[], what: "constraint" | "progress"): string[] {
+  const where = what === "constraint" ? "not a user message of this task" : "no such message or tool call in this batch";
   const valid: string[] = [];
   for (const source of sources) {
     if (exists(source)) {
       if (!valid.includes(source)) valid.push(source);
-    } else notes.push(`rejected ${what} source ${JSON.stringify(source)}: no such message or tool call in this task`);
+    } else notes.push(`rejected ${what} source ${JSON.stringify(source)}: ${where}`);
   }
   return valid;
 }

@@ -60,7 +60,7 @@ export function assembleWithMemory(options: {
   groups.forEach((group, position) => {
     const task = tasks[position];
     if (task?.kind !== "task" || task.task !== active.task || group.id === active.requestID) return;
-    if (position >= groups.length - keepRecent || !covers(record, group.id)) {
+    if (position >= groups.length - keepRecent || !covers(record, requestIDOf(group))) {
       verbatimGroups += 1;
       return;
     }
@@ -79,6 +79,12 @@ export function assembleWithMemory(options: {
     result.push(message);
   });
   return { messages: result, task: active.task, replacedGroups, verbatimGroups };
+}
+
+// Updates see the whole stored history, where an orphan's steps (cut from their request by
+// compaction) belong to the group of that request.
+function requestIDOf(group: InteractionGroup): string {
+  return group.kind === "orphan" ? group.id.slice("orphan:".length) : group.id;
 }
 
 // Injected messages are never stored; OpenCode sends them without checking ids.

@@ -7,14 +7,21 @@ export const TOOL_OUTPUT_CHARS = 1500;
 
 /** A digest with long tool outputs, errors and texts cut, as sent to an updater. */
 export function truncateDigest(group: GroupDigest, outputChars = TOOL_OUTPUT_CHARS): GroupDigest {
+  return mapDigestTexts(group, (text, kind) => cut(text, kind === "request" ? outputChars * 4 : outputChars));
+}
+
+/** A copy of the digest with `map` applied to every text in it (request, steps, tool inputs and outputs). */
+export function mapDigestTexts(group: GroupDigest, map: (text: string, kind: "request" | "step") => string): GroupDigest {
+  const step = (text: string) => map(text, "step");
   return {
     ...group,
-    requestText: cut(group.requestText, outputChars * 4),
-    steps: group.steps.map((step) => {
-      if (step.kind === "text") return { ...step, text: cut(step.text, outputChars) };
-      const call = { ...step.call, input: truncateInput(step.call.input, outputChars) };
-      if (call.output !== undefined) call.output = cut(call.output, outputChars);
-      if (call.error !== undefined) call.error = cut(call.error, outputChars);
+    requestText: map(group.requestText, "request"),
+    steps: group.steps.map((item) => {
+      if (item.kind === "text") return { ...item, text: step(item.text) };
+      const input = Object.fromEntries(Object.entries(item.call.input).map(([key, value]) => [key, typeof value === "string" ? step(value) : value]));
+      const call = { ...item.call, input };
+      if (call.output !== undefined) call.output = step(call.output);
+      if (call.error !== undefined) call.error = step(call.error);
       return { kind: "tool", call };
     }),
   };
@@ -31,10 +38,6 @@ export function nextBatch(groups: readonly GroupDigest[], limits: BatchLimits): 
     tokens += size;
   }
   return batch;
-}
-
-function truncateInput(input: Record<string, unknown>, chars: number): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? cut(value, chars) : value]));
 }
 
 function cut(text: string, chars: number): string {

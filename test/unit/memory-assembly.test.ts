@@ -1,0 +1,396 @@
+import { describe, expect, it } from "vitest";
+import { toInteractionGroups, type InteractionGroup } from "../../src/core/interaction-groups.js";
+import { activeTask, assembleWithMemory, DEFAULT_KEEP_RECENT, type ActiveTask } from "../../src/core/memory/assemble-memory.js";
+import { compactionInstructions } from "../../src/core/memory/compaction-instructions.js";
+import { listTasks, showTask } from "../../src/core/memory/describe-tasks.js";
+import { extractiveUpdater } from "../../src/core/memory/extractive-updater.js";
+import { digestGroups } from "../../src/core/memory/group-digest.js";
+import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
+import { RECORD_CLOSE, RECORD_OPEN, renderRecord } from "../../src/core/memory/render-record.js";
+import { requestIDsOf, uncoveredGroups } from "../../src/core/memory/uncovered-groups.js";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { emptyLedger, type Ledger } from "../../src/core/routing/ledger.js";
+import { loadFixture, mainSession } from "../support/fixtures.js";
+import { ledgerOf } from "../support/routing.js";
+
+function userIDs(messages: readonly MessageWithParts[]): string[] {
+  return messages.filter((message) => message.info.role === "user").map((message) => message.info.id);
+}
+
+function ids(messages: readonly MessageWithParts[]): string[] {
+  return messages.map((message) => message.info.id);
+}
+
+function messagesOf(history: readonly MessageWithParts[], group: InteractionGroup): MessageWithParts[] {
+  return group.indices.map((index) => history[index] as MessageWithParts);
+}
+
+function groupByID(groups: readonly InteractionGroup[], id: string): InteractionGroup {
+  const group = groups.find((candidate) => candidate.id === id);
+  if (!group) throw new Error(`no group ${id}`);
+  return group;
+}
+
+/** A record by hand: only its coverage matters to assembly and to uncovered groups. */
+function recordCovering(task: string, groups: [string, ...string[]], extra: Partial<TaskRecord> = {}): TaskRecord {
+  return {
+    version: RECORD_VERSION,
+    task,
+    goal: `goal of ${task}`,
+    constraints: [],
+    progress: [],
+    pending: [],
+    files: [],
+    uncertainties: [],
+    coverage: { through: groups[groups.length - 1] as string, groups },
+    lastUpdate: { updater: "extractive", groups: groups.length, notes: [] },
+    ...extra,
+  };
+}
+
+/** The record the extractive updater writes for `task` from the given groups of `history`. */
+async function extractiveRecord(history: readonly MessageWithParts[], ledger: Ledger, task: string, groupIDs: readonly string[]): Promise<TaskRecord> {
+  const groups = toInteractionGroups(history).filter((group) => groupIDs.includes(group.id));
+  const ledgerTask = ledger.tasks.find((candidate) => candidate.id === task);
+  if (!ledgerTask) throw new Error(`no task ${task}`);
+  const result = await extractiveUpdater.update({ task: ledgerTask, previous: undefined, batch: digestGroups(history, groups), requestIDs: requestIDsOf(ledger, task) });
+  if (!result.ok) throw new Error(result.reason);
+  return result.record;
+}
+
+function taskOf(active: ActiveTask): Extract<ActiveTask, { kind: "task" }> {
+  if (active.kind !== "task") throw new Error(`no active task: ${active.reason}`);
+  return active;
+}
+
+function assemble(messages: readonly MessageWithParts[], ledger: Ledger, record: TaskRecord, keepRecent?: number) {
+  const groups = toInteractionGroups(messages);
+  const active = taskOf(activeTask(groups, ledger, 0.8));
+  const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
+  const renderedRecord = renderRecord(record, { title });
+  return {
+    renderedRecord,
+    active,
+    ...assembleWithMemory({ messages, groups, ledger, active, record, renderedRecord, ...(keepRecent === undefined ? {} : { keepRecent }) }),
+  };
+}
+
+function isRecordMessage(message: MessageWithParts): boolean {
+  return message.info.id.endsWith("-rcm-memory");
+}
+
+// two-tasks-with-tool-error: A (slugify), B (changelog), back to A.
+const history = mainSession("two-tasks-with-tool-error");
+const [a1, b1, a2] = userIDs(history) as [string, string, string];
+const groupsOfHistory = toInteractionGroups(history);
+const [groupA1, groupB1, groupA2] = groupsOfHistory as [InteractionGroup, InteractionGroup, InteractionGroup];
+const twoTasks = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+/** B's request is routed to A as well: three groups of one task. */
+const oneTask = ledgerOf([[a1, "new:slugify"], [b1, "t1"], [a2, "t1", 0.93]]);
+
+describe("activeTask", () => {
+  it("is the current request's task when it was routed confidently", () => {
+    expect(activeTask(groupsOfHistory, twoTasks, 0.8)).toEqual({ kind: "task", requestID: a2, task: "t1" });
+  });
+
+  it("is none when the current request's confidence is below the threshold", () => {
+    expect(activeTask(groupsOfHistory, twoTasks, 0.95)).toEqual({ kind: "none", reason: "confidence 0.93 below 0.95" });
+  });
+
+  it("is none for a shared instruction", () => {
+    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.95, { shared: true }]]);
+    expect(activeTask(groupsOfHistory, ledger, 0.8)).toEqual({ kind: "none", reason: "shared instruction" });
+  });
+
+  it("is none for a request that was not routed", () => {
+    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
+    expect(activeTask(groupsOfHistory, ledger, 0.8)).toEqual({ kind: "none", reason: "current request not routed" });
+  });
+
+  it("is none when no user request is in view (a synthetic continue after compaction is not one)", () => {
+    const afterCompaction = loadFixture("auto-compaction").transformCalls[6] as MessageWithParts[];
+    const groups = toInteractionGroups(afterCompaction);
+    expect(groups.map((group) => group.kind)).toEqual(["compaction", "orphan", "continuation"]);
+    const ids = userIDs(mainSession("auto-compaction"));
+    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"], [ids[4] as string, "t1"]]);
+    expect(activeTask(groups, ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
+    expect(activeTask([], ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
+  });
+});
+
+describe("assembleWithMemory: what the record replaces", () => {
+  it("strips an older covered group of the active task to its user message, the very same object", async () => {
+    const record = await extractiveRecord(history, twoTasks, "t1", [a1]);
+    expect(record.coverage.groups).toEqual([a1]);
+    const result = assemble(history, twoTasks, record, 0);
+    const userA1 = history[groupA1.indices[0] as number] as MessageWithParts;
+    expect(result.messages[0]).toBe(userA1);
+    for (const dropped of messagesOf(history, groupA1).slice(1)) {
+      expect(dropped.info.role).toBe("assistant");
+      expect(result.messages).not.toContain(dropped);
+    }
+    expect(JSON.stringify(result.messages)).not.toContain("I'll add the module.");
+    expect(result.replacedGroups).toBe(1);
+    expect(result.verbatimGroups).toBe(0);
+  });
+
+  it("keeps an uncovered older group of the active task whole", () => {
+    // A1 and B1 are both older groups of t1; the record covers only B1.
+    const result = assemble(history, oneTask, recordCovering("t1", [b1]), 0);
+    for (const message of messagesOf(history, groupA1)) expect(result.messages).toContain(message);
+    const [userB1, ...answersB1] = messagesOf(history, groupB1);
+    expect(result.messages).toContain(userB1);
+    for (const message of answersB1) expect(result.messages).not.toContain(message);
+    expect(result.replacedGroups).toBe(1);
+    expect(result.verbatimGroups).toBe(1);
+  });
+
+  it.each([
+    // The last group is the current request itself, so keepRecent 1 keeps no older group.
+    { label: "none", keepRecent: 0, replaced: [a1, b1], whole: [] },
+    { label: "1", keepRecent: 1, replaced: [a1, b1], whole: [] },
+    { label: "2", keepRecent: 2, replaced: [a1], whole: [b1] },
+    { label: "3", keepRecent: 3, replaced: [], whole: [a1, b1] },
+  ])("keeps the last $label group(s) whole even when the record covers them", ({ keepRecent, replaced, whole }) => {
+    const result = assemble(history, oneTask, recordCovering("t1", [a1, b1]), keepRecent);
+    for (const id of replaced) {
+      const [user, ...answers] = messagesOf(history, groupByID(groupsOfHistory, id));
+      expect(result.messages).toContain(user);
+      for (const message of answers) expect(result.messages).not.toContain(message);
+    }
+    for (const id of whole) {
+      for (const message of messagesOf(history, groupByID(groupsOfHistory, id))) expect(result.messages).toContain(message);
+    }
+    expect(result.replacedGroups).toBe(replaced.length);
+    expect(result.verbatimGroups).toBe(whole.length);
+    // The current request's own group is never touched.
+    for (const message of messagesOf(history, groupA2)) expect(result.messages).toContain(message);
+  });
+
+  it(`keeps the last ${DEFAULT_KEEP_RECENT} groups whole by default`, () => {
+    const record = recordCovering("t1", [a1, b1]);
+    expect(ids(assemble(history, oneTask, record).messages)).toEqual(ids(assemble(history, oneTask, record, DEFAULT_KEEP_RECENT).messages));
+    expect(DEFAULT_KEEP_RECENT).toBe(2);
+  });
+
+  it("leaves other tasks' groups untouched on the full history, even if the record claims them", () => {
+    const result = assemble(history, twoTasks, recordCovering("t1", [a1, b1]), 0);
+    const kept = messagesOf(history, groupB1);
+    expect(kept).toHaveLength(3);
+    for (const message of kept) expect(result.messages).toContain(message);
+    expect(result.replacedGroups).toBe(1);
+    // Memory mode does not filter: every group of B is there, in its place.
+    expect(userIDs(result.messages).filter((id) => !id.endsWith("-rcm-memory"))).toEqual([a1, b1, a2]);
+  });
+
+  it("leaves shared groups untouched", () => {
+    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }], [a2, "t1"]]);
+    const result = assemble(history, ledger, recordCovering("t1", [a1, b1]), 0);
+    for (const message of messagesOf(history, groupB1)) expect(result.messages).toContain(message);
+    expect(result.replacedGroups).toBe(1);
+  });
+
+  it("drops covered continuation and orphan groups of the task whole, and leaves the compaction summary", () => {
+    // After auto-compaction: the summary, an orphan step of "Dump the word list", the
+    // synthetic continue and its answer, then "Back to slugify" with a first step.
+    const view = loadFixture("auto-compaction").transformCalls[8] as MessageWithParts[];
+    const groups = toInteractionGroups(view);
+    expect(groups.map((group) => group.kind)).toEqual(["compaction", "orphan", "continuation", "request"]);
+    const [compaction, orphan, continuation, request] = groups as [InteractionGroup, InteractionGroup, InteractionGroup, InteractionGroup];
+    const ids = userIDs(mainSession("auto-compaction"));
+    const dump = orphan.id.slice("orphan:".length);
+    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [dump, "t1"], [request.id, "t1"]]);
+
+    // Records are built from the whole stored history, where the orphan's steps belong to their request.
+    const covered = assemble(view, ledger, recordCovering("t1", [dump, continuation.id]), 0);
+    for (const message of [...messagesOf(view, orphan), ...messagesOf(view, continuation)]) expect(covered.messages).not.toContain(message);
+    for (const message of messagesOf(view, compaction)) expect(covered.messages).toContain(message);
+    expect(covered.replacedGroups).toBe(2);
+    expect(covered.messages.filter((message) => !isRecordMessage(message))).toEqual([...messagesOf(view, compaction), ...messagesOf(view, request)]);
+
+    const uncovered = assemble(view, ledger, recordCovering("t1", [ids[0] as string]), 0);
+    expect(uncovered.messages.filter((message) => !isRecordMessage(message))).toEqual(view);
+    expect(uncovered.verbatimGroups).toBe(2);
+  });
+});
+
+describe("assembleWithMemory: where the record goes", () => {
+  it("is a separate synthetic user message right before the current request, which stays the last user message, unchanged", async () => {
+    const record = await extractiveRecord(history, twoTasks, "t1", [a1]);
+    const requestBefore = JSON.stringify(history[groupA2.indices[0] as number]);
+    const result = assemble(history, twoTasks, record);
+    const position = result.messages.findIndex((message) => message.info.id === a2);
+    const request = result.messages[position] as MessageWithParts;
+    const memory = result.messages[position - 1] as MessageWithParts;
+    expect(request).toBe(history[groupA2.indices[0] as number]);
+    expect(JSON.stringify(request)).toBe(requestBefore);
+    expect(result.messages.findLast((message) => message.info.role === "user")).toBe(request);
+    expect(memory).not.toBe(request);
+    expect(memory.info.role).toBe("user");
+    expect(memory.info.id).toBe(`${a2}-rcm-memory`);
+    expect(memory.info.sessionID).toBe(request.info.sessionID);
+    expect(memory.parts).toHaveLength(1);
+    expect(memory.parts[0]).toMatchObject({ type: "text", synthetic: true, text: result.renderedRecord, messageID: memory.info.id });
+    expect(result.renderedRecord.startsWith(`${RECORD_OPEN} task="t1">`)).toBe(true);
+    expect(result.renderedRecord.endsWith(RECORD_CLOSE)).toBe(true);
+    expect(result.messages.filter(isRecordMessage)).toHaveLength(1);
+    // What follows the request is its own turn, as it was.
+    expect(result.messages.slice(position)).toEqual(messagesOf(history, groupA2));
+  });
+
+  it("mutates neither the input array nor its messages", () => {
+    const messages = [...history];
+    const before = JSON.stringify(messages);
+    const groups = toInteractionGroups(messages);
+    const groupsBefore = JSON.stringify(groups);
+    const active = taskOf(activeTask(groups, twoTasks, 0.8));
+    const record = recordCovering("t1", [a1]);
+    const result = assembleWithMemory({ messages, groups, ledger: twoTasks, active, record, renderedRecord: "record", keepRecent: 0 });
+    expect(result.messages).not.toBe(messages);
+    expect(messages).toHaveLength(history.length);
+    messages.forEach((message, index) => expect(message).toBe(history[index]));
+    expect(JSON.stringify(messages)).toBe(before);
+    expect(JSON.stringify(groups)).toBe(groupsBefore);
+  });
+});
+
+describe("assembleWithMemory: a stable prefix", () => {
+  const calls = loadFixture("two-tasks-with-tool-error").transformCalls.filter((call) => userIDs(call).includes(a2));
+
+  it("gives byte-identical output up to the record across the model calls of one turn", async () => {
+    expect(calls.length).toBeGreaterThan(1);
+    const record = await extractiveRecord(history, twoTasks, "t1", [a1]);
+    const outputs = calls.map((call) => assemble(call, twoTasks, record).messages);
+    const prefixes = outputs.map((output) => JSON.stringify(output.slice(0, output.findIndex(isRecordMessage) + 1)));
+    expect(outputs.every((output) => output.some(isRecordMessage))).toBe(true);
+    for (const prefix of prefixes) expect(prefix).toBe(prefixes[0]);
+    // Each call's whole context is a prefix of the next one's: only new steps are appended.
+    for (let index = 1; index < outputs.length; index += 1) {
+      const previous = outputs[index - 1] as MessageWithParts[];
+      expect(JSON.stringify((outputs[index] as MessageWithParts[]).slice(0, previous.length))).toBe(JSON.stringify(previous));
+    }
+  });
+
+  it("gives the same bytes for the same input, twice and from a copy", () => {
+    const record = recordCovering("t1", [a1]);
+    const call = calls[calls.length - 1] as MessageWithParts[];
+    const once = JSON.stringify(assemble(call, twoTasks, record).messages);
+    expect(JSON.stringify(assemble(call, twoTasks, record).messages)).toBe(once);
+    expect(JSON.stringify(assemble(structuredClone(call), twoTasks, record).messages)).toBe(once);
+  });
+});
+
+describe("uncoveredGroups", () => {
+  function uncovered(messages: readonly MessageWithParts[], ledger: Ledger, records: Record<string, TaskRecord> = {}): Record<string, string[]> {
+    const map = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger, records });
+    return Object.fromEntries([...map].map(([task, groups]) => [task, groups.map((group) => group.id)]));
+  }
+
+  it("lists each task's finished groups in session order, without the covered ones", () => {
+    expect(uncovered(history, twoTasks)).toEqual({ t1: [a1, a2], t2: [b1] });
+    expect(uncovered(history, twoTasks, { t1: recordCovering("t1", [a1]) })).toEqual({ t1: [a2], t2: [b1] });
+    expect(uncovered(history, twoTasks, { t1: recordCovering("t1", [a1, a2]), t2: recordCovering("t2", [b1]) })).toEqual({});
+  });
+
+  it("leaves out a turn still running: its last step asked for tools and nothing after it was answered", () => {
+    const calls = loadFixture("two-tasks-with-tool-error").transformCalls.filter((call) => userIDs(call).includes(a2) && call.length > 8);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      const last = call[call.length - 1]?.info;
+      expect(last?.role === "assistant" && last.finish).toBe("tool-calls");
+      expect(uncovered(call, twoTasks)).toEqual({ t1: [a1], t2: [b1] });
+    }
+    // A request not answered yet is not finished either.
+    const waiting = calls[0]?.slice(0, 8) as MessageWithParts[];
+    expect(uncovered(waiting, twoTasks)).toEqual({ t1: [a1], t2: [b1] });
+  });
+
+  it("counts an aborted step as the end of its turn", () => {
+    const aborted = loadFixture("aborted").transformCalls[1] as MessageWithParts[];
+    const [suite, files] = userIDs(aborted) as [string, string];
+    const step = aborted[1]?.info;
+    expect(step?.role === "assistant" && step.error?.name).toBe("MessageAbortedError");
+    expect(step?.role === "assistant" && step.finish).toBeUndefined();
+    const ledger = ledgerOf([[suite, "new:slow suite"], [files, "new:files"]]);
+    expect(uncovered(aborted, ledger)).toEqual({ t1: [suite] });
+  });
+
+  it("counts a turn cut short by compaction as finished once a later group is answered", () => {
+    const calls = loadFixture("auto-compaction").transformCalls;
+    const full = mainSession("auto-compaction");
+    // Users: the slugify request, the dump request, the compaction, the synthetic continue, back to slugify.
+    const [slugify, dump, compaction, resume, back] = userIDs(full) as [string, string, string, string, string];
+    const ledger = ledgerOf([[slugify, "new:slugify"], [dump, "new:dump"], [back, "t1"]]);
+    // Before the compaction the dump's last step asked for tools: not finished.
+    const beforeCompaction = calls[5] as MessageWithParts[];
+    expect(uncovered(beforeCompaction, ledger)).toEqual({ t1: [slugify] });
+    // Without its final step, the dump turn ends in a tool call, but the compaction after it was answered.
+    const cut = full.filter((message) => !(message.info.role === "assistant" && message.info.parentID === dump && message.info.finish === "stop"));
+    expect(cut.length).toBe(full.length - 1);
+    // The compaction group belongs to no task; the synthetic continue carries on the dump.
+    expect(uncovered(cut, ledger)).toEqual({ t1: [slugify, back], t2: [dump, resume] });
+    expect(groupByID(toInteractionGroups(cut), compaction).kind).toBe("compaction");
+  });
+
+  it("leaves out shared and unrouted groups", () => {
+    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }]]);
+    expect(uncovered(history, ledger)).toEqual({ t1: [a1] });
+  });
+
+  it("requestIDsOf gives a task's routed requests in order, without shared decisions", () => {
+    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }], [a2, "t1"]]);
+    expect(requestIDsOf(ledger, "t1")).toEqual([a1, a2]);
+    expect(requestIDsOf(twoTasks, "t1")).toEqual([a1, a2]);
+    expect(requestIDsOf(twoTasks, "t2")).toEqual([b1]);
+    expect(requestIDsOf(twoTasks, "t9")).toEqual([]);
+  });
+});
+
+describe("compactionInstructions", () => {
+  it("names every task with its status and includes each record as rendered", async () => {
+    const record = await extractiveRecord(history, twoTasks, "t1", [a1, a2]);
+    const text = compactionInstructions({ ledger: twoTasks, records: { t1: record }, recordTokens: 1500 }) as string;
+    expect(text).toContain("the suspended ones included");
+    expect(text).toContain(`Task t1 (current):\n${renderRecord(record, { title: "slugify", maxTokens: 1500 })}`);
+    expect(text).toContain("Task t2 (suspended): changelog\n(no memory record yet");
+    expect(text.indexOf("Task t1 (")).toBeLessThan(text.indexOf("Task t2 ("));
+  });
+
+  it("makes the task of the last routed request the current one", () => {
+    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
+    const records = { t1: recordCovering("t1", [a1]), t2: recordCovering("t2", [b1]) };
+    const text = compactionInstructions({ ledger, records, recordTokens: 1500 }) as string;
+    expect(text).toContain("Task t1 (suspended):\n");
+    expect(text).toContain("Task t2 (current):\n");
+    expect(text).toContain(renderRecord(records.t2, { title: "changelog", maxTokens: 1500 }));
+    expect(text).toContain("goal of t1");
+  });
+
+  it("is undefined when the session has no tasks", () => {
+    expect(compactionInstructions({ ledger: emptyLedger(), records: {}, recordTokens: 1500 })).toBeUndefined();
+  });
+});
+
+describe("listTasks and showTask", () => {
+  const records = { t1: recordCovering("t1", [a1], { goal: "Add textkit/slugify.py", pending: ["keep unicode letters"] }) };
+
+  it("lists every task with its status, title and goal", () => {
+    expect(listTasks(twoTasks, records)).toBe(
+      ["t1 [current] slugify", "  goal: Add textkit/slugify.py; 1 pending", "t2 [suspended] changelog", "  goal: (no record yet)"].join("\n"),
+    );
+    const afterB = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
+    expect(listTasks(afterB, records)).toContain("t1 [suspended] slugify");
+    expect(listTasks(afterB, records)).toContain("t2 [current] changelog");
+    expect(listTasks(emptyLedger(), {})).toBe("No tasks yet in this session.");
+  });
+
+  it("shows a task's rendered record, or says it has none yet", () => {
+    expect(showTask(twoTasks, records, "t1", 1500)).toBe(renderRecord(records.t1, { title: "slugify", maxTokens: 1500 }));
+    expect(showTask(twoTasks, records, "t2", 1500)).toMatch(/^t2: changelog\nNo memory record yet/);
+  });
+
+  it("names the known tasks when asked for an unknown one", () => {
+    expect(() => showTask(twoTasks, records, "t9", 1500)).toThrow('no task "t9" in this session (tasks: t1, t2)');
+    expect(() => showTask(emptyLedger(), {}, "t1", 1500)).toThrow("(tasks: none)");
+  });
+});

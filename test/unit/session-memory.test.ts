@@ -1,0 +1,346 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { toInteractionGroups } from "../../src/core/interaction-groups.js";
+import { extractiveUpdater } from "../../src/core/memory/extractive-updater.js";
+import type { TaskRecord } from "../../src/core/memory/record.js";
+import type { MemoryUpdateInput, MemoryUpdater } from "../../src/core/memory/updater.js";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { lexicalRouter } from "../../src/core/routing/router.js";
+import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
+import type { Logger } from "../../src/plugin/logger.js";
+import { createSessionMemory, type SessionMemory } from "../../src/plugin/session-memory.js";
+import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionSource } from "../../src/plugin/session-source.js";
+import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
+import { sessionStatePath } from "../../src/store/state-dir.js";
+import { mainSession } from "../support/fixtures.js";
+import { ledgerOf } from "../support/routing.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+// two-tasks-with-tool-error: A (slugify), B (changelog), back to A.
+const history = mainSession("two-tasks-with-tool-error");
+const sessionID = history[0]?.info.sessionID as string;
+const requests = history.filter((message) => message.info.role === "user") as [MessageWithParts, MessageWithParts, MessageWithParts];
+const [a1, b1, a2] = requests.map((message) => message.info.id) as [string, string, string];
+
+/** Serves whatever history the test sets, and counts the reads. */
+function fakeSource(): SessionSource & { view: MessageWithParts[]; reads: number } {
+  const source = {
+    view: history,
+    reads: 0,
+    async parentID() {
+      return undefined;
+    },
+    async messages() {
+      source.reads += 1;
+      return source.view;
+    },
+  };
+  return source;
+}
+
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, log: async (level, message) => void lines.push(`${level}: ${message}`) };
+}
+
+function textOf(message: MessageWithParts): string {
+  return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+}
+
+/** A further turn of task A after the recorded ones: a request and a final answer. */
+function extraTurn(id: string, text: string): MessageWithParts[] {
+  const request = structuredClone(requests[2]);
+  request.info.id = id;
+  request.parts = request.parts.map((part) => (part.type === "text" ? { ...part, id: `prt_${id}`, messageID: id, text } : part));
+  const answer = structuredClone(history[history.length - 1] as MessageWithParts);
+  answer.info.id = `${id}_answer`;
+  if (answer.info.role === "assistant") answer.info.parentID = id;
+  answer.parts = answer.parts.map((part) => ({ ...part, id: `${part.id}_${id}`, messageID: answer.info.id }));
+  return [request, answer];
+}
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+beforeEach(async () => {
+  temp = await makeTempDir("rcm-session-memory");
+});
+afterEach(async () => {
+  await temp.remove();
+});
+
+interface Setup {
+  source: ReturnType<typeof fakeSource>;
+  logger: ReturnType<typeof recordingLogger>;
+  routing: SessionRouting;
+  memory(updater: MemoryUpdater): SessionMemory;
+  /** Routes a request as the plug-in does: the transform has seen the history before it. */
+  route(request: MessageWithParts): Promise<string | undefined>;
+  /** The session state file as stored. */
+  stored(): Promise<{ version: number; data: { ledger: unknown; records: Record<string, TaskRecord>; memoryUpdates: unknown[] } }>;
+}
+
+function setup(): Setup {
+  const source = fakeSource();
+  const logger = recordingLogger();
+  const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+  const guard = createFailOpenGuard(logger);
+  return {
+    source,
+    logger,
+    routing,
+    memory: (updater) => createSessionMemory({ routing, source, updater, logger, guard }),
+    async route(request) {
+      const full = source.view;
+      source.view = full.slice(0, full.indexOf(request));
+      await routing.ledger(sessionID, toInteractionGroups(source.view));
+      const routed = await routing.route(sessionID, request.info.id, textOf(request));
+      source.view = full;
+      return routed?.task.id;
+    },
+    async stored() {
+      return JSON.parse(await readFile(sessionStatePath(temp.path, sessionID), "utf8"));
+    },
+  };
+}
+
+/** The history up to (not including) a message. */
+function before(id: string): MessageWithParts[] {
+  return history.slice(0, history.findIndex((message) => message.info.id === id));
+}
+
+/** An updater that delegates to the extractive one, recording its inputs, with switchable behaviour. */
+function scriptedUpdater(limits = extractiveUpdater.limits) {
+  const calls: MemoryUpdateInput[] = [];
+  const updater = {
+    name: "extractive" as const,
+    limits,
+    mode: "ok" as "ok" | "fail",
+    calls,
+    async update(input: MemoryUpdateInput) {
+      calls.push(input);
+      if (updater.mode === "fail") return { ok: false as const, reason: "aux model down" };
+      return extractiveUpdater.update(input);
+    },
+  };
+  return updater;
+}
+
+describe("session memory in the plug-in", () => {
+  it("writes a record per task into the session state file, with the ledger and a log entry per update", async () => {
+    const { route, memory: memoryWith, stored, logger, routing } = setup();
+    expect([await route(requests[0]), await route(requests[1]), await route(requests[2])]).toEqual(["t1", "t2", "t1"]);
+    const memory = memoryWith(extractiveUpdater);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+
+    const file = await stored();
+    expect(file.version).toBe(SESSION_STATE_VERSION);
+    expect(file.data.ledger).toEqual((await routing.snapshot(sessionID))?.ledger);
+    expect((file.data.ledger as { order: string[] }).order).toEqual([a1, b1, a2]);
+    expect(Object.keys(file.data.records).sort()).toEqual(["t1", "t2"]);
+    expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2]);
+    expect(file.data.records["t2"]?.coverage.groups).toEqual([b1]);
+    expect(file.data.records["t1"]?.goal).toMatch(/^Task A: add textkit\/slugify\.py/);
+    expect(file.data.records["t2"]?.goal).toMatch(/^Task B: write a CHANGELOG entry/);
+    expect(file.data.memoryUpdates).toEqual([
+      { task: "t1", updater: "extractive", groups: 2, ok: true },
+      { task: "t2", updater: "extractive", groups: 1, ok: true },
+    ]);
+    expect(logger.lines.filter((line) => line.startsWith("info: memory of"))).toEqual([
+      "info: memory of t1 updated by the extractive updater: covers 2 groups",
+      "info: memory of t2 updated by the extractive updater: covers 1 groups",
+    ]);
+    // Nothing left to do: another pass writes nothing.
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect((await stored()).data.memoryUpdates).toHaveLength(2);
+  });
+
+  it("folds a long backlog in batches, one commit and log entry per batch", async () => {
+    const { route, memory: memoryWith, stored } = setup();
+    for (const request of requests) await route(request);
+    const updater = scriptedUpdater({ maxGroups: 1, maxTokens: 200_000 });
+    const memory = memoryWith(updater);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(updater.calls.map((call) => [call.task.id, call.previous?.coverage.groups ?? [], call.batch.map((group) => group.id)])).toEqual([
+      ["t1", [], [a1]],
+      ["t1", [a1], [a2]],
+      ["t2", [], [b1]],
+    ]);
+    expect(updater.calls[0]?.requestIDs).toEqual([a1, a2]);
+    const file = await stored();
+    expect(file.data.memoryUpdates).toEqual([
+      { task: "t1", updater: "extractive", groups: 1, ok: true },
+      { task: "t1", updater: "extractive", groups: 1, ok: true },
+      { task: "t2", updater: "extractive", groups: 1, ok: true },
+    ]);
+    expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2]);
+  });
+
+  it("keeps the previous record when an update fails, warns once, and retries only when the task has more to fold", async () => {
+    const { source, route, memory: memoryWith, stored, logger, routing } = setup();
+    const updater = scriptedUpdater();
+    const memory = memoryWith(updater);
+    source.view = before(b1);
+    await route(requests[0]);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    const first = (await stored()).data.records["t1"] as TaskRecord;
+    expect(first.coverage.groups).toEqual([a1]);
+
+    source.view = history;
+    await route(requests[1]);
+    await route(requests[2]);
+    updater.mode = "fail";
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    let file = await stored();
+    expect(file.data.records["t1"]).toEqual(first);
+    expect(file.data.records["t2"]).toBeUndefined();
+    expect(file.data.memoryUpdates).toEqual([
+      { task: "t1", updater: "extractive", groups: 1, ok: true },
+      { task: "t1", updater: "extractive", groups: 1, ok: false },
+      { task: "t2", updater: "extractive", groups: 1, ok: false },
+    ]);
+    const warnings = () => logger.lines.filter((line) => line.startsWith("warn: memory update of"));
+    expect(warnings()).toEqual([
+      "warn: memory update of t1 failed; its previous record stays: aux model down",
+      "warn: memory update of t2 failed; its previous record stays: aux model down",
+    ]);
+    const callsAfterFailure = updater.calls.length;
+
+    // Another turn ends, with nothing new for either task: no second attempt, even though it would work now.
+    updater.mode = "ok";
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(updater.calls).toHaveLength(callsAfterFailure);
+    expect(warnings()).toHaveLength(2);
+    expect((await routing.snapshot(sessionID))?.records["t1"]).toEqual(first);
+
+    // A new turn of task A: A is retried with everything it has uncovered; B still waits.
+    const [extraRequest, extraAnswer] = extraTurn("msg_229cd1000001ExtraTurnOfTaskA", "Back to slugify.py: also strip leading and trailing dashes.") as [MessageWithParts, MessageWithParts];
+    source.view = [...history, extraRequest, extraAnswer];
+    expect(await route(extraRequest)).toBe("t1");
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(updater.calls.slice(callsAfterFailure).map((call) => [call.task.id, call.batch.map((group) => group.id)])).toEqual([["t1", [a2, extraRequest.info.id]]]);
+    file = await stored();
+    expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2, extraRequest.info.id]);
+    expect(file.data.records["t2"]).toBeUndefined();
+  });
+
+  it("never rejects when the updater throws, and logs the failure", async () => {
+    const { route, memory: memoryWith, stored, logger } = setup();
+    for (const request of requests) await route(request);
+    let calls = 0;
+    const throwing: MemoryUpdater = {
+      name: "model",
+      limits: extractiveUpdater.limits,
+      update: () => {
+        calls += 1;
+        throw new Error("updater exploded");
+      },
+    };
+    const memory = memoryWith(throwing);
+    expect(() => memory.scheduleUpdate(sessionID)).not.toThrow();
+    await expect(memory.settled(sessionID)).resolves.toBeUndefined();
+    expect(calls).toBe(1);
+    expect(logger.lines.filter((line) => line.startsWith("error: memory update failed"))).toHaveLength(1);
+    const file = await stored();
+    expect(file.data.records).toEqual({});
+    expect(file.data.memoryUpdates).toEqual([]);
+
+    // An asynchronous rejection is contained the same way, and the error is not logged again.
+    const rejecting: MemoryUpdater = { ...throwing, update: async () => Promise.reject(new Error("rejected")) };
+    const again = memoryWith(rejecting);
+    again.scheduleUpdate(sessionID);
+    await expect(again.settled(sessionID)).resolves.toBeUndefined();
+    expect(logger.lines.filter((line) => line.startsWith("error: memory update failed"))).toHaveLength(1);
+  });
+
+  it("pins the record per request: a newer record reaches the next request, not the calls of the current one", async () => {
+    const { source, route, memory: memoryWith, routing } = setup();
+    const memory = memoryWith(extractiveUpdater);
+    source.view = before(b1);
+    await route(requests[0]);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    source.view = history;
+    await route(requests[1]);
+    await route(requests[2]);
+
+    const pinned = await memory.recordFor(sessionID, a2, "t1");
+    expect(pinned?.coverage.groups).toEqual([a1]);
+    // A's turn ends and a background update commits a newer record meanwhile.
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    const newer = (await routing.snapshot(sessionID))?.records["t1"];
+    expect(newer?.coverage.groups).toEqual([a1, a2]);
+
+    expect(await memory.recordFor(sessionID, a2, "t1")).toBe(pinned);
+    expect(await memory.recordFor(sessionID, "msg_229cd1000001NextRequest000", "t1")).toBe(newer);
+  });
+
+  it("runs exactly one more pass when updates are scheduled while one is running", async () => {
+    const { route, memory: memoryWith, source } = setup();
+    for (const request of requests) await route(request);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    let calls = 0;
+    const slow: MemoryUpdater = {
+      name: "extractive",
+      limits: extractiveUpdater.limits,
+      async update(input) {
+        calls += 1;
+        entered();
+        await gate;
+        return extractiveUpdater.update(input);
+      },
+    };
+    const memory = memoryWith(slow);
+    const readsBefore = source.reads;
+    memory.scheduleUpdate(sessionID);
+    await started;
+    memory.scheduleUpdate(sessionID);
+    memory.scheduleUpdate(sessionID);
+    let settled = false;
+    const done = memory.settled(sessionID).then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    open();
+    await done;
+    // Each pass reads the history once: the first pass and exactly one more.
+    expect(source.reads - readsBefore).toBe(2);
+    // The second pass found everything covered.
+    expect(calls).toBe(2);
+
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(source.reads - readsBefore).toBe(3);
+  });
+
+  it("reads a version-1 state file (the ledger alone) and upgrades it in place", async () => {
+    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+    const path = sessionStatePath(temp.path, sessionID);
+    await mkdir(join(temp.path, "sessions"), { recursive: true });
+    await writeFile(path, JSON.stringify({ version: 1, data: { sessionID, ledger } }), "utf8");
+    const { routing, logger, memory: memoryWith, stored } = setup();
+
+    expect(await routing.snapshot(sessionID)).toEqual({ sessionID, ledger, records: {}, memoryUpdates: [] });
+    expect(logger.lines.filter((line) => line.startsWith("warn"))).toEqual([]);
+    expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
+
+    const memory = memoryWith(extractiveUpdater);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    const file = await stored();
+    expect(file.version).toBe(SESSION_STATE_VERSION);
+    expect(file.data.ledger).toEqual(ledger);
+    expect(Object.keys(file.data.records).sort()).toEqual(["t1", "t2"]);
+    expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
+  });
+});
