@@ -5,8 +5,8 @@ import type { GroupDigest } from "../core/memory/group-digest.js";
 import { RecordProposalSchema } from "../core/memory/record-proposal.js";
 import type { TaskRecord } from "../core/memory/record.js";
 import type { BatchLimits, MemoryUpdater } from "../core/memory/updater.js";
-import type { AuxUsage } from "../core/routing/decision.js";
 import type { AuxClient } from "./aux-client.js";
+import { auxUsageOf, describeAuxError } from "./aux-usage.js";
 import { completeJson } from "./complete-json.js";
 import { loadPrompt, renderPrompt } from "./prompts.js";
 
@@ -35,14 +35,9 @@ export function createModelMemoryUpdater(client: AuxClient, limits: BatchLimits 
           groups: input.batch.map((group) => describeGroup(truncateDigest(mapDigestTexts(group, redactSecrets)))).join("\n\n"),
         }),
       });
-      const aux: AuxUsage = {
-        calls: result.usage.calls,
-        inputTokens: result.usage.inputTokens,
-        outputTokens: result.usage.outputTokens,
-        ms: result.usage.ms,
-      };
+      const aux = auxUsageOf(result);
       if (!result.ok) {
-        const reason = `${result.error.code}: ${result.error.message}`;
+        const reason = describeAuxError(result.error);
         return { ok: false, reason, aux: { ...aux, error: reason } };
       }
       return { ok: true, record: applyProposal({ input, proposal: result.value, updater: "model", aux }) };

@@ -5,6 +5,7 @@ import type { Router } from "../core/routing/router.js";
 import type { TaskProfile } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import type { AuxClient } from "./aux-client.js";
+import { auxUsageOf, describeAuxError } from "./aux-usage.js";
 import { completeJson } from "./complete-json.js";
 import { loadPrompt, renderPrompt } from "./prompts.js";
 
@@ -38,14 +39,9 @@ export function createModelRouter(client: AuxClient): Router {
           request: request.text.length > MAX_REQUEST_CHARS ? `${request.text.slice(0, MAX_REQUEST_CHARS)}…` : request.text,
         }),
       });
-      const aux: AuxUsage = {
-        calls: result.usage.calls,
-        inputTokens: result.usage.inputTokens,
-        outputTokens: result.usage.outputTokens,
-        ms: result.usage.ms,
-      };
+      const aux = auxUsageOf(result);
       if (!result.ok) {
-        const error = `${result.error.code}: ${result.error.message}`;
+        const error = describeAuxError(result.error);
         return { ...lexical, reason: `model router failed (${error}); lexical: ${lexical.reason}`, aux: { ...aux, error } };
       }
       const answer = result.value;
