@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { roundConfidence, type AuxUsage, type RoutingDecision } from "../core/routing/decision.js";
+import { roundConfidence, type RoutingDecision } from "../core/routing/decision.js";
 import { routeLexically } from "../core/routing/lexical-router.js";
 import type { Router } from "../core/routing/router.js";
 import type { TaskProfile } from "../core/routing/task-index.js";

@@ -73,7 +73,6 @@ export function runFiles(outDir: string) {
  */
 export async function runBench(options: BenchRunOptions): Promise<BenchRunSummary> {
   const outDir = resolve(options.outDir);
-  const files = runFiles(outDir);
   const suite = await loadSuite(resolve(options.suiteDir));
   const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
   await mkdir(join(outDir, "tmp"), { recursive: true });
