@@ -81,6 +81,12 @@ describe("session usage", () => {
     expect(usage.resumedFocus).toEqual({ inputTokens: 350, outputTokens: 24, cacheReadTokens: 10, cacheWriteTokens: 2, modelCalls: 2, toolCalls: 1 });
     expect(usage.aux).toEqual({ calls: 1, inputTokens: 40, outputTokens: 8, ms: 30 });
     expect(usage.resumedFocusAux).toEqual(usage.aux);
+
+    // Memory updates run between requests: their aux cost counts for the session as a whole.
+    const memoryAux = [{ calls: 2, inputTokens: 900, outputTokens: 120, ms: 400 }, { calls: 1, inputTokens: 500, outputTokens: 60, ms: 200, error: "http: 500" }];
+    const withMemory = sessionUsage({ messages, requests, focus: "F", firstFocusStage: "s1", ledger, memoryAux });
+    expect(withMemory.aux).toEqual({ calls: 4, inputTokens: 1440, outputTokens: 188, ms: 630 });
+    expect(withMemory.resumedFocusAux).toEqual(usage.resumedFocusAux);
   });
 });
 

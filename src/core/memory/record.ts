@@ -57,9 +57,18 @@ export const TaskRecordSchema = z.object({
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
+// Coverage lists grow with a task; a set keeps per-call checks O(1). Records are immutable.
+const coverageSets = new WeakMap<TaskRecord, ReadonlySet<string>>();
+
 /** True if the record accounts for the group with this id. */
 export function covers(record: TaskRecord | undefined, groupID: string): boolean {
-  return record !== undefined && record.coverage.groups.includes(groupID);
+  if (record === undefined) return false;
+  let set = coverageSets.get(record);
+  if (!set) {
+    set = new Set(record.coverage.groups);
+    coverageSets.set(record, set);
+  }
+  return set.has(groupID);
 }
 
 /** The constraints that are still in force. */
