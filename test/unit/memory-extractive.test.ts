@@ -354,3 +354,21 @@ describe("pending", () => {
     expect(proposeExtractively(input(batch, previous, ["u1"])).pending).toEqual(["Fix the typo in README.md."]);
   });
 });
+
+describe("extractive records of Switch-SWE style requests", () => {
+  it("states constraints without the workspace path that addresses the request, and test runs by what was run", () => {
+    const ws = "/runs/sessions/s1/full/ws3";
+    const batch = [
+      request("u1", `${ws}: lookup() does not find variables for option names with dashes. It must upper-case the name.`, [
+        tool("c1", "bash", "completed", { command: `cd ${ws} && PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -m pytest -q tests` }, { output: "3 passed", exit: 0 }),
+      ]),
+    ];
+    const next = record(input(batch));
+    expect(next.goal.startsWith(`${ws}: lookup()`)).toBe(true);
+    expect(next.constraints.map((constraint) => constraint.text)).toEqual([
+      "lookup() does not find variables for option names with dashes.",
+      "It must upper-case the name.",
+    ]);
+    expect(next.progress).toEqual([{ text: "Ran `python3 -m pytest -q tests`: passed", sources: ["c1"] }]);
+  });
+});

@@ -74,6 +74,12 @@ function goalOf(batch: readonly GroupDigest[]): string {
   return `${(space > GOAL_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, "")}…`;
 }
 
+// A request addressed to a workspace ("/abs/path/ws1: fix ...") states its requirements after
+// the path; the path itself stays in the goal.
+function withoutWorkspace(text: string): string {
+  return text.replace(/^\s*(?:\/|[A-Za-z]:\\)\S*:\s+/gm, "");
+}
+
 /** A new constraint; `group` is its request's position in the batch. */
 type Candidate = { text: string; sources: string[]; group: number; dropped: boolean };
 
@@ -84,7 +90,7 @@ function extractConstraints(input: MemoryUpdateInput) {
   input.batch.forEach((group, index) => {
     const by = group.requestID;
     if (group.kind !== "request" || by === undefined) return;
-    for (const text of sentences(group.requestText)) {
+    for (const text of sentences(withoutWorkspace(group.requestText))) {
       if (!isRequirement(text)) continue;
       if (OVERRIDE.test(text) && !ADDITIVE.test(text)) {
         for (const older of active) {
@@ -311,6 +317,9 @@ function commandOf(call: ToolCallDigest): string {
 
 function short(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
+  // What was run, not where or with which environment: `cd ws && X=1 pytest -q` → `pytest -q`.
+  const run = flat.replace(/^(?:cd \S+ &&\s*)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*/, "");
+  if (run !== "" && run !== flat) return short(run);
   return flat.length > SHOWN_CHARS ? `${flat.slice(0, SHOWN_CHARS - 1)}…` : flat;
 }
 
