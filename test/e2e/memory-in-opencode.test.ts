@@ -162,7 +162,7 @@ describe("task memory inside the real OpenCode", () => {
         plugins: [plugin],
         contextLimit: 16_000,
       },
-      async ({ client, prompt, model, server }) => {
+      async ({ client, prompt, model, server, messages }) => {
         const sessionID = (await client.session.create({}, { throwOnError: true })).data.id;
         for (const [position, step] of (["A1", "B1", "C1", "D1"] as const).entries()) {
           await prompt(sessionID, REQUESTS[step]);
@@ -171,6 +171,17 @@ describe("task memory inside the real OpenCode", () => {
         await prompt(sessionID, REQUESTS.A2);
         await prompt(sessionID, REQUESTS.B2);
         const state = await waitForState(stateDir, sessionID, (s) => (s.records["t2"]?.coverage.groups.length ?? 0) >= 2, "t2 covering B2");
+        // The agent can read the tasks and a record through rcm_tasks; bad arguments get a clear error.
+        await prompt(sessionID, REQUESTS.TASKS);
+        const calls = (await messages(sessionID)).flatMap((message) => message.parts).flatMap((part) => (part.type === "tool" && part.tool === "rcm_tasks" ? [part.state] : []));
+        expect(calls.map((call) => call.status)).toEqual(["completed", "completed", "error"]);
+        const [list, show, bad] = calls.map((call) => (call.status === "completed" ? call.output : call.status === "error" ? call.error : ""));
+        expect(list).toMatch(/^t1 \[suspended\] Add textkit\/slugify\.py/m);
+        expect(list?.match(/\[current\]/g)).toHaveLength(1);
+        for (const task of ["t2", "t3", "t4"]) expect(list).toMatch(new RegExp(`^${task} \\[(suspended|current)\\] `, "m"));
+        expect(show).toContain('<rcm-task-memory task="t2">');
+        expect(show).toContain("newlines");
+        expect(bad).toContain("rcm_tasks: invalid arguments: task: show needs a task id");
         expect(state.records["t2"]?.constraints.map((constraint) => constraint.text).join("\n")).toContain("newlines");
         // Both edits of the exporter: one progress item citing both calls.
         expect(state.records["t2"]?.progress.flatMap((item) => item.sources)).toHaveLength(2);

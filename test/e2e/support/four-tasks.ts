@@ -17,6 +17,7 @@ export const REQUESTS = {
   C2: "In docs/usage.md, also document the --quiet option.",
   D2: "In config/settings.py the loader should also accept an explicit env argument.",
   A3: "Back to slugify once more: never emit leading or trailing hyphens.",
+  TASKS: "Which tasks are still open? Use rcm_tasks.",
 } as const;
 
 export const REPO_FILES = {
@@ -68,6 +69,12 @@ export function fourTaskScript(repo: string, options: { bigOutputIn?: keyof type
       stage("B2", [{ toolCalls: [{ name: "edit", arguments: { filePath: path("exporters/csv_export.py"), oldString: "return cell", newString: "return f'\"{cell}\"' if ',' in cell or '\\n' in cell else cell" } }] }, { text: "Newlines are quoted too." }]),
       stage("C2", [{ toolCalls: [{ name: "edit", arguments: { filePath: path("docs/usage.md"), oldString: "--verbose\n", newString: "--verbose\n--quiet\n" } }] }, { text: "Documented --quiet." }]),
       stage("D2", [{ toolCalls: [{ name: "edit", arguments: { filePath: path("config/settings.py"), oldString: "def load():", newString: "def load(env=None):" } }] }, { text: "load() takes env now." }]),
+      stage("TASKS", [
+        { toolCalls: [{ name: "rcm_tasks", arguments: { action: "list" } }] },
+        { toolCalls: [{ name: "rcm_tasks", arguments: { action: "show", task: "t2" } }] },
+        { toolCalls: [{ name: "rcm_tasks", arguments: { action: "show" } }] },
+        { text: "Four tasks are open." },
+      ]),
       stage("A3", [
         { toolCalls: [{ name: "edit", arguments: { filePath: path("textkit/slugify.py"), oldString: "text.lower())", newString: "text.lower()).strip('-')" } }] },
         { text: EXCHANGE_MARKS.A3 },
