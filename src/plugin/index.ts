@@ -42,7 +42,7 @@ const server: Plugin = async (input, rawOptions) => {
     : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
-    routing && memoryUpdater ? createSessionMemory({ routing, source, updater: memoryUpdater, logger, guard }) : undefined;
+    routing && memoryUpdater ? createSessionMemory({ routing, source, updater: memoryUpdater, logger, guard, threshold: options.confidenceThreshold }) : undefined;
   const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), routing, memory };
   await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
     directory: input.directory,

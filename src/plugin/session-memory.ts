@@ -29,7 +29,10 @@ export function createSessionMemory(deps: {
   updater: MemoryUpdater;
   logger: Logger;
   guard: Guard;
+  /** Groups routed below it are not remembered (their task is a guess). */
+  threshold?: number;
 }): SessionMemory {
+  const threshold = deps.threshold ?? 0;
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const pins = new Map<string, { requestID: string; task: string; record: TaskRecord | undefined }>();
@@ -41,14 +44,14 @@ export function createSessionMemory(deps: {
     const state = await deps.routing.snapshot(sessionID);
     if (!state || state.ledger.tasks.length === 0) return;
     const messages = await deps.source.messages(sessionID);
-    const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records });
+    const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
     for (const task of state.ledger.tasks) {
       const groups = pending.get(task.id);
       const key = `${sessionID}\u0000${task.id}`;
       if (!groups || (failedAt.get(key) ?? -1) >= groups.length) continue;
       let remaining = digestGroups(messages, groups);
       let previous = state.records[task.id];
-      const requestIDs = requestIDsOf(state.ledger, task.id);
+      const requestIDs = requestIDsOf(state.ledger, task.id, threshold);
       while (remaining.length > 0) {
         const batch = nextBatch(remaining, deps.updater.limits);
         const result = await deps.updater.update({ task, previous, batch, requestIDs });

@@ -292,6 +292,14 @@ describe("uncoveredGroups", () => {
     expect(uncovered(history, twoTasks, { t1: recordCovering("t1", [a1, a2]), t2: recordCovering("t2", [b1]) })).toEqual({});
   });
 
+  it("never remembers a group routed below the threshold: its task is a guess", () => {
+    const unsure = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.78], [a2, "t1", 0.93]]);
+    const map = uncoveredGroups({ messages: history, groups: toInteractionGroups(history), ledger: unsure, records: {}, threshold: 0.8 });
+    expect([...map].map(([task, groups]) => [task, groups.map((group) => group.id)])).toEqual([["t1", [a1, a2]]]);
+    expect(requestIDsOf(unsure, "t1", 0.8)).toEqual([a1, a2]);
+    expect(requestIDsOf(unsure, "t1")).toEqual([a1, b1, a2]);
+  });
+
   it("leaves out a turn still running: its last step asked for tools and nothing after it was answered", () => {
     const calls = loadFixture("two-tasks-with-tool-error").transformCalls.filter((call) => userIDs(call).includes(a2) && call.length > 8);
     expect(calls.length).toBeGreaterThan(0);

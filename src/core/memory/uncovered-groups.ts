@@ -7,21 +7,26 @@ import { covers, type TaskRecord } from "./record.js";
 /**
  * Per task, the groups of finished turns that its record does not cover yet, in session
  * order. A turn still running is left for the next update: a late session.idle can start
- * an update while the next request is being answered.
+ * an update while the next request is being answered. A group routed below `threshold` is
+ * never remembered: its task is a guess, and a guess must not put one task's requirements
+ * into another's record (the group stays verbatim in the history instead).
  */
 export function uncoveredGroups(options: {
   messages: readonly MessageWithParts[];
   groups: readonly InteractionGroup[];
   ledger: Ledger;
   records: Readonly<Record<string, TaskRecord>>;
+  threshold?: number;
 }): Map<string, InteractionGroup[]> {
-  const { messages, groups, ledger, records } = options;
+  const { messages, groups, ledger, records, threshold = 0 } = options;
   const tasks = groupTasks(groups, ledger);
+  const confidences = groupConfidences(groups, ledger);
   const done = finishedGroups(groups, messages);
   const result = new Map<string, InteractionGroup[]>();
   groups.forEach((group, position) => {
     const task = tasks[position];
     if (task?.kind !== "task" || covers(records[task.task], group.id) || !done[position]) return;
+    if ((confidences[position] ?? 0) < threshold) return;
     const list = result.get(task.task) ?? [];
     list.push(group);
     result.set(task.task, list);
@@ -47,10 +52,22 @@ function finishedGroups(groups: readonly InteractionGroup[], messages: readonly 
   return result;
 }
 
-/** The user messages routed to a task, in routing order (shared instructions excluded). */
-export function requestIDsOf(ledger: Ledger, task: string): string[] {
+/** The confidence of the decision each group's task comes from (continuations and orphans inherit, as in groupTasks). */
+function groupConfidences(groups: readonly InteractionGroup[], ledger: Ledger): number[] {
+  let previous = 0;
+  return groups.map((group) => {
+    if (group.kind === "request" || group.kind === "orphan") {
+      const entry = ledger.decisions[group.kind === "orphan" ? group.id.slice("orphan:".length) : group.id];
+      if (entry || group.kind === "request") previous = entry?.confidence ?? 0;
+    }
+    return previous;
+  });
+}
+
+/** The user messages confidently routed to a task, in routing order (shared instructions excluded). */
+export function requestIDsOf(ledger: Ledger, task: string, threshold = 0): string[] {
   return ledger.order.filter((id) => {
     const entry = ledger.decisions[id];
-    return entry !== undefined && entry.task === task && !entry.shared;
+    return entry !== undefined && entry.task === task && !entry.shared && entry.confidence >= threshold;
   });
 }
