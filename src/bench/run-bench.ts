@@ -8,6 +8,7 @@ import { createIsolatedHome } from "../harness/isolated-home.js";
 import { packageRoot } from "../harness/package-root.js";
 import { startOpencodeServer, type OpencodeServer } from "../harness/opencode-server.js";
 import type { Mode } from "../plugin/options.js";
+import { pluginEnv } from "./drive/plugin-env.js";
 import { sessionStateFile } from "../store/session-state-file.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
@@ -138,7 +139,7 @@ async function withModeServer<T>(
       root: join(outDir, "home", mode),
       config: model.config([[plugin, { mode, stateDir: files.state(mode) }]]),
     });
-    const server = await startOpencodeServer({ home, cwd: outDir, env: { TMPDIR: join(outDir, "tmp") } });
+    const server = await startOpencodeServer({ home, cwd: outDir, env: { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") } });
     try {
       return await body(server);
     } finally {

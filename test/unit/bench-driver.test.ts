@@ -7,6 +7,7 @@ import { startAgentModel } from "../../src/bench/drive/agent-model.js";
 import { parseRequestText, requestText, FINALIZE_REQUEST } from "../../src/bench/drive/request-text.js";
 import type { SentRequest } from "../../src/bench/drive/run-session.js";
 import { sessionUsage } from "../../src/bench/metrics/session-usage.js";
+import { pluginEnv } from "../../src/bench/drive/plugin-env.js";
 import { readResults } from "../../src/bench/results/read-results.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import type { ResultLine } from "../../src/bench/results/result-line.js";
@@ -21,6 +22,31 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await temp.remove();
+});
+
+describe("the plug-in settings a run hands to OpenCode", () => {
+  it("are the RCM_* variables and the aux key's variable, never the run's own mode or state dir", () => {
+    const env = {
+      PATH: "/usr/bin",
+      HOME: "/root",
+      RCM_ROUTER: "model",
+      RCM_AUX_BASE_URL: "http://127.0.0.1:8000/v1",
+      RCM_AUX_MODEL: "qwen",
+      RCM_AUX_API_KEY_ENV: "MY_KEY",
+      MY_KEY: "k",
+      RCM_MODE: "native",
+      RCM_STATE_DIR: "/elsewhere",
+      OPENAI_API_KEY: "not forwarded",
+    };
+    expect(pluginEnv(env)).toEqual({
+      RCM_ROUTER: "model",
+      RCM_AUX_BASE_URL: "http://127.0.0.1:8000/v1",
+      RCM_AUX_MODEL: "qwen",
+      RCM_AUX_API_KEY_ENV: "MY_KEY",
+      MY_KEY: "k",
+    });
+    expect(pluginEnv({ RCM_AUX_API_KEY: "k2", RCM_MEMORY_UPDATER: "extractive" })).toEqual({ RCM_AUX_API_KEY: "k2", RCM_MEMORY_UPDATER: "extractive" });
+  });
 });
 
 describe("workspace names", () => {
