@@ -2,6 +2,7 @@ import { renderDebugAnnotation, withDebugAnnotation } from "../core/debug-annota
 import { toInteractionGroups, type InteractionGroup } from "../core/interaction-groups.js";
 import { activeTask, assembleWithMemory } from "../core/memory/assemble-memory.js";
 import { renderRecord } from "../core/memory/render-record.js";
+import type { TaskRecord } from "../core/memory/record.js";
 import type { MessageWithParts } from "../core/messages.js";
 import type { Ledger } from "../core/routing/ledger.js";
 import { selectTaskHistory, type TaskHistorySelection } from "../core/routing/select-task-history.js";
@@ -20,6 +21,8 @@ export interface TransformOutput {
  */
 export function createTransformHandler(deps: PluginDeps) {
   const filters = deps.options.mode === "router" || deps.options.mode === "full";
+  // Records are immutable and pinned per request: render each once, not at every model call.
+  const rendered = new WeakMap<TaskRecord, string>();
   return async (_input: unknown, output: TransformOutput): Promise<void> => {
     const messages = output.messages;
     const sessionID = messages[0]?.info.sessionID;
@@ -38,7 +41,7 @@ export function createTransformHandler(deps: PluginDeps) {
         if (selection.filtered) next = selection.messages;
       }
       if (ledger && deps.memory) {
-        const assembled = await withMemory(deps, sessionID, next, next === messages ? groups : toInteractionGroups(next), ledger);
+        const assembled = await withMemory(deps, rendered, sessionID, next, next === messages ? groups : toInteractionGroups(next), ledger);
         next = assembled.messages;
         memory = assembled.summary;
       }
@@ -54,6 +57,7 @@ export function createTransformHandler(deps: PluginDeps) {
 
 async function withMemory(
   deps: PluginDeps,
+  rendered: WeakMap<TaskRecord, string>,
   sessionID: string,
   messages: MessageWithParts[],
   groups: readonly InteractionGroup[],
@@ -63,8 +67,12 @@ async function withMemory(
   if (active.kind === "none") return { messages, summary: `none (${active.reason})` };
   const record = await deps.memory?.recordFor(sessionID, active.requestID, active.task);
   if (!record) return { messages, summary: `none (no record of ${active.task} yet)` };
-  const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
-  const renderedRecord = renderRecord(record, { title, maxTokens: deps.options.memory.recordTokens });
+  let renderedRecord = rendered.get(record);
+  if (renderedRecord === undefined) {
+    const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
+    renderedRecord = renderRecord(record, { title, maxTokens: deps.options.memory.recordTokens });
+    rendered.set(record, renderedRecord);
+  }
   const assembled = assembleWithMemory({ messages, groups, ledger, active, record, renderedRecord, keepRecent: deps.options.memory.keepRecent });
   const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${assembled.replacedGroups} verbatim=${assembled.verbatimGroups} recordChars=${renderedRecord.length}`;
   return { messages: assembled.messages, summary };
