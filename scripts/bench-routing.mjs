@@ -2,7 +2,7 @@
 // - lexical routing per user request (routeRequest + folding the request's evidence into
 //   the task index) in a session of 50 tasks and 2,000 interaction groups; target <= 5 ms;
 // - extractSignals alone, for scale;
-// - the transform per model call (toInteractionGroups + selectTaskHistory, and the real
+// - the transform per model call (the call view + the narrowing step, and the real
 //   transform handler in router mode, and in full mode with a memory record that covers the
 //   current task's older groups) on histories of 1,000 and 10,000 messages; targets <= 2 ms / 20 ms.
 // Figures are medians and p95 of one run (machines are noisy); a verdict compares the
@@ -14,7 +14,9 @@ import { performance } from "node:perf_hooks";
 import { toInteractionGroups } from "../dist/core/interaction-groups.js";
 import { routeRequest } from "../dist/core/routing/route-request.js";
 import { lexicalRouter } from "../dist/core/routing/router.js";
-import { selectTaskHistory } from "../dist/core/routing/select-task-history.js";
+import { buildCallView } from "../dist/core/context/call-view.js";
+import { applyPlan, EMPTY_PLAN } from "../dist/core/context/context-plan.js";
+import { narrowToTask } from "../dist/core/context/narrow-to-task.js";
 import { extractSignals } from "../dist/core/routing/signals.js";
 import { TaskIndex } from "../dist/core/routing/task-index.js";
 import { createFailOpenGuard } from "../dist/plugin/fail-open-guard.js";
@@ -357,10 +359,10 @@ function toolPart(random, id, vocabulary, created) {
   };
 }
 
-/** The pure transform path: grouping and task-history selection. */
+/** The pure transform path: the call view, the narrowing step, the plan applied. */
 function runPureTransform(messages, ledger) {
-  const groups = toInteractionGroups(messages);
-  return selectTaskHistory({ messages, groups, ledger, threshold: THRESHOLD });
+  const view = buildCallView({ messages, ledger });
+  return applyPlan(messages, narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD }).plan);
 }
 
 /**

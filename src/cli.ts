@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
 import { MODES, type Mode } from "./plugin/options.js";
 import { LabelledSessionsError } from "./route-eval/labelled-sessions.js";
+import { renderReliabilitySvg } from "./route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.js";
 import { RouteEvalSetupError, runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
 import { BENCH_USAGE, benchCommand, BenchUsageError } from "./bench/bench-command.js";
@@ -19,14 +21,19 @@ Commands:
           --no-debug                         leave out the plug-in's debug annotation
           --keep                             keep the run directory
           --json                             print the result as JSON
-  route-eval <file.jsonl>
-          Run a router online over labelled sessions (one JSON session per line) and
-          report accuracy, fallback rate, confident-wrong rate, new-task precision/recall.
-          --router lexical|model   (default: lexical; model uses RCM_AUX_BASE_URL,
-                                   RCM_AUX_MODEL and the key in RCM_AUX_API_KEY)
+  route-eval <file.jsonl | directory>...
+          Run a router online over labelled sessions (one JSON session per line; a
+          directory means every *.jsonl in it) and report accuracy, fallback rate,
+          confident-wrong rate (all, harmful, merge), calibration (ECE and a reliability
+          table), new-task precision/recall, and the same per session shape.
+          --router lexical|model|hybrid   (default: lexical; model and hybrid use
+                                   RCM_AUX_BASE_URL, RCM_AUX_MODEL and the key in
+                                   RCM_AUX_API_KEY; hybrid asks only when unsure)
           --threshold 0.8          confidence below which the full history is kept
           --json                   print {n, accuracy, fallbackRate, confidentWrongRate,
-                                   newTaskPrecision, newTaskRecall}
+                                   newTaskPrecision, newTaskRecall, harmfulConfidentWrongRate,
+                                   mergeConfidentWrongRate, expectedCalibrationError, ...}
+          --plot <file.svg>        write a reliability diagram
           --verbose                list every decision, not only the wrong ones
 ${BENCH_USAGE}
   help    Show this text.`;
@@ -77,17 +84,21 @@ async function routeEval(args: readonly string[]): Promise<number> {
       threshold: { type: "string", default: "0.8" },
       json: { type: "boolean", default: false },
       verbose: { type: "boolean", default: false },
+      plot: { type: "string" },
     },
     allowPositionals: true,
     strict: true,
   });
-  const [file, ...extra] = positionals;
-  if (file === undefined || extra.length > 0) throw new UsageError("route-eval takes exactly one file of labelled sessions");
+  if (positionals.length === 0) throw new UsageError("route-eval takes one or more files (or directories) of labelled sessions");
   const router = values.router;
   if (!(ROUTER_NAMES as readonly string[]).includes(router)) throw new UsageError(`--router must be one of ${ROUTER_NAMES.join(", ")}, got "${router}"`);
   const threshold = Number(values.threshold);
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got "${values.threshold}"`);
-  const evaluation = await runRouteEval({ file, router: router as RouterName, threshold, env: process.env });
+  const evaluation = await runRouteEval({ paths: positionals, router: router as RouterName, threshold, env: process.env });
+  if (values.plot !== undefined) {
+    const title = `${evaluation.router} router on ${positionals.map((path) => path.replace(/\/+$/, "").split("/").slice(-2).join("/")).join(", ")}`;
+    await writeFile(values.plot, renderReliabilitySvg({ reliability: evaluation.reliability, title, threshold }));
+  }
   process.stdout.write(`${values.json ? routeEvalJson(evaluation) : renderRouteEval(evaluation, { verbose: values.verbose })}\n`);
   return 0;
 }

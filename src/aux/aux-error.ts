@@ -15,7 +15,9 @@ export type AuxErrorCode =
   /** The JSON did not match the expected schema. */
   | "schema"
   /** The endpoint rejected every response format (json_schema, json_object, plain text). */
-  | "unsupported-format";
+  | "unsupported-format"
+  /** Not called: the source failed or hung recently and is paused (`aux.cooldownMs`). */
+  | "cooling-down";
 
 /** A failed auxiliary-model call, with what is known about it. */
 export class AuxError extends Error {

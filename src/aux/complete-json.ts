@@ -1,9 +1,8 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { z } from "zod";
 import { redactSecrets } from "../core/redact-secrets.js";
-import type { AuxClient, AuxFormat } from "./aux-client.js";
+import { FormatRejection, type AuxChatMessage, type AuxChatReply, type AuxClient, type AuxFormat } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
+import { messageOf } from "./error-messages.js";
 
 /** What one `completeJson` cost, summed over every HTTP call it made. */
 export interface AuxUsage {
@@ -26,21 +25,9 @@ export interface CompleteJsonOptions<S extends z.ZodType> {
   schema: S;
   system: string;
   user: string;
+  /** The OpenCode session the call is made for. */
+  sessionID?: string | undefined;
 }
-
-/** The fields of a chat completion this module reads; anything else the endpoint sends is ignored. */
-const CompletionSchema = z.object({
-  choices: z.array(
-    z.object({
-      message: z.object({ content: z.string().nullish() }).nullish(),
-      finish_reason: z.string().nullish(),
-    }),
-  ),
-  usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() }).nullish(),
-});
-
-/** HTTP statuses with which endpoints turn down a `response_format` they do not support. */
-const REJECTION_STATUSES = new Set([400, 404, 415, 422]);
 
 const NEXT_FORMAT: Record<AuxFormat, AuxFormat | undefined> = {
   json_schema: "json_object",
@@ -59,6 +46,8 @@ const NEXT_FORMAT: Record<AuxFormat, AuxFormat | undefined> = {
 export async function completeJson<S extends z.ZodType>(options: CompleteJsonOptions<S>): Promise<JsonResult<z.output<S>>> {
   const started = performance.now();
   const usage: AuxUsage = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0, format: options.client.format };
+  const paused = options.client.health.check();
+  if (paused) return { ok: false, error: paused, usage };
   let outcome: { ok: true; value: z.output<S> } | { ok: false; error: AuxError };
   try {
     outcome = await converse(options, usage);
@@ -66,6 +55,7 @@ export async function completeJson<S extends z.ZodType>(options: CompleteJsonOpt
     const message = `auxiliary model call failed unexpectedly: ${messageOf(error)}`;
     outcome = { ok: false, error: new AuxError({ code: "http", message, cause: error }) };
   }
+  options.client.health.record(outcome.ok ? { ok: true } : { ok: false, code: outcome.error.code });
   usage.ms = Math.round(performance.now() - started);
   return { ...outcome, usage };
 }
@@ -74,9 +64,9 @@ async function converse<S extends z.ZodType>(
   options: CompleteJsonOptions<S>,
   usage: AuxUsage,
 ): Promise<{ ok: true; value: z.output<S> } | { ok: false; error: AuxError }> {
-  const { client, name, schema, system, user } = options;
+  const { client, name, schema, system, user, sessionID } = options;
   const jsonSchema = jsonSchemaOf(schema);
-  const messages: ChatCompletionMessageParam[] = [
+  const messages: AuxChatMessage[] = [
     { role: "system", content: `${system}\n\nReply with one JSON object matching this JSON Schema:\n${JSON.stringify(jsonSchema)}` },
     { role: "user", content: user },
   ];
@@ -86,36 +76,38 @@ async function converse<S extends z.ZodType>(
   for (;;) {
     usage.calls += 1;
     usage.format = format;
-    let response: unknown;
+    let reply: AuxChatReply;
     try {
-      response = await client.openai.chat.completions.create(requestFor({ client, format, messages, name, jsonSchema }));
+      // Every request to the auxiliary model is built here, so this is where secrets are removed:
+      // from the prompts, and from the model's own reply and the correction sent back on a retry.
+      const redacted = messages.map((message) => ({ ...message, content: redactSecrets(message.content) }));
+      reply = await client.send({ messages: redacted, format, name, jsonSchema, sessionID });
     } catch (error) {
-      const rejected = isFormatRejection(error);
+      if (error instanceof AuxError) return { ok: false, error };
+      if (!(error instanceof FormatRejection)) throw error;
+      rejections.push(`${format} (${error.message})`);
       const next = NEXT_FORMAT[format];
-      if (rejected) rejections.push(`${format} (${messageOf(error)})`);
-      if (rejected && next !== undefined) {
+      if (next !== undefined) {
         format = next;
         continue;
       }
       // Fell back at least once and the last format (plain text) was turned down as well.
-      const everyFormatRejected = rejected && rejections.length > 1;
-      return { ok: false, error: callError({ error, client, everyFormatRejected, rejections }) };
-    }
-    const completion = CompletionSchema.safeParse(response);
-    if (!completion.success) {
-      const message = `the endpoint's response is not a chat completion: ${completion.error.issues[0]?.message ?? "bad shape"}`;
-      return { ok: false, error: new AuxError({ code: "http", message }) };
+      if (rejections.length > 1) {
+        const message = `the endpoint rejected every response format: ${rejections.join("; ")}`;
+        return { ok: false, error: new AuxError({ code: "unsupported-format", message, status: error.status, cause: error }) };
+      }
+      return { ok: false, error: new AuxError({ code: "http", message: `the auxiliary model failed: ${error.message}`, status: error.status, cause: error }) };
     }
     client.rememberFormat(format);
-    usage.inputTokens += completion.data.usage?.prompt_tokens ?? 0;
-    usage.outputTokens += completion.data.usage?.completion_tokens ?? 0;
+    usage.inputTokens += reply.inputTokens;
+    usage.outputTokens += reply.outputTokens;
 
-    const reply = readReply(completion.data, schema);
-    if (reply.ok) return reply;
-    if (retried) return { ok: false, error: reply.error };
+    const outcome = readReply(reply, schema);
+    if (outcome.ok) return outcome;
+    if (retried) return { ok: false, error: outcome.error };
     retried = true;
-    if (reply.content.trim() !== "") messages.push({ role: "assistant", content: reply.content });
-    messages.push({ role: "user", content: reply.correction });
+    if (outcome.content.trim() !== "") messages.push({ role: "assistant", content: outcome.content });
+    messages.push({ role: "user", content: outcome.correction });
   }
 }
 
@@ -125,74 +117,20 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
-function requestFor(options: {
-  client: AuxClient;
-  format: AuxFormat;
-  messages: ChatCompletionMessageParam[];
-  name: string;
-  jsonSchema: Record<string, unknown>;
-}): ChatCompletionCreateParamsNonStreaming {
-  const { client, format, messages, name, jsonSchema } = options;
-  // Every request to the auxiliary model is built here, so this is where secrets are removed:
-  // from the prompts, and from the model's own reply and the correction sent back on a retry.
-  const redacted = messages.map((message) =>
-    typeof message.content === "string" ? { ...message, content: redactSecrets(message.content) } : message,
-  );
-  const request: ChatCompletionCreateParamsNonStreaming = { model: client.model, messages: redacted, stream: false };
-  if (client.maxTokens !== undefined) request.max_tokens = client.maxTokens;
-  if (format === "json_schema") {
-    // OpenAI allows letters, digits, `_` and `-`, at most 64 characters.
-    const schemaName = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "reply";
-    request.response_format = { type: "json_schema", json_schema: { name: schemaName, schema: jsonSchema, strict: false } };
-  } else if (format === "json_object") {
-    request.response_format = { type: "json_object" };
-  }
-  return request;
-}
-
-function isFormatRejection(error: unknown): boolean {
-  if (!(error instanceof APIError) || error instanceof APIConnectionError || error.status === undefined) return false;
-  return REJECTION_STATUSES.has(error.status) || /response_format|json_schema|json_object/i.test(error.message);
-}
-
-function callError(options: {
-  error: unknown;
-  client: AuxClient;
-  everyFormatRejected: boolean;
-  rejections: string[];
-}): AuxError {
-  const { error, client, everyFormatRejected, rejections } = options;
-  if (error instanceof APIConnectionTimeoutError) {
-    const message = `the auxiliary model gave no answer within ${client.openai.timeout} ms`;
-    return new AuxError({ code: "timeout", message, cause: error });
-  }
-  if (error instanceof APIConnectionError) {
-    const message = `cannot reach the auxiliary model at ${client.openai.baseURL}: ${rootMessageOf(error)}`;
-    return new AuxError({ code: "connection", message, cause: error });
-  }
-  const status = error instanceof APIError ? error.status : undefined;
-  if (everyFormatRejected) {
-    const message = `the endpoint rejected every response format: ${rejections.join("; ")}`;
-    return new AuxError({ code: "unsupported-format", message, status, cause: error });
-  }
-  return new AuxError({ code: "http", message: `the auxiliary model failed: ${messageOf(error)}`, status, cause: error });
-}
-
 type ReplyOutcome<T> =
   | { ok: true; value: T }
   /** `correction` is the user message that states the problem for the one retry. */
   | { ok: false; error: AuxError; content: string; correction: string };
 
-function readReply<S extends z.ZodType>(completion: z.output<typeof CompletionSchema>, schema: S): ReplyOutcome<z.output<S>> {
-  const choice = completion.choices[0];
-  const content = choice?.message?.content ?? "";
+function readReply<S extends z.ZodType>(reply: AuxChatReply, schema: S): ReplyOutcome<z.output<S>> {
+  const { content } = reply;
   const fail = (code: "blank" | "length" | "not-json" | "schema", message: string, correction: string) => ({
     ok: false as const,
     error: new AuxError({ code, message }),
     content,
     correction,
   });
-  if (choice?.finish_reason === "length") {
+  if (reply.finishReason === "length") {
     return fail("length", "the reply was cut off (finish_reason: length)", "Your reply was cut off; reply with a shorter JSON object.");
   }
   if (content.trim() === "") {
@@ -244,17 +182,4 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; rea
   } catch (error) {
     return { ok: false, reason: messageOf(error) };
   }
-}
-
-/** The innermost cause's message ("connect ECONNREFUSED ..." rather than "fetch failed"). */
-function rootMessageOf(error: unknown): string {
-  let innermost = error;
-  for (let depth = 0; depth < 5 && innermost instanceof Error && innermost.cause !== undefined; depth += 1) {
-    innermost = innermost.cause;
-  }
-  return messageOf(innermost);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -34,6 +34,7 @@ export function createModelMemoryUpdater(client: AuxClient, limits: BatchLimits 
           // Redacted before cutting, so a cut never leaves half a secret the redactor cannot recognise.
           groups: input.batch.map((group) => describeGroup(truncateDigest(mapDigestTexts(group, redactSecrets)))).join("\n\n"),
         }),
+        sessionID: input.sessionID,
       });
       const aux = auxUsageOf(result);
       if (!result.ok) {

@@ -56,9 +56,9 @@ export function toInteractionGroups(messages: readonly MessageWithParts[]): Inte
       addMessage(group, message, index);
       return;
     }
-    let group = byId.get(info.parentID) ?? byId.get(`orphan:${info.parentID}`);
+    let group = byId.get(info.parentID) ?? byId.get(orphanGroupID(info.parentID));
     if (!group) {
-      group = newGroup(`orphan:${info.parentID}`, "orphan", info.sessionID);
+      group = newGroup(orphanGroupID(info.parentID), "orphan", info.sessionID);
       groups.push(group);
       byId.set(group.id, group);
     }
@@ -70,6 +70,21 @@ export function toInteractionGroups(messages: readonly MessageWithParts[]): Inte
     }
   });
   return groups;
+}
+
+const ORPHAN_PREFIX = "orphan:";
+
+/** The id of the group of assistant steps whose request (`parentID`) is not in view. */
+function orphanGroupID(parentID: string): string {
+  return `${ORPHAN_PREFIX}${parentID}`;
+}
+
+/**
+ * The user message a group stands for in the ledger and in records: its own user message,
+ * or, for an orphan, the request its steps answer (cut off by compaction, still routed).
+ */
+export function groupRequestID(group: Pick<InteractionGroup, "id" | "kind">): string {
+  return group.kind === "orphan" && group.id.startsWith(ORPHAN_PREFIX) ? group.id.slice(ORPHAN_PREFIX.length) : group.id;
 }
 
 function newGroup(id: string, kind: GroupKind, sessionID: string): InteractionGroup {

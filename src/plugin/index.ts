@@ -5,7 +5,9 @@ import type { Part } from "../core/messages.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
-import { describeProblem, resolveOptions } from "./options.js";
+import { auxSourceOf, describeProblem, resolveOptions } from "./options.js";
+import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
+import type { OpencodeModelRef } from "../aux/opencode-client.js";
 import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
 import { createSessionFlags } from "./session-flags.js";
 import { createSessionMemory } from "./session-memory.js";
@@ -31,11 +33,14 @@ const server: Plugin = async (input, rawOptions) => {
   const remembers = options.mode === "memory" || options.mode === "full";
   const guard = createFailOpenGuard(logger);
   const source = clientSessionSource(input.client);
-  const aux = routes ? createAux(options, process.env) : undefined;
+  // The model of each session's latest request: the OpenCode aux source's last resort.
+  const sessionModels = new Map<string, OpencodeModelRef>();
+  const aux = routes ? createAux(options, process.env, clientModels(input.client, sessionModels)) : undefined;
+  const usesOpencodeModels = aux !== undefined && auxSourceOf(options.aux) === "opencode";
   const routing = routes
     ? createSessionRouting({
         stateDir: resolveStateDir({ stateDir: options.stateDir, projectID: input.project.id, env: process.env, home: homedir() }),
-        router: createRouter(options, process.env, aux),
+        router: createRouter(options, aux),
         source,
         logger,
       })
@@ -50,9 +55,15 @@ const server: Plugin = async (input, rawOptions) => {
 
   const transform = createTransformHandler(deps);
   const hooks: Hooks = {
+    config: async (config) => {
+      // The hidden agent that answers the plug-in's own calls to the user's models.
+      if (usesOpencodeModels) config.agent = { ...config.agent, [AUX_AGENT]: { ...AUX_AGENT_CONFIG, permission: { ...AUX_AGENT_CONFIG.permission } } };
+    },
     "chat.message": async (hookInput, output) => {
       await deps.guard("chat.message", hookInput.sessionID, async () => {
         throwIfSimulated(options, "chat.message");
+        const model = hookInput.model ?? output.message.model;
+        if (model && hookInput.agent !== AUX_AGENT) sessionModels.set(hookInput.sessionID, { providerID: model.providerID, modelID: model.modelID });
         const text = userRequestText(output.parts as unknown as Part[]);
         if (deps.routing && text !== "") await deps.routing.route(hookInput.sessionID, output.message.id, text);
       });

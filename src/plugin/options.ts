@@ -1,7 +1,14 @@
 import { z } from "zod";
+import { DEFAULT_COOLDOWN_MS } from "../aux/aux-health.js";
+import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 
 export const MODES = ["native", "router", "memory", "full"] as const;
 export type Mode = (typeof MODES)[number];
+
+export const ROUTERS = ["lexical", "model", "hybrid"] as const;
+/** Where the auxiliary model is: an OpenAI-compatible endpoint, or the user's models through OpenCode. */
+export const AUX_SOURCES = ["endpoint", "opencode"] as const;
+export type AuxSource = (typeof AUX_SOURCES)[number];
 
 /** The options tuple of `["opencode-rcm", { ... }]` in opencode.json. */
 export const OptionsSchema = z
@@ -9,20 +16,29 @@ export const OptionsSchema = z
     /** native: no change; router: task filtering; memory: records only; full: both. */
     mode: z.enum(MODES).default("full"),
     /** Below this routing confidence the full history is kept. */
-    confidenceThreshold: z.number().min(0).max(1).default(0.8),
-    /** lexical: no model, no network; model: the aux model, falling back to lexical. */
-    router: z.enum(["lexical", "model"]).default("lexical"),
+    confidenceThreshold: z.number().min(0).max(1).default(DEFAULT_CONFIDENCE_THRESHOLD),
+    /**
+     * lexical: no model, no network; model: the aux model for every request that is not
+     * unambiguous; hybrid: the aux model only when the lexical decision is unsure. Both fall
+     * back to lexical on any failure.
+     */
+    router: z.enum(ROUTERS).default("lexical"),
     aux: z
       .object({
+        /** Default: `endpoint` when baseURL is set, else `opencode` (the user's own models, no set-up). */
+        source: z.enum(AUX_SOURCES).optional(),
         baseURL: z.url().optional(),
+        /** Endpoint: the model name. OpenCode: `provider/model` (default: small_model, else the session's model). */
         model: z.string().min(1).optional(),
         /** Name of the environment variable that holds the aux model's API key. */
         apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default("RCM_AUX_API_KEY"),
         /** Per aux-model call, in milliseconds. */
         timeoutMs: z.number().int().min(100).max(600_000).default(20_000),
+        /** After a timeout or two failures in a row, the aux model is not asked for this long (0: never pause). */
+        cooldownMs: z.number().int().min(0).max(3_600_000).default(DEFAULT_COOLDOWN_MS),
       })
       .strict()
-      .default({ apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20_000 }),
+      .default({ apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20_000, cooldownMs: DEFAULT_COOLDOWN_MS }),
     /** Task-state memory (modes memory and full). */
     memory: z
       .object({
@@ -47,17 +63,26 @@ export const OptionsSchema = z
     simulateFailure: z.array(z.enum(["chat.message", "transform", "event"])).default([]),
   })
   .strict()
-  .refine((options) => options.router !== "model" || auxConfigured(options.aux), {
+  .refine((options) => options.router === "lexical" || auxSourceOf(options.aux) === "opencode" || auxConfigured(options.aux), {
     path: ["router"],
-    message: "the model router needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
+    message: "the model and hybrid routers with aux.source endpoint need aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
   })
-  .refine((options) => options.memory.updater !== "model" || auxConfigured(options.aux), {
+  .refine((options) => options.memory.updater !== "model" || auxSourceOf(options.aux) === "opencode" || auxConfigured(options.aux), {
     path: ["memory", "updater"],
-    message: "the model memory updater needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
+    message: "the model memory updater with aux.source endpoint needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
+  })
+  .refine((options) => auxSourceOf(options.aux) !== "opencode" || options.aux.model === undefined || /^[^/\s]+\/\S+$/.test(options.aux.model), {
+    path: ["aux", "model"],
+    message: 'with aux.source opencode, the model is written "provider/model" (as in opencode.json)',
   });
 
 function auxConfigured(aux: { baseURL?: string | undefined; model?: string | undefined }): boolean {
   return aux.baseURL !== undefined && aux.model !== undefined;
+}
+
+/** The aux source in effect: as configured, else the endpoint when one is given, else OpenCode. */
+export function auxSourceOf(aux: { source?: AuxSource | undefined; baseURL?: string | undefined }): AuxSource {
+  return aux.source ?? (aux.baseURL !== undefined ? "endpoint" : "opencode");
 }
 
 /** The memory updater in effect: as configured, else model when an aux model is configured. */
@@ -84,10 +109,12 @@ const ENV_KEYS = {
   RCM_MODE: ["mode"],
   RCM_CONFIDENCE_THRESHOLD: ["confidenceThreshold"],
   RCM_ROUTER: ["router"],
+  RCM_AUX_SOURCE: ["aux", "source"],
   RCM_AUX_BASE_URL: ["aux", "baseURL"],
   RCM_AUX_MODEL: ["aux", "model"],
   RCM_AUX_API_KEY_ENV: ["aux", "apiKeyEnv"],
   RCM_AUX_TIMEOUT_MS: ["aux", "timeoutMs"],
+  RCM_AUX_COOLDOWN_MS: ["aux", "cooldownMs"],
   RCM_MEMORY_UPDATER: ["memory", "updater"],
   RCM_STATE_DIR: ["stateDir"],
   RCM_DEBUG: ["debug"],
@@ -144,7 +171,7 @@ export function describeProblem(problem: OptionProblem): string {
 function fromEnvText(path: readonly string[], text: string): unknown {
   const key = path[path.length - 1];
   if (key === "debug") return text === "1" || text === "true" ? true : text === "0" || text === "false" ? false : text;
-  if (key === "confidenceThreshold" || key === "timeoutMs") {
+  if (key === "confidenceThreshold" || key === "timeoutMs" || key === "cooldownMs") {
     const value = Number(text);
     return Number.isFinite(value) ? value : text;
   }

@@ -54,7 +54,7 @@ export function createSessionMemory(deps: {
       const requestIDs = requestIDsOf(state.ledger, task.id, threshold);
       while (remaining.length > 0) {
         const batch = nextBatch(remaining, deps.updater.limits);
-        const result = await deps.updater.update({ task, previous, batch, requestIDs });
+        const result = await deps.updater.update({ task, previous, batch, requestIDs, sessionID });
         const log = { task: task.id, updater: deps.updater.name, groups: batch.length };
         if (!result.ok) {
           failedAt.set(key, remaining.length);

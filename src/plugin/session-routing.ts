@@ -17,12 +17,14 @@ import type { SessionSource } from "./session-source.js";
 export interface SessionRouting {
   /** Routes a user request (chat.message) and persists the decision before the turn starts. */
   route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask } | undefined>;
+  /** The session's ledger for the transform; undefined for a sub-agent session (passed through untouched). */
+  ledger(sessionID: string): Promise<Ledger | undefined>;
   /**
-   * The session's ledger for the transform; undefined for a sub-agent session. The groups
-   * the transform sees are folded into the router's index on the way, so routing the next
-   * request needs no second read of the history.
+   * Folds what the groups of a model call show (request texts, finished tool calls) into the
+   * router's index, each piece once, so routing the next request needs no second read of
+   * the history.
    */
-  ledger(sessionID: string, groups?: readonly InteractionGroup[]): Promise<Ledger | undefined>;
+  learn(sessionID: string, groups: readonly InteractionGroup[]): Promise<void>;
   /** The session's persisted state (ledger and records) as it is now; undefined for a sub-agent session. */
   snapshot(sessionID: string): Promise<SessionState | undefined>;
   /** Stores a task's next record with the ledger, in one atomic write, and logs the update. */
@@ -119,6 +121,7 @@ export function createSessionRouting(deps: {
           index: session.index,
           messageID,
           text,
+          sessionID,
         });
         if (routed.ledger !== session.state.ledger) {
           const state = { ...session.state, ledger: routed.ledger };
@@ -133,12 +136,15 @@ export function createSessionRouting(deps: {
         }
         return { entry: routed.entry, task: routed.task };
       }),
-    ledger: (sessionID, groups) =>
+    ledger: (sessionID) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
-        if (session.subagent) return undefined;
-        if (groups) fold(session, groups);
-        return session.state.ledger;
+        return session.subagent ? undefined : session.state.ledger;
+      }),
+    learn: (sessionID, groups) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        if (!session.subagent) fold(session, groups);
       }),
     snapshot: (sessionID) =>
       serialised(sessionID, async () => {

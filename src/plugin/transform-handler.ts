@@ -1,11 +1,12 @@
-import { renderDebugAnnotation, withDebugAnnotation } from "../core/debug-annotation.js";
-import { toInteractionGroups, type InteractionGroup } from "../core/interaction-groups.js";
-import { activeTask, assembleWithMemory } from "../core/memory/assemble-memory.js";
+import { activeTask, buildCallView, type ActiveTask, type CallView } from "../core/context/call-view.js";
+import { applyPlan, EMPTY_PLAN, isEmptyPlan, type ContextPlan } from "../core/context/context-plan.js";
+import { annotateForDebug, renderDebugAnnotation } from "../core/context/debug-annotation.js";
+import { narrowToTask, type NarrowingNote } from "../core/context/narrow-to-task.js";
+import { replaceCoveredExchanges } from "../core/context/replace-covered-exchanges.js";
 import { renderRecord } from "../core/memory/render-record.js";
 import type { TaskRecord } from "../core/memory/record.js";
 import type { MessageWithParts } from "../core/messages.js";
-import type { Ledger } from "../core/routing/ledger.js";
-import { selectTaskHistory, type TaskHistorySelection } from "../core/routing/select-task-history.js";
+import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
 import type { PluginDeps } from "./deps.js";
 import { throwIfSimulated } from "./simulated-failure.js";
 
@@ -14,13 +15,15 @@ export interface TransformOutput {
 }
 
 /**
- * `experimental.chat.messages.transform`: computes the context for one model call and
- * applies it in place (OpenCode ignores a new array). Routing filters first (modes router
- * and full), then the memory replaces covered exchanges (modes memory and full). The
- * compaction clone and sub-agent sessions pass through.
+ * `experimental.chat.messages.transform`, one pipeline per model call: build the call's view
+ * once; let the router learn from it; then named steps add to one plan (narrow to the task:
+ * modes router and full; replace covered exchanges with the record: memory and full; the
+ * debug line), applied once, in place (OpenCode ignores a new array). The compaction clone
+ * and sub-agent sessions pass through untouched.
  */
 export function createTransformHandler(deps: PluginDeps) {
-  const filters = deps.options.mode === "router" || deps.options.mode === "full";
+  const narrows = deps.options.mode === "router" || deps.options.mode === "full";
+  const threshold = deps.options.confidenceThreshold;
   // Records are immutable and pinned per request: render each once, not at every model call.
   const rendered = new WeakMap<TaskRecord, string>();
   return async (_input: unknown, output: TransformOutput): Promise<void> => {
@@ -31,51 +34,50 @@ export function createTransformHandler(deps: PluginDeps) {
       if (sessionID === undefined || deps.sessions.takeCompactionClone(sessionID)) return;
       // Runs on every model call: do nothing that the options do not ask for.
       if (!deps.routing && !deps.options.debug) return;
-      const groups = toInteractionGroups(messages);
-      let next: MessageWithParts[] = messages;
-      let selection: TaskHistorySelection | undefined;
+      const ledger = deps.routing ? await deps.routing.ledger(sessionID) : emptyLedger();
+      if (!ledger) return;
+      const view = buildCallView({ messages, ledger });
+      if (deps.routing) await deps.routing.learn(sessionID, view.groups);
+
+      let plan: ContextPlan = EMPTY_PLAN;
+      let narrowing: NarrowingNote | undefined;
       let memory: string | undefined;
-      const ledger = deps.routing ? await deps.routing.ledger(sessionID, groups) : undefined;
-      if (ledger && filters) {
-        selection = selectTaskHistory({ messages, groups, ledger, threshold: deps.options.confidenceThreshold });
-        if (selection.filtered) next = selection.messages;
-      }
-      if (ledger && deps.memory) {
-        const assembled = await withMemory(deps, rendered, sessionID, next, next === messages ? groups : toInteractionGroups(next), ledger);
-        next = assembled.messages;
-        memory = assembled.summary;
-      }
+      if (deps.routing && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
+      if (deps.memory) ({ plan, summary: memory } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active: activeTask(view, threshold) }));
       if (deps.options.debug) {
-        const text = renderDebugAnnotation({ mode: deps.options.mode, groups, messageCount: messages.length, selection, memory });
-        next = withDebugAnnotation(next, text);
+        const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
+        plan = annotateForDebug({ view, plan, text });
         await deps.logger.log("debug", text, { sessionID });
       }
-      if (next !== messages) replaceInPlace(messages, next);
+      if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
     });
   };
 }
 
-async function withMemory(
-  deps: PluginDeps,
-  rendered: WeakMap<TaskRecord, string>,
-  sessionID: string,
-  messages: MessageWithParts[],
-  groups: readonly InteractionGroup[],
-  ledger: Ledger,
-): Promise<{ messages: MessageWithParts[]; summary: string }> {
-  const active = activeTask(groups, ledger, deps.options.confidenceThreshold);
-  if (active.kind === "none") return { messages, summary: `none (${active.reason})` };
+/** Step: the active task's record replaces the exchanges it covers (memory and full). */
+async function withRecord(options: {
+  deps: PluginDeps;
+  rendered: WeakMap<TaskRecord, string>;
+  sessionID: string;
+  view: CallView;
+  plan: ContextPlan;
+  ledger: Ledger;
+  active: ActiveTask;
+}): Promise<{ plan: ContextPlan; summary: string }> {
+  const { deps, rendered, sessionID, view, plan, ledger, active } = options;
+  if (active.kind === "none") return { plan, summary: `none (${active.reason})` };
   const record = await deps.memory?.recordFor(sessionID, active.requestID, active.task);
-  if (!record) return { messages, summary: `none (no record of ${active.task} yet)` };
+  if (!record) return { plan, summary: `none (no record of ${active.task} yet)` };
   let renderedRecord = rendered.get(record);
   if (renderedRecord === undefined) {
     const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
     renderedRecord = renderRecord(record, { title, maxTokens: deps.options.memory.recordTokens });
     rendered.set(record, renderedRecord);
   }
-  const assembled = assembleWithMemory({ messages, groups, ledger, active, record, renderedRecord, keepRecent: deps.options.memory.keepRecent });
-  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${assembled.replacedGroups} verbatim=${assembled.verbatimGroups} recordChars=${renderedRecord.length}`;
-  return { messages: assembled.messages, summary };
+  const replaced = replaceCoveredExchanges({ view, plan, active, record, renderedRecord, keepRecent: deps.options.memory.keepRecent });
+  const { replacedGroups, verbatimGroups } = replaced.note;
+  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} recordChars=${renderedRecord.length}`;
+  return { plan: replaced.plan, summary };
 }
 
 /** OpenCode reads the array it passed in; a spread into splice would overflow the stack on huge histories. */

@@ -2,11 +2,21 @@ import { emptyLedger, type LedgerEntry } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
-import { SHARED_LABEL, type LabelledSession } from "./labelled-sessions.js";
+import { SHARED_LABEL, shapeOf, type LabelledSession, type SessionShape } from "./labelled-sessions.js";
+import { reliabilityOf, type Reliability } from "./reliability.js";
+
+/**
+ * What a wrong decision costs. `harmful`: the gold task's earlier history is hidden (a
+ * wrong existing task, or "new" for a known task). `merge`: a new task folded into an
+ * existing one (costs tokens, hides nothing the new task had). `shared`: a shared
+ * instruction kept by one task only, or a task's request taken for one meant for all.
+ */
+export type MistakeKind = "harmful" | "merge" | "shared";
 
 /** One routed request of the evaluation, with what the router said and what was right. */
 export interface EvaluatedRequest {
   session: string;
+  shape: SessionShape;
   index: number;
   gold: string;
   /** The gold label the router's task stands for (that of the request that opened it). */
@@ -15,6 +25,9 @@ export interface EvaluatedRequest {
   shared: boolean;
   confidence: number;
   correct: boolean;
+  mistake?: MistakeKind;
+  /** True when the router asked its model for this request. */
+  askedModel: boolean;
   reason: string;
 }
 
@@ -27,6 +40,22 @@ export interface RoutingMetrics {
   confidentWrongRate: number;
   newTaskPrecision: number;
   newTaskRecall: number;
+  /** Confident and wrong, and the gold task's earlier history hidden (of all n). */
+  harmfulConfidentWrongRate: number;
+  /** Confident, and a new task folded into an existing one (of all n). */
+  mergeConfidentWrongRate: number;
+  /** Expected calibration error over ten equal-width confidence bins. */
+  expectedCalibrationError: number;
+}
+
+export interface ShapeMetrics {
+  shape: SessionShape;
+  sessions: number;
+  n: number;
+  accuracy: number;
+  fallbackRate: number;
+  confidentWrongRate: number;
+  harmfulConfidentWrongRate: number;
 }
 
 export interface RoutingEvaluation {
@@ -36,6 +65,10 @@ export interface RoutingEvaluation {
   metrics: RoutingMetrics;
   /** Correct share among decisions at or above the threshold. */
   confidentAccuracy: number;
+  byShape: ShapeMetrics[];
+  reliability: Reliability;
+  /** Requests on which the router asked its model (0 for the lexical router). */
+  modelCalls: number;
   requests: EvaluatedRequest[];
 }
 
@@ -48,26 +81,46 @@ export async function evaluateRouting(options: {
   router: Router;
   threshold: number;
 }): Promise<RoutingEvaluation> {
+  const { threshold } = options;
   const requests: EvaluatedRequest[] = [];
-  for (const session of options.sessions) requests.push(...(await evaluateSession(session, options.router)));
+  for (const session of options.sessions) requests.push(...(await evaluateSession(session, options.router, threshold)));
+  const shapes = (["switch", "everyday"] as const).filter((shape) => requests.some((request) => request.shape === shape));
   return {
     router: options.router.name,
-    threshold: options.threshold,
+    threshold,
     sessions: options.sessions.length,
-    metrics: metricsOf(requests, options.threshold),
+    metrics: metricsOf(requests, threshold),
     confidentAccuracy: ratio(
-      requests.filter((request) => request.confidence >= options.threshold && request.correct).length,
-      requests.filter((request) => request.confidence >= options.threshold).length,
+      requests.filter((request) => request.confidence >= threshold && request.correct).length,
+      requests.filter((request) => request.confidence >= threshold).length,
     ),
+    byShape: shapes.map((shape) => {
+      const subset = requests.filter((request) => request.shape === shape);
+      const metrics = metricsOf(subset, threshold);
+      return {
+        shape,
+        sessions: options.sessions.filter((session) => shapeOf(session) === shape).length,
+        n: metrics.n,
+        accuracy: metrics.accuracy,
+        fallbackRate: metrics.fallbackRate,
+        confidentWrongRate: metrics.confidentWrongRate,
+        harmfulConfidentWrongRate: metrics.harmfulConfidentWrongRate,
+      };
+    }),
+    reliability: reliabilityOf(requests),
+    modelCalls: requests.filter((request) => request.askedModel).length,
     requests,
   };
 }
 
-async function evaluateSession(session: LabelledSession, router: Router): Promise<EvaluatedRequest[]> {
+async function evaluateSession(session: LabelledSession, router: Router, threshold: number): Promise<EvaluatedRequest[]> {
   let ledger = emptyLedger();
   const index = new TaskIndex();
+  const shape = shapeOf(session);
   /** Router task id -> gold label of the request that opened it. */
   const labelOf = new Map<string, string>();
+  /** Gold label -> the router tasks its earlier requests went to (where its history is). */
+  const homesOf = new Map<string, Set<string>>();
   const results: EvaluatedRequest[] = [];
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
@@ -77,12 +130,12 @@ async function evaluateSession(session: LabelledSession, router: Router): Promis
     const existingLabels = new Set(labelOf.values());
     if (entry.opened) labelOf.set(routed.task.id, request.task);
     const predicted = labelOf.get(routed.task.id) ?? "?";
-    const correct =
-      request.task === SHARED_LABEL
-        ? entry.shared
-        : !entry.shared && (entry.opened ? !existingLabels.has(request.task) : predicted === request.task);
+    const sharedGold = request.task === SHARED_LABEL;
+    const correct = sharedGold ? entry.shared : !entry.shared && (entry.opened ? !existingLabels.has(request.task) : predicted === request.task);
+    const mistake = correct ? undefined : mistakeOf({ entry, gold: request.task, homes: homesOf.get(request.task) });
     results.push({
       session: session.id,
+      shape,
       index: position + 1,
       gold: request.task,
       predicted: entry.shared ? SHARED_LABEL : predicted,
@@ -90,8 +143,15 @@ async function evaluateSession(session: LabelledSession, router: Router): Promis
       shared: entry.shared,
       confidence: entry.confidence,
       correct,
+      ...(mistake && entry.confidence >= threshold ? { mistake } : {}),
+      askedModel: entry.aux !== undefined,
       reason: entry.reason,
     });
+    if (!sharedGold && !entry.shared) {
+      const homes = homesOf.get(request.task) ?? new Set<string>();
+      homes.add(routed.task.id);
+      homesOf.set(request.task, homes);
+    }
     // The work's evidence arrives after the decision, as tool calls do in a real session.
     if (entry.shared) index.countRequest();
     else {
@@ -103,6 +163,14 @@ async function evaluateSession(session: LabelledSession, router: Router): Promis
     }
   }
   return results;
+}
+
+function mistakeOf(options: { entry: LedgerEntry; gold: string; homes: ReadonlySet<string> | undefined }): MistakeKind {
+  const { entry, gold, homes } = options;
+  if (gold === SHARED_LABEL || entry.shared) return "shared";
+  if (homes === undefined) return "merge";
+  const visible = new Set([entry.task, ...entry.related]);
+  return [...homes].every((home) => visible.has(home)) ? "merge" : "harmful";
 }
 
 function metricsOf(requests: readonly EvaluatedRequest[], threshold: number): RoutingMetrics {
@@ -121,6 +189,7 @@ function metricsOf(requests: readonly EvaluatedRequest[], threshold: number): Ro
     if (request.gold !== SHARED_LABEL) labels.add(request.gold);
   }
   const opened = requests.filter((request) => request.opened && !request.shared);
+  const count = (kind: MistakeKind) => requests.filter((request) => request.mistake === kind).length;
   return {
     n,
     accuracy: ratio(requests.filter((request) => request.correct).length, n),
@@ -128,6 +197,9 @@ function metricsOf(requests: readonly EvaluatedRequest[], threshold: number): Ro
     confidentWrongRate: ratio(requests.filter((request) => request.confidence >= threshold && !request.correct).length, n),
     newTaskPrecision: ratio(opened.filter((request) => request.correct).length, opened.length),
     newTaskRecall: ratio(opensGoldFound, opensGold),
+    harmfulConfidentWrongRate: ratio(count("harmful"), n),
+    mergeConfidentWrongRate: ratio(count("merge"), n),
+    expectedCalibrationError: reliabilityOf(requests).expectedCalibrationError,
   };
 }
 

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { z } from "zod";
 
 /** The gold label of a request meant for every task ("from now on run the tests with -q"). */
@@ -16,10 +17,22 @@ export const LabelledRequestSchema = z
   })
   .strict();
 
+/**
+ * `switch`: a checkout per task, its workspace path in every request (Switch-SWE);
+ * `everyday`: one directory, switches signalled only by what the requests say.
+ */
+export const SESSION_SHAPES = ["switch", "everyday"] as const;
+export type SessionShape = (typeof SESSION_SHAPES)[number];
+
 export const LabelledSessionSchema = z
   .object({
     id: z.string().min(1),
     description: z.string().optional(),
+    /** The public repository (`owner/name`) whose threads the session was written from. */
+    repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name").optional(),
+    shape: z.enum(SESSION_SHAPES).optional(),
+    /** Addresses of the issue, pull-request or review threads the requests paraphrase. */
+    sources: z.array(z.string().url("must be a URL")).optional(),
     requests: z.array(LabelledRequestSchema).min(1, "must list at least one request"),
   })
   .strict();
@@ -67,12 +80,62 @@ export function parseLabelledSessions(file: string, text: string): LabelledSessi
   return sessions;
 }
 
-export async function readLabelledSessions(file: string): Promise<LabelledSession[]> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new LabelledSessionsError(file, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+/** A session's shape as written, or as its texts show it: a workspace path in a request's text means `switch`. */
+export function shapeOf(session: LabelledSession): SessionShape {
+  if (session.shape) return session.shape;
+  return session.requests.some((request) => request.workspace !== undefined && request.text.includes(request.workspace)) ? "switch" : "everyday";
+}
+
+/** Labelled sessions with the file each came from. */
+export interface SessionsFile {
+  file: string;
+  sessions: LabelledSession[];
+}
+
+/**
+ * Reads one JSONL file, or every `*.jsonl` file of a directory (a corpus split) in name
+ * order. Session ids must be unique across all the files read.
+ */
+export async function readLabelledSessionFiles(path: string): Promise<SessionsFile[]> {
+  const files = await jsonlFilesAt(path);
+  const result: SessionsFile[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new LabelledSessionsError(file, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const sessions = parseLabelledSessions(file, text);
+    sessions.forEach((session) => {
+      const other = seen.get(session.id);
+      if (other !== undefined) throw new LabelledSessionsError(file, lineOf(text, session.id), "id", `session id "${session.id}" is also in ${other}`);
+      seen.set(session.id, file);
+    });
+    result.push({ file, sessions });
   }
-  return parseLabelledSessions(file, text);
+  return result;
+}
+
+export async function readLabelledSessions(path: string): Promise<LabelledSession[]> {
+  return (await readLabelledSessionFiles(path)).flatMap((entry) => entry.sessions);
+}
+
+async function jsonlFilesAt(path: string): Promise<string[]> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(path)).isDirectory();
+  } catch (error) {
+    throw new LabelledSessionsError(path, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!isDirectory) return [path];
+  const names = (await readdir(path)).filter((name) => name.endsWith(".jsonl")).sort();
+  if (names.length === 0) throw new LabelledSessionsError(path, 0, "(directory)", "holds no *.jsonl files");
+  return names.map((name) => join(path, name));
+}
+
+function lineOf(text: string, id: string): number {
+  const index = text.split("\n").findIndex((line) => line.includes(`"${id}"`));
+  return index + 1;
 }

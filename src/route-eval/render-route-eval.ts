@@ -1,9 +1,24 @@
 import type { RoutingEvaluation } from "./evaluate-routing.js";
 
-/** The `--json` shape: exactly the documented keys. */
+/** The `--json` shape: the documented keys, the original six first. */
 export function routeEvalJson(evaluation: RoutingEvaluation): string {
   const { n, accuracy, fallbackRate, confidentWrongRate, newTaskPrecision, newTaskRecall } = evaluation.metrics;
-  return JSON.stringify({ n, accuracy, fallbackRate, confidentWrongRate, newTaskPrecision, newTaskRecall });
+  const { harmfulConfidentWrongRate, mergeConfidentWrongRate, expectedCalibrationError } = evaluation.metrics;
+  return JSON.stringify({
+    n,
+    accuracy,
+    fallbackRate,
+    confidentWrongRate,
+    newTaskPrecision,
+    newTaskRecall,
+    harmfulConfidentWrongRate,
+    mergeConfidentWrongRate,
+    expectedCalibrationError,
+    confidentAccuracy: evaluation.confidentAccuracy,
+    modelCalls: evaluation.modelCalls,
+    byShape: Object.fromEntries(evaluation.byShape.map(({ shape, ...metrics }) => [shape, metrics])),
+    reliability: evaluation.reliability.bins,
+  });
 }
 
 /** A human-readable report: the metrics, then every wrong decision with its reason. */
@@ -12,20 +27,38 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   const lines = [
     `route-eval: ${evaluation.router} router, threshold ${evaluation.threshold}, ${evaluation.sessions} sessions, ${metrics.n} requests`,
-    `  accuracy              ${percent(metrics.accuracy)}`,
-    `  fallback rate         ${percent(metrics.fallbackRate)}   (confidence < ${evaluation.threshold}: full history kept)`,
-    `  confident-wrong rate  ${percent(metrics.confidentWrongRate)}`,
-    `  correct when confident ${percent(evaluation.confidentAccuracy)}`,
-    `  new-task precision    ${percent(metrics.newTaskPrecision)}`,
-    `  new-task recall       ${percent(metrics.newTaskRecall)}`,
+    `  accuracy                 ${percent(metrics.accuracy)}`,
+    `  fallback rate            ${percent(metrics.fallbackRate)}   (confidence < ${evaluation.threshold}: full history kept)`,
+    `  confident-wrong rate     ${percent(metrics.confidentWrongRate)}`,
+    `    harmful                ${percent(metrics.harmfulConfidentWrongRate)}   (the right task's earlier history hidden)`,
+    `    merge                  ${percent(metrics.mergeConfidentWrongRate)}   (a new task folded into an existing one)`,
+    `  correct when confident   ${percent(evaluation.confidentAccuracy)}`,
+    `  calibration error (ECE)  ${metrics.expectedCalibrationError.toFixed(3)}`,
+    `  new-task precision       ${percent(metrics.newTaskPrecision)}`,
+    `  new-task recall          ${percent(metrics.newTaskRecall)}`,
   ];
+  if (evaluation.router !== "lexical") {
+    const saved = metrics.n - evaluation.modelCalls;
+    lines.push(`  model asked              ${evaluation.modelCalls} of ${metrics.n} requests (${saved} aux calls saved, ${percent(metrics.n === 0 ? 0 : saved / metrics.n)})`);
+  }
+  for (const shape of evaluation.byShape) {
+    lines.push(
+      `  ${`${shape.shape} (${shape.sessions} sessions, ${shape.n} requests)`.padEnd(36)} accuracy ${percent(shape.accuracy)}, fallback ${percent(shape.fallbackRate)}, confident-wrong ${percent(shape.confidentWrongRate)} (harmful ${percent(shape.harmfulConfidentWrongRate)})`,
+    );
+  }
+  lines.push("  reliability (confidence bin: decisions, mean confidence, share right)");
+  for (const bin of evaluation.reliability.bins) {
+    if (bin.count === 0) continue;
+    lines.push(`    ${bin.from.toFixed(1)}-${bin.to.toFixed(1)}: ${String(bin.count).padStart(5)}  ${bin.confidence.toFixed(3)}  ${bin.accuracy.toFixed(3)}`);
+  }
   const shown = evaluation.requests.filter((request) => options.verbose || !request.correct);
   if (shown.length > 0) {
-    lines.push("", options.verbose ? "decisions:" : "wrong decisions:");
+    lines.push("", options.verbose ? "decisions:" : "wrong decisions (! confident, x below the threshold):");
     for (const request of shown) {
       const mark = request.correct ? " " : request.confidence >= evaluation.threshold ? "!" : "x";
+      const kind = request.mistake ? ` [${request.mistake}]` : "";
       lines.push(
-        `${mark} ${request.session}#${request.index} gold=${request.gold} got=${request.opened ? "new" : request.predicted} conf=${request.confidence.toFixed(2)} ${request.reason}`,
+        `${mark} ${request.session}#${request.index} gold=${request.gold} got=${request.opened ? "new" : request.predicted} conf=${request.confidence.toFixed(2)}${kind} ${request.reason}`,
       );
     }
   }

@@ -1,29 +1,33 @@
-import { lexicalRouter, type Router } from "../core/routing/router.js";
-import { createRouter } from "../plugin/create-aux-users.js";
-import { describeProblem, resolveOptions } from "../plugin/options.js";
+import { createLexicalRouter, type Router } from "../core/routing/router.js";
+import { createAux, createRouter } from "../plugin/create-aux-users.js";
+import { describeProblem, resolveOptions, ROUTERS } from "../plugin/options.js";
 import { evaluateRouting, type RoutingEvaluation } from "./evaluate-routing.js";
 import { readLabelledSessions } from "./labelled-sessions.js";
 
-export const ROUTER_NAMES = ["lexical", "model"] as const;
+export const ROUTER_NAMES = ROUTERS;
 export type RouterName = (typeof ROUTER_NAMES)[number];
 
-/** Reads the labelled sessions and evaluates the chosen router over them. */
+/** Reads the labelled sessions (files, or directories of them) and evaluates the chosen router over them. */
 export async function runRouteEval(options: {
-  file: string;
+  paths: readonly string[];
   router: RouterName;
   threshold: number;
   env: Readonly<Record<string, string | undefined>>;
 }): Promise<RoutingEvaluation> {
-  const sessions = await readLabelledSessions(options.file);
-  return evaluateRouting({ sessions, router: routerFor(options.router, options.env), threshold: options.threshold });
+  const sessions = [];
+  for (const path of options.paths) sessions.push(...(await readLabelledSessions(path)));
+  return evaluateRouting({ sessions, router: routerFor(options.router, options.threshold, options.env), threshold: options.threshold });
 }
 
-/** The model router reads its endpoint as the plug-in does: RCM_AUX_BASE_URL, RCM_AUX_MODEL, RCM_AUX_API_KEY. */
-function routerFor(name: RouterName, env: Readonly<Record<string, string | undefined>>): Router {
-  if (name === "lexical") return lexicalRouter;
-  const { options, problems } = resolveOptions({ router: "model" }, env);
+/**
+ * The model and hybrid routers read their endpoint as the plug-in does (RCM_AUX_BASE_URL,
+ * RCM_AUX_MODEL, RCM_AUX_API_KEY); outside OpenCode there are no OpenCode models to ask.
+ */
+function routerFor(name: RouterName, threshold: number, env: Readonly<Record<string, string | undefined>>): Router {
+  if (name === "lexical") return createLexicalRouter({ threshold });
+  const { options, problems } = resolveOptions({ router: name, confidenceThreshold: threshold, aux: { source: "endpoint" } }, env);
   if (problems.length > 0) throw new RouteEvalSetupError(problems.map(describeProblem).join("; "));
-  return createRouter(options, env);
+  return createRouter(options, createAux(options, env));
 }
 
 /** The model router was asked for without an endpoint to reach. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { renderDebugAnnotation, withDebugAnnotation } from "../../src/core/debug-annotation.js";
+import { buildCallView } from "../../src/core/context/call-view.js";
+import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
+import { annotateForDebug, renderDebugAnnotation } from "../../src/core/context/debug-annotation.js";
+import { emptyLedger } from "../../src/core/routing/ledger.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { mainSession } from "../support/fixtures.js";
 
@@ -13,7 +16,7 @@ describe("debug annotation", () => {
   it("adds a synthetic part to the last user message only, leaving the input untouched", () => {
     const messages = mainSession("two-tasks-with-tool-error");
     const before = JSON.stringify(messages);
-    const next = withDebugAnnotation(messages, "note");
+    const next = applyPlan(messages, annotateForDebug({ view: buildCallView({ messages, ledger: emptyLedger() }), plan: EMPTY_PLAN, text: "note" }));
     expect(JSON.stringify(messages)).toBe(before);
     const lastUser = next.findLastIndex((message) => message.info.role === "user");
     expect(next[lastUser]?.parts.at(-1)).toMatchObject({ type: "text", text: "note", synthetic: true });

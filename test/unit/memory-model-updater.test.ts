@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAuxClient } from "../../src/aux/aux-client.js";
+import { createAuxClient } from "../../src/aux/endpoint-client.js";
 import { createModelMemoryUpdater, MODEL_BATCH_LIMITS } from "../../src/aux/model-memory-updater.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { applyProposal } from "../../src/core/memory/apply-proposal.js";

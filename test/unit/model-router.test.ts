@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAuxClient } from "../../src/aux/aux-client.js";
+import { createAuxClient } from "../../src/aux/endpoint-client.js";
 import { createModelRouter } from "../../src/aux/model-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
 import { TaskIndex } from "../../src/core/routing/task-index.js";

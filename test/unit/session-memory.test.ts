@@ -93,7 +93,7 @@ function setup(): Setup {
     async route(request) {
       const full = source.view;
       source.view = full.slice(0, full.indexOf(request));
-      await routing.ledger(sessionID, toInteractionGroups(source.view));
+      await routing.learn(sessionID, toInteractionGroups(source.view));
       const routed = await routing.route(sessionID, request.info.id, textOf(request));
       source.view = full;
       return routed?.task.id;

@@ -139,7 +139,7 @@ describe("evidence for routing", () => {
     await routing.route(sessionID, (b as MessageWithParts).info.id, textOf(b as MessageWithParts));
     // The transform of B's turn saw A's and B's groups, tool calls included.
     const upToBack = history.slice(0, history.indexOf(back as MessageWithParts));
-    await routing.ledger(sessionID, toInteractionGroups(upToBack));
+    await routing.learn(sessionID, toInteractionGroups(upToBack));
     const routed = await routing.route(sessionID, (back as MessageWithParts).info.id, "keep unicode letters in slugify.py");
     expect(routed?.task.id).toBe("t1");
     expect(routed?.entry.reason).toMatch(/files 1\.00/);

@@ -25,6 +25,7 @@ const state: SessionState = { sessionID: "ses_main", ledger, records: { t1: reco
 const routing: SessionRouting = {
   route: async () => undefined,
   ledger: async (sessionID) => (sessionID === "ses_main" ? ledger : undefined),
+  learn: async () => undefined,
   snapshot: async (sessionID) => (sessionID === "ses_main" ? state : undefined),
   commitRecord: async () => undefined,
 };

@@ -97,6 +97,7 @@ describe("the messages-transform handler with routing", () => {
     deps.routing = {
       route: async () => undefined,
       ledger: async () => found,
+      learn: async () => undefined,
       snapshot: async () => (found ? { sessionID: "ses", ledger: found, records: {}, memoryUpdates: [] } : undefined),
       commitRecord: async () => undefined,
     };

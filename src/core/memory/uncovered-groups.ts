@@ -1,4 +1,4 @@
-import type { InteractionGroup } from "../interaction-groups.js";
+import { groupRequestID, type InteractionGroup } from "../interaction-groups.js";
 import type { MessageWithParts } from "../messages.js";
 import { groupTasks } from "../routing/group-tasks.js";
 import type { Ledger } from "../routing/ledger.js";
@@ -57,7 +57,7 @@ function groupConfidences(groups: readonly InteractionGroup[], ledger: Ledger): 
   let previous = 0;
   return groups.map((group) => {
     if (group.kind === "request" || group.kind === "orphan") {
-      const entry = ledger.decisions[group.kind === "orphan" ? group.id.slice("orphan:".length) : group.id];
+      const entry = ledger.decisions[groupRequestID(group)];
       if (entry || group.kind === "request") previous = entry?.confidence ?? 0;
     }
     return previous;

@@ -11,6 +11,8 @@ export interface MemoryUpdateInput {
   batch: readonly GroupDigest[];
   /** Every user message id routed to the task, in routing order: the only valid constraint sources. */
   requestIDs: readonly string[];
+  /** The OpenCode session (a model updater calls OpenCode's models for it). */
+  sessionID?: string | undefined;
 }
 
 export type MemoryUpdateResult =

@@ -1,4 +1,4 @@
-import type { InteractionGroup } from "../interaction-groups.js";
+import { groupRequestID, type InteractionGroup } from "../interaction-groups.js";
 import type { Ledger } from "./ledger.js";
 
 /**
@@ -19,8 +19,7 @@ export function groupTasks(groups: readonly InteractionGroup[], ledger: Ledger):
     if (group.kind === "compaction") return { kind: "visible", why: "compaction" };
     if (group.kind === "continuation") result = previous;
     else {
-      const messageID = group.kind === "orphan" ? group.id.slice("orphan:".length) : group.id;
-      const entry = ledger.decisions[messageID];
+      const entry = ledger.decisions[groupRequestID(group)];
       if (entry) result = entry.shared ? { kind: "visible", why: "shared" } : { kind: "task", task: entry.task };
       else result = group.kind === "orphan" ? previous : { kind: "visible", why: "unassigned" };
     }

@@ -21,12 +21,13 @@ export async function routeRequest(options: {
   index: TaskIndex;
   messageID: string;
   text: string;
+  sessionID?: string | undefined;
 }): Promise<RoutedRequest> {
-  const { router, ledger, index, messageID, text } = options;
+  const { router, ledger, index, messageID, text, sessionID } = options;
   const known = ledger.decisions[messageID];
   const result = known
     ? { ledger, entry: known, task: ledger.tasks.find((task) => task.id === known.task) as LedgerTask }
-    : recordDecision(ledger, messageID, await router.route({ text, signals: extractSignals(text) }, index));
+    : recordDecision(ledger, messageID, await router.route({ text, signals: extractSignals(text), sessionID }, index));
   index.addTask(result.task.id, result.task.title);
   index.current = result.task.id;
   return result;

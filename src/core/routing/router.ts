@@ -1,16 +1,20 @@
 import type { RoutingDecision } from "./decision.js";
-import { routeLexically, type RoutingRequest } from "./lexical-router.js";
+import { routeLexically, type LexicalRouterOptions, type RoutingRequest } from "./lexical-router.js";
 import type { TaskIndex } from "./task-index.js";
 
 export type { RoutingRequest };
 
-/** Assigns a request to a task. Both routers answer through this one interface. */
+export type RouterName = "lexical" | "model" | "hybrid";
+
+/** Assigns a request to a task. Every router answers through this one interface. */
 export interface Router {
-  readonly name: "lexical" | "model";
+  readonly name: RouterName;
   route(request: RoutingRequest, index: TaskIndex): Promise<RoutingDecision>;
 }
 
-export const lexicalRouter: Router = {
-  name: "lexical",
-  route: async (request, index) => routeLexically(request, index),
-};
+export function createLexicalRouter(options: LexicalRouterOptions = {}): Router {
+  return { name: "lexical", route: async (request, index) => routeLexically(request, index, options) };
+}
+
+/** The lexical router with the committed parameters and the default threshold. */
+export const lexicalRouter: Router = createLexicalRouter();

@@ -14,8 +14,12 @@ export interface Signals {
   issueRefs: string[];
   /** Bare numbers of 3 to 7 digits, as `#n`: "and the one for 8560" names issue #8560. */
   numbers: string[];
-  /** `task 2` / `task #2`: the session's second task, 1-based. */
+  /** `task 2` / `task #2` / "the second task": the session's second task, 1-based. */
   taskOrdinals: number[];
+  /** `t2`, `task t2`: the ids the plug-in shows the user (`rcm_tasks`, `/rcm`), lower-cased. */
+  taskIds: string[];
+  /** Phrases in quotes (two words or more), lower-cased: "back to 'Timeout on streams'" names a title. */
+  quoted: string[];
   /** `Task B`: a name the user gives a task, lower-cased. */
   taskLabels: string[];
   /** Words after "back to", "return to", "the ... work": a named earlier task. */
@@ -44,6 +48,12 @@ const FLAG = /(?<![\w-])--[a-z][a-z0-9-]{1,40}\b/g;
 const ISSUE = /(?<!&)#(\d{1,7})\b/g;
 const NUMBER = /(?<![\w.#-])(\d{3,7})(?![\w-]|\.\d)/g;
 const ORDINAL = /\btask\s*#?\s*(\d{1,3})\b/gi;
+const ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+const ORDINAL_WORD = new RegExp(String.raw`\b(?:the|that|my|our)\s+(${ORDINAL_WORDS.join("|")}|\d(?:st|nd|rd|th))\s+(?:task|one\b(?=\s+(?:about|on|with|for)))`, "gi");
+// `t2` as a word of its own (not `t2.micro`, `t2-large`, `st2`), or `task T2`.
+const TASK_ID = /(?<![\w.\/-])[tT]([1-9]\d{0,2})(?![\w-]|\.\w)/g;
+// A quote closes only before a space, punctuation or the end, so "isn't" stays inside.
+const QUOTED = /(?:^|[\s(:])(['"\u2018\u201c])([^"\n]{4,80}?)(?:\1|[\u2019\u201d])(?=[\s.,;:!?)]|$)/g;
 const LABEL = /\b[Tt]ask\s+([A-Z])\b/g;
 // "for the NO_PROXY fix: ...", "about the timeout bug from before": at the start of a request.
 const BACK_REFERENCE =
@@ -132,7 +142,14 @@ export function extractSignals(text: string): Signals {
     symbols: [...symbols].sort(),
     issueRefs: unique([...text.matchAll(ISSUE)].map((match) => `#${match[1]}`)).sort(),
     numbers: unique([...text.matchAll(NUMBER)].map((match) => `#${match[1]}`)).sort(),
-    taskOrdinals: unique([...text.matchAll(ORDINAL)].map((match) => Number(match[1]))).sort((a, b) => a - b),
+    taskOrdinals: unique([
+      ...[...text.matchAll(ORDINAL)].map((match) => Number(match[1])),
+      ...[...text.matchAll(ORDINAL_WORD)].map((match) => ordinalValue(match[1] ?? "")),
+    ]).sort((a, b) => a - b),
+    taskIds: unique([...text.matchAll(TASK_ID)].map((match) => `t${Number(match[1])}`)).sort(),
+    quoted: unique(
+      [...text.matchAll(QUOTED)].map((match) => (match[2] ?? "").trim().toLowerCase()).filter((phrase) => phrase.split(/\s+/).length >= 2),
+    ).sort(),
     taskLabels: unique([...text.matchAll(LABEL)].map((match) => (match[1] ?? "").toLowerCase())).sort(),
     backReference: backReference && backReference.length > 0 ? backReference : null,
     sharedCue: SHARED_CUE.test(text),
@@ -152,6 +169,12 @@ export function contentWords(text: string): string[] {
     if (word.length >= 3 && !STOP_WORDS.has(word) && !STOP_WORDS.has(match[0])) words.push(word);
   }
   return words;
+}
+
+function ordinalValue(word: string): number {
+  const lower = word.toLowerCase();
+  const index = ORDINAL_WORDS.indexOf(lower);
+  return index >= 0 ? index + 1 : Number.parseInt(lower, 10);
 }
 
 /** Parent directory of a path (`src/click` for `src/click/core.py`), or "" at the top. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toInteractionGroups, type InteractionGroup } from "../../src/core/interaction-groups.js";
-import { activeTask, assembleWithMemory, DEFAULT_KEEP_RECENT, type ActiveTask } from "../../src/core/memory/assemble-memory.js";
+import type { ActiveTask } from "../../src/core/context/call-view.js";
+import { DEFAULT_KEEP_RECENT } from "../../src/core/context/replace-covered-exchanges.js";
+import { activeTaskOf, withRecordApplied } from "../support/context.js";
 import { compactionInstructions } from "../../src/core/memory/compaction-instructions.js";
 import { listTasks, showTask } from "../../src/core/memory/describe-tasks.js";
 import { extractiveUpdater } from "../../src/core/memory/extractive-updater.js";
@@ -64,14 +66,13 @@ function taskOf(active: ActiveTask): Extract<ActiveTask, { kind: "task" }> {
 }
 
 function assemble(messages: readonly MessageWithParts[], ledger: Ledger, record: TaskRecord, keepRecent?: number) {
-  const groups = toInteractionGroups(messages);
-  const active = taskOf(activeTask(groups, ledger, 0.8));
+  const active = taskOf(activeTaskOf(messages, ledger, 0.8));
   const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
   const renderedRecord = renderRecord(record, { title });
   return {
     renderedRecord,
     active,
-    ...assembleWithMemory({ messages, groups, ledger, active, record, renderedRecord, ...(keepRecent === undefined ? {} : { keepRecent }) }),
+    ...withRecordApplied({ messages, ledger, active, record, renderedRecord, ...(keepRecent === undefined ? {} : { keepRecent }) }),
   };
 }
 
@@ -90,21 +91,21 @@ const oneTask = ledgerOf([[a1, "new:slugify"], [b1, "t1"], [a2, "t1", 0.93]]);
 
 describe("activeTask", () => {
   it("is the current request's task when it was routed confidently", () => {
-    expect(activeTask(groupsOfHistory, twoTasks, 0.8)).toEqual({ kind: "task", requestID: a2, task: "t1" });
+    expect(activeTaskOf(history, twoTasks, 0.8)).toMatchObject({ kind: "task", requestID: a2, task: "t1" });
   });
 
   it("is none when the current request's confidence is below the threshold", () => {
-    expect(activeTask(groupsOfHistory, twoTasks, 0.95)).toEqual({ kind: "none", reason: "confidence 0.93 below 0.95" });
+    expect(activeTaskOf(history, twoTasks, 0.95)).toEqual({ kind: "none", reason: "confidence 0.93 below 0.95" });
   });
 
   it("is none for a shared instruction", () => {
     const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.95, { shared: true }]]);
-    expect(activeTask(groupsOfHistory, ledger, 0.8)).toEqual({ kind: "none", reason: "shared instruction" });
+    expect(activeTaskOf(history, ledger, 0.8)).toEqual({ kind: "none", reason: "shared instruction" });
   });
 
   it("is none for a request that was not routed", () => {
     const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
-    expect(activeTask(groupsOfHistory, ledger, 0.8)).toEqual({ kind: "none", reason: "current request not routed" });
+    expect(activeTaskOf(history, ledger, 0.8)).toEqual({ kind: "none", reason: "current request not routed" });
   });
 
   it("is none when no user request is in view (a synthetic continue after compaction is not one)", () => {
@@ -113,12 +114,12 @@ describe("activeTask", () => {
     expect(groups.map((group) => group.kind)).toEqual(["compaction", "orphan", "continuation"]);
     const ids = userIDs(mainSession("auto-compaction"));
     const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"], [ids[4] as string, "t1"]]);
-    expect(activeTask(groups, ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
-    expect(activeTask([], ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
+    expect(activeTaskOf(afterCompaction, ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
+    expect(activeTaskOf([], ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
   });
 });
 
-describe("assembleWithMemory: what the record replaces", () => {
+describe("replacing covered exchanges: what the record replaces", () => {
   it("strips an older covered group of the active task to its user message, the very same object", async () => {
     const record = await extractiveRecord(history, twoTasks, "t1", [a1]);
     expect(record.coverage.groups).toEqual([a1]);
@@ -214,7 +215,7 @@ describe("assembleWithMemory: what the record replaces", () => {
   });
 });
 
-describe("assembleWithMemory: where the record goes", () => {
+describe("replacing covered exchanges: where the record goes", () => {
   it("is a separate synthetic user message right before the current request, which stays the last user message, unchanged", async () => {
     const record = await extractiveRecord(history, twoTasks, "t1", [a1]);
     const requestBefore = JSON.stringify(history[groupA2.indices[0] as number]);
@@ -241,20 +242,17 @@ describe("assembleWithMemory: where the record goes", () => {
   it("mutates neither the input array nor its messages", () => {
     const messages = [...history];
     const before = JSON.stringify(messages);
-    const groups = toInteractionGroups(messages);
-    const groupsBefore = JSON.stringify(groups);
-    const active = taskOf(activeTask(groups, twoTasks, 0.8));
+    const active = taskOf(activeTaskOf(messages, twoTasks, 0.8));
     const record = recordCovering("t1", [a1]);
-    const result = assembleWithMemory({ messages, groups, ledger: twoTasks, active, record, renderedRecord: "record", keepRecent: 0 });
+    const result = withRecordApplied({ messages, ledger: twoTasks, active, record, renderedRecord: "record", keepRecent: 0 });
     expect(result.messages).not.toBe(messages);
     expect(messages).toHaveLength(history.length);
     messages.forEach((message, index) => expect(message).toBe(history[index]));
     expect(JSON.stringify(messages)).toBe(before);
-    expect(JSON.stringify(groups)).toBe(groupsBefore);
   });
 });
 
-describe("assembleWithMemory: a stable prefix", () => {
+describe("replacing covered exchanges: a stable prefix", () => {
   const calls = loadFixture("two-tasks-with-tool-error").transformCalls.filter((call) => userIDs(call).includes(a2));
 
   it("gives byte-identical output up to the record across the model calls of one turn", async () => {

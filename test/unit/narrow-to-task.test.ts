@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { selectTaskHistory } from "../../src/core/routing/select-task-history.js";
+import { narrowed } from "../support/context.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
@@ -11,14 +11,14 @@ function userIDs(messages: readonly MessageWithParts[]): string[] {
 }
 
 function select(messages: readonly MessageWithParts[], ledger: Ledger, threshold = 0.8) {
-  return selectTaskHistory({ messages, groups: toInteractionGroups(messages), ledger, threshold });
+  return narrowed(messages, ledger, threshold);
 }
 
 // two-tasks-with-tool-error: A (slugify), B (changelog), back to A.
 const history = mainSession("two-tasks-with-tool-error");
 const [a1, b1, a2] = userIDs(history) as [string, string, string];
 
-describe("selectTaskHistory on a recorded session", () => {
+describe("narrowing to the current task on a recorded session", () => {
   it("gives a resumed task its own groups and leaves the other task's groups out whole", () => {
     const selection = select(history, ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]));
     expect(selection.filtered).toBe(true);

@@ -1,0 +1,12 @@
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The innermost cause's message ("connect ECONNREFUSED ..." rather than "fetch failed"). */
+export function rootMessageOf(error: unknown): string {
+  let innermost = error;
+  for (let depth = 0; depth < 5 && innermost instanceof Error && innermost.cause !== undefined; depth += 1) {
+    innermost = innermost.cause;
+  }
+  return messageOf(innermost);
+}

@@ -1,0 +1,50 @@
+import { toInteractionGroups, type InteractionGroup } from "../interaction-groups.js";
+import type { MessageWithParts } from "../messages.js";
+import { groupTasks, type GroupTask } from "../routing/group-tasks.js";
+import type { Ledger, LedgerEntry } from "../routing/ledger.js";
+
+/**
+ * One model call as the plug-in sees it, built once per call: the messages OpenCode is
+ * about to send, their interaction groups, where each group belongs, and the request the
+ * call answers with its routing decision. Every step of the context pipeline reads it.
+ */
+export interface CallView {
+  messages: readonly MessageWithParts[];
+  groups: readonly InteractionGroup[];
+  /** Where each group belongs, in `groups` order. */
+  tasks: readonly GroupTask[];
+  current: CurrentRequest;
+}
+
+/** The request a call answers: the latest request in view, with its decision if it was routed. */
+export type CurrentRequest =
+  | { kind: "routed"; requestID: string; position: number; entry: LedgerEntry }
+  | { kind: "none"; reason: string };
+
+/** The current request's task, when the call may be narrowed to it: routed confidently, not shared. */
+export type ActiveTask = { kind: "task"; requestID: string; position: number; task: string; entry: LedgerEntry } | { kind: "none"; reason: string };
+
+export function buildCallView(options: { messages: readonly MessageWithParts[]; ledger: Ledger; groups?: readonly InteractionGroup[] }): CallView {
+  const { messages, ledger } = options;
+  const groups = options.groups ?? toInteractionGroups(messages);
+  return { messages, groups, tasks: groupTasks(groups, ledger), current: currentRequest(groups, ledger) };
+}
+
+function currentRequest(groups: readonly InteractionGroup[], ledger: Ledger): CurrentRequest {
+  const position = groups.findLastIndex((group) => group.kind === "request");
+  const request = groups[position];
+  if (!request) return { kind: "none", reason: "no user request in view" };
+  const entry = ledger.decisions[request.id];
+  if (!entry) return { kind: "none", reason: "current request not routed" };
+  return { kind: "routed", requestID: request.id, position, entry };
+}
+
+/** The one definition of "the current task" that routing and memory narrow the context to. */
+export function activeTask(view: Pick<CallView, "current">, threshold: number): ActiveTask {
+  const { current } = view;
+  if (current.kind === "none") return current;
+  const { entry } = current;
+  if (entry.confidence < threshold) return { kind: "none", reason: `confidence ${entry.confidence} below ${threshold}` };
+  if (entry.shared) return { kind: "none", reason: "shared instruction" };
+  return { kind: "task", requestID: current.requestID, position: current.position, task: entry.task, entry };
+}

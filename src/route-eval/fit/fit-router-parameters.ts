@@ -1,0 +1,140 @@
+import { decideLexically, type LexicalDecision } from "../../core/routing/lexical-router.js";
+import type { RouterParameters } from "../../core/routing/router-model.js";
+import type { Router } from "../../core/routing/router.js";
+import { NEW_TASK_FEATURES, TASK_FEATURES, type NewTaskFeature, type TaskFeature } from "../../core/routing/routing-features.js";
+import { evaluateRouting } from "../evaluate-routing.js";
+import type { LabelledSession } from "../labelled-sessions.js";
+import { reliabilityOf } from "../reliability.js";
+import { fitConditionalLogit, type Choice } from "./conditional-logit.js";
+import { INTERCEPTS, PARAMETER_COUNT, trainingChoices, type GroupedChoice } from "./training-choices.js";
+
+/** How the fit went, for the fitting script to print. */
+export interface FitReport {
+  choices: number;
+  groups: string[];
+  /** Mean negative log-likelihood of the right candidate, on the training choices. */
+  trainingLoss: number;
+  /** Online decisions of the held-out repository of each fold (the calibration data). */
+  outOfFold: { decisions: number; accuracy: number; eceBefore: number; eceAfter: number };
+}
+
+/** What a decision of a fold's router looked like, for calibration. */
+interface FoldDecision {
+  probability: number;
+  rule: LexicalDecision["rule"];
+  basis: string;
+  correct: boolean;
+}
+
+const ROUND = 1e4;
+
+/**
+ * Fits the lexical router on labelled sessions: the conditional logit's weights on all of
+ * them (teacher forcing), then, with one fold per repository, the router fitted without that
+ * repository is run online over it; those out-of-fold decisions calibrate the confidence
+ * (Platt scaling), set the confidence of decisions held back by a safety rule, and of
+ * shared instructions. Deterministic.
+ */
+export async function fitRouterParameters(options: { sessions: readonly LabelledSession[]; splits: string[]; l2: number }): Promise<{ parameters: RouterParameters; report: FitReport }> {
+  const { sessions, l2 } = options;
+  const choices = trainingChoices(sessions);
+  const fit = fitConditionalLogit({ choices, dimension: PARAMETER_COUNT, l2, unpenalised: INTERCEPTS });
+  const groups = [...new Set(sessions.map((session) => session.repo ?? session.id))].sort();
+  const decisions: FoldDecision[] = [];
+  for (const group of groups) {
+    const training = choices.filter((choice) => choice.group !== group);
+    const weights = fitConditionalLogit({ choices: training, dimension: PARAMETER_COUNT, l2, unpenalised: INTERCEPTS }).weights;
+    decisions.push(...(await foldDecisions(sessions.filter((session) => (session.repo ?? session.id) === group), weights)));
+  }
+  const content = decisions.filter((decision) => decision.basis !== "shared");
+  const calibration = fitPlatt(content);
+  const caps = {
+    unsupported: laplace(content.filter((decision) => decision.rule === "unsupported")),
+    foldedNewTask: laplace(content.filter((decision) => decision.rule === "folded-new-task")),
+  };
+  const parameters: RouterParameters = {
+    version: 1,
+    fittedOn: { splits: options.splits, sessions: sessions.length, requests: sessions.reduce((sum, session) => sum + session.requests.length, 0), examples: choices.length, l2, folds: groups.length },
+    ...weightsByName(fit.weights),
+    calibration: { slope: round(calibration.slope), intercept: round(calibration.intercept) },
+    caps: { unsupported: round(caps.unsupported), foldedNewTask: round(caps.foldedNewTask) },
+    sharedConfidence: round(laplace(decisions.filter((decision) => decision.basis === "shared"))),
+  };
+  const calibrated = content.map((decision) => ({ confidence: platt(decision.probability, calibration), correct: decision.correct }));
+  return {
+    parameters,
+    report: {
+      choices: choices.length,
+      groups,
+      trainingLoss: round(fit.loss),
+      outOfFold: {
+        decisions: content.length,
+        accuracy: round(content.filter((decision) => decision.correct).length / Math.max(1, content.length)),
+        eceBefore: reliabilityOf(content.map((decision) => ({ confidence: decision.probability, correct: decision.correct }))).expectedCalibrationError,
+        eceAfter: reliabilityOf(calibrated).expectedCalibrationError,
+      },
+    },
+  };
+}
+
+/** Runs a router with these weights, uncalibrated and without caps, online over the sessions. */
+async function foldDecisions(sessions: readonly LabelledSession[], weights: readonly number[]): Promise<FoldDecision[]> {
+  const parameters: RouterParameters = {
+    version: 1,
+    fittedOn: { splits: [], sessions: 0, requests: 0, examples: 0, l2: 0, folds: 0 },
+    ...weightsByName(weights),
+    calibration: { slope: 1, intercept: 0 },
+    caps: { unsupported: 1, foldedNewTask: 1 },
+    sharedConfidence: 1,
+  };
+  const details: LexicalDecision[] = [];
+  const router: Router = {
+    name: "lexical",
+    route: async (request, index) => {
+      // A threshold above 1 leaves every confidence as the model gave it.
+      const detail = decideLexically(request, index, { parameters, threshold: 2 });
+      details.push(detail);
+      return detail.decision;
+    },
+  };
+  const evaluation = await evaluateRouting({ sessions, router, threshold: 0.8 });
+  return evaluation.requests.flatMap((request, position) => {
+    const detail = details[position];
+    if (!detail || detail.decision.basis === "first") return [];
+    return [{ probability: detail.probability ?? detail.decision.confidence, rule: detail.rule, basis: detail.decision.basis, correct: request.correct }];
+  });
+}
+
+function weightsByName(weights: readonly number[]): Pick<RouterParameters, "taskWeights" | "newTaskWeights"> {
+  const taskWeights = Object.fromEntries(TASK_FEATURES.map((name, index) => [name, round(weights[index] ?? 0)])) as Record<TaskFeature, number>;
+  const newTaskWeights = Object.fromEntries(NEW_TASK_FEATURES.map((name, index) => [name, round(weights[TASK_FEATURES.length + index] ?? 0)])) as Record<NewTaskFeature, number>;
+  return { taskWeights, newTaskWeights };
+}
+
+/** Platt scaling: P(right) = sigmoid(slope * logit(p) + intercept), as a two-candidate logit. */
+function fitPlatt(decisions: readonly FoldDecision[]): { slope: number; intercept: number } {
+  if (decisions.length === 0) return { slope: 1, intercept: 0 };
+  const choices: Choice[] = decisions.map((decision) => ({ candidates: [[logit(decision.probability), 1], [0, 0]], chosen: decision.correct ? 0 : 1 }));
+  const { weights } = fitConditionalLogit({ choices, dimension: 2, l2: 1e-3 });
+  return { slope: weights[0] ?? 1, intercept: weights[1] ?? 0 };
+}
+
+function platt(probability: number, calibration: { slope: number; intercept: number }): number {
+  return 1 / (1 + Math.exp(-(calibration.slope * logit(probability) + calibration.intercept)));
+}
+
+function logit(probability: number): number {
+  const p = Math.min(1 - 1e-9, Math.max(1e-9, probability));
+  return Math.log(p / (1 - p));
+}
+
+/** Share right, with one right and one wrong added (no certainty from few cases). */
+function laplace(decisions: readonly { correct: boolean }[]): number {
+  return (decisions.filter((decision) => decision.correct).length + 1) / (decisions.length + 2);
+}
+
+function round(value: number): number {
+  return Math.round(value * ROUND) / ROUND;
+}
+
+export type { GroupedChoice };
