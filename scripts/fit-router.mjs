@@ -32,5 +32,5 @@ console.log(`  training loss (mean NLL of the right candidate)  ${report.trainin
 console.log(`  out-of-fold online decisions                     ${report.outOfFold.decisions}, accuracy ${report.outOfFold.accuracy}`);
 console.log(`  out-of-fold ECE before calibration               ${report.outOfFold.eceBefore}`);
 console.log(`  out-of-fold ECE after (calibration fitted on them) ${report.outOfFold.eceAfter}`);
-console.log(`  calibration ${JSON.stringify(parameters.calibration)}, caps ${JSON.stringify(parameters.caps)}, shared ${parameters.sharedConfidence}`);
+console.log(`  calibration ${JSON.stringify(parameters.calibration)}, caps ${JSON.stringify(parameters.caps)}`);
 console.log(`wrote ${values.out}`);

@@ -61,13 +61,14 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
   if (index.size === 0) return { decision: decide(newTask, 1, "first request of the session", "first") };
   const features = routingFeatures({ text: request.text, signals, index });
   const current = index.current === undefined ? undefined : index.task(index.current);
-  const namesOneTask = features.tasks.some((candidate) => candidate.explicit || candidate.workspace);
-  if (signals.sharedCue && current && !namesOneTask && signals.workspaces.length === 0) {
-    return { decision: decide({ kind: "task", task: current.id }, parameters.sharedConfidence, "shared instruction, meant for every task", "shared", true) };
-  }
-
   const scores = scoreCandidates(features, parameters);
   const best = bestCandidate(features, scores.tasks);
+  // Meant for every task: kept with the current task's decision, and the full history stays.
+  if (current && scores.shared > scores.fresh && scores.shared > (best?.probability ?? 0)) {
+    const confidence = calibrate(scores.shared, parameters.calibration);
+    const reason = `shared instruction, meant for every task, p=${scores.shared.toFixed(3)}`;
+    return { decision: decide({ kind: "task", task: current.id }, confidence, reason, "shared", true), probability: scores.shared };
+  }
   const chosen: TaskCandidate | "new" = best && best.probability >= scores.fresh ? best.candidate : "new";
   const probability = chosen === "new" ? scores.fresh : (best?.probability ?? 0);
   let confidence = calibrate(probability, parameters.calibration);

@@ -1,9 +1,17 @@
-import { NEW_TASK_FEATURES, TASK_FEATURES, type NewTaskFeature, type RoutingFeatures, type TaskFeature } from "./routing-features.js";
+import {
+  NEW_TASK_FEATURES,
+  SHARED_FEATURES,
+  TASK_FEATURES,
+  type NewTaskFeature,
+  type RoutingFeatures,
+  type SharedFeature,
+  type TaskFeature,
+} from "./routing-features.js";
 
 /**
  * The lexical router's fitted parameters: a conditional logit over the candidates (each
- * existing task and "new"), a calibration of its top probability, the confidence the safety
- * rules allow, and the confidence of a shared instruction. Written by `npm run fit-router`.
+ * existing task, "new", and "meant for every task"), a calibration of its top probability,
+ * and the confidence the safety rules allow. Written by `npm run fit-router`.
  */
 export interface RouterParameters {
   version: 1;
@@ -11,27 +19,33 @@ export interface RouterParameters {
   fittedOn: { splits: string[]; sessions: number; requests: number; examples: number; l2: number; folds: number };
   taskWeights: Record<TaskFeature, number>;
   newTaskWeights: Record<NewTaskFeature, number>;
+  sharedWeights: Record<SharedFeature, number>;
   /** Platt scaling of the top probability: sigmoid(slope * logit(p) + intercept), fitted out of fold. */
   calibration: { slope: number; intercept: number };
   /** Confidence a decision gets when a safety rule holds it back (out-of-fold accuracy of such decisions). */
   caps: { unsupported: number; foldedNewTask: number };
-  /** Share of requests with a shared-instruction cue that were meant for every task (train). */
-  sharedConfidence: number;
 }
 
-/** The candidates' probabilities: existing tasks in index order, then "new". */
+/** The candidates' probabilities: existing tasks in index order, "new", and "shared". */
 export interface CandidateScores {
   tasks: number[];
   fresh: number;
+  shared: number;
 }
 
 /** Softmax over the candidates' linear scores. */
-export function scoreCandidates(features: RoutingFeatures, parameters: Pick<RouterParameters, "taskWeights" | "newTaskWeights">): CandidateScores {
+export function scoreCandidates(features: RoutingFeatures, parameters: Pick<RouterParameters, "taskWeights" | "newTaskWeights" | "sharedWeights">): CandidateScores {
   const taskWeights = TASK_FEATURES.map((name) => parameters.taskWeights[name]);
   const newWeights = NEW_TASK_FEATURES.map((name) => parameters.newTaskWeights[name]);
-  const scores = [...features.tasks.map((candidate) => dot(taskWeights, candidate.values)), dot(newWeights, features.fresh)];
+  const sharedWeights = SHARED_FEATURES.map((name) => parameters.sharedWeights[name]);
+  const scores = [
+    ...features.tasks.map((candidate) => dot(taskWeights, candidate.values)),
+    dot(newWeights, features.fresh),
+    dot(sharedWeights, features.shared),
+  ];
   const probabilities = softmax(scores);
-  return { tasks: probabilities.slice(0, -1), fresh: probabilities[probabilities.length - 1] ?? 0 };
+  const count = features.tasks.length;
+  return { tasks: probabilities.slice(0, count), fresh: probabilities[count] ?? 0, shared: probabilities[count + 1] ?? 0 };
 }
 
 /** The calibrated confidence of a top probability. */

@@ -10,48 +10,60 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     ],
     "sessions": 114,
     "requests": 1846,
-    "examples": 1645,
+    "examples": 1732,
     "l2": 1,
     "folds": 14
   },
   "taskWeights": {
-    "fileEvidence": -0.4776,
-    "directoryEvidence": -0.2893,
-    "symbolEvidence": 0.5899,
-    "wordEvidence": 2.0278,
-    "coverage": 1.6504,
-    "evidenceShare": 0.8876,
-    "current": 0.3203,
-    "currentFollowUp": 0.9165,
-    "currentBare": -0.098,
-    "previous": -1.4549,
-    "workspace": 5.8743,
-    "explicit": 4.5569,
-    "backReference": 1.5603,
-    "titleOverlap": 1.0496
+    "fileEvidence": -0.3198,
+    "directoryEvidence": -0.3735,
+    "symbolEvidence": 0.7789,
+    "wordEvidence": 2.1395,
+    "coverage": 1.5418,
+    "evidenceShare": 0.6472,
+    "current": 0.4033,
+    "currentFollowUp": 0.9788,
+    "currentBare": -0.0773,
+    "previous": -1.3818,
+    "workspace": 5.8133,
+    "explicit": 4.6898,
+    "backReference": 2.6711,
+    "titleOverlap": 0.8379
   },
   "newTaskWeights": {
-    "bias": -9.4459,
-    "newTaskCue": 1.2374,
-    "opensLikeIssue": 4.1861,
-    "novelty": 0.6915,
-    "followUp": -0.5432,
-    "unseenCheckout": 4.5234,
-    "unseenPaths": 0.7105,
-    "contentWords": 3.4607,
-    "unknownReference": 0,
-    "bestCoverage": -0.2566,
-    "bestEvidence": 1.4791,
-    "bestWorkspace": -0.9249,
-    "bestExplicit": 0.0562
+    "bias": -9.5408,
+    "newTaskCue": 2.5761,
+    "opensLikeIssue": 3.4243,
+    "novelty": 0.5919,
+    "followUp": -0.5612,
+    "unseenCheckout": 4.6741,
+    "unseenPaths": 0.5707,
+    "contentWords": 3.5004,
+    "unknownReference": 0.2169,
+    "bestCoverage": -0.2687,
+    "bestEvidence": 1.4476,
+    "bestWorkspace": -0.6364,
+    "bestExplicit": 0.1878
+  },
+  "sharedWeights": {
+    "bias": -2.2931,
+    "sharedCue": 3.1859,
+    "scopeCue": 3.5873,
+    "timeScope": 3.0656,
+    "ruleCue": 0.9788,
+    "reminderCue": 2.2932,
+    "codeItems": -0.4316,
+    "contentWords": 0.7385,
+    "followUp": -0.5692,
+    "bestEvidence": 0.1981,
+    "bestExplicit": -0.2673
   },
   "calibration": {
-    "slope": 0.8281,
-    "intercept": 0.1213
+    "slope": 1.085,
+    "intercept": 0.2001
   },
   "caps": {
-    "unsupported": 0.6667,
-    "foldedNewTask": 0.5
-  },
-  "sharedConfidence": 0.9818
+    "unsupported": 0.7759,
+    "foldedNewTask": 0.6
+  }
 };

@@ -39,8 +39,24 @@ export const NEW_TASK_FEATURES = [
   "bestExplicit",
 ] as const;
 
+/** What speaks for an instruction meant for every task ("for all of these: no new dependencies"). */
+export const SHARED_FEATURES = [
+  "bias",
+  "sharedCue",
+  "scopeCue",
+  "timeScope",
+  "ruleCue",
+  "reminderCue",
+  "codeItems",
+  "contentWords",
+  "followUp",
+  "bestEvidence",
+  "bestExplicit",
+] as const;
+
 export type TaskFeature = (typeof TASK_FEATURES)[number];
 export type NewTaskFeature = (typeof NEW_TASK_FEATURES)[number];
+export type SharedFeature = (typeof SHARED_FEATURES)[number];
 
 /** One existing task as a candidate, with its feature values in `TASK_FEATURES` order. */
 export interface TaskCandidate {
@@ -72,6 +88,8 @@ export interface RoutingFeatures {
   tasks: TaskCandidate[];
   /** The new-task candidate's values in `NEW_TASK_FEATURES` order. */
   fresh: number[];
+  /** The shared-instruction candidate's values in `SHARED_FEATURES` order. */
+  shared: number[];
   facts: RequestFacts;
 }
 
@@ -150,9 +168,23 @@ export function routingFeatures(options: { text: string; signals: Signals; index
     bestWorkspace: best("workspace"),
     bestExplicit: best("explicit"),
   };
+  const shared: Record<SharedFeature, number> = {
+    bias: 1,
+    sharedCue: signals.sharedCue ? 1 : 0,
+    scopeCue: signals.scopeCue ? 1 : 0,
+    timeScope: signals.timeScope ? 1 : 0,
+    ruleCue: signals.ruleCue ? 1 : 0,
+    reminderCue: signals.reminderCue ? 1 : 0,
+    codeItems: Math.log1p(signals.paths.length + signals.symbols.length),
+    contentWords: fresh.contentWords,
+    followUp: fresh.followUp,
+    bestEvidence: fresh.bestEvidence,
+    bestExplicit: Math.max(fresh.bestExplicit, fresh.bestWorkspace),
+  };
   return {
     tasks: candidates,
     fresh: NEW_TASK_FEATURES.map((name) => fresh[name]),
+    shared: SHARED_FEATURES.map((name) => shared[name]),
     facts: { followUp, newTaskCue: signals.newTaskCue, bare, unseenPaths, novelty: novel, unseenCheckout, unknownReference: explicit.unknown },
   };
 }

@@ -26,6 +26,14 @@ export interface Signals {
   backReference: string[] | null;
   /** "from now on", "for all tasks": meant for every task. */
   sharedCue: boolean;
+  /** A collective scope: "all of these", "for every fix", "whatever you touch". */
+  scopeCue: boolean;
+  /** A time scope: "today", "this session", "for the rest of the day". */
+  timeScope: boolean;
+  /** Reads as a standing rule: "rule", "reminder", "never", "always", "don't ... any". */
+  ruleCue: boolean;
+  /** "as I said": a reminder of something said before (a rule, or a task's point). */
+  reminderCue: boolean;
   /** "new task", "unrelated", "separate issue": the request says it starts something new. */
   newTaskCue: boolean;
   /** Content words (lower-cased, light stemming, stop words removed), with repeats. */
@@ -49,9 +57,9 @@ const ISSUE = /(?<!&)#(\d{1,7})\b/g;
 const NUMBER = /(?<![\w.#-])(\d{3,7})(?![\w-]|\.\d)/g;
 const ORDINAL = /\btask\s*#?\s*(\d{1,3})\b/gi;
 const ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
-const ORDINAL_WORD = new RegExp(String.raw`\b(?:the|that|my|our)\s+(${ORDINAL_WORDS.join("|")}|\d(?:st|nd|rd|th))\s+(?:task|one\b(?=\s+(?:about|on|with|for)))`, "gi");
-// `t2` as a word of its own (not `t2.micro`, `t2-large`, `st2`), or `task T2`.
-const TASK_ID = /(?<![\w.\/-])[tT]([1-9]\d{0,2})(?![\w-]|\.\w)/g;
+const ORDINAL_WORD = new RegExp(String.raw`\b(?:the|that|my|our)\s+(${ORDINAL_WORDS.join("|")}|\d(?:st|nd|rd|th))\s+(?:task|one)\b`, "gi");
+// `t2` as a word of its own (not `t2.micro`, `t2-large`, `st2`, not `T2` in code), or `task T2`.
+const TASK_ID = /(?<![\w.\/-])(?:t|(?<=\btask\s)T)([1-9]\d{0,2})(?![\w-]|\.\w)/gi;
 // A quote closes only before a space, punctuation or the end, so "isn't" stays inside.
 const QUOTED = /(?:^|[\s(:])(['"\u2018\u201c])([^"\n]{4,80}?)(?:\1|[\u2019\u201d])(?=[\s.,;:!?)]|$)/g;
 const LABEL = /\b[Tt]ask\s+([A-Z])\b/g;
@@ -72,8 +80,31 @@ const SHARED_CUE = new RegExp(
   ].join("|"),
   "i",
 );
-const NEW_TASK_CUE =
-  /\b(?:new task|another task|separate (?:task|issue|thing|bug|problem)|unrelated|different (?:task|issue|topic|thing)|something else|one more thing|while (?:we're|we are|i have you) at it|also,? (?:there's|there is|i noticed)|new issue|next issue|next task|a new bug|new bug)\b/i;
+const NEW_TASK_CUE = new RegExp(
+  [
+    String.raw`\b(?:new task|another task|unrelated|something else|one more thing|while (?:we're|we are|i have you) at it|also,? (?:there's|there is|i noticed)|new issue|a new bug|new bug|new one|next one)\b`,
+    String.raw`\bseparate(?: \w+){0,2} (?:task|issue|thing|bug|problem|question|report|fix|one)\b|\brelated but separate\b`,
+    String.raw`\bdifferent (?:task|issue|topic|thing|area|question|problem|bug)\b`,
+    String.raw`^\W*(?:another|next)\b(?: [\w-]+){0,3}? (?:one|bug|thing|issue|task|question|report)\b|^\W*next\s*[:—-]`,
+    String.raw`\b(?:pasting|pasted|posting) (?:an? )?(?:issue|report|bug)|\bfrom the tracker\b|\b(?:a|one of our) users? (?:sent|reported|filed)\b|\bthis came in\b`,
+  ].join("|"),
+  "i",
+);
+const SCOPE_CUE = new RegExp(
+  [
+    String.raw`\b(?:all|any|each|none|every one|every single one) of (?:these|them|this|those|the tasks?|my tasks?)\b`,
+    String.raw`\b(?:for|in|across|on) (?:every|each|all|any)(?:thing)?(?: [\w-]+){0,2}? (?:today|here|in this session|this session|from here|left)\b`,
+    String.raw`\b(?:for|in|on) every(?:thing| (?:task|change|fix|commit|pr|diff|one)s?)\b`,
+    String.raw`\beverything (?:you|we|in this session|today|here|left)\b|\bwhatever (?:you|we) (?:touch|change|edit|do|write|add)\b`,
+    String.raw`\b(?:for|to) (?:all|every|each) (?:tasks?|changes?|fixes|commits?|prs?)\b|\bapplies to (?:everything|all)\b|\bfor anything else\b`,
+  ].join("|"),
+  "i",
+);
+const TIME_SCOPE = /\b(?:today|this session|(?:the )?rest of (?:the|this) (?:session|day)|rest of today|from here on|from now on|going forward|this morning|at the start)\b/i;
+const RULE_CUE = /\b(?:rule|reminder|heads-up|general note|note for|never|always|no new|(?:don't|do not) (?:\w+ )?(?:any|anything)|keep (?:the|each|every|all|commits?|prs?|diffs?))\b/i;
+const REMINDER_CUE = /\bas i (?:said|mentioned|asked)\b|\b(?:like|as) (?:i said )?before\b/i;
+// "push the Count one too", "the dict one", "the hybrid name fix": a task named by what sets it apart.
+const NOUN_REFERENCE = /\bthe ((?:[\w.'-]+ ){0,2}[\w.'-]+) (?:one|fix|change|task|pr|bug|issue|work|branch)\b/gi;
 
 const STOP_WORDS = new Set(
   (
@@ -134,7 +165,9 @@ export function extractSignals(text: string): Signals {
   for (const match of text.matchAll(FLAG)) symbols.add(match[0].toLowerCase());
 
   const backMatch = text.match(BACK_TO) ?? text.match(BACK_REFERENCE);
-  const backReference = backMatch ? contentWords(backMatch[1] ?? "") : null;
+  const named = [...text.matchAll(NOUN_REFERENCE)].flatMap((match) => contentWords(match[1] ?? "").filter((word) => !ORDINAL_WORDS.includes(word)));
+  const backReference = [...new Set([...(backMatch ? contentWords(backMatch[1] ?? "") : []), ...named])];
+  const outsideCode = text.replace(CODE_SPAN, " ");
 
   return {
     paths: [...paths].sort(),
@@ -146,13 +179,17 @@ export function extractSignals(text: string): Signals {
       ...[...text.matchAll(ORDINAL)].map((match) => Number(match[1])),
       ...[...text.matchAll(ORDINAL_WORD)].map((match) => ordinalValue(match[1] ?? "")),
     ]).sort((a, b) => a - b),
-    taskIds: unique([...text.matchAll(TASK_ID)].map((match) => `t${Number(match[1])}`)).sort(),
+    taskIds: unique([...outsideCode.matchAll(TASK_ID)].filter((match) => isTaskID(match)).map((match) => `t${Number(match[1])}`)).sort(),
     quoted: unique(
       [...text.matchAll(QUOTED)].map((match) => (match[2] ?? "").trim().toLowerCase()).filter((phrase) => phrase.split(/\s+/).length >= 2),
     ).sort(),
     taskLabels: unique([...text.matchAll(LABEL)].map((match) => (match[1] ?? "").toLowerCase())).sort(),
-    backReference: backReference && backReference.length > 0 ? backReference : null,
+    backReference: backReference.length > 0 ? backReference : null,
     sharedCue: SHARED_CUE.test(text),
+    scopeCue: SCOPE_CUE.test(text),
+    timeScope: TIME_SCOPE.test(text),
+    ruleCue: RULE_CUE.test(text),
+    reminderCue: REMINDER_CUE.test(text),
     newTaskCue: NEW_TASK_CUE.test(text),
     // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
     words: [...contentWords(text.replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
@@ -169,6 +206,12 @@ export function contentWords(text: string): string[] {
     if (word.length >= 3 && !STOP_WORDS.has(word) && !STOP_WORDS.has(match[0])) words.push(word);
   }
   return words;
+}
+
+/** `t2` in lower case anywhere, `T2` only after "task" (an upper-case `T1` is usually a type name). */
+function isTaskID(match: RegExpMatchArray): boolean {
+  const whole = match[0];
+  return whole.startsWith("t") || /task\s+$/i.test(match.input?.slice(Math.max(0, (match.index ?? 0) - 6), match.index) ?? "");
 }
 
 function ordinalValue(word: string): number {

@@ -1,7 +1,7 @@
 import { decideLexically, type LexicalDecision } from "../../core/routing/lexical-router.js";
 import type { RouterParameters } from "../../core/routing/router-model.js";
 import type { Router } from "../../core/routing/router.js";
-import { NEW_TASK_FEATURES, TASK_FEATURES, type NewTaskFeature, type TaskFeature } from "../../core/routing/routing-features.js";
+import { NEW_TASK_FEATURES, SHARED_FEATURES, TASK_FEATURES, type NewTaskFeature, type SharedFeature, type TaskFeature } from "../../core/routing/routing-features.js";
 import { evaluateRouting } from "../evaluate-routing.js";
 import type { LabelledSession } from "../labelled-sessions.js";
 import { reliabilityOf } from "../reliability.js";
@@ -46,7 +46,7 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
     const weights = fitConditionalLogit({ choices: training, dimension: PARAMETER_COUNT, l2, unpenalised: INTERCEPTS }).weights;
     decisions.push(...(await foldDecisions(sessions.filter((session) => (session.repo ?? session.id) === group), weights)));
   }
-  const content = decisions.filter((decision) => decision.basis !== "shared");
+  const content = decisions;
   const calibration = fitPlatt(content);
   const caps = {
     unsupported: laplace(content.filter((decision) => decision.rule === "unsupported")),
@@ -58,7 +58,6 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
     ...weightsByName(fit.weights),
     calibration: { slope: round(calibration.slope), intercept: round(calibration.intercept) },
     caps: { unsupported: round(caps.unsupported), foldedNewTask: round(caps.foldedNewTask) },
-    sharedConfidence: round(laplace(decisions.filter((decision) => decision.basis === "shared"))),
   };
   const calibrated = content.map((decision) => ({ confidence: platt(decision.probability, calibration), correct: decision.correct }));
   return {
@@ -85,7 +84,6 @@ async function foldDecisions(sessions: readonly LabelledSession[], weights: read
     ...weightsByName(weights),
     calibration: { slope: 1, intercept: 0 },
     caps: { unsupported: 1, foldedNewTask: 1 },
-    sharedConfidence: 1,
   };
   const details: LexicalDecision[] = [];
   const router: Router = {
@@ -105,10 +103,13 @@ async function foldDecisions(sessions: readonly LabelledSession[], weights: read
   });
 }
 
-function weightsByName(weights: readonly number[]): Pick<RouterParameters, "taskWeights" | "newTaskWeights"> {
+function weightsByName(weights: readonly number[]): Pick<RouterParameters, "taskWeights" | "newTaskWeights" | "sharedWeights"> {
+  const newOffset = TASK_FEATURES.length;
+  const sharedOffset = newOffset + NEW_TASK_FEATURES.length;
   const taskWeights = Object.fromEntries(TASK_FEATURES.map((name, index) => [name, round(weights[index] ?? 0)])) as Record<TaskFeature, number>;
-  const newTaskWeights = Object.fromEntries(NEW_TASK_FEATURES.map((name, index) => [name, round(weights[TASK_FEATURES.length + index] ?? 0)])) as Record<NewTaskFeature, number>;
-  return { taskWeights, newTaskWeights };
+  const newTaskWeights = Object.fromEntries(NEW_TASK_FEATURES.map((name, index) => [name, round(weights[newOffset + index] ?? 0)])) as Record<NewTaskFeature, number>;
+  const sharedWeights = Object.fromEntries(SHARED_FEATURES.map((name, index) => [name, round(weights[sharedOffset + index] ?? 0)])) as Record<SharedFeature, number>;
+  return { taskWeights, newTaskWeights, sharedWeights };
 }
 
 /** Platt scaling: P(right) = sigmoid(slope * logit(p) + intercept), as a two-candidate logit. */

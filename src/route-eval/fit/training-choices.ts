@@ -1,5 +1,5 @@
 import { extractSignals } from "../../core/routing/signals.js";
-import { NEW_TASK_FEATURES, routingFeatures, TASK_FEATURES } from "../../core/routing/routing-features.js";
+import { NEW_TASK_FEATURES, routingFeatures, SHARED_FEATURES, TASK_FEATURES } from "../../core/routing/routing-features.js";
 import { TaskIndex } from "../../core/routing/task-index.js";
 import { taskTitle } from "../../core/routing/task-title.js";
 import { SHARED_LABEL, type LabelledSession } from "../labelled-sessions.js";
@@ -10,16 +10,16 @@ export interface GroupedChoice extends Choice {
   group: string;
 }
 
-/** Number of weights: the task features, then the new-task features. */
-export const PARAMETER_COUNT = TASK_FEATURES.length + NEW_TASK_FEATURES.length;
-/** The new-task bias is an intercept: not penalised. */
-export const INTERCEPTS = [TASK_FEATURES.length + NEW_TASK_FEATURES.indexOf("bias")];
+/** Number of weights: the task features, the new-task features, the shared-instruction features. */
+export const PARAMETER_COUNT = TASK_FEATURES.length + NEW_TASK_FEATURES.length + SHARED_FEATURES.length;
+/** The biases of "new" and "shared" are intercepts: not penalised. */
+export const INTERCEPTS = [TASK_FEATURES.length + NEW_TASK_FEATURES.indexOf("bias"), TASK_FEATURES.length + NEW_TASK_FEATURES.length + SHARED_FEATURES.indexOf("bias")];
 
 /**
  * The router's choices along labelled sessions, with the gold history (teacher forcing):
  * before each request, the index holds exactly what the earlier requests' gold tasks did, as
- * the plug-in's index would after correct decisions. Each request after the first that is
- * not a shared instruction is one choice among the existing tasks and "new". Task ids are
+ * the plug-in's index would after correct decisions. Each request after the first is one
+ * choice among the existing tasks, "new" and "shared" (meant for every task). Task ids are
  * `t1`, `t2`... in opening order, as the ledger numbers them.
  */
 export function trainingChoices(sessions: readonly LabelledSession[]): GroupedChoice[] {
@@ -28,19 +28,26 @@ export function trainingChoices(sessions: readonly LabelledSession[]): GroupedCh
     const index = new TaskIndex();
     const idOf = new Map<string, string>();
     for (const request of session.requests) {
-      if (request.task === SHARED_LABEL) {
-        index.countRequest();
-        continue;
-      }
+      const shared = request.task === SHARED_LABEL;
       const known = idOf.get(request.task);
       if (index.size > 0) {
         const features = routingFeatures({ text: request.text, signals: extractSignals(request.text), index });
+        const none = (features: readonly string[]) => features.map(() => 0);
         const candidates = [
-          ...features.tasks.map((candidate) => [...candidate.values, ...NEW_TASK_FEATURES.map(() => 0)]),
-          [...TASK_FEATURES.map(() => 0), ...features.fresh],
+          ...features.tasks.map((candidate) => [...candidate.values, ...none(NEW_TASK_FEATURES), ...none(SHARED_FEATURES)]),
+          [...none(TASK_FEATURES), ...features.fresh, ...none(SHARED_FEATURES)],
+          [...none(TASK_FEATURES), ...none(NEW_TASK_FEATURES), ...features.shared],
         ];
-        const chosen = known === undefined ? candidates.length - 1 : features.tasks.findIndex((candidate) => candidate.task.id === known);
+        const chosen = shared
+          ? candidates.length - 1
+          : known === undefined
+            ? candidates.length - 2
+            : features.tasks.findIndex((candidate) => candidate.task.id === known);
         choices.push({ candidates, chosen, group: session.repo ?? session.id });
+      }
+      if (shared) {
+        index.countRequest();
+        continue;
       }
       let id = known;
       if (id === undefined) {
