@@ -362,7 +362,8 @@ function toolPart(random, id, vocabulary, created) {
 /** The pure transform path: the call view, the narrowing step, the plan applied. */
 function runPureTransform(messages, ledger) {
   const view = buildCallView({ messages, ledger });
-  return applyPlan(messages, narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD }).plan);
+  const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD });
+  return { ...note, messages: applyPlan(messages, plan) };
 }
 
 /**

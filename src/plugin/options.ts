@@ -71,13 +71,17 @@ export const OptionsSchema = z
     path: ["memory", "updater"],
     message: "the model memory updater with aux.source endpoint needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
   })
-  .refine((options) => auxSourceOf(options.aux) !== "opencode" || options.aux.model === undefined || /^[^/\s]+\/\S+$/.test(options.aux.model), {
+  .refine((options) => !usesOpencodeModel(options) || options.aux.model === undefined || /^[^/\s]+\/\S+$/.test(options.aux.model), {
     path: ["aux", "model"],
     message: 'with aux.source opencode, the model is written "provider/model" (as in opencode.json)',
   });
 
 function auxConfigured(aux: { baseURL?: string | undefined; model?: string | undefined }): boolean {
   return aux.baseURL !== undefined && aux.model !== undefined;
+}
+
+function usesOpencodeModel(options: { router: string; memory: { updater?: string | undefined }; aux: { source?: AuxSource | undefined; baseURL?: string | undefined } }): boolean {
+  return auxSourceOf(options.aux) === "opencode" && (options.router !== "lexical" || options.memory.updater === "model");
 }
 
 /** The aux source in effect: as configured, else the endpoint when one is given, else OpenCode. */

@@ -108,7 +108,8 @@ describe("the model router against a misbehaving aux endpoint inside the real Op
           {
             mode: "router",
             router: "model",
-            aux: { baseURL: aux.url, model: "fake-router", timeoutMs: AUX_TIMEOUT_MS },
+            // Each fault must reach the endpoint: no cool-down between them.
+            aux: { baseURL: aux.url, model: "fake-router", timeoutMs: AUX_TIMEOUT_MS, cooldownMs: 0 },
             stateDir,
             debug: true,
           },

@@ -1,5 +1,7 @@
 import { emptyLedger, recordDecision, type Ledger } from "../../src/core/routing/ledger.js";
 import type { RoutingDecision } from "../../src/core/routing/decision.js";
+import { lexicalRouter, type Router } from "../../src/core/routing/router.js";
+import { taskTitle } from "../../src/core/routing/task-title.js";
 
 /** Builds a ledger by routing message ids to tasks in order (`new:` opens a task). */
 export function ledgerOf(entries: ReadonlyArray<[messageID: string, target: string, confidence?: number, extra?: Partial<RoutingDecision>]>): Ledger {
@@ -19,3 +21,20 @@ export function ledgerOf(entries: ReadonlyArray<[messageID: string, target: stri
   }
   return ledger;
 }
+
+/**
+ * For tests of the plumbing around routing (persistence, memory), not of routing itself: the
+ * lexical router, except that a task name the user gives that no task has ("Task B: ...")
+ * opens a task, so the recorded two-task fixtures keep their two tasks whatever the fitted
+ * parameters say about a short request.
+ */
+export const namedTaskRouter: Router = {
+  name: "lexical",
+  async route(request, index) {
+    const label = request.signals.taskLabels[0];
+    if (label !== undefined && !index.tasks().some((task) => task.labels.has(label))) {
+      return { target: { kind: "new", title: taskTitle(request.text) }, confidence: 0.95, related: [], shared: false, reason: `names task ${label}`, basis: "explicit", router: "lexical" };
+    }
+    return lexicalRouter.route(request, index);
+  },
+};

@@ -62,3 +62,29 @@ describe("the model router", () => {
     expect(decision.target).toEqual({ kind: "new", title: "Flaky order test" });
   });
 });
+
+describe("the hybrid router", () => {
+  async function hybridAnswering(respond: (body: unknown) => FakeReply) {
+    endpoint = await startFakeAuxEndpoint({ respond });
+    return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000 }), { hybrid: true, lexical: { threshold: 0.8 } });
+  }
+
+  it("keeps a confident lexical decision without asking the model", async () => {
+    const router = await hybridAnswering(() => answer({ task: "t2", confidence: 0.99, reason: "wrong on purpose" }));
+    expect(router.name).toBe("hybrid");
+    const decision = await router.route(request("/tmp/run/ws1: also strip the BOM on import"), twoTasks());
+    expect(decision).toMatchObject({ target: { kind: "task", task: "t1" }, router: "lexical" });
+    expect(decision.reason).toContain("decided without the model");
+    expect(endpoint?.requests()).toHaveLength(0);
+  });
+
+  it("asks the model when the lexical decision is unsure, and holds its answer to the safety rules", async () => {
+    const router = await hybridAnswering(() => answer({ task: "t2", confidence: 0.99, reason: "the session timeout again" }));
+    // Nothing in it speaks for any task: the lexical router is unsure, and so must the model's answer be.
+    const decision = await router.route(request("also add a dark mode toggle to the settings page"), twoTasks());
+    expect(endpoint?.requests()).toHaveLength(1);
+    expect(decision).toMatchObject({ target: { kind: "task", task: "t2" }, router: "model" });
+    expect(decision.confidence).toBeLessThan(0.8);
+    expect(decision.reason).toContain("held back");
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeProblem, resolveOptions } from "../../src/plugin/options.js";
+import { auxSourceOf, describeProblem, resolveOptions } from "../../src/plugin/options.js";
 
 describe("resolveOptions", () => {
   it("gives the documented defaults when nothing is set", () => {
@@ -15,13 +15,29 @@ describe("resolveOptions", () => {
       {},
     );
     expect(options).toMatchObject({ mode: "router", confidenceThreshold: 0.9, debug: true });
-    expect(options.aux).toEqual({ baseURL: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20000 });
+    expect(options.aux).toEqual({ baseURL: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20000, cooldownMs: 60000 });
   });
 
-  it("rejects the model router without an aux endpoint, naming the router option", () => {
-    const { options, problems } = resolveOptions({ router: "model" }, {});
+  it("lets the model and hybrid routers use OpenCode's own models with no other setting", () => {
+    for (const router of ["model", "hybrid"] as const) {
+      const { options, problems } = resolveOptions({ router }, {});
+      expect(problems).toEqual([]);
+      expect(options).toMatchObject({ mode: "full", router });
+      expect(auxSourceOf(options.aux)).toBe("opencode");
+    }
+    expect(auxSourceOf(resolveOptions({ router: "hybrid", aux: { baseURL: "http://127.0.0.1:9/v1", model: "m" } }, {}).options.aux)).toBe("endpoint");
+  });
+
+  it("rejects the endpoint source without an endpoint, naming the router option", () => {
+    const { options, problems } = resolveOptions({ router: "model", aux: { source: "endpoint" } }, {});
     expect(options.mode).toBe("native");
     expect(problems).toEqual([expect.objectContaining({ key: "router", message: expect.stringContaining("aux.baseURL") })]);
+  });
+
+  it("wants an OpenCode model written provider/model", () => {
+    const { problems } = resolveOptions({ router: "hybrid", aux: { model: "gpt-4o-mini" } }, {});
+    expect(problems).toEqual([expect.objectContaining({ key: "aux.model", message: expect.stringContaining("provider/model") })]);
+    expect(resolveOptions({ router: "hybrid", aux: { model: "openai/gpt-4o-mini" } }, {}).problems).toEqual([]);
   });
 
   it("takes the router and the aux timeout from the environment", () => {

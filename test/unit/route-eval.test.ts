@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,7 +83,15 @@ describe("evaluateRouting", () => {
       newTaskPrecision: 1,
       // Of the two requests that first name a gold task (a1, b1), one opened a task.
       newTaskRecall: 0.5,
+      // b1 folded into a's task hides nothing of b (b had no history): a merge. The missed shared
+      // instruction is neither harmful nor a merge.
+      harmfulConfidentWrongRate: 0,
+      mergeConfidentWrongRate: 0.2,
+      // Bin 0.9-1.0: confidences 1, 0.9, 0.9, one right: |1/3 - 0.933| x 3/5 = 0.36; bin 0.8-0.9:
+      // 0.85, right: 0.15 x 1/5 = 0.03; bin 0.5-0.6: 0.5, right: 0.5 x 1/5 = 0.1.
+      expectedCalibrationError: 0.49,
     });
+    expect(evaluation.requests.map((request) => request.mistake)).toEqual([undefined, "merge", undefined, undefined, "shared"]);
   });
 
   it("runs the lexical router over the committed set", async () => {
@@ -107,7 +115,16 @@ describe("opencode-rcm route-eval", () => {
   it("prints exactly the documented keys with --json", async () => {
     const { stdout } = await run(process.execPath, [CLI, "route-eval", SET, "--json"]);
     const report = JSON.parse(stdout) as Record<string, number>;
-    expect(Object.keys(report)).toEqual(["n", "accuracy", "fallbackRate", "confidentWrongRate", "newTaskPrecision", "newTaskRecall"]);
+    expect(Object.keys(report).slice(0, 6)).toEqual(["n", "accuracy", "fallbackRate", "confidentWrongRate", "newTaskPrecision", "newTaskRecall"]);
+    expect(Object.keys(report).slice(6)).toEqual([
+      "harmfulConfidentWrongRate",
+      "mergeConfidentWrongRate",
+      "expectedCalibrationError",
+      "confidentAccuracy",
+      "modelCalls",
+      "byShape",
+      "reliability",
+    ]);
     expect(report["n"]).toBeGreaterThanOrEqual(300);
   });
 
@@ -125,5 +142,63 @@ describe("opencode-rcm route-eval", () => {
     );
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain("aux.baseURL");
+  });
+});
+
+describe("what a mistake costs", () => {
+  it("calls hiding a known task's history harmful, and a new task folded into an old one a merge", async () => {
+    const sessions = parseLabelledSessions(
+      "x",
+      JSON.stringify({
+        id: "s",
+        requests: [
+          { text: "a1", task: "a" },
+          { text: "b1", task: "b" },
+          { text: "a2", task: "a" },
+          { text: "c1", task: "c" },
+          { text: "b2", task: "b" },
+        ],
+      }),
+    );
+    // a2 goes to b's task (hides a's history), c1 is folded into t1 (merge), b2 opens a new task (hides b's history).
+    const router = scriptedRouter(["new", "new", "t2", "t1", "new"], [1, 0.95, 0.9, 0.9, 0.9]);
+    const evaluation = await evaluateRouting({ sessions, router, threshold: 0.8 });
+    expect(evaluation.requests.map((request) => request.mistake ?? null)).toEqual([null, null, "harmful", "merge", "harmful"]);
+    expect(evaluation.metrics).toMatchObject({ harmfulConfidentWrongRate: 0.4, mergeConfidentWrongRate: 0.2, confidentWrongRate: 0.6 });
+  });
+
+  it("does not count an unsure mistake as confident-wrong of any kind", async () => {
+    const sessions = parseLabelledSessions("x", JSON.stringify({ id: "s", requests: [{ text: "a1", task: "a" }, { text: "b1", task: "b" }, { text: "a2", task: "a" }] }));
+    const evaluation = await evaluateRouting({ sessions, router: scriptedRouter(["new", "new", "t2"], [1, 0.9, 0.79]), threshold: 0.8 });
+    expect(evaluation.requests[2]).toMatchObject({ correct: false });
+    expect(evaluation.requests[2]?.mistake).toBeUndefined();
+    expect(evaluation.metrics.harmfulConfidentWrongRate).toBe(0);
+  });
+
+  it("reports accuracy and fallback per session shape", async () => {
+    const switched = { id: "sw", shape: "switch", requests: [{ text: "/w/ws1: fix a", task: "a", workspace: "/w/ws1" }, { text: "/w/ws2: fix b", task: "b", workspace: "/w/ws2" }] };
+    const everyday = { id: "ev", shape: "everyday", requests: [{ text: "fix c", task: "c" }, { text: "fix d", task: "d" }] };
+    const sessions = parseLabelledSessions("x", `${JSON.stringify(switched)}\n${JSON.stringify(everyday)}`);
+    const evaluation = await evaluateRouting({ sessions, router: scriptedRouter(["new", "new", "new", "t1"], [1, 0.95, 1, 0.5]), threshold: 0.8 });
+    expect(evaluation.byShape).toEqual([
+      expect.objectContaining({ shape: "switch", sessions: 1, n: 2, accuracy: 1, fallbackRate: 0 }),
+      expect.objectContaining({ shape: "everyday", sessions: 1, n: 2, accuracy: 0.5, fallbackRate: 0.5 }),
+    ]);
+  });
+});
+
+describe("route-eval on the routing corpus", () => {
+  it("reads a split directory and draws a reliability diagram that a browser can open", async () => {
+    const temp = await makeTempDir("rcm-route-eval-plot");
+    const plot = join(temp.path, "reliability.svg");
+    const { stdout } = await run(process.execPath, [CLI, "route-eval", join(packageRoot(), "fixtures", "routing-corpus", "dev"), "--plot", plot]);
+    expect(stdout).toMatch(/^route-eval: lexical router, threshold 0.8, \d+ sessions, \d+ requests/);
+    expect(stdout).toContain("calibration error (ECE)");
+    expect(stdout).toMatch(/switch \(\d+ sessions/);
+    const svg = await readFile(plot, "utf8");
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg.match(/<rect class="bin"/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(svg).toContain("expected calibration error");
+    await temp.remove();
   });
 });

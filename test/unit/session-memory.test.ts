@@ -6,7 +6,6 @@ import { extractiveUpdater } from "../../src/core/memory/extractive-updater.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "../../src/core/memory/updater.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { lexicalRouter } from "../../src/core/routing/router.js";
 import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
 import type { Logger } from "../../src/plugin/logger.js";
 import { createSessionMemory, type SessionMemory } from "../../src/plugin/session-memory.js";
@@ -15,7 +14,7 @@ import type { SessionSource } from "../../src/plugin/session-source.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
 import { mainSession } from "../support/fixtures.js";
-import { ledgerOf } from "../support/routing.js";
+import { ledgerOf, namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // two-tasks-with-tool-error: A (slugify), B (changelog), back to A.
@@ -83,7 +82,7 @@ interface Setup {
 function setup(): Setup {
   const source = fakeSource();
   const logger = recordingLogger();
-  const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+  const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
   const guard = createFailOpenGuard(logger);
   return {
     source,

@@ -3,13 +3,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { lexicalRouter } from "../../src/core/routing/router.js";
 import type { Logger } from "../../src/plugin/logger.js";
 import { createSessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { mainSession } from "../support/fixtures.js";
+import { namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const history = mainSession("two-tasks-with-tool-error");
@@ -66,7 +66,7 @@ describe("session routing in the plug-in", () => {
   it("routes each request, persists the ledger atomically, and resumes after a restart", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     const logger = recordingLogger();
-    const first = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+    const first = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
     const results = await routeAll(first, source, users.slice(0, 2));
     expect(results.map((result) => result?.task.id)).toEqual(["t1", "t2"]);
     const file = JSON.parse(await readFile(sessionStatePath(temp.path, sessionID), "utf8"));
@@ -74,7 +74,7 @@ describe("session routing in the plug-in", () => {
     expect(file.data.ledger.order).toEqual(users.slice(0, 2).map((message) => message.info.id));
     expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
 
-    const restarted = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+    const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
     expect((await restarted.ledger(sessionID))?.tasks.map((task) => task.id)).toEqual(["t1", "t2"]);
     const [resumed] = await routeAll(restarted, source, users.slice(2));
     expect(resumed?.task.id).toBe("t1");
@@ -83,7 +83,7 @@ describe("session routing in the plug-in", () => {
 
   it("keeps the first decision when a request is routed twice", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
-    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger: recordingLogger() });
+    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     const [once] = await routeAll(routing, source, users.slice(0, 1));
     const [twice] = await routeAll(routing, source, users.slice(0, 1));
     expect(twice).toEqual(once);
@@ -94,7 +94,7 @@ describe("session routing in the plug-in", () => {
     await writeFile(sessionStatePath(temp.path, sessionID), "{ torn", "utf8");
     const source = sourceFor({ [sessionID]: { messages: history } });
     const logger = recordingLogger();
-    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger });
+    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
     const [result] = await routeAll(routing, source, users.slice(0, 1));
     expect(result?.task.id).toBe("t1");
     expect(logger.lines.some((line) => line.startsWith("warn: session state was unreadable (not JSON"))).toBe(true);
@@ -104,7 +104,7 @@ describe("session routing in the plug-in", () => {
 
   it("leaves sub-agent sessions alone", async () => {
     const source = sourceFor({ child: { parentID: sessionID, messages: history } });
-    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger: recordingLogger() });
+    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     expect(await routing.route("child", "msg_x", "find every caller of wrap")).toBeUndefined();
     expect(await routing.ledger("child")).toBeUndefined();
   });
@@ -112,7 +112,7 @@ describe("session routing in the plug-in", () => {
   it("never shares state between sessions, even when they are routed at the same time", async () => {
     const other = history.map((message) => ({ ...message, info: { ...message.info, sessionID: "ses_other" } })) as MessageWithParts[];
     const source = sourceFor({ [sessionID]: { messages: history }, ses_other: { messages: other } });
-    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source, logger: recordingLogger() });
+    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     const texts = users.map(textOf);
     await Promise.all([
       routing.route(sessionID, "m1", texts[0] as string),
@@ -132,7 +132,7 @@ describe("evidence for routing", () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     let reads = 0;
     const counting: SessionSource = { parentID: source.parentID, messages: async (id) => (reads++, source.messages(id)) };
-    const routing = createSessionRouting({ stateDir: temp.path, router: lexicalRouter, source: counting, logger: recordingLogger() });
+    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger() });
     const [a, b, back] = users;
     source.upTo((a as MessageWithParts).info.id);
     await routing.route(sessionID, (a as MessageWithParts).info.id, "Add textkit/slugify.py with a slugify(text) function");

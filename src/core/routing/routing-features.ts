@@ -19,6 +19,7 @@ export const TASK_FEATURES = [
   "workspace",
   "explicit",
   "backReference",
+  "backReferenceLead",
   "titleOverlap",
 ] as const;
 
@@ -33,6 +34,7 @@ export const NEW_TASK_FEATURES = [
   "unseenPaths",
   "contentWords",
   "unknownReference",
+  "unknownLabel",
   "bestCoverage",
   "bestEvidence",
   "bestWorkspace",
@@ -139,6 +141,8 @@ export function routingFeatures(options: { text: string; signals: Signals; index
       workspace: inWorkspace ? 1 / place.owners.length : 0,
       explicit: named ? 1 / explicit.tasks.length : 0,
       backReference: backHits,
+      // What sets the task apart: "the compaction fix" names the task titled so, not one that said it once.
+      backReferenceLead: Math.max(0, backHits - Math.max(0, ...[...back].filter(([other]) => other !== task).map(([, hits]) => hits))),
       titleOverlap: titleOverlap(task, requestWords),
     };
     return {
@@ -163,6 +167,8 @@ export function routingFeatures(options: { text: string; signals: Signals; index
     unseenPaths: Math.log1p(unseenPaths),
     contentWords: Math.log1p(words),
     unknownReference: explicit.unknown === undefined ? 0 : 1,
+    // A name the user gives ("Task B") that no task has: users name what they start.
+    unknownLabel: explicit.unknown?.startsWith("task ") && /[a-z]$/i.test(explicit.unknown) ? 1 : 0,
     bestCoverage: best("coverage"),
     bestEvidence: Math.log1p(Math.max(0, ...raw.map((entry) => entry.total))),
     bestWorkspace: best("workspace"),
