@@ -82,6 +82,11 @@ const server: Plugin = async (input, rawOptions) => {
     },
     event: async ({ event }) => {
       await deps.guard("event", undefined, () => {
+        if (event.type === "session.deleted") {
+          routing?.forget(event.properties.info.id);
+          sessionModels.delete(event.properties.info.id);
+          return;
+        }
         if (event.type !== "session.idle") return;
         throwIfSimulated(options, "event");
         memory?.scheduleUpdate(event.properties.sessionID);

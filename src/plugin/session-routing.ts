@@ -29,6 +29,8 @@ export interface SessionRouting {
   snapshot(sessionID: string): Promise<SessionState | undefined>;
   /** Stores a task's next record with the ledger, in one atomic write, and logs the update. */
   commitRecord(sessionID: string, record: TaskRecord | undefined, update: MemoryUpdateLog): Promise<void>;
+  /** Drops what is held in memory for a deleted session (the aux calls' child sessions among them). */
+  forget(sessionID: string): void;
 }
 
 interface RoutedSession {
@@ -151,6 +153,10 @@ export function createSessionRouting(deps: {
         const session = await open(sessionID);
         return session.subagent ? undefined : session.state;
       }),
+    forget: (sessionID) => {
+      sessions.delete(sessionID);
+      queues.delete(sessionID);
+    },
     commitRecord: (sessionID, record, update) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);

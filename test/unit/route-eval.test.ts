@@ -55,21 +55,14 @@ function scriptedRouter(answers: Array<"new" | string>, confidence: number[]): R
   };
 }
 
+/** One labelled session of `[text, gold task]` requests. */
+function oneSession(...requests: Array<[text: string, task: string]>) {
+  return parseLabelledSessions("x", JSON.stringify({ id: "s", requests: requests.map(([text, task]) => ({ text, task })) }));
+}
+
 describe("evaluateRouting", () => {
   it("scores online decisions against gold labels through the task each decision opened", async () => {
-    const sessions = parseLabelledSessions(
-      "x",
-      JSON.stringify({
-        id: "s",
-        requests: [
-          { text: "a1", task: "a" },
-          { text: "b1", task: "b" },
-          { text: "a2", task: "a" },
-          { text: "b2", task: "b" },
-          { text: "all", task: "*" },
-        ],
-      }),
-    );
+    const sessions = oneSession(["a1", "a"], ["b1", "b"], ["a2", "a"], ["b2", "b"], ["all", "*"]);
     // a1 opens t1 (right); b1 goes to t1 (wrong: b is new); a2 to t1 (right, unsure);
     // b2 opens a task (right: no task stands for b yet); the shared instruction is not marked shared (wrong).
     const router = scriptedRouter(["new", "t1", "t1", "new", "t1"], [1, 0.9, 0.5, 0.85, 0.9]);
@@ -147,19 +140,7 @@ describe("opencode-rcm route-eval", () => {
 
 describe("what a mistake costs", () => {
   it("calls hiding a known task's history harmful, and a new task folded into an old one a merge", async () => {
-    const sessions = parseLabelledSessions(
-      "x",
-      JSON.stringify({
-        id: "s",
-        requests: [
-          { text: "a1", task: "a" },
-          { text: "b1", task: "b" },
-          { text: "a2", task: "a" },
-          { text: "c1", task: "c" },
-          { text: "b2", task: "b" },
-        ],
-      }),
-    );
+    const sessions = oneSession(["a1", "a"], ["b1", "b"], ["a2", "a"], ["c1", "c"], ["b2", "b"]);
     // a2 goes to b's task (hides a's history), c1 is folded into t1 (merge), b2 opens a new task (hides b's history).
     const router = scriptedRouter(["new", "new", "t2", "t1", "new"], [1, 0.95, 0.9, 0.9, 0.9]);
     const evaluation = await evaluateRouting({ sessions, router, threshold: 0.8 });
@@ -168,7 +149,7 @@ describe("what a mistake costs", () => {
   });
 
   it("does not count an unsure mistake as confident-wrong of any kind", async () => {
-    const sessions = parseLabelledSessions("x", JSON.stringify({ id: "s", requests: [{ text: "a1", task: "a" }, { text: "b1", task: "b" }, { text: "a2", task: "a" }] }));
+    const sessions = oneSession(["a1", "a"], ["b1", "b"], ["a2", "a"]);
     const evaluation = await evaluateRouting({ sessions, router: scriptedRouter(["new", "new", "t2"], [1, 0.9, 0.79]), threshold: 0.8 });
     expect(evaluation.requests[2]).toMatchObject({ correct: false });
     expect(evaluation.requests[2]?.mistake).toBeUndefined();

@@ -26,6 +26,7 @@ const routing: SessionRouting = {
   route: async () => undefined,
   ledger: async (sessionID) => (sessionID === "ses_main" ? ledger : undefined),
   learn: async () => undefined,
+  forget: () => undefined,
   snapshot: async (sessionID) => (sessionID === "ses_main" ? state : undefined),
   commitRecord: async () => undefined,
 };

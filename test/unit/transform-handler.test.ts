@@ -92,12 +92,13 @@ describe("the messages-transform handler with routing", () => {
     .filter((message) => message.info.role === "user")
     .map((message) => message.info.id) as [string, string, string];
   const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
-  const withRouting = (mode: Options["mode"], found: Ledger | undefined) => {
-    const { deps } = depsFor({ mode });
+  const withRouting = (mode: Options["mode"], found: Ledger | undefined, debug = false) => {
+    const { deps } = depsFor({ mode, debug });
     deps.routing = {
       route: async () => undefined,
       ledger: async () => found,
       learn: async () => undefined,
+      forget: () => undefined,
       snapshot: async () => (found ? { sessionID: "ses", ledger: found, records: {}, memoryUpdates: [] } : undefined),
       commitRecord: async () => undefined,
     };
@@ -118,5 +119,12 @@ describe("the messages-transform handler with routing", () => {
       await handler({}, { messages });
       expect(messages).toEqual(history());
     }
+  });
+
+  it("passes a sub-agent session (the aux model's child sessions among them) through untouched, even with debug on", async () => {
+    const messages = history();
+    await withRouting("full", undefined, true)({}, { messages });
+    expect(messages).toEqual(history());
+    expect(annotations(messages)).toEqual([]);
   });
 });
