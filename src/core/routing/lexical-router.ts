@@ -73,7 +73,7 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
   const probability = chosen === "new" ? scores.fresh : (best?.probability ?? 0);
   let confidence = calibrate(probability, parameters.calibration);
   const rule = safetyRule({ features, chosen, current: index.current });
-  if (rule) confidence = Math.min(confidence, capOf(rule, parameters), threshold - BELOW_THRESHOLD);
+  if (rule) confidence = heldBack(confidence, rule, parameters, threshold);
   const reason = describe({ chosen, probability, rule, features, current: index.current });
   const decision =
     chosen === "new"
@@ -96,7 +96,7 @@ export function applySafetyRules(decision: RoutingDecision, request: RoutingRequ
   if (chosen === undefined) return decision;
   const rule = safetyRule({ features, chosen, current: index.current });
   if (!rule) return decision;
-  const confidence = roundConfidence(Math.min(decision.confidence, capOf(rule, parameters), threshold - BELOW_THRESHOLD));
+  const confidence = roundConfidence(heldBack(decision.confidence, rule, parameters, threshold));
   if (confidence >= decision.confidence) return decision;
   return { ...decision, confidence, reason: `${decision.reason} (${describeRule(rule)})` };
 }
@@ -117,8 +117,10 @@ function bestCandidate(features: RoutingFeatures, probabilities: readonly number
   return best;
 }
 
-function capOf(rule: SafetyRule, parameters: RouterParameters): number {
-  return rule === "unsupported" ? parameters.caps.unsupported : parameters.caps.foldedNewTask;
+/** A held-back decision's confidence: its kind's out-of-fold accuracy at most, and always below the threshold. */
+function heldBack(confidence: number, rule: SafetyRule, parameters: RouterParameters, threshold: number): number {
+  const cap = rule === "unsupported" ? parameters.caps.unsupported : parameters.caps.foldedNewTask;
+  return Math.min(confidence, cap, threshold - BELOW_THRESHOLD);
 }
 
 function basisOf(candidate: TaskCandidate): DecisionBasis {

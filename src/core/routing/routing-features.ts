@@ -110,15 +110,15 @@ export function routingFeatures(options: { text: string; signals: Signals; index
   const raw = tasks.map((task) => evidenceOf(task, signals, index, owners));
   const totalEvidence = raw.reduce((sum, entry) => sum + entry.total, 0);
   const followUp = readsAsFollowUp(text, signals);
-  const novel = novelty(signals, tasks, index);
+  const novel = novelty(signals, index);
   const words = new Set(signals.words).size;
   const unseenPaths = signals.paths.filter((path) => !index.knowsFileNamed(basename(path))).length;
   const bare = unseenWordCount(signals, index) <= 1 && unseenPaths === 0 && signals.symbols.every((symbol) => index.symbolTaskCount(symbol) > 0);
   const place = workspaceMatch(signals, index);
   const explicit = explicitReferences(text, signals, index);
   const back = signals.backReference ? backReferenceHits(signals.backReference, tasks) : new Map<TaskProfile, number>();
-  const ranked = [...tasks].sort((a, b) => b.lastRequest - a.lastRequest);
-  const previous = ranked.find((task) => task.id !== index.current);
+  const previous = mostRecent(tasks.filter((task) => task.id !== index.current));
+  const [topHits = 0, secondHits = 0] = [...back.values()].sort((a, b) => b - a);
   const requestWords = new Set(contentWords(text));
 
   const candidates: TaskCandidate[] = tasks.map((task, position) => {
@@ -142,7 +142,7 @@ export function routingFeatures(options: { text: string; signals: Signals; index
       explicit: named ? 1 / explicit.tasks.length : 0,
       backReference: backHits,
       // What sets the task apart: "the compaction fix" names the task titled so, not one that said it once.
-      backReferenceLead: Math.max(0, backHits - Math.max(0, ...[...back].filter(([other]) => other !== task).map(([, hits]) => hits))),
+      backReferenceLead: backHits > 0 && backHits === topHits ? backHits - secondHits : 0,
       titleOverlap: titleOverlap(task, requestWords),
     };
     return {
@@ -168,7 +168,7 @@ export function routingFeatures(options: { text: string; signals: Signals; index
     contentWords: Math.log1p(words),
     unknownReference: explicit.unknown === undefined ? 0 : 1,
     // A name the user gives ("Task B") that no task has: users name what they start.
-    unknownLabel: explicit.unknown?.startsWith("task ") && /[a-z]$/i.test(explicit.unknown) ? 1 : 0,
+    unknownLabel: explicit.unknownLabel ? 1 : 0,
     bestCoverage: best("coverage"),
     bestEvidence: Math.log1p(Math.max(0, ...raw.map((entry) => entry.total))),
     bestWorkspace: best("workspace"),
@@ -247,6 +247,12 @@ function sharesDirectory(task: TaskProfile, path: string): boolean {
   return false;
 }
 
+function mostRecent(tasks: readonly TaskProfile[]): TaskProfile | undefined {
+  let latest: TaskProfile | undefined;
+  for (const task of tasks) if (!latest || task.lastRequest > latest.lastRequest) latest = task;
+  return latest;
+}
+
 function unseenWordCount(signals: Signals, index: TaskIndex): number {
   return new Set(signals.words.filter((word) => index.wordTaskCount(word) === 0)).size;
 }
@@ -277,10 +283,11 @@ function isSiblingCheckout(directory: string, index: TaskIndex): boolean {
  * ("task 2"), a label the user gave it ("Task B"), an issue number it carries, or its title
  * (quoted, or written out). A reference to a task that does not exist is kept as `unknown`.
  */
-function explicitReferences(text: string, signals: Signals, index: TaskIndex): { tasks: TaskProfile[]; unknown: string | undefined } {
+function explicitReferences(text: string, signals: Signals, index: TaskIndex): { tasks: TaskProfile[]; unknown: string | undefined; unknownLabel: boolean } {
   const tasks = index.tasks();
   const named = new Set<TaskProfile>();
   let unknown: string | undefined;
+  let unknownLabel = false;
   for (const id of signals.taskIds) {
     const task = index.task(id);
     if (task) named.add(task);
@@ -294,7 +301,10 @@ function explicitReferences(text: string, signals: Signals, index: TaskIndex): {
   for (const label of signals.taskLabels) {
     const task = tasks.find((candidate) => candidate.labels.has(label));
     if (task) named.add(task);
-    else unknown ??= `task ${label.toUpperCase()}`;
+    else {
+      unknown ??= `task ${label.toUpperCase()}`;
+      unknownLabel = true;
+    }
   }
   const refs = new Set([...signals.issueRefs, ...signals.numbers]);
   if (refs.size > 0) {
@@ -303,7 +313,8 @@ function explicitReferences(text: string, signals: Signals, index: TaskIndex): {
   }
   const titled = titleReferences(text, signals, tasks);
   if (titled.length === 1 && titled[0]) named.add(titled[0]);
-  return { tasks: [...named].sort((a, b) => a.ordinal - b.ordinal), unknown: named.size > 0 ? undefined : unknown };
+  const none = named.size === 0;
+  return { tasks: [...named].sort((a, b) => a.ordinal - b.ordinal), unknown: none ? unknown : undefined, unknownLabel: none && unknownLabel };
 }
 
 /** Tasks whose title the request quotes or writes out (titles of three words or more). */
@@ -376,7 +387,7 @@ function opensLikeIssue(text: string, signals: Signals): boolean {
 }
 
 /** Share of the request's paths, symbols and words that no task has seen (paths and symbols weigh double). */
-function novelty(signals: Signals, tasks: readonly TaskProfile[], index: TaskIndex): number {
+function novelty(signals: Signals, index: TaskIndex): number {
   let total = 0;
   let unseen = 0;
   for (const word of new Set(signals.words)) {
@@ -389,7 +400,7 @@ function novelty(signals: Signals, tasks: readonly TaskProfile[], index: TaskInd
   }
   for (const symbol of signals.symbols) {
     total += 2;
-    if (!tasks.some((task) => task.symbols.has(symbol))) unseen += 2;
+    if (index.symbolTaskCount(symbol) === 0) unseen += 2;
   }
   return total === 0 ? 0 : unseen / total;
 }

@@ -6,7 +6,7 @@ import { evaluateRouting } from "../evaluate-routing.js";
 import type { LabelledSession } from "../labelled-sessions.js";
 import { reliabilityOf } from "../reliability.js";
 import { fitConditionalLogit, type Choice } from "./conditional-logit.js";
-import { INTERCEPTS, PARAMETER_COUNT, trainingChoices, type GroupedChoice } from "./training-choices.js";
+import { INTERCEPTS, PARAMETER_COUNT, trainingChoices } from "./training-choices.js";
 
 /** How the fit went, for the fitting script to print. */
 export interface FitReport {
@@ -46,11 +46,10 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
     const weights = fitConditionalLogit({ choices: training, dimension: PARAMETER_COUNT, l2, unpenalised: INTERCEPTS }).weights;
     decisions.push(...(await foldDecisions(sessions.filter((session) => (session.repo ?? session.id) === group), weights)));
   }
-  const content = decisions;
-  const calibration = fitPlatt(content);
+  const calibration = fitPlatt(decisions);
   const caps = {
-    unsupported: laplace(content.filter((decision) => decision.rule === "unsupported")),
-    foldedNewTask: laplace(content.filter((decision) => decision.rule === "folded-new-task")),
+    unsupported: laplace(decisions.filter((decision) => decision.rule === "unsupported")),
+    foldedNewTask: laplace(decisions.filter((decision) => decision.rule === "folded-new-task")),
   };
   const parameters: RouterParameters = {
     version: 1,
@@ -59,7 +58,7 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
     calibration: { slope: round(calibration.slope), intercept: round(calibration.intercept) },
     caps: { unsupported: round(caps.unsupported), foldedNewTask: round(caps.foldedNewTask) },
   };
-  const calibrated = content.map((decision) => ({ confidence: platt(decision.probability, calibration), correct: decision.correct }));
+  const calibrated = decisions.map((decision) => ({ confidence: platt(decision.probability, calibration), correct: decision.correct }));
   return {
     parameters,
     report: {
@@ -67,9 +66,9 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
       groups,
       trainingLoss: round(fit.loss),
       outOfFold: {
-        decisions: content.length,
-        accuracy: round(content.filter((decision) => decision.correct).length / Math.max(1, content.length)),
-        eceBefore: reliabilityOf(content.map((decision) => ({ confidence: decision.probability, correct: decision.correct }))).expectedCalibrationError,
+        decisions: decisions.length,
+        accuracy: round(decisions.filter((decision) => decision.correct).length / Math.max(1, decisions.length)),
+        eceBefore: reliabilityOf(decisions.map((decision) => ({ confidence: decision.probability, correct: decision.correct }))).expectedCalibrationError,
         eceAfter: reliabilityOf(calibrated).expectedCalibrationError,
       },
     },
@@ -138,4 +137,3 @@ function round(value: number): number {
   return Math.round(value * ROUND) / ROUND;
 }
 
-export type { GroupedChoice };

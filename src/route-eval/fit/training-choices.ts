@@ -32,7 +32,7 @@ export function trainingChoices(sessions: readonly LabelledSession[]): GroupedCh
       const known = idOf.get(request.task);
       if (index.size > 0) {
         const features = routingFeatures({ text: request.text, signals: extractSignals(request.text), index });
-        const none = (features: readonly string[]) => features.map(() => 0);
+        const none = (names: readonly string[]) => names.map(() => 0);
         const candidates = [
           ...features.tasks.map((candidate) => [...candidate.values, ...none(NEW_TASK_FEATURES), ...none(SHARED_FEATURES)]),
           [...none(TASK_FEATURES), ...features.fresh, ...none(SHARED_FEATURES)],
