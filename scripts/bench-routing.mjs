@@ -20,7 +20,7 @@ import { narrowToTask } from "../dist/core/context/narrow-to-task.js";
 import { extractSignals } from "../dist/core/routing/signals.js";
 import { TaskIndex } from "../dist/core/routing/task-index.js";
 import { createFailOpenGuard } from "../dist/plugin/fail-open-guard.js";
-import { OptionsSchema } from "../dist/plugin/options.js";
+import { OptionsSchema } from "../dist/config/options-schema.js";
 import { createSessionFlags } from "../dist/plugin/session-flags.js";
 import { createTransformHandler } from "../dist/plugin/transform-handler.js";
 import { groupTasks } from "../dist/core/routing/group-tasks.js";

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
-import { MODES, type Mode } from "./plugin/options.js";
+import { MODES, type Mode } from "./config/options-schema.js";
 import { LabelledSessionsError } from "./route-eval/labelled-sessions.js";
 import { renderReliabilitySvg } from "./route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.js";

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { packageRoot } from "../harness/package-root.js";
-import { MODES, type Mode } from "../plugin/options.js";
+import { MODES, type Mode } from "../config/options-schema.js";
 import { rescoreRun } from "./rescore-run.js";
 import { rebuildReport } from "./rebuild-report.js";
 import { runBench, type BenchProgress } from "./run-bench.js";

@@ -7,7 +7,7 @@ import type { Ledger } from "../core/routing/ledger.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
 import { packageRoot } from "../harness/package-root.js";
 import { startOpencodeServer, type OpencodeServer } from "../harness/opencode-server.js";
-import type { Mode } from "../plugin/options.js";
+import type { Mode } from "../config/options-schema.js";
 import { pluginEnv } from "./drive/plugin-env.js";
 import { sessionStateFile } from "../store/session-state-file.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";

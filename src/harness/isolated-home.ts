@@ -11,9 +11,7 @@ export interface IsolatedHome {
 
 /**
  * Creates XDG data/config/cache/state dirs under `root` and writes `config` as the global
- * opencode.json. OpenCode npm-installs @opencode-ai/plugin into every config dir before it
- * loads plug-ins (a network call, and a long stall offline), so the config dir gets a
- * node_modules that already holds our pinned copy and a lockfile that says so.
+ * opencode.json, in a config dir prepared so that OpenCode does not npm-install into it.
  */
 export async function createIsolatedHome(options: { root: string; config: Record<string, unknown> }): Promise<IsolatedHome> {
   const xdg = {
@@ -24,6 +22,31 @@ export async function createIsolatedHome(options: { root: string; config: Record
   };
   await Promise.all(Object.values(xdg).map((dir) => mkdir(dir, { recursive: true })));
   const configDir = join(xdg.XDG_CONFIG_HOME, "opencode");
+  await prepareConfigDir(configDir);
+  await writeFile(join(configDir, "opencode.json"), JSON.stringify(options.config, null, 2));
+  return {
+    root: options.root,
+    configDir,
+    env: {
+      ...xdg,
+      HOME: options.root,
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+      // A run inside a checkout of this repository would otherwise pick up its opencode.json.
+      OPENCODE_DISABLE_PROJECT_CONFIG: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+    },
+  };
+}
+
+/**
+ * Gives an OpenCode config dir (the global one, or a project's `.opencode/`) a node_modules
+ * that already holds our pinned @opencode-ai/plugin and a lockfile that says so: OpenCode
+ * npm-installs it into every config dir before loading plug-ins, which stalls offline.
+ */
+export async function prepareConfigDir(configDir: string): Promise<void> {
   await mkdir(join(configDir, "node_modules", "@opencode-ai"), { recursive: true });
   const own = join(packageRoot(), "node_modules", "@opencode-ai");
   // Recreating a home (a restarted server) keeps its data and replaces the links.
@@ -41,20 +64,4 @@ export async function createIsolatedHome(options: { root: string; config: Record
     join(configDir, "package-lock.json"),
     JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies } } }, null, 2),
   );
-  await writeFile(join(configDir, "opencode.json"), JSON.stringify(options.config, null, 2));
-  return {
-    root: options.root,
-    configDir,
-    env: {
-      ...xdg,
-      HOME: options.root,
-      OPENCODE_DISABLE_MODELS_FETCH: "1",
-      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-      OPENCODE_DISABLE_CLAUDE_CODE: "1",
-      // A run inside a checkout of this repository would otherwise pick up its opencode.json.
-      OPENCODE_DISABLE_PROJECT_CONFIG: "1",
-      OPENCODE_DISABLE_AUTOUPDATE: "1",
-      OPENCODE_DISABLE_SHARE: "1",
-    },
-  };
 }

@@ -6,7 +6,7 @@ import { createOpencodeAuxClient, type OpencodeModels } from "../aux/opencode-cl
 import { extractiveUpdater } from "../core/memory/extractive-updater.js";
 import type { MemoryUpdater } from "../core/memory/updater.js";
 import { createLexicalRouter, type Router } from "../core/routing/router.js";
-import { auxSourceOf, memoryUpdaterOf, type Options } from "./options.js";
+import { auxSourceOf, memoryUpdaterOf, type Options } from "../config/options-schema.js";
 
 /** True when something the options ask for calls the aux model. */
 export function needsAux(options: Options): boolean {

@@ -1,6 +1,6 @@
 import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
-import type { Options } from "./options.js";
+import type { Options } from "../config/options-schema.js";
 import type { SessionFlags } from "./session-flags.js";
 import type { SessionMemory } from "./session-memory.js";
 import type { SessionRouting } from "./session-routing.js";

@@ -5,7 +5,12 @@ import type { Part } from "../core/messages.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
-import { auxSourceOf, describeProblem, resolveOptions } from "./options.js";
+import { auxSourceOf } from "../config/options-schema.js";
+import { describeProblem } from "../config/option-problem.js";
+import { loadOptions } from "../config/load-options.js";
+import { createToaster, routingToast } from "./notifier.js";
+import { answerRcmCommand, RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
+import { deliverCommandAnswer } from "./commands/deliver-answer.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
 import type { OpencodeModelRef } from "../aux/opencode-client.js";
 import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
@@ -22,12 +27,15 @@ import type { PluginDeps } from "./deps.js";
 // The composition root: builds config, logger and state once and maps hooks to handlers.
 const server: Plugin = async (input, rawOptions) => {
   const logger = createLogger(input.client);
-  const { options, problems } = resolveOptions(rawOptions, process.env);
-  for (const problem of problems) {
-    await logger.log("error", `${describeProblem(problem)}; running in native mode`, {
-      key: problem.key,
-      value: problem.value ?? null,
-    });
+  const { options, problems, files } = await loadOptions({ tuple: rawOptions, directory: input.directory, worktree: input.worktree, env: process.env, home: homedir() });
+  const toast = createToaster(input.client, logger, options.notify === "toast");
+  for (const problem of problems) await logger.log("warn", describeProblem(problem), { key: problem.key });
+  // Loud at start-up: one toast for all problems (a bad key falls back alone; the rest works).
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 3).map(describeProblem).join("\n");
+    const more = problems.length > 3 ? `\n(+${problems.length - 3} more in the log)` : "";
+    // Not awaited: the toast route waits for this instance, whose start-up waits for us.
+    void createToaster(input.client, logger, true)({ title: "opencode-rcm: config problem", message: shown + more, variant: "warning" }, 10_000);
   }
   const routes = options.mode !== "native";
   const remembers = options.mode === "memory" || options.mode === "full";
@@ -35,6 +43,8 @@ const server: Plugin = async (input, rawOptions) => {
   const source = clientSessionSource(input.client);
   // The model of each session's latest request: the OpenCode aux source's last resort.
   const sessionModels = new Map<string, OpencodeModelRef>();
+  // ...and its agent: the /rcm answer is stored with both, so the session keeps its settings.
+  const sessionAgents = new Map<string, string>();
   const aux = routes ? createAux(options, process.env, clientModels(input.client, sessionModels)) : undefined;
   const usesOpencodeModels = aux !== undefined && auxSourceOf(options.aux) === "opencode";
   const routing = routes
@@ -51,6 +61,7 @@ const server: Plugin = async (input, rawOptions) => {
   const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), routing, memory };
   await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
     directory: input.directory,
+    configFiles: files,
   });
 
   const transform = createTransformHandler(deps);
@@ -58,14 +69,30 @@ const server: Plugin = async (input, rawOptions) => {
     config: async (config) => {
       // The hidden agent that answers the plug-in's own calls to the user's models.
       if (usesOpencodeModels) config.agent = { ...config.agent, [AUX_AGENT]: { ...AUX_AGENT_CONFIG, permission: { ...AUX_AGENT_CONFIG.permission } } };
+      config.command = { ...config.command, [RCM_COMMAND]: { ...RCM_COMMAND_CONFIG } };
+    },
+    "command.execute.before": async (hookInput) => {
+      if (hookInput.command !== RCM_COMMAND) return;
+      let answer: string;
+      try {
+        answer = await answerRcmCommand(deps, hookInput.sessionID, hookInput.arguments);
+      } catch (error) {
+        answer = `opencode-rcm: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      const { sessionID } = hookInput;
+      await deliverCommandAnswer({ client: input.client, logger, sessionID, command: RCM_COMMAND, answer, model: sessionModels.get(sessionID), agent: sessionAgents.get(sessionID) });
     },
     "chat.message": async (hookInput, output) => {
       await deps.guard("chat.message", hookInput.sessionID, async () => {
         throwIfSimulated(options, "chat.message");
         const model = hookInput.model ?? output.message.model;
         if (model && hookInput.agent !== AUX_AGENT) sessionModels.set(hookInput.sessionID, { providerID: model.providerID, modelID: model.modelID });
+        if (hookInput.agent && hookInput.agent !== AUX_AGENT) sessionAgents.set(hookInput.sessionID, hookInput.agent);
         const text = userRequestText(output.parts as unknown as Part[]);
-        if (deps.routing && text !== "") await deps.routing.route(hookInput.sessionID, output.message.id, text);
+        if (!deps.routing || text === "") return;
+        const routed = await deps.routing.route(hookInput.sessionID, output.message.id, text);
+        const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold });
+        if (shown) await toast(shown);
       });
     },
     // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
@@ -81,14 +108,16 @@ const server: Plugin = async (input, rawOptions) => {
       });
     },
     event: async ({ event }) => {
-      await deps.guard("event", undefined, () => {
+      await deps.guard("event", undefined, async () => {
         if (event.type === "session.deleted") {
           routing?.forget(event.properties.info.id);
           sessionModels.delete(event.properties.info.id);
+          sessionAgents.delete(event.properties.info.id);
           return;
         }
         if (event.type !== "session.idle") return;
         throwIfSimulated(options, "event");
+        await routing?.flush(event.properties.sessionID);
         memory?.scheduleUpdate(event.properties.sessionID);
       });
     },

@@ -42,7 +42,7 @@ export function createSessionMemory(deps: {
 
   const updateOnce = async (sessionID: string): Promise<void> => {
     const state = await deps.routing.snapshot(sessionID);
-    if (!state || state.ledger.tasks.length === 0) return;
+    if (!state || state.off || state.ledger.tasks.length === 0) return;
     const messages = await deps.source.messages(sessionID);
     const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
     for (const task of state.ledger.tasks) {

@@ -2,10 +2,12 @@ import { toInteractionGroups } from "../core/interaction-groups.js";
 import type { InteractionGroup } from "../core/interaction-groups.js";
 import { newEvidence, type FoldedEvidence } from "../core/routing/group-evidence.js";
 import { groupTasks } from "../core/routing/group-tasks.js";
-import type { Ledger, LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
+import { moveRequest, type Ledger, type LedgerEntry, type LedgerTask } from "../core/routing/ledger.js";
+import type { CallReport } from "../core/context/call-report.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
+import { taskTitle } from "../core/routing/task-title.js";
 import { sessionStateFile } from "../store/session-state-file.js";
 import type { VersionedJsonFile } from "../store/versioned-json-file.js";
 import type { MemoryUpdateLog, SessionState } from "../store/session-state-file.js";
@@ -15,10 +17,27 @@ import type { SessionSource } from "./session-source.js";
 
 /** The routing state of the sessions this server runs, one entry per session. */
 export interface SessionRouting {
-  /** Routes a user request (chat.message) and persists the decision before the turn starts. */
-  route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask } | undefined>;
-  /** The session's ledger for the transform; undefined for a sub-agent session (passed through untouched). */
-  ledger(sessionID: string): Promise<Ledger | undefined>;
+  /**
+   * Routes a user request (chat.message) and persists the decision before the turn starts;
+   * `previous` is the task current before it. Undefined for a sub-agent session or one
+   * the user switched off.
+   */
+  route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined } | undefined>;
+  /** What the transform needs: the ledger and the user's switch; undefined for a sub-agent session (passed through untouched). */
+  forCall(sessionID: string): Promise<{ ledger: Ledger; off: boolean } | undefined>;
+  /** Keeps what a model call received (for `/rcm why`) and adds what it saved to the session's total. */
+  noteCall(sessionID: string, report: CallReport): Promise<void>;
+  /** What the session's last model call received, since this server started. */
+  lastCall(sessionID: string): CallReport | undefined;
+  /** Writes what only `noteCall` changed (the savings); once per turn, not per model call. */
+  flush(sessionID: string): Promise<void>;
+  /**
+   * `/rcm move`: the last routed request now belongs to `target`; stored as a decision with
+   * reason "user" and folded back into the index, so later requests route with it.
+   */
+  move(sessionID: string, target: { kind: "task"; task: string } | { kind: "new" }): Promise<{ messageID: string; from: string; entry: LedgerEntry; task: LedgerTask }>;
+  /** `/rcm off` and `/rcm on`, persisted with the session. */
+  setOff(sessionID: string, off: boolean): Promise<void>;
   /**
    * Folds what the groups of a model call show (request texts, finished tool calls) into the
    * router's index, each piece once, so routing the next request needs no second read of
@@ -42,6 +61,8 @@ interface RoutedSession {
   /** Groups of finished turns whose evidence is all in the index. */
   finished: Set<string>;
   subagent: boolean;
+  /** The savings changed since the last write. */
+  dirty: boolean;
 }
 
 /**
@@ -58,6 +79,7 @@ export function createSessionRouting(deps: {
 }): SessionRouting {
   const sessions = new Map<string, Promise<RoutedSession>>();
   const queues = new Map<string, Promise<unknown>>();
+  const lastCalls = new Map<string, CallReport>();
 
   const serialised = <T>(sessionID: string, work: () => Promise<T>): Promise<T> => {
     const previous = queues.get(sessionID) ?? Promise.resolve();
@@ -86,15 +108,16 @@ export function createSessionRouting(deps: {
         movedTo: loaded.movedTo,
       });
     }
-    const index = new TaskIndex();
-    const { ledger } = loaded.value;
-    for (const task of ledger.tasks) index.addTask(task.id, task.title);
-    const last = ledger.order[ledger.order.length - 1];
-    index.current = last === undefined ? undefined : ledger.decisions[last]?.task;
-    const session: RoutedSession = { file, state: loaded.value, index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set(), subagent };
+    const session: RoutedSession = { file, state: loaded.value, ...emptyIndex(loaded.value.ledger), subagent, dirty: false };
     // Once per session and process: the whole stored history, older than any compaction.
     if (!subagent) fold(session, toInteractionGroups(await deps.source.messages(sessionID)));
     return session;
+  };
+
+  const save = async (session: RoutedSession, state: SessionState): Promise<void> => {
+    await session.file.save(state);
+    session.state = state;
+    session.dirty = false;
   };
 
   /** Folds the evidence of routed groups that is not in the index yet. */
@@ -116,7 +139,11 @@ export function createSessionRouting(deps: {
     route: (sessionID, messageID, text) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
-        if (session.subagent) return undefined;
+        if (session.subagent || session.state.off) return undefined;
+        // The task current before this request (a replayed request: the one before it).
+        const { order, decisions } = session.state.ledger;
+        const replayed = order.indexOf(messageID);
+        const previous = replayed === -1 ? session.index.current : decisions[order[replayed - 1] ?? ""]?.task;
         const routed = await routeRequest({
           router: deps.router,
           ledger: session.state.ledger,
@@ -126,9 +153,7 @@ export function createSessionRouting(deps: {
           sessionID,
         });
         if (routed.ledger !== session.state.ledger) {
-          const state = { ...session.state, ledger: routed.ledger };
-          await session.file.save(state);
-          session.state = state;
+          await save(session, { ...session.state, ledger: routed.ledger });
           const { entry, task } = routed;
           await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
             sessionID,
@@ -136,12 +161,60 @@ export function createSessionRouting(deps: {
             ...(entry.aux ? { aux: entry.aux } : {}),
           });
         }
-        return { entry: routed.entry, task: routed.task };
+        return { entry: routed.entry, task: routed.task, previous };
       }),
-    ledger: (sessionID) =>
+    forCall: (sessionID) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
-        return session.subagent ? undefined : session.state.ledger;
+        return session.subagent ? undefined : { ledger: session.state.ledger, off: session.state.off };
+      }),
+    noteCall: (sessionID, report) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        if (session.subagent) return;
+        lastCalls.set(sessionID, report);
+        const { saved } = session.state;
+        session.state = {
+          ...session.state,
+          saved: {
+            calls: saved.calls + 1,
+            routingTokens: saved.routingTokens + report.tokens.routingSaved,
+            memoryTokens: saved.memoryTokens + report.tokens.memorySaved,
+          },
+        };
+        session.dirty = true;
+      }),
+    lastCall: (sessionID) => lastCalls.get(sessionID),
+    flush: (sessionID) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        if (session.dirty) await save(session, session.state);
+      }),
+    move: (sessionID, target) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        const messageID = session.state.ledger.order.at(-1);
+        if (session.subagent || messageID === undefined) throw new Error("no request has been routed in this session yet");
+        const from = session.state.ledger.decisions[messageID]?.task ?? "?";
+        if (target.kind === "task" && !session.state.ledger.tasks.some((task) => task.id === target.task)) {
+          throw new Error(`no task ${target.task} in this session (tasks: ${session.state.ledger.tasks.map((task) => task.id).join(", ")})`);
+        }
+        const groups = toInteractionGroups(await deps.source.messages(sessionID));
+        const title = taskTitle(groups.find((group) => group.id === messageID)?.requestText ?? "");
+        const moved = moveRequest(session.state.ledger, messageID, target.kind === "new" ? { kind: "new", title } : target);
+        await save(session, { ...session.state, ledger: moved.ledger });
+        // The index forgets what it folded under the old task and folds the history again.
+        Object.assign(session, emptyIndex(moved.ledger));
+        fold(session, groups);
+        await deps.logger.log("info", `moved the last request from ${from} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`, { sessionID, messageID });
+        return { messageID, from, entry: moved.entry, task: moved.task };
+      }),
+    setOff: (sessionID, off) =>
+      serialised(sessionID, async () => {
+        const session = await open(sessionID);
+        if (session.subagent || session.state.off === off) return;
+        await save(session, { ...session.state, off });
+        await deps.logger.log("info", `switched ${off ? "off (native history)" : "on"} for this session by the user`, { sessionID });
       }),
     learn: (sessionID, groups) =>
       serialised(sessionID, async () => {
@@ -156,15 +229,23 @@ export function createSessionRouting(deps: {
     forget: (sessionID) => {
       sessions.delete(sessionID);
       queues.delete(sessionID);
+      lastCalls.delete(sessionID);
     },
     commitRecord: (sessionID, record, update) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
         if (session.subagent) return;
         const records = record ? { ...session.state.records, [record.task]: record } : session.state.records;
-        const state: SessionState = { ...session.state, records, memoryUpdates: [...session.state.memoryUpdates, update] };
-        await session.file.save(state);
-        session.state = state;
+        await save(session, { ...session.state, records, memoryUpdates: [...session.state.memoryUpdates, update] });
       }),
   };
+}
+
+/** A task index that knows the ledger's tasks and current task but no evidence yet. */
+function emptyIndex(ledger: Ledger): Pick<RoutedSession, "index" | "folded" | "finished"> {
+  const index = new TaskIndex();
+  for (const task of ledger.tasks) index.addTask(task.id, task.title);
+  const last = ledger.order[ledger.order.length - 1];
+  index.current = last === undefined ? undefined : ledger.decisions[last]?.task;
+  return { index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set() };
 }

@@ -1,4 +1,4 @@
-import type { Options } from "./options.js";
+import type { Options } from "../config/options-schema.js";
 
 type SimulatedHook = Options["simulateFailure"][number];
 

@@ -1,4 +1,5 @@
 import { activeTask, buildCallView, type ActiveTask, type CallView } from "../core/context/call-view.js";
+import { reportCall } from "../core/context/call-report.js";
 import { applyPlan, EMPTY_PLAN, isEmptyPlan, type ContextPlan } from "../core/context/context-plan.js";
 import { annotateForDebug, renderDebugAnnotation } from "../core/context/debug-annotation.js";
 import { narrowToTask, type NarrowingNote } from "../core/context/narrow-to-task.js";
@@ -34,20 +35,26 @@ export function createTransformHandler(deps: PluginDeps) {
       if (sessionID === undefined || deps.sessions.takeCompactionClone(sessionID)) return;
       // Runs on every model call: do nothing that the options do not ask for.
       if (!deps.routing && !deps.options.debug) return;
-      const ledger = deps.routing ? await deps.routing.ledger(sessionID) : emptyLedger();
-      if (!ledger) return;
+      const call = deps.routing ? await deps.routing.forCall(sessionID) : { ledger: emptyLedger(), off: false };
+      // A sub-agent session, or one the user switched off with /rcm off: native history.
+      if (!call || call.off) return;
+      const { ledger } = call;
       const view = buildCallView({ messages, ledger });
       if (deps.routing) await deps.routing.learn(sessionID, view.groups);
 
       let plan: ContextPlan = EMPTY_PLAN;
       let narrowing: NarrowingNote | undefined;
       let memory: string | undefined;
+      const active = activeTask(view, threshold);
       if (deps.routing && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
-      if (deps.memory) ({ plan, summary: memory } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active: activeTask(view, threshold) }));
+      const narrowed = plan;
+      if (deps.memory) ({ plan, summary: memory } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active }));
+      if (deps.routing) await deps.routing.noteCall(sessionID, reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory }));
       if (deps.options.debug) {
         const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
         plan = annotateForDebug({ view, plan, text });
-        await deps.logger.log("debug", text, { sessionID });
+        // Info, not debug: OpenCode writes debug lines only with --log-level DEBUG.
+        await deps.logger.log("info", text, { sessionID });
       }
       if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
     });

@@ -6,10 +6,20 @@ import { sessionStatePath } from "./state-dir.js";
 import { versionedJsonFile, type VersionedJsonFile } from "./versioned-json-file.js";
 
 /**
- * Version 2: the routing ledger, the tasks' memory records and the memory updates' usage.
- * Version 1 (the ledger alone) is read and upgraded. Bump it when the persisted shape changes.
+ * Version 3: the routing ledger, the tasks' memory records, the memory updates' usage, the
+ * user's on/off switch and what the plug-in saved. Versions 1 (the ledger alone) and 2 (no
+ * switch, no savings) are read and upgraded. Bump it when the persisted shape changes.
  */
-export const SESSION_STATE_VERSION = 2;
+export const SESSION_STATE_VERSION = 3;
+
+/** Estimated tokens the plug-in kept out of this session's model calls. */
+export const SavingsSchema = z.object({
+  calls: z.number().int().min(0),
+  routingTokens: z.number().int().min(0),
+  memoryTokens: z.number().int().min(0),
+});
+export type Savings = z.infer<typeof SavingsSchema>;
+export const NO_SAVINGS: Savings = { calls: 0, routingTokens: 0, memoryTokens: 0 };
 
 /** One memory update, for accounting: the aux model's cost counts like the agent's own. */
 export const MemoryUpdateLogSchema = z.object({
@@ -27,6 +37,9 @@ export const SessionStateSchema = z.object({
   /** Keyed by task id. */
   records: z.record(z.string(), TaskRecordSchema),
   memoryUpdates: z.array(MemoryUpdateLogSchema),
+  /** `/rcm off`: the session gets its native history until `/rcm on`. */
+  off: z.boolean(),
+  saved: SavingsSchema,
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -36,9 +49,10 @@ export function sessionStateFile(stateDir: string, sessionID: string): Versioned
     path: sessionStatePath(stateDir, sessionID),
     version: SESSION_STATE_VERSION,
     schema: SessionStateSchema,
-    empty: () => ({ sessionID, ledger: emptyLedger(), records: {}, memoryUpdates: [] }),
+    empty: () => ({ sessionID, ledger: emptyLedger(), records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS }),
     migrations: {
-      1: (data) => (typeof data === "object" && data !== null ? { records: {}, memoryUpdates: [], ...data } : data),
+      1: (data) => (typeof data === "object" && data !== null ? { records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS, ...data } : data),
+      2: (data) => (typeof data === "object" && data !== null ? { off: false, saved: NO_SAVINGS, ...data } : data),
     },
   });
 }

@@ -1,3 +1,5 @@
+import type { SessionRouting } from "../../src/plugin/session-routing.js";
+import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
 import { emptyLedger, recordDecision, type Ledger } from "../../src/core/routing/ledger.js";
 import type { RoutingDecision } from "../../src/core/routing/decision.js";
 import { lexicalRouter, type Router } from "../../src/core/routing/router.js";
@@ -38,3 +40,31 @@ export const namedTaskRouter: Router = {
     return lexicalRouter.route(request, index);
   },
 };
+
+/** A read-only SessionRouting over fixed states, for handler tests that need no routing of their own. */
+export function fixedRouting(states: Readonly<Record<string, SessionState>>): SessionRouting {
+  const unsupported = async (): Promise<never> => {
+    throw new Error("not in this fake");
+  };
+  return {
+    route: async () => undefined,
+    forCall: async (sessionID) => {
+      const state = states[sessionID];
+      return state ? { ledger: state.ledger, off: state.off } : undefined;
+    },
+    noteCall: async () => undefined,
+    lastCall: () => undefined,
+    flush: async () => undefined,
+    move: unsupported,
+    setOff: unsupported,
+    learn: async () => undefined,
+    forget: () => undefined,
+    snapshot: async (sessionID) => states[sessionID],
+    commitRecord: async () => undefined,
+  };
+}
+
+/** A session's state with nothing but the ledger (and records) given. */
+export function stateOf(sessionID: string, ledger: Ledger, records: SessionState["records"] = {}): SessionState {
+  return { sessionID, ledger, records, memoryUpdates: [], off: false, saved: { ...NO_SAVINGS } };
+}

@@ -1,99 +1,177 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { auxSourceOf, describeProblem, resolveOptions } from "../../src/plugin/options.js";
+import { renderJsonSchema } from "../../src/config/json-schema.js";
+import { envLayer } from "../../src/config/env-layer.js";
+import { loadOptions, tupleLayer } from "../../src/config/load-options.js";
+import { describeProblem } from "../../src/config/option-problem.js";
+import { auxSourceOf, DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
+import { resolveOptions } from "../../src/config/resolve-options.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
-describe("resolveOptions", () => {
+const resolve = (tuple: unknown, env: Record<string, string> = {}) => resolveOptions([tupleLayer(tuple), envLayer(env)]);
+
+describe("options from the tuple and RCM_* variables", () => {
   it("gives the documented defaults when nothing is set", () => {
-    const { options, problems } = resolveOptions(undefined, {});
+    const { options, problems } = resolve(undefined);
     expect(problems).toEqual([]);
-    expect(options).toMatchObject({ mode: "full", confidenceThreshold: 0.8, debug: false });
-    expect(options.aux.apiKeyEnv).toBe("RCM_AUX_API_KEY");
+    expect(options).toEqual(DEFAULT_OPTIONS);
+    expect(options).toMatchObject({ mode: "full", confidenceThreshold: 0.8, router: "lexical", notify: "toast", debug: false });
+    expect(options.aux).toEqual({ apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20000, cooldownMs: 60000 });
   });
 
   it("reads the options tuple", () => {
-    const { options } = resolveOptions(
-      { mode: "router", confidenceThreshold: 0.9, aux: { baseURL: "http://127.0.0.1:9/v1", model: "m" }, debug: true },
-      {},
-    );
-    expect(options).toMatchObject({ mode: "router", confidenceThreshold: 0.9, debug: true });
+    const { options, problems } = resolve({ mode: "router", confidenceThreshold: 0.9, aux: { baseURL: "http://127.0.0.1:9/v1", model: "m" }, debug: true, notify: "off" });
+    expect(problems).toEqual([]);
+    expect(options).toMatchObject({ mode: "router", confidenceThreshold: 0.9, debug: true, notify: "off" });
     expect(options.aux).toEqual({ baseURL: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20000, cooldownMs: 60000 });
   });
 
   it("lets the model and hybrid routers use OpenCode's own models with no other setting", () => {
     for (const router of ["model", "hybrid"] as const) {
-      const { options, problems } = resolveOptions({ router }, {});
+      const { options, problems } = resolve({ router });
       expect(problems).toEqual([]);
       expect(options).toMatchObject({ mode: "full", router });
       expect(auxSourceOf(options.aux)).toBe("opencode");
     }
-    expect(auxSourceOf(resolveOptions({ router: "hybrid", aux: { baseURL: "http://127.0.0.1:9/v1", model: "m" } }, {}).options.aux)).toBe("endpoint");
   });
 
-  it("rejects the endpoint source without an endpoint, naming the router option", () => {
-    const { options, problems } = resolveOptions({ router: "model", aux: { source: "endpoint" } }, {});
-    expect(options.mode).toBe("native");
-    expect(problems).toEqual([expect.objectContaining({ key: "router", message: expect.stringContaining("aux.baseURL") })]);
+  it("drops only the value a rule across keys rejects: the router falls back to lexical, the rest stays", () => {
+    const { options, problems } = resolve({ router: "model", aux: { source: "endpoint" }, confidenceThreshold: 0.9 });
+    expect(options).toMatchObject({ mode: "full", router: "lexical", confidenceThreshold: 0.9 });
+    expect(problems).toEqual([expect.objectContaining({ kind: "invalid", key: "router", where: "opencode.json plug-in options (router)", instead: 'the default "lexical"' })]);
+    expect(describeProblem(problems[0]!)).toContain("aux.baseURL");
   });
 
   it("wants an OpenCode model written provider/model", () => {
-    const { problems } = resolveOptions({ router: "hybrid", aux: { model: "gpt-4o-mini" } }, {});
+    const { options, problems } = resolve({ router: "hybrid", aux: { model: "gpt-4o-mini" } });
     expect(problems).toEqual([expect.objectContaining({ key: "aux.model", message: expect.stringContaining("provider/model") })]);
-    expect(resolveOptions({ router: "hybrid", aux: { model: "openai/gpt-4o-mini" } }, {}).problems).toEqual([]);
-  });
-
-  it("takes the router and the aux timeout from the environment", () => {
-    const { options, problems } = resolveOptions({}, {
-      RCM_ROUTER: "model",
-      RCM_AUX_BASE_URL: "http://127.0.0.1:9/v1",
-      RCM_AUX_MODEL: "m",
-      RCM_AUX_TIMEOUT_MS: "1500",
-    });
-    expect(problems).toEqual([]);
-    expect(options).toMatchObject({ router: "model", aux: { timeoutMs: 1500 } });
+    expect(options.router).toBe("hybrid");
+    expect(options.aux.model).toBeUndefined();
+    expect(resolve({ router: "hybrid", aux: { model: "openai/gpt-4o-mini" } }).problems).toEqual([]);
   });
 
   it("lets RCM_* variables override the tuple", () => {
-    const { options, problems } = resolveOptions(
-      { mode: "router" },
-      { RCM_MODE: "memory", RCM_CONFIDENCE_THRESHOLD: "0.5", RCM_DEBUG: "1", RCM_AUX_MODEL: "glm", RCM_STATE_DIR: "/tmp/s" },
-    );
+    const { options, problems } = resolve({ mode: "router" }, { RCM_MODE: "memory", RCM_CONFIDENCE_THRESHOLD: "0.5", RCM_DEBUG: "1", RCM_AUX_MODEL: "glm", RCM_STATE_DIR: "/tmp/s", RCM_NOTIFY: "off" });
     expect(problems).toEqual([]);
-    expect(options).toMatchObject({ mode: "memory", confidenceThreshold: 0.5, debug: true, stateDir: "/tmp/s" });
+    expect(options).toMatchObject({ mode: "memory", confidenceThreshold: 0.5, debug: true, stateDir: "/tmp/s", notify: "off" });
     expect(options.aux.model).toBe("glm");
   });
 
-  it("falls back to native mode and names the key and value of an invalid option", () => {
-    const { options, problems } = resolveOptions({ mode: "turbo" }, {});
-    expect(options.mode).toBe("native");
+  it("drops only a bad value: mode turbo falls back to the default, the other keys still apply", () => {
+    const { options, problems } = resolve({ mode: "turbo", confidenceThreshold: 0.7, debug: true });
+    expect(options).toMatchObject({ mode: "full", confidenceThreshold: 0.7, debug: true });
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ key: "mode", value: "turbo" });
-    expect(describeProblem(problems[0]!)).toMatch(/^invalid option mode = "turbo": /);
+    expect(describeProblem(problems[0]!)).toMatch(/^opencode\.json plug-in options \(mode\): invalid mode = "turbo": .*; using the default "full"$/);
   });
 
-  it("names an invalid nested option by its dotted path", () => {
-    const { problems } = resolveOptions({ aux: { baseURL: "not a url" } }, {});
-    expect(problems.map((problem) => [problem.key, problem.value])).toEqual([["aux.baseURL", "not a url"]]);
+  it("reports a typo with the closest known key and changes nothing else", () => {
+    const { options, problems } = resolve({ confidenceTreshold: 0.7, mode: "router" });
+    expect(options).toMatchObject({ mode: "router", confidenceThreshold: 0.8 });
+    expect(problems).toEqual([expect.objectContaining({ kind: "unknown", key: "confidenceTreshold", suggestion: "confidenceThreshold" })]);
+    expect(describeProblem(problems[0]!)).toBe("opencode.json plug-in options (confidenceTreshold): unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
   });
 
-  it("reports unknown keys, so a typo is not silently ignored", () => {
-    const { options, problems } = resolveOptions({ confidenceTreshold: 0.7 }, {});
-    expect(options.mode).toBe("native");
-    expect(problems).toEqual([{ key: "confidenceTreshold", value: 0.7, message: "unknown option" }]);
+  it("suggests nested keys, and the group a top-level key belongs to", () => {
+    expect(resolve({ aux: { timeout: 5 } }).problems[0]).toMatchObject({ key: "aux.timeout", suggestion: "aux.timeoutMs" });
+    expect(resolve({ keepRecent: 3 }).problems[0]).toMatchObject({ key: "keepRecent", suggestion: "memory.keepRecent" });
+    expect(resolve({ colour: "blue" }).problems[0]).toMatchObject({ kind: "unknown", key: "colour" });
+    expect(resolve({ colour: "blue" }).problems[0]?.suggestion).toBeUndefined();
   });
 
-  it("names the environment variable when it is the source of the bad value", () => {
-    const { problems } = resolveOptions({}, { RCM_CONFIDENCE_THRESHOLD: "high" });
-    expect(problems[0]?.key).toBe("RCM_CONFIDENCE_THRESHOLD (confidenceThreshold)");
-    expect(problems[0]?.value).toBe("high");
+  it("names the environment variable that set a bad value", () => {
+    const { options, problems } = resolve({ confidenceThreshold: 0.6 }, { RCM_CONFIDENCE_THRESHOLD: "high" });
+    expect(problems[0]).toMatchObject({ where: "RCM_CONFIDENCE_THRESHOLD", value: "high", instead: "the value from opencode.json plug-in options (confidenceThreshold)" });
+    expect(options.confidenceThreshold).toBe(0.6);
   });
 
-  it("rejects a threshold outside [0, 1]", () => {
-    const { problems } = resolveOptions({ confidenceThreshold: 1.5 }, {});
-    expect(problems[0]).toMatchObject({ key: "confidenceThreshold", value: 1.5 });
-  });
-
-  it("rejects options that are not an object", () => {
-    const { options, problems } = resolveOptions("full", {});
-    expect(options.mode).toBe("native");
+  it("rejects a threshold outside [0, 1] and options that are not an object", () => {
+    expect(resolve({ confidenceThreshold: 1.5 }).problems[0]).toMatchObject({ key: "confidenceThreshold", value: 1.5 });
+    const { options, problems } = resolve("full");
+    expect(options).toEqual(DEFAULT_OPTIONS);
     expect(problems[0]).toMatchObject({ key: "(options)", value: "full" });
   });
 });
+
+describe("the config file chain", () => {
+  const setUp = async () => {
+    const temp = await makeTempDir("rcm-options");
+    const home = join(temp.path, "home");
+    const xdgConfig = join(temp.path, "xdg");
+    const worktree = join(temp.path, "repo");
+    const directory = join(worktree, "packages", "app");
+    await mkdir(join(xdgConfig, "opencode"), { recursive: true });
+    await mkdir(join(worktree, ".opencode"), { recursive: true });
+    await mkdir(directory, { recursive: true });
+    return { temp, home, xdgConfig, worktree, directory };
+  };
+
+  it("reads the user's rcm.jsonc, then the nearest .opencode/rcm.jsonc, then the tuple, then RCM_*", async () => {
+    const { temp, home, xdgConfig, worktree, directory } = await setUp();
+    await writeFile(
+      join(xdgConfig, "opencode", "rcm.jsonc"),
+      `{\n  "$schema": "https://unpkg.com/opencode-rcm/rcm.schema.json",\n  // the user's defaults\n  "mode": "router",\n  "confidenceThreshold": 0.9,\n  "notify": "off",\n  "debug": true,\n}\n`,
+    );
+    await writeFile(join(worktree, ".opencode", "rcm.jsonc"), `{ /* this project */ "confidenceThreshold": 0.85, "memory": { "keepRecent": 4 } }`);
+    const loaded = await loadOptions({ tuple: { notify: "toast" }, directory, worktree, env: { XDG_CONFIG_HOME: xdgConfig, RCM_DEBUG: "0" }, home });
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.files).toEqual([join(xdgConfig, "opencode", "rcm.jsonc"), join(worktree, ".opencode", "rcm.jsonc")]);
+    expect(loaded.options).toMatchObject({ mode: "router", confidenceThreshold: 0.85, notify: "toast", debug: false, memory: { keepRecent: 4 } });
+    await temp.remove();
+  });
+
+  it("falls back to ~/.config without XDG_CONFIG_HOME, and reads nothing when there are no files", async () => {
+    const { temp, home, worktree, directory } = await setUp();
+    expect((await loadOptions({ tuple: undefined, directory, worktree, env: {}, home })).files).toEqual([]);
+    await mkdir(join(home, ".config", "opencode"), { recursive: true });
+    await writeFile(join(home, ".config", "opencode", "rcm.jsonc"), `{"mode": "memory"}`);
+    const loaded = await loadOptions({ tuple: undefined, directory, worktree, env: {}, home });
+    expect(loaded.options.mode).toBe("memory");
+    await temp.remove();
+  });
+
+  it("names the file and line of a bad value and of an unknown key, and keeps the rest of the file", async () => {
+    const { temp, home, xdgConfig, worktree, directory } = await setUp();
+    const file = join(worktree, ".opencode", "rcm.jsonc");
+    await writeFile(file, `{\n  "mode": "turbo",\n  // a typo\n  "confidenceTreshold": 0.7,\n  "router": "lexical",\n  "aux": { "timeoutMs": 5 }\n}\n`);
+    const loaded = await loadOptions({ tuple: undefined, directory, worktree, env: { XDG_CONFIG_HOME: xdgConfig }, home });
+    expect(loaded.problems.map(describeProblem)).toEqual([
+      expect.stringMatching(new RegExp(`^${escape(file)}:2: invalid mode = "turbo": .*; using the default "full"$`)),
+      `${file}:4: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored`,
+      expect.stringMatching(new RegExp(`^${escape(file)}:6: invalid aux\\.timeoutMs = 5: .*; using the default 20000$`)),
+    ]);
+    expect(loaded.options).toMatchObject({ mode: "full", confidenceThreshold: 0.8, router: "lexical", aux: { timeoutMs: 20000 } });
+    await temp.remove();
+  });
+
+  it("ignores a file that is not JSONC, naming its line and column, and leaves it as it was", async () => {
+    const { temp, home, xdgConfig, worktree, directory } = await setUp();
+    const file = join(xdgConfig, "opencode", "rcm.jsonc");
+    const text = `{\n  "mode": "router"\n  "debug": true\n}\n`;
+    await writeFile(file, text);
+    const loaded = await loadOptions({ tuple: { confidenceThreshold: 0.9 }, directory, worktree, env: { XDG_CONFIG_HOME: xdgConfig }, home });
+    expect(loaded.problems.map(describeProblem)).toEqual([`${file}:3:3: not valid JSONC (CommaExpected); the file is ignored`]);
+    expect(loaded.options).toMatchObject({ mode: "full", confidenceThreshold: 0.9 });
+    expect(await readFile(file, "utf8")).toBe(text);
+    await temp.remove();
+  });
+});
+
+describe("the published JSON schema", () => {
+  it("is the one generated from the zod schema (run npm run schema after changing an option)", async () => {
+    expect(await readFile(join(packageRoot(), "rcm.schema.json"), "utf8")).toBe(renderJsonSchema());
+  });
+
+  it("lists every option with its default and allows $schema in a file", () => {
+    const schema = JSON.parse(renderJsonSchema());
+    expect(Object.keys(schema.properties).sort()).toEqual(["$schema", "aux", "confidenceThreshold", "debug", "memory", "mode", "notify", "router", "simulateFailure", "stateDir"]);
+    expect(schema.properties.mode.default).toBe("full");
+    expect(schema.properties.aux.properties.timeoutMs.default).toBe(20000);
+    expect(schema.additionalProperties).toBe(false);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -329,7 +329,7 @@ describe("session memory in the plug-in", () => {
     await writeFile(path, JSON.stringify({ version: 1, data: { sessionID, ledger } }), "utf8");
     const { routing, logger, memory: memoryWith, stored } = setup();
 
-    expect(await routing.snapshot(sessionID)).toEqual({ sessionID, ledger, records: {}, memoryUpdates: [] });
+    expect(await routing.snapshot(sessionID)).toEqual({ sessionID, ledger, records: {}, memoryUpdates: [], off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
     expect(logger.lines.filter((line) => line.startsWith("warn"))).toEqual([]);
     expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
 

@@ -75,7 +75,7 @@ describe("session routing in the plug-in", () => {
     expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
 
     const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
-    expect((await restarted.ledger(sessionID))?.tasks.map((task) => task.id)).toEqual(["t1", "t2"]);
+    expect((await restarted.forCall(sessionID))?.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2"]);
     const [resumed] = await routeAll(restarted, source, users.slice(2));
     expect(resumed?.task.id).toBe("t1");
     expect(logger.lines.some((line) => line.startsWith("info: routed to t1"))).toBe(true);
@@ -106,7 +106,7 @@ describe("session routing in the plug-in", () => {
     const source = sourceFor({ child: { parentID: sessionID, messages: history } });
     const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     expect(await routing.route("child", "msg_x", "find every caller of wrap")).toBeUndefined();
-    expect(await routing.ledger("child")).toBeUndefined();
+    expect(await routing.forCall("child")).toBeUndefined();
   });
 
   it("never shares state between sessions, even when they are routed at the same time", async () => {
@@ -119,8 +119,8 @@ describe("session routing in the plug-in", () => {
       routing.route("ses_other", "m1", texts[1] as string),
       routing.route(sessionID, "m2", texts[1] as string),
     ]);
-    const mine = await routing.ledger(sessionID);
-    const theirs = await routing.ledger("ses_other");
+    const mine = (await routing.forCall(sessionID))?.ledger;
+    const theirs = (await routing.forCall("ses_other"))?.ledger;
     expect(mine?.order).toEqual(["m1", "m2"]);
     expect(theirs?.order).toEqual(["m1"]);
     expect(theirs?.tasks).toHaveLength(1);

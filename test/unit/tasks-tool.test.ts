@@ -4,8 +4,7 @@ import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js
 import { renderRecord } from "../../src/core/memory/render-record.js";
 import type { SessionRouting } from "../../src/plugin/session-routing.js";
 import { createTasksTool } from "../../src/plugin/tasks-tool.js";
-import type { SessionState } from "../../src/store/session-state-file.js";
-import { ledgerOf } from "../support/routing.js";
+import { fixedRouting, ledgerOf, stateOf } from "../support/routing.js";
 
 const ledger = ledgerOf([["msg_a1", "new:slugify"], ["msg_b1", "new:changelog"], ["msg_a2", "t1"]]);
 const record: TaskRecord = {
@@ -20,16 +19,7 @@ const record: TaskRecord = {
   coverage: { through: "msg_a2", groups: ["msg_a1", "msg_a2"] },
   lastUpdate: { updater: "extractive", groups: 2, notes: [] },
 };
-const state: SessionState = { sessionID: "ses_main", ledger, records: { t1: record }, memoryUpdates: [] };
-
-const routing: SessionRouting = {
-  route: async () => undefined,
-  ledger: async (sessionID) => (sessionID === "ses_main" ? ledger : undefined),
-  learn: async () => undefined,
-  forget: () => undefined,
-  snapshot: async (sessionID) => (sessionID === "ses_main" ? state : undefined),
-  commitRecord: async () => undefined,
-};
+const routing: SessionRouting = fixedRouting({ ses_main: stateOf("ses_main", ledger, { t1: record }) });
 
 function contextFor(sessionID: string): ToolContext {
   return {

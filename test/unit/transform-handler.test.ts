@@ -3,12 +3,12 @@ import type { MessageWithParts } from "../../src/core/messages.js";
 import type { PluginDeps } from "../../src/plugin/deps.js";
 import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
 import type { Logger } from "../../src/plugin/logger.js";
-import { OptionsSchema, type Options } from "../../src/plugin/options.js";
+import { OptionsSchema, type Options } from "../../src/config/options-schema.js";
 import { createSessionFlags } from "../../src/plugin/session-flags.js";
 import { createTransformHandler } from "../../src/plugin/transform-handler.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
 import { mainSession } from "../support/fixtures.js";
-import { ledgerOf } from "../support/routing.js";
+import { fixedRouting, ledgerOf, stateOf } from "../support/routing.js";
 
 function depsFor(options: Partial<Options>): { deps: PluginDeps; logged: string[] } {
   const logged: string[] = [];
@@ -94,14 +94,8 @@ describe("the messages-transform handler with routing", () => {
   const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
   const withRouting = (mode: Options["mode"], found: Ledger | undefined, debug = false) => {
     const { deps } = depsFor({ mode, debug });
-    deps.routing = {
-      route: async () => undefined,
-      ledger: async () => found,
-      learn: async () => undefined,
-      forget: () => undefined,
-      snapshot: async () => (found ? { sessionID: "ses", ledger: found, records: {}, memoryUpdates: [] } : undefined),
-      commitRecord: async () => undefined,
-    };
+    const sessionID = history()[0]?.info.sessionID as string;
+    deps.routing = fixedRouting(found ? { [sessionID]: stateOf(sessionID, found) } : {});
     return createTransformHandler(deps);
   };
 

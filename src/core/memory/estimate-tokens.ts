@@ -4,5 +4,10 @@
  * BPE vocabularies, so a budget computed with it is rarely exceeded.
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 3.5);
+  return tokensForChars(text.length);
+}
+
+/** The same estimate for a length already counted. */
+export function tokensForChars(chars: number): number {
+  return Math.ceil(chars / 3.5);
 }

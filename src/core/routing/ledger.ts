@@ -17,7 +17,8 @@ export const LedgerEntrySchema = z.object({
   related: z.array(z.string()),
   shared: z.boolean(),
   reason: z.string(),
-  router: z.enum(["lexical", "model"]),
+  /** `user`: set by `/rcm move`. */
+  router: z.enum(["lexical", "model", "user"]),
   aux: AuxUsageSchema.optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
@@ -70,6 +71,23 @@ export function recordDecision(
     entry,
     task,
   };
+}
+
+/**
+ * The user's correction (`/rcm move`): the request now belongs to `target`, an existing
+ * task or a new one, with full confidence and reason "user". Its place in the order stays.
+ * A task left without requests stays in the list, so task ids never change meaning.
+ */
+export function moveRequest(
+  ledger: Ledger,
+  messageID: string,
+  target: { kind: "task"; task: string } | { kind: "new"; title: string },
+): { ledger: Ledger; entry: LedgerEntry; task: LedgerTask } {
+  if (!ledger.decisions[messageID]) throw new Error(`request ${messageID} was never routed`);
+  const task = target.kind === "new" ? { id: nextTaskID(ledger), title: target.title, openedBy: messageID } : taskOf(ledger, target.task);
+  const tasks = target.kind === "new" ? [...ledger.tasks, task] : ledger.tasks;
+  const entry: LedgerEntry = { task: task.id, opened: target.kind === "new", confidence: 1, related: [], shared: false, reason: "user", router: "user" };
+  return { ledger: { ...ledger, tasks, decisions: { ...ledger.decisions, [messageID]: entry } }, entry, task };
 }
 
 function taskOf(ledger: Ledger, id: string): LedgerTask {

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { OptionsSchema } from "./options-schema.js";
+
+/** Where the published schema is fetched from; a config file's `$schema` names it. */
+export const SCHEMA_URL = "https://unpkg.com/opencode-rcm/rcm.schema.json";
+
+/**
+ * The JSON schema of an rcm.jsonc file, generated from the options' zod schema (the one
+ * source of truth) and published as `rcm.schema.json`. Rules across keys are not
+ * expressible in it; the plug-in checks those at start-up.
+ */
+export function optionsJsonSchema(): Record<string, unknown> {
+  const generated = z.toJSONSchema(OptionsSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const properties = generated.properties as Record<string, unknown>;
+  return {
+    ...generated,
+    $id: SCHEMA_URL,
+    title: "opencode-rcm options (rcm.jsonc)",
+    description: "Options of the opencode-rcm plug-in for OpenCode: ~/.config/opencode/rcm.jsonc, .opencode/rcm.jsonc, or the [\"opencode-rcm\", { ... }] tuple in opencode.json.",
+    properties: { $schema: { type: "string", description: "This schema's URL, for editors." }, ...properties },
+  };
+}
+
+/** The schema as the file holds it: stable key order, two-space indent, final newline. */
+export function renderJsonSchema(): string {
+  return `${JSON.stringify(optionsJsonSchema(), null, 2)}\n`;
+}

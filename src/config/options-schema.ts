@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { DEFAULT_COOLDOWN_MS } from "../aux/aux-health.js";
+import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
+
+export const MODES = ["native", "router", "memory", "full"] as const;
+export type Mode = (typeof MODES)[number];
+
+export const ROUTERS = ["lexical", "model", "hybrid"] as const;
+/** Where the auxiliary model is: an OpenAI-compatible endpoint, or the user's models through OpenCode. */
+export const AUX_SOURCES = ["endpoint", "opencode"] as const;
+export type AuxSource = (typeof AUX_SOURCES)[number];
+export const NOTIFY = ["toast", "off"] as const;
+
+// The one source of truth for every option and default: the plug-in, the config files, the
+// published JSON schema (`rcm.schema.json`) and the README's table all derive from it.
+export const AuxOptionsSchema = z
+  .object({
+    source: z
+      .enum(AUX_SOURCES)
+      .optional()
+      .describe("endpoint: an OpenAI-compatible endpoint; opencode: the user's own OpenCode models. Default: endpoint when baseURL is set, else opencode."),
+    baseURL: z.url().optional().describe("The OpenAI-compatible endpoint's base URL (aux.source endpoint)."),
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Endpoint: the model name. OpenCode: provider/model (default: small_model, else the session's model)."),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .default("RCM_AUX_API_KEY")
+      .describe("Name of the environment variable that holds the endpoint's API key."),
+    timeoutMs: z.number().int().min(100).max(600_000).default(20_000).describe("Per aux-model call, in milliseconds."),
+    cooldownMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(3_600_000)
+      .default(DEFAULT_COOLDOWN_MS)
+      .describe("After a timeout or two failures in a row, the aux model is not asked for this long (0: never pause)."),
+  })
+  .strict();
+
+export const MemoryOptionsSchema = z
+  .object({
+    updater: z
+      .enum(["model", "extractive"])
+      .optional()
+      .describe("model: the aux model writes the records; extractive: no model. Default: model when an aux endpoint is configured."),
+    keepRecent: z.number().int().min(0).max(50).default(2).describe("The most recent interaction groups always kept whole."),
+    recordTokens: z.number().int().min(200).max(20_000).default(1500).describe("Bound of a rendered record, in (estimated) tokens."),
+    batchGroups: z.number().int().min(1).max(50).default(6).describe("At most this many groups per aux-model update..."),
+    batchTokens: z.number().int().min(1000).max(200_000).default(12_000).describe("...and at most this many (estimated) tokens of them."),
+  })
+  .strict();
+
+const OptionsShape = z
+  .object({
+    mode: z.enum(MODES).default("full").describe("native: no change; router: task filtering; memory: task records only; full: both."),
+    confidenceThreshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(DEFAULT_CONFIDENCE_THRESHOLD)
+      .describe("Below this routing confidence the model gets the full history."),
+    router: z
+      .enum(ROUTERS)
+      .default("lexical")
+      .describe("lexical: no model, no network; model: the aux model for every request that is not unambiguous; hybrid: the aux model only when the lexical decision is unsure."),
+    aux: AuxOptionsSchema.prefault({}).describe("The auxiliary model (model and hybrid routers, model memory updater)."),
+    memory: MemoryOptionsSchema.prefault({}).describe("Task-state memory (modes memory and full)."),
+    notify: z.enum(NOTIFY).default("toast").describe("toast: a short toast when a request opens or switches task or falls back to the full history; off: none."),
+    stateDir: z.string().min(1).optional().describe("Where ledgers and records live. Default: $XDG_DATA_HOME/opencode/rcm/<project id>."),
+    debug: z.boolean().default(false).describe("Annotate what the model receives and log every model call."),
+    simulateFailure: z
+      .array(z.enum(["chat.message", "transform", "event"]))
+      .default([])
+      .describe("Testing only: make the named hooks throw, to exercise the fail-open guard."),
+  })
+  .strict();
+
+/** The options, from the config files, the `["opencode-rcm", { ... }]` tuple and `RCM_*` variables. */
+export const OptionsSchema = OptionsShape.refine(
+  (options) => options.router === "lexical" || auxSourceOf(options.aux) === "opencode" || auxConfigured(options.aux),
+  {
+    path: ["router"],
+    message: "the model and hybrid routers with aux.source endpoint need aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
+  },
+)
+  .refine((options) => options.memory.updater !== "model" || auxSourceOf(options.aux) === "opencode" || auxConfigured(options.aux), {
+    path: ["memory", "updater"],
+    message: "the model memory updater with aux.source endpoint needs aux.baseURL and aux.model (or RCM_AUX_BASE_URL and RCM_AUX_MODEL)",
+  })
+  .refine((options) => !usesOpencodeModel(options) || options.aux.model === undefined || /^[^/\s]+\/\S+$/.test(options.aux.model), {
+    path: ["aux", "model"],
+    message: 'with aux.source opencode, the model is written "provider/model" (as in opencode.json)',
+  });
+
+/** The schema of each option group, by key: what a config layer's keys are checked against one by one. */
+export const OPTION_GROUPS: Readonly<Record<string, z.ZodObject>> = { "": OptionsShape, aux: AuxOptionsSchema, memory: MemoryOptionsSchema };
+
+function auxConfigured(aux: { baseURL?: string | undefined; model?: string | undefined }): boolean {
+  return aux.baseURL !== undefined && aux.model !== undefined;
+}
+
+function usesOpencodeModel(options: { router: string; memory: { updater?: string | undefined }; aux: { source?: AuxSource | undefined; baseURL?: string | undefined } }): boolean {
+  return auxSourceOf(options.aux) === "opencode" && (options.router !== "lexical" || options.memory.updater === "model");
+}
+
+/** The aux source in effect: as configured, else the endpoint when one is given, else OpenCode. */
+export function auxSourceOf(aux: { source?: AuxSource | undefined; baseURL?: string | undefined }): AuxSource {
+  return aux.source ?? (aux.baseURL !== undefined ? "endpoint" : "opencode");
+}
+
+/** The memory updater in effect: as configured, else model when an aux model is configured. */
+export function memoryUpdaterOf(options: Options): "model" | "extractive" {
+  return options.memory.updater ?? (auxConfigured(options.aux) ? "model" : "extractive");
+}
+
+export type Options = z.infer<typeof OptionsSchema>;
+
+/** Every default, as the plug-in uses it when nothing is configured. */
+export const DEFAULT_OPTIONS: Options = OptionsSchema.parse({});

@@ -1,0 +1,169 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordEvents, type RecordedEvent } from "../../src/harness/event-recorder.js";
+import { createGitRepo } from "../../src/harness/git-repo.js";
+import { prepareConfigDir } from "../../src/harness/isolated-home.js";
+import type { PluginEntry } from "../../src/harness/opencode-config.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { messageText, type ChatRequestBody, type RecordedRequest, type Script } from "../../src/scripted-model/index.js";
+import { SessionStateSchema } from "../../src/store/session-state-file.js";
+import { sessionStatePath } from "../../src/store/state-dir.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+
+// Three tasks (the router is unsure of the third: the user opens it), a return to the first,
+// then the user's correction and a follow-up.
+const DATES = "Fix the date parser in src/dates.py: parse_date crashes on ISO week dates like 2024-W05.";
+const JSON_FLAG = "New task: add a --json flag to the command line in src/cli.py so results print as JSON.";
+const INSTALL = "New task: update docs/install.md to say Python 3.10 instead of 3.7.";
+const DATES_AGAIN = "Back to the date parser in src/dates.py: also accept a lowercase w in week dates.";
+const FOLLOW_UP = "Also add a test for the --json output.";
+const AFTER_OFF = "Now rename parse_date to parse_iso in src/dates.py.";
+
+const SCRIPT: Script = {
+  stages: [
+    { id: "dates", when: DATES, steps: [{ text: "REPLY-DATES: week dates parse now." }] },
+    { id: "json", when: JSON_FLAG, steps: [{ text: "REPLY-JSON: --json added." }] },
+    { id: "install", when: INSTALL, steps: [{ text: "REPLY-INSTALL: docs say 3.10." }] },
+    { id: "dates-again", when: DATES_AGAIN, steps: [{ text: "REPLY-DATES-AGAIN: lowercase w accepted." }] },
+    { id: "follow-up", when: FOLLOW_UP, steps: [{ text: "REPLY-FOLLOW-UP: tests added." }] },
+    { id: "after-off", when: AFTER_OFF, steps: [{ text: "REPLY-AFTER-OFF: renamed." }] },
+  ],
+};
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+beforeAll(async () => {
+  temp = await makeTempDir("rcm-command-e2e");
+});
+afterAll(async () => {
+  await temp?.remove();
+});
+
+/** The body of the first model request whose last user message contains `text`. */
+function requestFor(requests: readonly RecordedRequest[], text: string): string {
+  const found = requests.find((request) => {
+    const messages = (request.body as ChatRequestBody).messages;
+    return messageText(messages.findLast((message) => message.role === "user")?.content).includes(text);
+  });
+  if (!found) throw new Error(`no model request ends with ${JSON.stringify(text)}`);
+  return JSON.stringify(found.body);
+}
+
+/** The text of the plug-in's answers: user messages whose only parts are ignored text. */
+function answers(messages: readonly MessageWithParts[]): string[] {
+  return messages
+    .filter((message) => message.info.role === "user" && message.parts.length > 0 && message.parts.every((part) => part.type === "text" && part.ignored === true))
+    .map((message) => message.parts.map((part) => (part.type === "text" ? part.text : "")).join(""));
+}
+
+const toasts = (events: readonly RecordedEvent[]) => events.filter((event) => event.type === "tui.toast.show").map((event) => event.properties as { title: string; message: string; variant: string });
+
+describe("/rcm commands and toasts in the real OpenCode", () => {
+  it("answers /rcm without a model request, moves a request on the user's word, switches off and on, and toasts decisions", async () => {
+    const repo = join(temp.path, "repo");
+    await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n" });
+    const runDir = join(temp.path, "run");
+    const stateDir = join(temp.path, "state");
+    await withScriptedOpencode({ runDir, directory: repo, script: SCRIPT, plugins: [[join(PLUGIN), { mode: "router", stateDir }]] }, async ({ client, model, prompt, messages }) => {
+      const events = await recordEvents(client);
+      const session = await client.session.create({}, { throwOnError: true });
+      const sessionID = session.data.id;
+      const command = async (args: string): Promise<string> => {
+        const before = (await model.requests()).length;
+        const result = await client.session.command({ sessionID, command: "rcm", arguments: args });
+        // OpenCode 1.18 has no "handled" flag: the plug-in stops the command with an error.
+        expect(result.response?.status).toBe(500);
+        expect((await model.requests()).length).toBe(before);
+        const answer = answers(await messages(sessionID)).at(-1);
+        if (answer === undefined) throw new Error(`no answer to /rcm ${args}`);
+        return answer;
+      };
+
+      for (const text of [DATES, JSON_FLAG, INSTALL]) await prompt(sessionID, text);
+      const unsure = toasts(events.events).at(-1);
+      expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^Unsure which task \(best t2 .*, 0\.\d+ < 0\.8\)$/) });
+      expect(await command("move new")).toMatch(/^Moved the last request from t2 to t3 \(new task\) "New task: update docs\/install\.md/);
+      await prompt(sessionID, DATES_AGAIN);
+      const status = await command("status");
+      expect(status).toContain("opencode-rcm: mode router, router lexical, threshold 0.8, on");
+      expect(status).toMatch(/\* t1 +current +2 req/);
+      expect(status).toMatch(/ {2}t2 +suspended +1 req +last: 2 requests ago/);
+      expect(status).toMatch(/ {2}t3 +suspended +1 req/);
+      expect(status).toMatch(/Last decision: t1 "Fix the date parser.*", confidence 0\.\d+, lexical router/);
+      expect(status).toMatch(/Saved so far: ~[1-9]\d* tokens by routing/);
+
+      const why = await command("why");
+      expect(why).toMatch(/Narrowed to task t1, confidence 0\.\d+/);
+      expect(why).toMatch(/t2: 1 left out/);
+      expect(why).toMatch(/t3: 1 left out/);
+
+      // The answers never reach the model, and the session goes on normally.
+      const moved = await command("move t2");
+      expect(moved).toContain("Moved the last request from t1 to t2");
+      await prompt(sessionID, FOLLOW_UP);
+      const all = await model.requests();
+      const followUp = requestFor(all, FOLLOW_UP);
+      expect(followUp).toContain(JSON_FLAG.slice(0, 40));
+      expect(followUp).toContain(DATES_AGAIN.slice(0, 40));
+      for (const hidden of [DATES, INSTALL]) expect(followUp).not.toContain(hidden.slice(0, 40));
+      for (const request of all) expect(JSON.stringify(request.body)).not.toContain("opencode-rcm:");
+      expect(await command("status")).toMatch(/\* t2 +current +3 req/);
+      // Stored as the user's decisions, with the ledger.
+      const state = SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
+      const userDecisions = Object.values(state.ledger.decisions).filter((entry) => entry.router === "user");
+      expect(userDecisions.map((entry) => [entry.task, entry.opened, entry.reason, entry.confidence])).toEqual([
+        ["t3", true, "user", 1],
+        ["t2", false, "user", 1],
+      ]);
+
+      expect(await command("off")).toContain("off for this session");
+      await prompt(sessionID, AFTER_OFF);
+      const native = requestFor(await model.requests(), AFTER_OFF);
+      for (const text of [DATES, JSON_FLAG, INSTALL, DATES_AGAIN, FOLLOW_UP]) expect(native).toContain(text.slice(0, 40));
+      expect(await command("status")).toContain("OFF for this session");
+      expect(await command("on")).toContain("on again");
+      expect(await command("bogus")).toContain('unknown /rcm command "bogus"');
+
+      // Toasts: nothing for the first request, a new task, the fallback, the switch back; none
+      // after the move, the follow-up stays on the current task (t2), and none while off.
+      expect(toasts(events.events).map((toast) => toast.title)).toEqual(["RCM: new task t2", "RCM: full history", "RCM: switched to t1"]);
+      events.close();
+    });
+  });
+
+  it("shows config problems at start-up in a toast and in OpenCode's log file, and runs on with the rest of the options", async () => {
+    const repo = join(temp.path, "repo-config");
+    await createGitRepo(repo, { "README.md": "# tools\n" });
+    const runDir = join(temp.path, "run-config");
+    const userFile = join(runDir, "home", "config", "opencode", "rcm.jsonc");
+    const projectFile = join(repo, ".opencode", "rcm.jsonc");
+    await mkdir(dirname(userFile), { recursive: true });
+    await prepareConfigDir(dirname(projectFile));
+    await writeFile(userFile, `{\n  "$schema": "https://unpkg.com/opencode-rcm/rcm.schema.json",\n  // typo\n  "confidenceTreshold": 0.7,\n  "router": "lexical"\n}\n`);
+    await writeFile(projectFile, `{ "confidenceThreshold": 0.9, "notify": "loud" }\n`);
+    const plugins = [[PLUGIN, { mode: "turbo", stateDir: join(temp.path, "state-config") }]] satisfies PluginEntry[];
+    const printed = await withScriptedOpencode({ runDir, directory: repo, script: SCRIPT, plugins }, async ({ client, messages, server }) => {
+      const events = await recordEvents(client);
+      const session = await client.session.create({}, { throwOnError: true });
+      const problem = await events.waitFor((event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "opencode-rcm: config problem");
+      const message = (problem.properties as { message: string }).message;
+      expect(message).toContain(`${userFile}:4: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored`);
+      expect(message).toContain(`${projectFile}:1: invalid notify = "loud"`);
+      expect(message).toMatch(/opencode\.json plug-in options \(mode\): invalid mode = "turbo": .*; using the default "full"/);
+      await client.session.command({ sessionID: session.data.id, command: "rcm", arguments: "status" });
+      expect(answers(await messages(session.data.id)).at(-1)).toContain("opencode-rcm: mode full, router lexical, threshold 0.9, on");
+      events.close();
+      return server.output();
+    });
+    expect(printed).toMatch(/message="\/rcm answered without a model call" service=opencode-rcm/);
+    // Every line the plug-in writes carries service=opencode-rcm in OpenCode's own log file.
+    const log = await readFile(join(runDir, "home", "data", "opencode", "log", "opencode.log"), "utf8");
+    const ours = log.split("\n").filter((line) => line.includes("service=opencode-rcm"));
+    expect(ours.some((line) => line.includes("level=WARN") && line.includes("unknown option confidenceTreshold"))).toBe(true);
+    expect(ours.some((line) => line.includes("loaded in full mode with the lexical router"))).toBe(true);
+  });
+});
