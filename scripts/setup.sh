@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set-up on a fresh machine: the system tools the benchmark scorer's tests run (pytest, GNU
-# patch; installed with apt-get when missing, through sudo unless root), then the pinned npm
-# dependencies, the opencode binary included.
+# Set-up on a fresh machine: the system tools the tests run (pytest and GNU patch for the
+# benchmark scorer, tmux for the TUI test; installed with apt-get when missing, through sudo
+# unless root), then the pinned npm dependencies, the opencode binary included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=""
@@ -11,9 +11,12 @@ fi
 if ! command -v patch >/dev/null 2>&1; then
   packages="$packages patch"
 fi
+if ! command -v tmux >/dev/null 2>&1; then
+  packages="$packages tmux"
+fi
 if [ -n "$packages" ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
-    echo "setup: please install$packages (pytest for python3, GNU patch) and run again" >&2
+    echo "setup: please install$packages (pytest for python3, GNU patch, tmux) and run again" >&2
     exit 1
   fi
   sudo=""

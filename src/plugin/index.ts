@@ -6,11 +6,10 @@ import { resolveStateDir } from "../store/state-dir.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
 import { auxSourceOf } from "../config/options-schema.js";
-import { describeProblem } from "../config/option-problem.js";
 import { loadOptions } from "../config/load-options.js";
-import { createToaster, routingToast } from "./notifier.js";
-import { answerRcmCommand, RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
-import { deliverCommandAnswer } from "./commands/deliver-answer.js";
+import { announceProblems, createToaster, routingToast } from "./notifier.js";
+import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
+import { createCommandHook } from "./commands/command-hook.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
 import type { OpencodeModelRef } from "../aux/opencode-client.js";
 import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
@@ -29,14 +28,7 @@ const server: Plugin = async (input, rawOptions) => {
   const logger = createLogger(input.client);
   const { options, problems, files } = await loadOptions({ tuple: rawOptions, directory: input.directory, worktree: input.worktree, env: process.env, home: homedir() });
   const toast = createToaster(input.client, logger, options.notify === "toast");
-  for (const problem of problems) await logger.log("warn", describeProblem(problem), { key: problem.key });
-  // Loud at start-up: one toast for all problems (a bad key falls back alone; the rest works).
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 3).map(describeProblem).join("\n");
-    const more = problems.length > 3 ? `\n(+${problems.length - 3} more in the log)` : "";
-    // Not awaited: the toast route waits for this instance, whose start-up waits for us.
-    void createToaster(input.client, logger, true)({ title: "opencode-rcm: config problem", message: shown + more, variant: "warning" }, 10_000);
-  }
+  await announceProblems(problems, input.client, logger);
   const routes = options.mode !== "native";
   const remembers = options.mode === "memory" || options.mode === "full";
   const guard = createFailOpenGuard(logger);
@@ -71,17 +63,7 @@ const server: Plugin = async (input, rawOptions) => {
       if (usesOpencodeModels) config.agent = { ...config.agent, [AUX_AGENT]: { ...AUX_AGENT_CONFIG, permission: { ...AUX_AGENT_CONFIG.permission } } };
       config.command = { ...config.command, [RCM_COMMAND]: { ...RCM_COMMAND_CONFIG } };
     },
-    "command.execute.before": async (hookInput) => {
-      if (hookInput.command !== RCM_COMMAND) return;
-      let answer: string;
-      try {
-        answer = await answerRcmCommand(deps, hookInput.sessionID, hookInput.arguments);
-      } catch (error) {
-        answer = `opencode-rcm: ${error instanceof Error ? error.message : String(error)}`;
-      }
-      const { sessionID } = hookInput;
-      await deliverCommandAnswer({ client: input.client, logger, sessionID, command: RCM_COMMAND, answer, model: sessionModels.get(sessionID), agent: sessionAgents.get(sessionID) });
-    },
+    "command.execute.before": createCommandHook({ deps, client: input.client, sessionModels, sessionAgents }),
     "chat.message": async (hookInput, output) => {
       await deps.guard("chat.message", hookInput.sessionID, async () => {
         throwIfSimulated(options, "chat.message");
@@ -92,7 +74,8 @@ const server: Plugin = async (input, rawOptions) => {
         if (!deps.routing || text === "") return;
         const routed = await deps.routing.route(hookInput.sessionID, output.message.id, text);
         const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold });
-        if (shown) await toast(shown);
+        // Not awaited: a toast must not delay the turn.
+        if (shown) void toast(shown);
       });
     },
     // The hook's declared types are the stale v1 shapes; the runtime objects are v2.

@@ -1,4 +1,5 @@
 import type { PluginInput } from "@opencode-ai/plugin";
+import { describeProblem, type OptionProblem } from "../config/option-problem.js";
 import type { LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
 import type { Logger } from "./logger.js";
 
@@ -36,6 +37,19 @@ export function createToaster(client: PluginInput["client"], logger: Logger, ena
       await logger.log("debug", `toast not shown: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
+}
+
+/**
+ * Options problems, loud at start-up: each in the log, and one toast for all (whatever
+ * `notify` says: a bad key falls back alone and the rest works, which the user must know).
+ */
+export async function announceProblems(problems: readonly OptionProblem[], client: PluginInput["client"], logger: Logger): Promise<void> {
+  for (const problem of problems) await logger.log("warn", describeProblem(problem), { key: problem.key });
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, 3).map(describeProblem).join("\n");
+  const more = problems.length > 3 ? `\n(+${problems.length - 3} more in the log)` : "";
+  // Not awaited: the toast route waits for this instance, whose start-up waits for the plug-in.
+  void createToaster(client, logger, true)({ title: "opencode-rcm: config problem", message: shown + more, variant: "warning" }, 10_000);
 }
 
 function clip(text: string, max: number): string {

@@ -104,11 +104,15 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
     expect(bare.todo).toBe(FINAL_TODO);
   });
 
-  it("reports an invalid option with its key and value and then behaves natively", async () => {
-    const invalid = await runWith([[PLUGIN, { mode: "turbo", debug: true }]]);
-    expect(invalid.serverOutput).toContain('invalid option mode = \\"turbo\\"');
-    expect(invalid.serverOutput).toContain("loaded in native mode");
-    expect(bodies(invalid)).toEqual(bodies(baseline));
+  it("drops only a bad option value and an unknown key, names both, and runs with the rest", async () => {
+    const invalid = await runWith([[PLUGIN, { mode: "turbo", confidenceTreshold: 0.5, debug: true }]]);
+    expect(invalid.serverOutput).toContain('invalid mode = \\"turbo\\"');
+    expect(invalid.serverOutput).toContain("using the default \\\"full\\\"");
+    expect(invalid.serverOutput).toContain("unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
+    expect(invalid.serverOutput).toContain("loaded in full mode");
+    expect(invalid.todo).toBe(FINAL_TODO);
+    // debug still applies: the other keys were kept.
+    expect(JSON.stringify(invalid.requests.at(-1)?.body)).toContain("[opencode-rcm debug] mode=full");
   });
 
   it("keeps every turn working when its hooks throw, and logs the failure once per session", async () => {

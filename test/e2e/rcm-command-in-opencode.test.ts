@@ -7,33 +7,12 @@ import { prepareConfigDir } from "../../src/harness/isolated-home.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import { messageText, type ChatRequestBody, type RecordedRequest, type Script } from "../../src/scripted-model/index.js";
 import { SessionStateSchema } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { answers, ASK, EVERYDAY_SCRIPT, requestFor } from "./support/everyday-session.js";
 
 const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
-
-// Three tasks (the router is unsure of the third: the user opens it), a return to the first,
-// then the user's correction and a follow-up.
-const DATES = "Fix the date parser in src/dates.py: parse_date crashes on ISO week dates like 2024-W05.";
-const JSON_FLAG = "New task: add a --json flag to the command line in src/cli.py so results print as JSON.";
-const INSTALL = "New task: update docs/install.md to say Python 3.10 instead of 3.7.";
-const DATES_AGAIN = "Back to the date parser in src/dates.py: also accept a lowercase w in week dates.";
-const FOLLOW_UP = "Also add a test for the --json output.";
-const AFTER_OFF = "Now rename parse_date to parse_iso in src/dates.py.";
-
-const SCRIPT: Script = {
-  stages: [
-    { id: "dates", when: DATES, steps: [{ text: "REPLY-DATES: week dates parse now." }] },
-    { id: "json", when: JSON_FLAG, steps: [{ text: "REPLY-JSON: --json added." }] },
-    { id: "install", when: INSTALL, steps: [{ text: "REPLY-INSTALL: docs say 3.10." }] },
-    { id: "dates-again", when: DATES_AGAIN, steps: [{ text: "REPLY-DATES-AGAIN: lowercase w accepted." }] },
-    { id: "follow-up", when: FOLLOW_UP, steps: [{ text: "REPLY-FOLLOW-UP: tests added." }] },
-    { id: "after-off", when: AFTER_OFF, steps: [{ text: "REPLY-AFTER-OFF: renamed." }] },
-  ],
-};
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {
@@ -43,23 +22,6 @@ afterAll(async () => {
   await temp?.remove();
 });
 
-/** The body of the first model request whose last user message contains `text`. */
-function requestFor(requests: readonly RecordedRequest[], text: string): string {
-  const found = requests.find((request) => {
-    const messages = (request.body as ChatRequestBody).messages;
-    return messageText(messages.findLast((message) => message.role === "user")?.content).includes(text);
-  });
-  if (!found) throw new Error(`no model request ends with ${JSON.stringify(text)}`);
-  return JSON.stringify(found.body);
-}
-
-/** The text of the plug-in's answers: user messages whose only parts are ignored text. */
-function answers(messages: readonly MessageWithParts[]): string[] {
-  return messages
-    .filter((message) => message.info.role === "user" && message.parts.length > 0 && message.parts.every((part) => part.type === "text" && part.ignored === true))
-    .map((message) => message.parts.map((part) => (part.type === "text" ? part.text : "")).join(""));
-}
-
 const toasts = (events: readonly RecordedEvent[]) => events.filter((event) => event.type === "tui.toast.show").map((event) => event.properties as { title: string; message: string; variant: string });
 
 describe("/rcm commands and toasts in the real OpenCode", () => {
@@ -68,7 +30,7 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
     await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n" });
     const runDir = join(temp.path, "run");
     const stateDir = join(temp.path, "state");
-    await withScriptedOpencode({ runDir, directory: repo, script: SCRIPT, plugins: [[join(PLUGIN), { mode: "router", stateDir }]] }, async ({ client, model, prompt, messages }) => {
+    await withScriptedOpencode({ runDir, directory: repo, script: EVERYDAY_SCRIPT, plugins: [[join(PLUGIN), { mode: "router", stateDir }]] }, async ({ client, model, prompt, messages }) => {
       const events = await recordEvents(client);
       const session = await client.session.create({}, { throwOnError: true });
       const sessionID = session.data.id;
@@ -83,11 +45,11 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
         return answer;
       };
 
-      for (const text of [DATES, JSON_FLAG, INSTALL]) await prompt(sessionID, text);
+      for (const text of [ASK.dates, ASK.json, ASK.installShort]) await prompt(sessionID, text);
       const unsure = toasts(events.events).at(-1);
       expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^Unsure which task \(best t2 .*, 0\.\d+ < 0\.8\)$/) });
       expect(await command("move new")).toMatch(/^Moved the last request from t2 to t3 \(new task\) "New task: update docs\/install\.md/);
-      await prompt(sessionID, DATES_AGAIN);
+      await prompt(sessionID, ASK.datesAgain);
       const status = await command("status");
       expect(status).toContain("opencode-rcm: mode router, router lexical, threshold 0.8, on");
       expect(status).toMatch(/\* t1 +current +2 req/);
@@ -104,12 +66,12 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
       // The answers never reach the model, and the session goes on normally.
       const moved = await command("move t2");
       expect(moved).toContain("Moved the last request from t1 to t2");
-      await prompt(sessionID, FOLLOW_UP);
+      await prompt(sessionID, ASK.jsonTest);
       const all = await model.requests();
-      const followUp = requestFor(all, FOLLOW_UP);
-      expect(followUp).toContain(JSON_FLAG.slice(0, 40));
-      expect(followUp).toContain(DATES_AGAIN.slice(0, 40));
-      for (const hidden of [DATES, INSTALL]) expect(followUp).not.toContain(hidden.slice(0, 40));
+      const followUp = requestFor(all, ASK.jsonTest);
+      expect(followUp).toContain(ASK.json.slice(0, 40));
+      expect(followUp).toContain(ASK.datesAgain.slice(0, 40));
+      for (const hidden of [ASK.dates, ASK.installShort]) expect(followUp).not.toContain(hidden.slice(0, 40));
       for (const request of all) expect(JSON.stringify(request.body)).not.toContain("opencode-rcm:");
       expect(await command("status")).toMatch(/\* t2 +current +3 req/);
       // Stored as the user's decisions, with the ledger.
@@ -121,9 +83,9 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
       ]);
 
       expect(await command("off")).toContain("off for this session");
-      await prompt(sessionID, AFTER_OFF);
-      const native = requestFor(await model.requests(), AFTER_OFF);
-      for (const text of [DATES, JSON_FLAG, INSTALL, DATES_AGAIN, FOLLOW_UP]) expect(native).toContain(text.slice(0, 40));
+      await prompt(sessionID, ASK.rename);
+      const native = requestFor(await model.requests(), ASK.rename);
+      for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.datesAgain, ASK.jsonTest]) expect(native).toContain(text.slice(0, 40));
       expect(await command("status")).toContain("OFF for this session");
       expect(await command("on")).toContain("on again");
       expect(await command("bogus")).toContain('unknown /rcm command "bogus"');
@@ -146,7 +108,7 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
     await writeFile(userFile, `{\n  "$schema": "https://unpkg.com/opencode-rcm/rcm.schema.json",\n  // typo\n  "confidenceTreshold": 0.7,\n  "router": "lexical"\n}\n`);
     await writeFile(projectFile, `{ "confidenceThreshold": 0.9, "notify": "loud" }\n`);
     const plugins = [[PLUGIN, { mode: "turbo", stateDir: join(temp.path, "state-config") }]] satisfies PluginEntry[];
-    const printed = await withScriptedOpencode({ runDir, directory: repo, script: SCRIPT, plugins }, async ({ client, messages, server }) => {
+    const printed = await withScriptedOpencode({ runDir, directory: repo, script: EVERYDAY_SCRIPT, plugins }, async ({ client, messages, server }) => {
       const events = await recordEvents(client);
       const session = await client.session.create({}, { throwOnError: true });
       const problem = await events.waitFor((event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "opencode-rcm: config problem");

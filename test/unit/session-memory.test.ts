@@ -7,12 +7,12 @@ import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "../../src/core/memory/updater.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
-import type { Logger } from "../../src/plugin/logger.js";
 import { createSessionMemory, type SessionMemory } from "../../src/plugin/session-memory.js";
 import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
+import { recordingLogger } from "../support/plugin-parts.js";
 import { mainSession } from "../support/fixtures.js";
 import { ledgerOf, namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -39,10 +39,6 @@ function fakeSource(): SessionSource & { view: MessageWithParts[]; reads: number
   return source;
 }
 
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return { lines, log: async (level, message) => void lines.push(`${level}: ${message}`) };
-}
 
 function textOf(message: MessageWithParts): string {
   return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");

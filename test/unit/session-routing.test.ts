@@ -3,43 +3,18 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import type { Logger } from "../../src/plugin/logger.js";
 import { createSessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { mainSession } from "../support/fixtures.js";
+import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
 import { namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const history = mainSession("two-tasks-with-tool-error");
 const sessionID = history[0]?.info.sessionID as string;
 const users = history.filter((message) => message.info.role === "user");
-
-/** A source that serves the recorded history as it stood before the given request. */
-function sourceFor(sessions: Record<string, { parentID?: string; messages: MessageWithParts[] }>): SessionSource & { upTo(id: string): void } {
-  const cut = new Map<string, number>();
-  return {
-    upTo(id) {
-      for (const [session, { messages }] of Object.entries(sessions)) {
-        const index = messages.findIndex((message) => message.info.id === id);
-        if (index >= 0) cut.set(session, index);
-      }
-    },
-    async parentID(id) {
-      return sessions[id]?.parentID;
-    },
-    async messages(id) {
-      const messages = sessions[id]?.messages ?? [];
-      return messages.slice(0, cut.get(id) ?? messages.length);
-    },
-  };
-}
-
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return { lines, log: async (level, message) => void lines.push(`${level}: ${message}`) };
-}
 
 function textOf(message: MessageWithParts): string {
   return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
@@ -87,6 +62,18 @@ describe("session routing in the plug-in", () => {
     const [once] = await routeAll(routing, source, users.slice(0, 1));
     const [twice] = await routeAll(routing, source, users.slice(0, 1));
     expect(twice).toEqual(once);
+  });
+
+  it("reads a version-2 state file (no switch, no savings) as on, with nothing saved yet", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const first = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    await routeAll(first, source, users.slice(0, 2));
+    const path = sessionStatePath(temp.path, sessionID);
+    const { data } = JSON.parse(await readFile(path, "utf8"));
+    const { off: _off, saved: _saved, ...version2 } = data;
+    await writeFile(path, JSON.stringify({ version: 2, data: version2 }), "utf8");
+    const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    expect(await restarted.snapshot(sessionID)).toEqual({ ...version2, off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
   });
 
   it("moves an unreadable state file aside, logs a warning and starts a new ledger", async () => {

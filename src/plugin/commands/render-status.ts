@@ -29,7 +29,8 @@ export function renderTaskTable(ledger: Ledger): string[] {
     const positions = ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === task.id ? [position] : []));
     const lastPosition = positions.at(-1);
     const status = task.id === current ? "current" : positions.length === 0 ? "empty" : "suspended";
-    const ago = lastPosition === undefined ? "never" : lastPosition === ledger.order.length - 1 ? "last request" : `${ledger.order.length - 1 - lastPosition} requests ago`;
+    const since = lastPosition === undefined ? undefined : ledger.order.length - 1 - lastPosition;
+    const ago = since === undefined ? "never" : since === 0 ? "latest request" : `${since} request${since === 1 ? "" : "s"} ago`;
     lines.push(`${task.id === current ? "*" : " "} ${task.id.padEnd(4)} ${status.padEnd(9)} ${String(positions.length).padStart(3)} req  last: ${ago.padEnd(15)} ${task.title}`);
   }
   return lines;

@@ -1,0 +1,29 @@
+import type { MessageWithParts } from "../../src/core/messages.js";
+import type { Logger } from "../../src/plugin/logger.js";
+import type { SessionSource } from "../../src/plugin/session-source.js";
+
+/** A source that serves recorded histories, each as it stood before the request given to `upTo`. */
+export function sourceFor(sessions: Record<string, { parentID?: string; messages: MessageWithParts[] }>): SessionSource & { upTo(id: string): void } {
+  const cut = new Map<string, number>();
+  return {
+    upTo(id) {
+      for (const [session, { messages }] of Object.entries(sessions)) {
+        const index = messages.findIndex((message) => message.info.id === id);
+        if (index >= 0) cut.set(session, index);
+      }
+    },
+    async parentID(id) {
+      return sessions[id]?.parentID;
+    },
+    async messages(id) {
+      const messages = sessions[id]?.messages ?? [];
+      return messages.slice(0, cut.get(id) ?? messages.length);
+    },
+  };
+}
+
+/** A logger that keeps `level: message` lines. */
+export function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, log: async (level, message) => void lines.push(`${level}: ${message}`) };
+}

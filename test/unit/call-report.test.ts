@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { reportCall } from "../../src/core/context/call-report.js";
+import { activeTask, buildCallView } from "../../src/core/context/call-view.js";
+import { EMPTY_PLAN, withDropped, withInsertedBefore } from "../../src/core/context/context-plan.js";
+import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { mainSession } from "../support/fixtures.js";
+import { ledgerOf } from "../support/routing.js";
+
+const history = mainSession("two-tasks-with-tool-error");
+const ids = history.filter((message) => message.info.role === "user").map((message) => message.info.id) as [string, string, string];
+
+describe("the report of one model call", () => {
+  it("tallies each task's groups, counts what narrowing left out, and is not a fallback when narrowed", () => {
+    const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
+    const view = buildCallView({ messages: history, ledger });
+    const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8 });
+    const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: note.reason });
+    expect(report).toMatchObject({ fallback: false, reason: "task t1", task: "t1", confidence: 0.93, messagesBefore: history.length, messagesAfter: history.length - plan.dropped.size });
+    expect(report.groups).toEqual([
+      { label: "t1", kept: 2, dropped: 0, replaced: 0 },
+      { label: "t2", kept: 0, dropped: 1, replaced: 0 },
+    ]);
+    expect(report.tokens.routingSaved).toBeGreaterThan(0);
+    expect(report.tokens.routingSaved).toBeLessThan(report.tokens.native);
+    expect(report.tokens.memorySaved).toBe(0);
+  });
+
+  it("is a fallback below the threshold, saying why, and leaves the plug-in's own answers out of the tally", () => {
+    const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.5]]);
+    const note = { info: { ...history[0]!.info, id: "msg_note" }, parts: [{ id: "prt_note", sessionID: "s", messageID: "msg_note", type: "text", text: "opencode-rcm: status", ignored: true }] } as MessageWithParts;
+    const messages = [...history.slice(0, -1), note, ...history.slice(-1)];
+    const view = buildCallView({ messages, ledger });
+    const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: EMPTY_PLAN, final: EMPTY_PLAN });
+    expect(report).toMatchObject({ fallback: true, reason: "confidence 0.5 below 0.8", task: "t1", confidence: 0.5 });
+    expect(report.groups.map((tally) => tally.label)).toEqual(["t1", "t2"]);
+    expect(report.tokens.routingSaved).toBe(0);
+  });
+
+  it("counts what the record replaced, net of the record itself", () => {
+    const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
+    const view = buildCallView({ messages: history, ledger });
+    const exchange = view.groups[0]!.indices.filter((index) => history[index]?.info.role === "assistant");
+    const record = { info: { ...history[0]!.info, id: "msg_record" }, parts: [{ id: "prt_r", sessionID: "s", messageID: "msg_record", type: "text", text: "x".repeat(35), synthetic: true }] } as MessageWithParts;
+    const final = withInsertedBefore(withDropped(EMPTY_PLAN, exchange), exchange[0]!, record);
+    const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: EMPTY_PLAN, final });
+    expect(report.groups.find((tally) => tally.label === "t1")).toMatchObject({ replaced: 1 });
+    expect(report.tokens.memorySaved).toBe(reportCall({ view, active: activeTask(view, 0.8), narrowed: EMPTY_PLAN, final: withDropped(EMPTY_PLAN, exchange) }).tokens.memorySaved - 10);
+    expect(report.messagesAfter).toBe(history.length - exchange.length + 1);
+  });
+});

@@ -1,0 +1,132 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { DEFAULT_OPTIONS, OptionsSchema } from "../../src/config/options-schema.js";
+import { answerRcmCommand, RCM_USAGE, UsageError } from "../../src/plugin/commands/rcm-command.js";
+import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
+import { buildCallView, activeTask } from "../../src/core/context/call-view.js";
+import { reportCall } from "../../src/core/context/call-report.js";
+import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
+import { EMPTY_PLAN } from "../../src/core/context/context-plan.js";
+import { mainSession } from "../support/fixtures.js";
+import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
+import { namedTaskRouter } from "../support/routing.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+// The recorded two-task session: slugify (t1), changelog (t2), back to slugify.
+const history = mainSession("two-tasks-with-tool-error");
+const sessionID = history[0]?.info.sessionID as string;
+const users = history.filter((message) => message.info.role === "user");
+const textOf = (message: MessageWithParts) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+beforeEach(async () => {
+  temp = await makeTempDir("rcm-command");
+});
+afterEach(async () => {
+  await temp.remove();
+});
+
+async function routedSession(): Promise<{ routing: SessionRouting; source: ReturnType<typeof sourceFor> }> {
+  const source = sourceFor({ [sessionID]: { messages: history } });
+  const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+  for (const request of users) {
+    source.upTo(request.info.id);
+    await routing.route(sessionID, request.info.id, textOf(request));
+  }
+  source.upTo("(none)");
+  return { routing, source };
+}
+
+const router = { options: OptionsSchema.parse({ mode: "router" }) };
+
+describe("/rcm answered by the plug-in", () => {
+  it("status: mode, the tasks with the current one marked, the last decision and the savings", async () => {
+    const { routing } = await routedSession();
+    const status = await answerRcmCommand({ ...router, routing }, sessionID, "");
+    expect(status.split("\n")).toEqual([
+      "opencode-rcm: mode router, router lexical, threshold 0.8, on",
+      "Tasks (2):",
+      "* t1   current     2 req  last: latest request  Task A: add textkit/slugify.py with a slugify(text)…",
+      "  t2   suspended   1 req  last: 1 request ago   Task B: write a CHANGELOG entry for the 0.2 release",
+      expect.stringMatching(/^Last decision: t1 "Task A: .*", confidence 0\.\d+, lexical router: /),
+      "Saved so far: ~0 tokens by routing, ~0 by memory, over 0 model calls (estimated, not sent)",
+    ]);
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toBe(status);
+  });
+
+  it("why: what the last model call kept and left out per task, and the running savings", async () => {
+    const { routing } = await routedSession();
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "why")).toBe("No model call of this session has passed through opencode-rcm since OpenCode started.");
+    const ledger = (await routing.forCall(sessionID))?.ledger;
+    if (!ledger) throw new Error("no ledger");
+    const view = buildCallView({ messages: history, ledger });
+    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8 });
+    const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: "task t1" });
+    await routing.noteCall(sessionID, report);
+    const why = await answerRcmCommand({ ...router, routing }, sessionID, "why");
+    expect(why).toMatch(/^Last model call \(mode router\): Narrowed to task t1, confidence 0\.\d+\nGroups by task:\n {2}t1: 2 kept\n {2}t2: 1 left out\n/);
+    expect(report.tokens.routingSaved).toBeGreaterThan(0);
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toContain(`Saved so far: ~${report.tokens.routingSaved} tokens by routing, ~0 by memory, over 1 model calls`);
+  });
+
+  it("move: the last request goes to the named task, is stored as the user's decision, and routing learns it", async () => {
+    const { routing } = await routedSession();
+    const answer = await answerRcmCommand({ ...router, routing }, sessionID, "move t2");
+    expect(answer).toMatch(/^Moved the last request from t1 to t2 "Task B: .*"\. The next model call gets t2's history\./);
+    const state = await routing.snapshot(sessionID);
+    const last = state?.ledger.order.at(-1) ?? "";
+    expect(state?.ledger.decisions[last]).toMatchObject({ task: "t2", confidence: 1, reason: "user", router: "user" });
+    // The next bare follow-up stays with the task the user chose.
+    const next = await routing.route(sessionID, "msg_next", "Run the tests again.");
+    expect(next?.task.id).toBe("t2");
+    expect(next?.previous).toBe("t2");
+  });
+
+  it("move new: the last request opens a task titled after it", async () => {
+    const { routing } = await routedSession();
+    const answer = await answerRcmCommand({ ...router, routing }, sessionID, "move new");
+    expect(answer).toMatch(/^Moved the last request from t1 to t3 \(new task\) "/);
+    expect((await routing.snapshot(sessionID))?.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2", "t3"]);
+  });
+
+  it("off and on: persisted with the session, read back after a restart", async () => {
+    const { routing, source } = await routedSession();
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "off")).toContain("off for this session");
+    const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    expect(await restarted.forCall(sessionID)).toMatchObject({ off: true });
+    expect(await restarted.route(sessionID, "msg_while_off", "Something else entirely.")).toBeUndefined();
+    expect(await answerRcmCommand({ ...router, routing: restarted }, sessionID, "status")).toContain("OFF for this session (/rcm on to resume)");
+    await answerRcmCommand({ ...router, routing: restarted }, sessionID, "on");
+    expect(await restarted.forCall(sessionID)).toMatchObject({ off: false });
+  });
+
+  it("tasks and show: the list with goals, one task's record; an unknown task names the known ones", async () => {
+    const { routing } = await routedSession();
+    const tasks = await answerRcmCommand({ ...router, routing }, sessionID, "tasks");
+    expect(tasks).toContain("Tasks (2):");
+    expect(tasks).toContain("t1 [current] Task A:");
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "show t2")).toContain("No memory record yet");
+    await expect(answerRcmCommand({ ...router, routing }, sessionID, "show t9")).rejects.toThrow('no task "t9" in this session (tasks: t1, t2)');
+  });
+
+  it("a mistyped command answers with what went wrong and the usage", async () => {
+    const { routing } = await routedSession();
+    for (const [args, problem] of [
+      ["bogus", 'unknown /rcm command "bogus"'],
+      ["move", "/rcm move needs a task id or new"],
+      ["move somewhere", "/rcm move needs a task id or new"],
+      ["show", "/rcm show needs a task id"],
+    ] as const) {
+      const failure = answerRcmCommand({ ...router, routing }, sessionID, args);
+      await expect(failure).rejects.toBeInstanceOf(UsageError);
+      await expect(failure).rejects.toThrow(problem);
+      await expect(failure).rejects.toThrow(RCM_USAGE);
+    }
+    await expect(answerRcmCommand({ ...router, routing }, sessionID, "move t7")).rejects.toThrow("no task t7 in this session (tasks: t1, t2)");
+  });
+
+  it("in native mode says so and needs no routing", async () => {
+    const answer = await answerRcmCommand({ options: { ...DEFAULT_OPTIONS, mode: "native" } }, sessionID, "status");
+    expect(answer).toContain("Native mode: the plug-in changes nothing");
+  });
+});
