@@ -374,7 +374,7 @@ async function createBenchHandler(ledger, messages, mode = "router") {
   const logger = { log: async () => {} };
   const stateDir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
   const sessionID = messages[0].info.sessionID;
-  await sessionStateFile(stateDir, sessionID).save({ sessionID, ledger, records: {}, memoryUpdates: [] });
+  await sessionStateFile(stateDir, sessionID).save({ sessionID, ledger, records: {}, memoryUpdates: [], off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
   const routing = createSessionRouting({
     stateDir,
     router: lexicalRouter,

@@ -9,6 +9,7 @@ import type { TaskRecord } from "../core/memory/record.js";
 import type { MessageWithParts } from "../core/messages.js";
 import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
 import type { PluginDeps } from "./deps.js";
+import { cachedGroupTokens } from "./group-token-cache.js";
 import { throwIfSimulated } from "./simulated-failure.js";
 
 export interface TransformOutput {
@@ -27,6 +28,7 @@ export function createTransformHandler(deps: PluginDeps) {
   const threshold = deps.options.confidenceThreshold;
   // Records are immutable and pinned per request: render each once, not at every model call.
   const rendered = new WeakMap<TaskRecord, string>();
+  const groupTokens = cachedGroupTokens();
   return async (_input: unknown, output: TransformOutput): Promise<void> => {
     const messages = output.messages;
     const sessionID = messages[0]?.info.sessionID;
@@ -49,7 +51,7 @@ export function createTransformHandler(deps: PluginDeps) {
       if (deps.routing && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
       const narrowed = plan;
       if (deps.memory) ({ plan, summary: memory } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active }));
-      if (deps.routing) await deps.routing.noteCall(sessionID, reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory }));
+      if (deps.routing) await deps.routing.noteCall(sessionID, reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, groupTokens }));
       if (deps.options.debug) {
         const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
         plan = annotateForDebug({ view, plan, text });

@@ -4,6 +4,7 @@ import { activeTask, buildCallView } from "../../src/core/context/call-view.js";
 import { EMPTY_PLAN, withDropped, withInsertedBefore } from "../../src/core/context/context-plan.js";
 import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
+import { cachedGroupTokens } from "../../src/plugin/group-token-cache.js";
 import { mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 
@@ -47,5 +48,16 @@ describe("the report of one model call", () => {
     expect(report.groups.find((tally) => tally.label === "t1")).toMatchObject({ replaced: 1 });
     expect(report.tokens.memorySaved).toBe(reportCall({ view, active: activeTask(view, 0.8), narrowed: EMPTY_PLAN, final: withDropped(EMPTY_PLAN, exchange) }).tokens.memorySaved - 10);
     expect(report.messagesAfter).toBe(history.length - exchange.length + 1);
+  });
+
+  it("gives the same figures with the plug-in's cached group sizes, call after call", () => {
+    const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
+    const view = buildCallView({ messages: history, ledger });
+    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8 });
+    const plain = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan });
+    const groupTokens = cachedGroupTokens();
+    for (let call = 0; call < 3; call += 1) {
+      expect(reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, groupTokens }).tokens).toEqual(plain.tokens);
+    }
   });
 });

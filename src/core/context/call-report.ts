@@ -1,4 +1,5 @@
 import { tokensForChars } from "../memory/estimate-tokens.js";
+import type { InteractionGroup } from "../interaction-groups.js";
 import type { MessageWithParts } from "../messages.js";
 import type { ActiveTask, CallView } from "./call-view.js";
 import type { ContextPlan } from "./context-plan.js";
@@ -38,29 +39,34 @@ export function reportCall(options: {
   final: ContextPlan;
   narrowingReason?: string | undefined;
   memory?: string | undefined;
+  /** A finished group's estimated tokens; the plug-in passes a cached one (groups go whole, so per group). */
+  groupTokens?: (group: InteractionGroup, messages: readonly MessageWithParts[]) => number;
 }): CallReport {
-  const { view, active, narrowed, final } = options;
+  const { view, active, narrowed, final, groupTokens = sumOfMessages } = options;
   const { messages, groups, tasks } = view;
   const tallies = new Map<string, GroupTally>();
+  const tokens = { native: 0, routingSaved: 0, memorySaved: 0 };
   groups.forEach((group, position) => {
     // The plug-in's own answers (/rcm): shown to the user, never sent, no one's history.
     if (group.indices.every((index) => isIgnoredNote(messages[index]))) return;
     const task = tasks[position];
     const label = task === undefined ? "unassigned" : task.kind === "task" ? task.task : task.why;
     const tally = tallies.get(label) ?? { label, kept: 0, dropped: 0, replaced: 0 };
-    if (group.indices.every((index) => narrowed.dropped.has(index))) tally.dropped += 1;
-    else if (group.indices.some((index) => final.dropped.has(index))) tally.replaced += 1;
-    else tally.kept += 1;
+    // The latest group may still grow during the turn: never from a cache.
+    const size = position === groups.length - 1 ? sumOfMessages(group, messages) : groupTokens(group, messages);
+    tokens.native += size;
+    if (group.indices.every((index) => narrowed.dropped.has(index))) {
+      tally.dropped += 1;
+      tokens.routingSaved += size;
+    } else if (group.indices.some((index) => final.dropped.has(index))) {
+      tally.replaced += 1;
+      for (const index of group.indices) if (final.dropped.has(index) && !narrowed.dropped.has(index)) tokens.memorySaved += messageTokens(messages[index]);
+    } else tally.kept += 1;
     tallies.set(label, tally);
   });
-  const tokensOf = (indices: Iterable<number>): number => {
-    let total = 0;
-    for (const index of indices) total += messageTokens(messages[index]);
-    return total;
-  };
-  const byMemory = [...final.dropped].filter((index) => !narrowed.dropped.has(index));
-  const inserted = [...final.before.values()].flat().filter((message) => ![...narrowed.before.values()].flat().includes(message));
-  const insertedTokens = inserted.reduce((sum, message) => sum + messageTokens(message), 0);
+  const before = new Set([...narrowed.before.values()].flat());
+  const inserted = [...final.before.values()].flat().filter((message) => !before.has(message));
+  tokens.memorySaved = Math.max(0, tokens.memorySaved - inserted.reduce((sum, message) => sum + messageTokens(message), 0));
   const entry = active.kind === "task" ? active.entry : view.current.kind === "routed" ? view.current.entry : undefined;
   return {
     messagesBefore: messages.length,
@@ -71,12 +77,15 @@ export function reportCall(options: {
     task: entry?.task,
     confidence: entry?.confidence,
     memory: options.memory,
-    tokens: {
-      native: tokensOf(messages.keys()),
-      routingSaved: tokensOf(narrowed.dropped),
-      memorySaved: Math.max(0, tokensOf(byMemory) - insertedTokens),
-    },
+    tokens,
   };
+}
+
+/** A group's estimated tokens: the sum of its messages'. */
+export function sumOfMessages(group: InteractionGroup, messages: readonly MessageWithParts[]): number {
+  let total = 0;
+  for (const index of group.indices) total += messageTokens(messages[index]);
+  return total;
 }
 
 /** A user message whose every part is ignored text: OpenCode shows it and never sends it. */
