@@ -66,6 +66,8 @@ describe("/rcm answered by the plug-in", () => {
     const why = await answerRcmCommand({ ...router, routing }, sessionID, "why");
     expect(why).toMatch(/^Last model call \(mode router\): Narrowed to task t1, confidence 0\.\d+\nGroups by task:\n {2}t1: 2 kept\n {2}t2: 1 left out\n/);
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
+    const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), routing };
+    expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(/^Last model call \(mode memory\): Task t1, confidence 0\.\d+ \(mode memory: other tasks stay in view/);
     expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toContain(`Saved so far: ~${report.tokens.routingSaved} tokens by routing, ~0 by memory, over 1 model calls`);
   });
 

@@ -48,7 +48,9 @@ export function renderWhy(options: Options, report: CallReport | undefined, stat
   if (!report) return "No model call of this session has passed through opencode-rcm since OpenCode started.";
   const head = report.fallback
     ? `Full history (fallback): ${report.reason}${report.task ? `; routed to ${report.task} at confidence ${report.confidence}` : ""}`
-    : `Narrowed to ${report.reason}, confidence ${report.confidence}`;
+    : options.mode === "memory"
+      ? `Task ${report.task}, confidence ${report.confidence} (mode memory: other tasks stay in view; the record replaces what it covers)`
+      : `Narrowed to ${report.reason}, confidence ${report.confidence}`;
   const groups = report.groups.map((tally) => {
     const parts = [tally.kept > 0 ? `${tally.kept} kept` : "", tally.replaced > 0 ? `${tally.replaced} replaced by its record` : "", tally.dropped > 0 ? `${tally.dropped} left out` : ""];
     return `  ${tally.label}: ${parts.filter(Boolean).join(", ")}`;
