@@ -108,14 +108,29 @@ describe("activeTask", () => {
     expect(activeTaskOf(history, ledger, 0.8)).toEqual({ kind: "none", reason: "current request not routed" });
   });
 
-  it("is none when no user request is in view (a synthetic continue after compaction is not one)", () => {
+  it("after a compaction that left no request in view, is the ledger's last routed request (the continuation goes on with it)", () => {
     const afterCompaction = loadFixture("auto-compaction").transformCalls[6] as MessageWithParts[];
     const groups = toInteractionGroups(afterCompaction);
     expect(groups.map((group) => group.kind)).toEqual(["compaction", "orphan", "continuation"]);
     const ids = userIDs(mainSession("auto-compaction"));
-    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"], [ids[4] as string, "t1"]]);
-    expect(activeTaskOf(afterCompaction, ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
+    // At this call "Dump the word list" (ids[1]) is the latest request; compaction took it out of view.
+    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"]]);
+    expect(activeTaskOf(afterCompaction, ledger, 0.8)).toMatchObject({ kind: "task", requestID: ids[1], task: "t1", inView: false, position: -1 });
     expect(activeTaskOf([], ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
+  });
+
+  it("puts the record right before the continuation when the request was compacted away, and keeps the request's own steps", async () => {
+    const afterCompaction = loadFixture("auto-compaction").transformCalls[6] as MessageWithParts[];
+    const ids = userIDs(mainSession("auto-compaction"));
+    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"]]);
+    const record = recordCovering("t1", [ids[0] as string, ids[1] as string]);
+    const result = assemble(afterCompaction, ledger, record, 0);
+    const at = result.messages.findIndex(isRecordMessage);
+    expect(at).toBeGreaterThan(0);
+    expect(result.messages[at + 1]?.info.role).toBe("user");
+    expect(result.messages.slice(at + 1).some((message) => message.info.role === "user" && message !== result.messages[at + 1])).toBe(false);
+    // Nothing of the compacted request's orphaned steps is replaced: they are its own work.
+    expect(result.messages.filter((message) => !isRecordMessage(message))).toEqual(afterCompaction);
   });
 });
 

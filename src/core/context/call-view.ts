@@ -16,13 +16,19 @@ export interface CallView {
   current: CurrentRequest;
 }
 
-/** The request a call answers: the latest request in view, with its decision if it was routed. */
+/**
+ * The request a call answers: the latest request in view, with its decision if it was routed.
+ * `inView` is false after a compaction that left no request in view: OpenCode's synthetic
+ * "Continue" goes on with the session's last routed request, which the ledger still knows.
+ */
 export type CurrentRequest =
-  | { kind: "routed"; requestID: string; position: number; entry: LedgerEntry }
+  | { kind: "routed"; requestID: string; position: number; entry: LedgerEntry; inView: boolean }
   | { kind: "none"; reason: string };
 
 /** The current request's task, when the call may be narrowed to it: routed confidently, not shared. */
-export type ActiveTask = { kind: "task"; requestID: string; position: number; task: string; entry: LedgerEntry } | { kind: "none"; reason: string };
+export type ActiveTask =
+  | { kind: "task"; requestID: string; position: number; task: string; entry: LedgerEntry; inView: boolean }
+  | { kind: "none"; reason: string };
 
 export function buildCallView(options: { messages: readonly MessageWithParts[]; ledger: Ledger; groups?: readonly InteractionGroup[] }): CallView {
   const { messages, ledger } = options;
@@ -33,10 +39,15 @@ export function buildCallView(options: { messages: readonly MessageWithParts[]; 
 function currentRequest(groups: readonly InteractionGroup[], ledger: Ledger): CurrentRequest {
   const position = groups.findLastIndex((group) => group.kind === "request");
   const request = groups[position];
-  if (!request) return { kind: "none", reason: "no user request in view" };
-  const entry = ledger.decisions[request.id];
-  if (!entry) return { kind: "none", reason: "current request not routed" };
-  return { kind: "routed", requestID: request.id, position, entry };
+  if (request) {
+    const entry = ledger.decisions[request.id];
+    if (!entry) return { kind: "none", reason: "current request not routed" };
+    return { kind: "routed", requestID: request.id, position, entry, inView: true };
+  }
+  const last = ledger.order[ledger.order.length - 1];
+  const entry = last === undefined ? undefined : ledger.decisions[last];
+  if (groups.length === 0 || last === undefined || !entry) return { kind: "none", reason: "no user request in view" };
+  return { kind: "routed", requestID: last, position: -1, entry, inView: false };
 }
 
 /** The one definition of "the current task" that routing and memory narrow the context to. */
@@ -46,5 +57,5 @@ export function activeTask(view: Pick<CallView, "current">, threshold: number): 
   const { entry } = current;
   if (entry.confidence < threshold) return { kind: "none", reason: `confidence ${entry.confidence} below ${threshold}` };
   if (entry.shared) return { kind: "none", reason: "shared instruction" };
-  return { kind: "task", requestID: current.requestID, position: current.position, task: entry.task, entry };
+  return { kind: "task", requestID: current.requestID, position: current.position, task: entry.task, entry, inView: current.inView };
 }

@@ -45,7 +45,8 @@ export function replaceCoveredExchanges(options: {
   let verbatimGroups = 0;
   groups.forEach((group, position) => {
     const task = tasks[position];
-    if (!inContext[position] || task?.kind !== "task" || task.task !== active.task || group.id === active.requestID) return;
+    // The current request's own work (its orphaned steps after a compaction too) is never replaced.
+    if (!inContext[position] || task?.kind !== "task" || task.task !== active.task || groupRequestID(group) === active.requestID) return;
     if (recent.has(position) || !covers(record, groupRequestID(group))) {
       verbatimGroups += 1;
       return;
@@ -58,16 +59,20 @@ export function replaceCoveredExchanges(options: {
     }
     if (replaced) replacedGroups += 1;
   });
-  const requestIndex = messages.findIndex((message) => message.info.id === active.requestID);
   let plan = withDropped(options.plan, dropped);
-  const request = messages[requestIndex];
-  if (request) plan = withInsertedBefore(plan, requestIndex, recordMessage(request, active.task, renderedRecord));
+  // Right before the request; after a compaction that took it out of view, right before the
+  // latest user message (OpenCode's "Continue"), so the record reaches the continuation too.
+  const requestIndex = active.inView
+    ? messages.findIndex((message) => message.info.id === active.requestID)
+    : messages.findLastIndex((message, index) => message.info.role === "user" && !plan.dropped.has(index));
+  const anchor = messages[requestIndex];
+  if (anchor) plan = withInsertedBefore(plan, requestIndex, recordMessage(anchor, active.task, renderedRecord));
   return { plan, note: { task: active.task, replacedGroups, verbatimGroups } };
 }
 
 // Injected messages are never stored; OpenCode sends them without checking ids.
-function recordMessage(request: MessageWithParts, task: string, text: string): MessageWithParts {
-  const id = `${request.info.id}-rcm-memory`;
-  const part: TextPart = { id: `rcm-memory-${task}`, sessionID: request.info.sessionID, messageID: id, type: "text", text, synthetic: true };
-  return { info: { ...request.info, id } as MessageWithParts["info"], parts: [part] };
+function recordMessage(anchor: MessageWithParts, task: string, text: string): MessageWithParts {
+  const id = `${anchor.info.id}-rcm-memory`;
+  const part: TextPart = { id: `rcm-memory-${task}`, sessionID: anchor.info.sessionID, messageID: id, type: "text", text, synthetic: true };
+  return { info: { ...anchor.info, id } as MessageWithParts["info"], parts: [part] };
 }
