@@ -5,6 +5,8 @@ import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
 import { MODES, type Mode } from "./config/options-schema.js";
 import { LabelledSessionsError } from "./route-eval/labelled-sessions.js";
+import { RequirementSetError } from "./memory-eval/requirement-set.js";
+import { renderMemoryEval, runMemoryEval } from "./memory-eval/run-memory-eval.js";
 import { renderReliabilitySvg } from "./route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.js";
 import { RouteEvalSetupError, runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
@@ -35,6 +37,11 @@ Commands:
                                    mergeConfidentWrongRate, expectedCalibrationError, ...}
           --plot <file.svg>        write a reliability diagram
           --verbose                list every decision, not only the wrong ones
+  memory-eval <file.jsonl | directory>...
+          Score the extractive memory updater's constraints against labelled requirement
+          clauses (fixtures/requirements): precision and recall per clause, per file.
+          --json                   print {requests, gold, predicted, matched, precision, recall}
+          --verbose                list every missed and extra clause
 ${BENCH_USAGE}
   help    Show this text.`;
 
@@ -49,6 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (command === "demo") return demo(rest);
   if (command === "route-eval") return routeEval(rest);
+  if (command === "memory-eval") return memoryEval(rest);
   if (command === "bench") return bench(rest);
   throw new UsageError(`unknown command "${command}"`);
 }
@@ -103,6 +111,19 @@ async function routeEval(args: readonly string[]): Promise<number> {
   return 0;
 }
 
+async function memoryEval(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: { json: { type: "boolean", default: false }, verbose: { type: "boolean", default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length === 0) throw new UsageError("memory-eval takes one or more files (or directories) of labelled requests");
+  const evaluation = await runMemoryEval(positionals);
+  process.stdout.write(`${values.json ? JSON.stringify(evaluation.total) : renderMemoryEval(evaluation, { verbose: values.verbose })}\n`);
+  return 0;
+}
+
 async function bench(args: readonly string[]): Promise<number> {
   // First Ctrl-C: stop cleanly (no half-written results); a second one exits at once.
   const controller = new AbortController();
@@ -132,7 +153,7 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError) {
+    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError) {
       process.stderr.write(`opencode-rcm: ${error.message}\n`);
       process.exit(2);
     }

@@ -53,8 +53,9 @@ describe("extractiveUpdater on a recorded session", () => {
     const { record: next } = result;
     expect(next.goal).toBe("Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.");
     expect(next.constraints).toEqual([
-      { id: "c1", text: a1.requestText, sources: [a1.id] },
-      { id: "c2", text: "Back to slugify: keep unicode letters instead of dropping them.", sources: [a2.id] },
+      // Clauses, without the task label and the "back to" that only point at the task.
+      { id: "c1", text: "add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes", sources: [a1.id] },
+      { id: "c2", text: "keep unicode letters instead of dropping them", sources: [a2.id] },
     ]);
     // call_5_0 is the failed edit: no progress, and its error is cleared by call_6_0 on the same file.
     expect(next.progress).toEqual([
@@ -71,7 +72,7 @@ describe("extractiveUpdater on a recorded session", () => {
   it("updates cumulatively: a second batch keeps the earlier goal, constraints and progress", () => {
     const first = record(taskA([a1]));
     const proposal = proposeExtractively(taskA([a2], first));
-    expect(proposal.constraints[0]).toEqual({ id: "c1", text: a1.requestText, sources: [a1.id] });
+    expect(proposal.constraints[0]).toEqual({ id: "c1", text: "add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes", sources: [a1.id] });
     expect(proposal.progress.map((item) => item.sources)).toEqual([["call_6_0"]]);
     const second = record(taskA([a2], first));
     expect(second.goal).toBe(first.goal);
@@ -128,9 +129,9 @@ describe("constraints", () => {
       ]),
     );
     expect(proposal.constraints).toEqual([
-      { text: "It should stream the file instead of reading it all at once.", sources: ["u1"] },
-      { text: "Please add a `--chunk-size` option (default 64KB).", sources: ["u1"] },
-      { text: "Don't change the public API of `parse_file()`.", sources: ["u1"] },
+      { text: "It should stream the file instead of reading it all at once", sources: ["u1"] },
+      { text: "Please add a `--chunk-size` option (default 64KB)", sources: ["u1"] },
+      { text: "Don't change the public API of `parse_file()`", sources: ["u1"] },
       { text: "Can you also add a test for the chunking?", sources: ["u2"] },
     ]);
   });
@@ -172,11 +173,11 @@ describe("superseding", () => {
     expect(proposal.constraints.map((constraint) => constraint.id ?? constraint.text)).toEqual([
       "c2",
       "c3",
-      "Actually, write the report as JSON instead.",
+      "Actually, write the report as JSON instead",
     ]);
     const next = record(value);
     expect(next.constraints.find((constraint) => constraint.id === "c1")?.supersededBy).toBe("u2");
-    expect(next.constraints.at(-1)).toEqual({ id: "c4", text: "Actually, write the report as JSON instead.", sources: ["u2"] });
+    expect(next.constraints.at(-1)).toEqual({ id: "c4", text: "Actually, write the report as JSON instead", sources: ["u2"] });
     expect(next.pending).not.toContain("Write the report as CSV to out/report.csv.");
     expect(next.lastUpdate.notes).toEqual([]);
   });
@@ -196,8 +197,8 @@ describe("superseding", () => {
     const proposal = proposeExtractively(
       input([request("u1", "Use spaces for indentation in the generated code."), request("u2", "Use tabs for indentation instead of spaces.")]),
     );
-    expect(proposal.constraints).toEqual([{ text: "Use tabs for indentation instead of spaces.", sources: ["u2"] }]);
-    expect(proposal.pending).toEqual(["Use tabs for indentation instead of spaces."]);
+    expect(proposal.constraints).toEqual([{ text: "Use tabs for indentation instead of spaces", sources: ["u2"] }]);
+    expect(proposal.pending).toEqual(["Use tabs for indentation instead of spaces"]);
     expect(proposal.superseded).toEqual([]);
   });
 });
@@ -342,9 +343,9 @@ describe("pending", () => {
     // u1's first two are answered by e1 (it names cli.py; the second names nothing); the docs
     // were never edited; README.md's edit failed; u3 comes after the only completed edit.
     expect(proposeExtractively(input(batch)).pending).toEqual([
-      "Update docs/usage.md with the new flag.",
-      "Fix the typo in README.md.",
-      "Make sure the exit code stays 0.",
+      "Update docs/usage.md with the new flag",
+      "Fix the typo in README.md",
+      "Make sure the exit code stays 0",
     ]);
   });
 
@@ -365,10 +366,8 @@ describe("extractive records of Switch-SWE style requests", () => {
     ];
     const next = record(input(batch));
     expect(next.goal.startsWith(`${ws}: lookup()`)).toBe(true);
-    expect(next.constraints.map((constraint) => constraint.text)).toEqual([
-      "lookup() does not find variables for option names with dashes.",
-      "It must upper-case the name.",
-    ]);
+    // The description of today's behaviour is not a constraint; the requirement is.
+    expect(next.constraints.map((constraint) => constraint.text)).toEqual(["It must upper-case the name"]);
     expect(next.progress).toEqual([{ text: "Ran `python3 -m pytest -q tests`: passed", sources: ["c1"] }]);
   });
 });

@@ -1,5 +1,6 @@
 import { contentWords, extractSignals } from "../routing/signals.js";
 import { applyProposal } from "./apply-proposal.js";
+import { requirementClauses } from "./requirement-clauses.js";
 import { toolCallsOf, type GroupDigest, type ToolCallDigest } from "./group-digest.js";
 import type { RecordProposal } from "./record-proposal.js";
 import { activeConstraints } from "./record.js";
@@ -19,15 +20,6 @@ export const extractiveUpdater: MemoryUpdater = {
 const GOAL_CHARS = 300;
 const SHOWN_CHARS = 120;
 
-// A sentence that states a requirement has one of these, or starts with an imperative verb.
-const CUE =
-  /\b(?:must|mustn't|should|shouldn't|shall|needs? to|have to|has to|required?|requires|never|always|only|don'?t|do not|does not|doesn't|make sure|ensure|keep|without|instead|rather than|cannot|can'?t|can not|avoid|preserve|at least|at most|exactly|expected|no longer)\b/i;
-const IMPERATIVE =
-  /^(?:add|make|write|fix|use|keep|return|change|remove|rename|support|handle|implement|raise|allow|accept|reject|treat|ignore|skip|update|create|replace|move|delete|drop|set|put|include|exclude|convert|refactor|extract|split|merge|ensure|avoid|preserve|throw|emit|log|print|validate|document|rewrite|introduce|expose|export|wrap|parse|format|sort|limit|cap|strip|normali[sz]e|escape|quote|unquote|trim|lowercase|uppercase|capitali[sz]e|encode|decode|serialize|load|send|pass|verify|cover|hide|warn|fail|guard|lock|sanitize|deduplicate|dedupe|group|filter|map|count|round|pad|truncate|indent|register|configure|enable|disable|require|forbid|reuse|share|clean|cleanup|reset|initiali[sz]e|open|close|retain|respect|honou?r|prevent|let|cache|retry|bump|revert|restore|switch|stop|give|mark|store|save|prefer|default|forget|name|call|never|always|only)\b/i;
-// Words in front of the verb that do not change what is asked ("Also, please add ...").
-const FILLER = /^(?:please|also|now|then|and|so|ok|okay|actually|just|instead|finally|next|first|lastly|oh|alright|but|let's|let us)\b[,\s]*/i;
-// "Can you add ...?" is a request; "What files are in textkit?" is a pure question.
-const POLITE = /^(?:(?:can|could|would|will) you(?: please)?|(?:i|we)(?: would|'d)? (?:like|want|need) you to)\s+/i;
 const PLEASANT_WORDS = new Set(
   "hi hello hey thanks thank you thx cheers great cool nice perfect awesome ok okay good job well done sounds looks lgtm a lot so much there again that that's works".split(" "),
 );
@@ -90,8 +82,7 @@ function extractConstraints(input: MemoryUpdateInput) {
   input.batch.forEach((group, index) => {
     const by = group.requestID;
     if (group.kind !== "request" || by === undefined) return;
-    for (const text of sentences(withoutWorkspace(group.requestText))) {
-      if (!isRequirement(text)) continue;
+    for (const text of requirementClauses(group.requestText)) {
       if (OVERRIDE.test(text) && !ADDITIVE.test(text)) {
         for (const older of active) {
           if (!superseded.some((entry) => entry.id === older.id) && overrides(text, older.text)) superseded.push({ id: older.id, by });
@@ -127,24 +118,6 @@ function overrides(newer: string, older: string): boolean {
   if ([...b.paths, ...b.symbols].some((item) => code.has(item))) return true;
   const words = new Set(contentWords(newer).filter((word) => !OVERRIDE_WORDS.has(word)));
   return new Set(contentWords(older).filter((word) => words.has(word))).size >= 2;
-}
-
-function isRequirement(sentence: string): boolean {
-  if (isPleasantry(sentence) || contentWords(sentence).length === 0) return false;
-  const leads = [stripFillers(sentence), stripFillers(sentence.replace(/^[^:`]{1,40}:\s+/, ""))];
-  if (sentence.endsWith("?")) {
-    return leads.some((lead) => {
-      const polite = POLITE.exec(lead);
-      return polite !== null && IMPERATIVE.test(stripFillers(lead.slice(polite[0].length)));
-    });
-  }
-  return CUE.test(sentence) || leads.some((lead) => IMPERATIVE.test(lead) || IMPERATIVE.test(stripFillers(lead.replace(POLITE, ""))));
-}
-
-function stripFillers(text: string): string {
-  let rest = text;
-  for (let previous = ""; previous !== rest; ) [previous, rest] = [rest, rest.replace(FILLER, "")];
-  return rest;
 }
 
 function isPleasantry(sentence: string): boolean {
@@ -189,7 +162,8 @@ function collectFiles(previous: readonly string[], batch: readonly GroupDigest[]
   const roots = new Set<string>();
   for (const group of batch) {
     const request = extractSignals(group.requestText);
-    named.push(...request.paths);
+    // A request's "paths" include things like "0/false/no/off": only names with an extension are files.
+    named.push(...request.paths.filter((path) => /\.[A-Za-z]\w{0,7}$/.test(path)));
     for (const workspace of request.workspaces) roots.add(`${workspace}/`);
     for (const call of toolCallsOf([group])) {
       named.push(...pathsOf(call));
