@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { toInteractionGroups } from "../core/interaction-groups.js";
 import type { InteractionGroup } from "../core/interaction-groups.js";
 import { newEvidence, type FoldedEvidence } from "../core/routing/group-evidence.js";
@@ -14,6 +15,9 @@ import type { MemoryUpdateLog, SessionState } from "../store/session-state-file.
 import type { TaskRecord } from "../core/memory/record.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
+
+/** Sessions whose routing state stays in memory; more are read back from disk when used. */
+export const DEFAULT_MAX_SESSIONS = 64;
 
 /** The routing state of the sessions this server runs, one entry per session. */
 export interface SessionRouting {
@@ -76,15 +80,28 @@ export function createSessionRouting(deps: {
   router: Router;
   source: SessionSource;
   logger: Logger;
+  /** Sessions held in memory at once (least recently used leave first). */
+  maxSessions?: number;
 }): SessionRouting {
-  const sessions = new Map<string, Promise<RoutedSession>>();
+  // A long-running server keeps only the sessions in use: an idle one leaves memory (its
+  // state is on disk) and is read back, its index rebuilt, when it comes back.
+  const sessions = new LRUCache<string, Promise<RoutedSession>>({
+    max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    // What only noteCall changed (the savings) is written before the session leaves.
+    dispose: (session) => void session.then((open) => (open.dirty ? open.file.save(open.state) : undefined)).catch(() => undefined),
+  });
   const queues = new Map<string, Promise<unknown>>();
-  const lastCalls = new Map<string, CallReport>();
+  const lastCalls = new LRUCache<string, CallReport>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
 
   const serialised = <T>(sessionID: string, work: () => Promise<T>): Promise<T> => {
     const previous = queues.get(sessionID) ?? Promise.resolve();
     const next = previous.then(work, work);
-    queues.set(sessionID, next.catch(() => undefined));
+    const settled = next.catch(() => undefined);
+    queues.set(sessionID, settled);
+    // The queue entry goes once nothing more is waiting on it.
+    void settled.then(() => {
+      if (queues.get(sessionID) === settled) queues.delete(sessionID);
+    });
     return next;
   };
 

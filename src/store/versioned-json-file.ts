@@ -49,7 +49,8 @@ export function versionedJsonFile<S extends z.ZodType>(options: {
       return { status: "rebuilt", value: empty(), movedTo, reason };
     },
     async save(value) {
-      const text = `${JSON.stringify({ version, data: schema.parse(value) }, null, 2)}\n`;
+      // Compact: it is written at every routed request and turn end, and read by programs.
+      const text = `${JSON.stringify({ version, data: schema.parse(value) })}\n`;
       await mkdir(dirname(path), { recursive: true });
       const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       try {

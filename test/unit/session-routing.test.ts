@@ -76,6 +76,23 @@ describe("session routing in the plug-in", () => {
     expect(await restarted.snapshot(sessionID)).toEqual({ ...version2, off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
   });
 
+  it("keeps only the most recent sessions in memory and reads an evicted one back from disk", async () => {
+    const other = history.map((message) => ({ ...message, info: { ...message.info, sessionID: "ses_other" } })) as MessageWithParts[];
+    const source = sourceFor({ [sessionID]: { messages: history }, ses_other: { messages: other } });
+    const reads: string[] = [];
+    const counting = { ...source, messages: (id: string) => (reads.push(id), source.messages(id)) };
+    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger(), maxSessions: 1 });
+    await routeAll(routing, source, users.slice(0, 2));
+    const before = await routing.snapshot(sessionID);
+    expect(reads).toEqual([sessionID]);
+    await routing.route("ses_other", "m1", textOf(users[0] as MessageWithParts));
+    // Session one left memory for ses_other; it comes back from its file (its history read again), decisions intact.
+    expect(await routing.snapshot(sessionID)).toEqual(before);
+    expect(reads).toEqual([sessionID, "ses_other", sessionID]);
+    const [resumed] = await routeAll(routing, source, users.slice(2));
+    expect(resumed?.task.id).toBe("t1");
+  });
+
   it("moves an unreadable state file aside, logs a warning and starts a new ledger", async () => {
     await mkdir(join(temp.path, "sessions"), { recursive: true });
     await writeFile(sessionStatePath(temp.path, sessionID), "{ torn", "utf8");
