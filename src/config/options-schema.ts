@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_COOLDOWN_MS } from "../aux/aux-health.js";
+import { DEFAULT_KEEP_RECENT, DEFAULT_REPLACE_BATCH_TOKENS } from "../core/context/replace-covered-exchanges.js";
 import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 
 export const MODES = ["native", "router", "memory", "full"] as const;
@@ -47,7 +48,14 @@ export const MemoryOptionsSchema = z
       .enum(["model", "extractive"])
       .optional()
       .describe("model: the aux model writes the records; extractive: no model. Default: model when an aux endpoint is configured."),
-    keepRecent: z.number().int().min(0).max(50).default(2).describe("The most recent interaction groups always kept whole."),
+    keepRecent: z.number().int().min(0).max(50).default(DEFAULT_KEEP_RECENT).describe("The most recent interaction groups always kept whole."),
+    replaceBatchTokens: z
+      .number()
+      .int()
+      .min(0)
+      .max(200_000)
+      .default(DEFAULT_REPLACE_BATCH_TOKENS)
+      .describe("Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, so the prompt cache survives between batches (0: replace at once)."),
     recordTokens: z.number().int().min(200).max(20_000).default(1500).describe("Bound of a rendered record, in (estimated) tokens."),
     batchGroups: z.number().int().min(1).max(50).default(6).describe("At most this many groups per aux-model update..."),
     batchTokens: z.number().int().min(1000).max(200_000).default(12_000).describe("...and at most this many (estimated) tokens of them."),

@@ -6,6 +6,8 @@ import { opencodeBinary } from "./opencode-binary.js";
 
 export interface OpencodeServer {
   url: string;
+  /** The server process, for resource figures (CPU time from /proc). */
+  pid: number | undefined;
   /** A client bound to `directory`; sessions created through it run there. */
   client(directory: string): OpencodeClient;
   /** Everything the server printed so far (stdout and stderr). */
@@ -40,6 +42,7 @@ export async function startOpencodeServer(options: {
   });
   return {
     url,
+    pid: child.pid,
     client: (directory) => createOpencodeClient({ baseUrl: url, directory }),
     output: () => output,
     close: () => stop(child),

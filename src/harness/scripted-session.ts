@@ -22,6 +22,7 @@ export interface ScriptedOpencodeOptions {
   plugins: readonly PluginEntry[];
   env?: Record<string, string>;
   contextLimit?: number;
+  outputLimit?: number;
 }
 
 export interface ScriptedOpencode {
@@ -50,6 +51,7 @@ export async function withScriptedOpencode<T>(
         modelBaseURL: model.url,
         plugins: options.plugins,
         ...(options.contextLimit ? { contextLimit: options.contextLimit } : {}),
+        ...(options.outputLimit ? { outputLimit: options.outputLimit } : {}),
       }),
     });
     const server = await startOpencodeServer({ home, cwd: options.directory, ...(options.env ? { env: options.env } : {}) });

@@ -83,9 +83,11 @@ async function withRecord(options: {
     renderedRecord = renderRecord(record, { title, maxTokens: deps.options.memory.recordTokens });
     rendered.set(record, renderedRecord);
   }
-  const replaced = replaceCoveredExchanges({ view, plan, active, record, renderedRecord, keepRecent: deps.options.memory.keepRecent });
-  const { replacedGroups, verbatimGroups } = replaced.note;
-  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} recordChars=${renderedRecord.length}`;
+  const { keepRecent, replaceBatchTokens } = deps.options.memory;
+  const replaced = replaceCoveredExchanges({ view, plan, active, record, renderedRecord, keepRecent, batchTokens: replaceBatchTokens });
+  const { replacedGroups, verbatimGroups, recordShown } = replaced.note;
+  const shown = recordShown ? `recordChars=${renderedRecord.length}` : "not shown (nothing the view lacks)";
+  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} ${shown}`;
   return { plan: replaced.plan, summary };
 }
 

@@ -26,9 +26,11 @@ export function withRecordApplied(options: {
   record: TaskRecord;
   renderedRecord: string;
   keepRecent?: number;
+  /** Default 0 here: these tests are about which exchanges may go, not about batching. */
+  batchTokens?: number;
 }) {
   const { messages, ledger, ...rest } = options;
   const view = buildCallView({ messages, ledger });
-  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, ...rest });
+  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, batchTokens: 0, ...rest });
   return { ...note, messages: applyPlan(messages, plan) };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messageTokens } from "../../src/core/context/call-report.js";
 import { toInteractionGroups, type InteractionGroup } from "../../src/core/interaction-groups.js";
 import type { ActiveTask } from "../../src/core/context/call-view.js";
 import { DEFAULT_KEEP_RECENT } from "../../src/core/context/replace-covered-exchanges.js";
@@ -65,14 +66,14 @@ function taskOf(active: ActiveTask): Extract<ActiveTask, { kind: "task" }> {
   return active;
 }
 
-function assemble(messages: readonly MessageWithParts[], ledger: Ledger, record: TaskRecord, keepRecent?: number) {
+function assemble(messages: readonly MessageWithParts[], ledger: Ledger, record: TaskRecord, keepRecent?: number, batchTokens = 0) {
   const active = taskOf(activeTaskOf(messages, ledger, 0.8));
   const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
   const renderedRecord = renderRecord(record, { title });
   return {
     renderedRecord,
     active,
-    ...withRecordApplied({ messages, ledger, active, record, renderedRecord, ...(keepRecent === undefined ? {} : { keepRecent }) }),
+    ...withRecordApplied({ messages, ledger, active, record, renderedRecord, batchTokens, ...(keepRecent === undefined ? {} : { keepRecent }) }),
   };
 }
 
@@ -290,6 +291,32 @@ describe("replacing covered exchanges: a stable prefix", () => {
     const once = JSON.stringify(assemble(call, twoTasks, record).messages);
     expect(JSON.stringify(assemble(call, twoTasks, record).messages)).toBe(once);
     expect(JSON.stringify(assemble(structuredClone(call), twoTasks, record).messages)).toBe(once);
+  });
+});
+
+describe("replacing covered exchanges: batches, and the record only when the view lacks something", () => {
+  const exchangeTokens = (group: InteractionGroup) =>
+    group.indices.filter((index) => history[index]?.info.role === "assistant").reduce((sum, index) => sum + messageTokens(history[index]), 0);
+
+  it("replaces nothing before a batch is full, and then leaves the record out: the view holds the whole task", async () => {
+    const record = await extractiveRecord(history, twoTasks, "t1", [a1]);
+    const result = assemble(history, twoTasks, record, 0, exchangeTokens(groupA1) + 1);
+    expect(result.replacedGroups).toBe(0);
+    expect(result.recordShown).toBe(false);
+    expect(result.messages).toEqual(history);
+  });
+
+  it("cuts at whole batches, oldest first, and the cut stays where it is until the next batch is full", () => {
+    const batch = exchangeTokens(groupA1);
+    expect(exchangeTokens(groupB1)).toBeLessThan(batch);
+    // Covering a1 fills one batch: a1's exchange goes, with the record.
+    const first = assemble(history, oneTask, recordCovering("t1", [a1]), 0, batch);
+    expect([first.replacedGroups, first.recordShown]).toEqual([1, true]);
+    // Covering b1 as well adds less than a batch: the same cut, so the same bytes before the record.
+    const second = assemble(history, oneTask, recordCovering("t1", [a1, b1]), 0, batch);
+    expect(second.replacedGroups).toBe(1);
+    const before = (messages: readonly MessageWithParts[]) => messages.slice(0, messages.findIndex(isRecordMessage));
+    expect(JSON.stringify(before(second.messages))).toBe(JSON.stringify(before(first.messages)));
   });
 });
 

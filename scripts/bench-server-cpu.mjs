@@ -1,0 +1,82 @@
+// The plug-in's cost to the OpenCode server: CPU time of `opencode serve` (user + system,
+// from /proc; tool processes not counted) under a scripted load of concurrent sessions,
+// without the plug-in and with it in mode full, rounds interleaved so both see the same
+// machine. Build first: npm run build && node scripts/bench-server-cpu.mjs [--sessions 20] [--rounds 3]
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createGitRepo } from "../dist/harness/git-repo.js";
+import { packageRoot } from "../dist/harness/package-root.js";
+import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
+
+const { values } = parseArgs({ options: { sessions: { type: "string", default: "20" }, rounds: { type: "string", default: "3" } } });
+const SESSIONS = Number(values.sessions);
+const ROUNDS = Number(values.rounds);
+const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const TICKS = 100; // USER_HZ on Linux
+
+// Each session: three tasks, a return to the first, each request with a write and a reply.
+const ASKS = [
+  "Fix the date parser in src/dates.py: parse_date crashes on ISO week dates like 2024-W05.",
+  "New task: add a --json flag to the command line in src/cli.py so results print as JSON.",
+  "New task: the install guide is out of date. docs/install.md lists Python 3.7 as supported, but setup.py requires 3.10 now; update the guide and its version table.",
+  "Back to the date parser in src/dates.py: also accept a lowercase w in week dates.",
+];
+function script(repo) {
+  return {
+    stages: ASKS.map((text, index) => ({
+      id: `s${index}`,
+      when: text,
+      steps: [
+        { toolCalls: [{ name: "write", arguments: { filePath: join(repo, `notes/${index}.md`), content: `${text}\n`.repeat(20) } }] },
+        { text: `Done with step ${index}.` },
+      ],
+    })),
+  };
+}
+
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+async function round(label, plugins) {
+  const dir = await mkdtemp(join(tmpdir(), `rcm-cpu-${label}-`));
+  try {
+    const repo = join(dir, "repo");
+    await createGitRepo(repo, { "README.md": "# load\n", "src/dates.py": "def parse_date(text):\n    pass\n" });
+    return await withScriptedOpencode({ runDir: join(dir, "run"), directory: repo, script: script(repo), plugins }, async ({ client, server, prompt }) => {
+      // Warm up (instance, plug-in load) outside the measurement.
+      const warm = (await client.session.create({}, { throwOnError: true })).data.id;
+      await prompt(warm, ASKS[0]);
+      const start = cpuSeconds(server.pid);
+      const began = Date.now();
+      await Promise.all(
+        Array.from({ length: SESSIONS }, async () => {
+          const id = (await client.session.create({}, { throwOnError: true })).data.id;
+          for (const text of ASKS) await prompt(id, text);
+        }),
+      );
+      return { cpu: cpuSeconds(server.pid) - start, wall: (Date.now() - began) / 1000 };
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const results = { native: [], full: [] };
+for (let index = 0; index < ROUNDS; index += 1) {
+  for (const [label, plugins] of index % 2 === 0 ? [["native", []], ["full", [[PLUGIN, { mode: "full" }]]]] : [["full", [[PLUGIN, { mode: "full" }]]], ["native", []]]) {
+    const result = await round(label, plugins);
+    results[label].push(result);
+    console.error(`round ${index + 1} ${label}: server CPU ${result.cpu.toFixed(2)} s, wall ${result.wall.toFixed(1)} s`);
+  }
+}
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const native = median(results.native.map((r) => r.cpu));
+const full = median(results.full.map((r) => r.cpu));
+console.log(`server CPU for ${SESSIONS} concurrent sessions x ${ASKS.length} requests, median of ${ROUNDS} interleaved rounds`);
+console.log(`  without the plug-in   ${native.toFixed(2)} s`);
+console.log(`  with it (mode full)   ${full.toFixed(2)} s   ratio ${(full / native).toFixed(3)}   (target <= 1.05)`);

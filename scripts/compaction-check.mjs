@@ -1,0 +1,69 @@
+// Does the plug-in make OpenCode compact more often, or loop? One interleaved four-task
+// session whose tool outputs are large, at a small context window, without the plug-in and
+// with it in modes memory and full; counts compaction calls and whether every request
+// finished. Build first: node scripts/compaction-check.mjs [--context 12000] [--timeout-s 120]
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createGitRepo } from "../dist/harness/git-repo.js";
+import { packageRoot } from "../dist/harness/package-root.js";
+import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
+import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";
+
+const { values } = parseArgs({ options: { context: { type: "string", default: "12000" }, "timeout-s": { type: "string", default: "120" } } });
+const CONTEXT = Number(values.context);
+const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
+const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const TASKS = ["alpha", "beta", "gamma", "delta"];
+const ASKS = [];
+for (let round = 0; round < 3; round += 1) {
+  for (const task of TASKS) ASKS.push(`${round === 0 ? "New task" : `Back to ${task}`}: in src/${task}.py the ${task} helper must keep rule ${round + 1} (${task}-${round}); dump src/${task}.txt so I can check it.`);
+}
+function script(repo) {
+  return {
+    stages: ASKS.map((text, index) => ({
+      id: `s${index}`,
+      when: text,
+      steps: [
+        { toolCalls: [{ name: "bash", arguments: { command: `python3 -c "print('\\n'.join('line%05d of ${index}' % i for i in range(400)))"`, description: "Dump" } }] },
+        { toolCalls: [{ name: "write", arguments: { filePath: join(repo, `src/f${index}.py`), content: `# ${text}\n` } }] },
+        { text: `Done ${index}.` },
+      ],
+    })),
+    fallback: { text: "Nothing left." },
+    summary: "## Summary\n- Work on the latest request.",
+  };
+}
+
+async function run(label, plugins) {
+  const dir = await mkdtemp(join(tmpdir(), `rcm-compaction-${label}-`));
+  try {
+    const repo = join(dir, "repo");
+    await createGitRepo(repo, { "README.md": "# x\n", "src/__init__.py": "" });
+    return await withScriptedOpencode({ runDir: join(dir, "run"), directory: repo, script: script(repo), plugins, contextLimit: CONTEXT, outputLimit: 1000 }, async ({ client, model }) => {
+      const id = (await client.session.create({}, { throwOnError: true })).data.id;
+      let finished = 0;
+      for (const text of ASKS) {
+        const timer = new Promise((resolve) => setTimeout(() => resolve("timeout"), TIMEOUT_MS));
+        const outcome = await Promise.race([client.session.prompt({ sessionID: id, parts: [{ type: "text", text }] }).then(() => "done"), timer]);
+        if (outcome === "timeout") {
+          await client.session.abort({ sessionID: id });
+          break;
+        }
+        finished += 1;
+      }
+      const requests = await model.requests();
+      const compactions = requests.filter((request) => isCompactionRequest(messageText(request.body.messages.findLast((message) => message.role === "user")?.content))).length;
+      return { finished, compactions, calls: requests.length };
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`context ${CONTEXT} tokens, ${ASKS.length} requests`);
+for (const [label, plugins] of [["no plug-in", []], ["memory", [[PLUGIN, { mode: "memory" }]]], ["full", [[PLUGIN, { mode: "full" }]]]]) {
+  const result = await run(label.replace(/\W/g, ""), plugins);
+  console.log(`${label.padEnd(10)} finished ${result.finished}/${ASKS.length} requests, ${result.compactions} compactions, ${result.calls} model calls`);
+}
