@@ -71,7 +71,8 @@ describe("task memory inside the real OpenCode", () => {
         const stateDir = join(temp.path, `state-${mode}`);
         const plugin: PluginEntry = [
           PLUGIN,
-          { mode, debug: true, stateDir, aux: { baseURL: aux.url, model: "aux" }, memory: { updater: "model", keepRecent: 1 } },
+          // replaceBatchTokens 0: this test is about which exchanges may go, not about batching them.
+          { mode, debug: true, stateDir, aux: { baseURL: aux.url, model: "aux" }, memory: { updater: "model", keepRecent: 1, replaceBatchTokens: 0 } },
         ];
         return withScriptedOpencode(
           { runDir: join(temp.path, `run-${mode}`), directory: repo, script: fourTaskScript(repo), plugins: [plugin] },
