@@ -15,6 +15,13 @@ export interface OpencodeServer {
   close(): Promise<void>;
 }
 
+// Servers still running when this process exits (a test that timed out never reaches its
+// `finally`): their process groups are killed on the way out, so none outlives its run.
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) killGroup(child, "SIGKILL");
+});
+
 /**
  * Starts `opencode serve` on loopback with a random free port, in an isolated home.
  * We spawn the binary ourselves rather than with the SDK's createOpencodeServer, which
@@ -33,6 +40,8 @@ export async function startOpencodeServer(options: {
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -85,15 +94,17 @@ function waitForUrl(child: ChildProcess, output: () => string, timeoutMs: number
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-(child.pid as number), name);
-    } catch {
-      // already gone
-    }
-  };
+  const signal = (name: NodeJS.Signals) => killGroup(child, name);
   signal("SIGTERM");
   const timer = setTimeout(() => signal("SIGKILL"), 5_000);
   await exited;
   clearTimeout(timer);
+}
+
+function killGroup(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    process.kill(-(child.pid as number), name);
+  } catch {
+    // already gone
+  }
 }
