@@ -157,10 +157,10 @@ export function createSessionRouting(deps: {
       serialised(sessionID, async () => {
         const session = await open(sessionID);
         if (session.subagent || session.state.off) return undefined;
-        // The task current before this request (a replayed request: the one before it).
+        // The task of the request routed before this one (for a replayed request, before it).
         const { order, decisions } = session.state.ledger;
-        const replayed = order.indexOf(messageID);
-        const previous = replayed === -1 ? session.index.current : decisions[order[replayed - 1] ?? ""]?.task;
+        const position = order.indexOf(messageID);
+        const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
         const routed = await routeRequest({
           router: deps.router,
           ledger: session.state.ledger,

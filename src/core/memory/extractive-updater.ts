@@ -66,12 +66,6 @@ function goalOf(batch: readonly GroupDigest[]): string {
   return `${(space > GOAL_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, "")}…`;
 }
 
-// A request addressed to a workspace ("/abs/path/ws1: fix ...") states its requirements after
-// the path; the path itself stays in the goal.
-function withoutWorkspace(text: string): string {
-  return text.replace(/^\s*(?:\/|[A-Za-z]:\\)\S*:\s+/gm, "");
-}
-
 /** A new constraint; `group` is its request's position in the batch. */
 type Candidate = { text: string; sources: string[]; group: number; dropped: boolean };
 
