@@ -94,6 +94,7 @@ const server: Plugin = async (input, rawOptions) => {
       await deps.guard("event", undefined, async () => {
         if (event.type === "session.deleted") {
           routing?.forget(event.properties.info.id);
+          memory?.forget(event.properties.info.id);
           sessionModels.delete(event.properties.info.id);
           sessionAgents.delete(event.properties.info.id);
           return;

@@ -1,16 +1,25 @@
+import { LRUCache } from "lru-cache";
 import { nextBatch } from "../core/memory/batches.js";
+import { extendView, missesUncoveredRequest } from "../core/memory/history-since-view.js";
 import { digestGroups } from "../core/memory/group-digest.js";
 import type { TaskRecord } from "../core/memory/record.js";
+import type { Ledger } from "../core/routing/ledger.js";
 import { requestIDsOf, uncoveredGroups } from "../core/memory/uncovered-groups.js";
 import type { MemoryUpdater } from "../core/memory/updater.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
+import type { MessageWithParts } from "../core/messages.js";
 import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
-import type { SessionRouting } from "./session-routing.js";
+import { DEFAULT_MAX_SESSIONS, type SessionRouting } from "./session-routing.js";
 import type { SessionSource } from "./session-source.js";
 
 /** The tasks' memory records of the sessions this server runs. */
 export interface SessionMemory {
+  /**
+   * A model call's messages, before the plug-in changes them. The next update starts from
+   * them and reads only the newest messages from OpenCode, not the whole session again.
+   */
+  observe(sessionID: string, messages: readonly MessageWithParts[]): void;
   /** A turn ended: bring the session's records up to date in the background. Never throws. */
   scheduleUpdate(sessionID: string): void;
   /**
@@ -21,7 +30,15 @@ export interface SessionMemory {
   recordFor(sessionID: string, requestID: string, task: string): Promise<TaskRecord | undefined>;
   /** Resolves when no update of the session is running or scheduled (tests, shutdown). */
   settled(sessionID: string): Promise<void>;
+  /** The session was deleted. */
+  forget(sessionID: string): void;
 }
+
+/**
+ * How many of the newest messages an update reads on top of the last call's view: after a
+ * call, a turn adds its final step; more means the view is stale and the whole history is read.
+ */
+export const TAIL_MESSAGES = 8;
 
 export function createSessionMemory(deps: {
   routing: SessionRouting;
@@ -31,8 +48,11 @@ export function createSessionMemory(deps: {
   guard: Guard;
   /** Groups routed below it are not remembered (their task is a guess). */
   threshold?: number;
+  maxSessions?: number;
 }): SessionMemory {
   const threshold = deps.threshold ?? 0;
+  // Taken by the next update, so an idle session holds no messages.
+  const views = new LRUCache<string, readonly MessageWithParts[]>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const pins = new Map<string, { requestID: string; task: string; record: TaskRecord | undefined }>();
@@ -43,7 +63,7 @@ export function createSessionMemory(deps: {
   const updateOnce = async (sessionID: string): Promise<void> => {
     const state = await deps.routing.snapshot(sessionID);
     if (!state || state.off || state.ledger.tasks.length === 0) return;
-    const messages = await deps.source.messages(sessionID);
+    const { messages, read } = await historyFor(sessionID, state);
     const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
     for (const task of state.ledger.tasks) {
       const groups = pending.get(task.id);
@@ -66,6 +86,7 @@ export function createSessionMemory(deps: {
         await deps.routing.commitRecord(sessionID, result.record, { ...log, ok: true, ...(aux ? { aux } : {}) });
         await deps.logger.log("info", `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`, {
           sessionID,
+          read,
           notes: result.record.lastUpdate.notes,
           ...(aux ? { aux } : {}),
         });
@@ -74,6 +95,18 @@ export function createSessionMemory(deps: {
         remaining = remaining.slice(batch.length);
       }
     }
+  };
+
+  // The whole stored history costs the server a read and a serialisation of every message;
+  // the last call's view and the newest few messages nearly always hold what is uncovered.
+  const historyFor = async (sessionID: string, state: { ledger: Ledger; records: Readonly<Record<string, TaskRecord>> }): Promise<{ messages: MessageWithParts[]; read: "view" | "whole" }> => {
+    const view = views.get(sessionID);
+    views.delete(sessionID);
+    if (view) {
+      const extended = extendView(view, await deps.source.recentMessages(sessionID, TAIL_MESSAGES), TAIL_MESSAGES);
+      if (extended && !missesUncoveredRequest({ messages: extended, ...state, threshold })) return { messages: extended, read: "view" };
+    }
+    return { messages: await deps.source.messages(sessionID), read: "whole" };
   };
 
   // One update at a time per session; an idle that arrives meanwhile runs one more pass.
@@ -89,6 +122,9 @@ export function createSessionMemory(deps: {
   };
 
   return {
+    observe(sessionID, messages) {
+      views.set(sessionID, messages);
+    },
     scheduleUpdate(sessionID) {
       if (running.has(sessionID)) again.add(sessionID);
       else void run(sessionID);
@@ -103,6 +139,10 @@ export function createSessionMemory(deps: {
     },
     async settled(sessionID) {
       while (running.has(sessionID)) await running.get(sessionID);
+    },
+    forget(sessionID) {
+      views.delete(sessionID);
+      pins.delete(sessionID);
     },
   };
 }

@@ -41,6 +41,8 @@ export function createTransformHandler(deps: PluginDeps) {
       // A sub-agent session, or one the user switched off with /rcm off: native history.
       if (!call || call.off) return;
       const { ledger } = call;
+      // A copy: the array is changed in place below.
+      deps.memory?.observe(sessionID, [...messages]);
       const view = buildCallView({ messages, ledger });
       if (deps.routing) await deps.routing.learn(sessionID, view.groups);
 

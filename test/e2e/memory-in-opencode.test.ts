@@ -206,5 +206,9 @@ describe("task memory inside the real OpenCode", () => {
     expect(recordTextIn(resumed)).toContain("must quote fields that contain commas");
     expect(JSON.stringify(resumed)).toMatch(/task=t2 confidence=[\d.]+ kept=\d+\/\d+/);
     expect(serverOutput).not.toMatch(/failed; falling back/);
+    // Updates start from the last call's view and the newest messages, not a read of the whole session.
+    const updates = serverOutput.split("\n").filter((line) => line.includes("updated by the extractive updater"));
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.filter((line) => line.includes("read=view")).length).toBeGreaterThanOrEqual(updates.length / 2);
   });
 });

@@ -19,6 +19,9 @@ export function sourceFor(sessions: Record<string, { parentID?: string; messages
       const messages = sessions[id]?.messages ?? [];
       return messages.slice(0, cut.get(id) ?? messages.length);
     },
+    async recentMessages(id, limit) {
+      return (await this.messages(id)).slice(-limit);
+    },
   };
 }
 

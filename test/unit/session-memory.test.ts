@@ -7,7 +7,7 @@ import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "../../src/core/memory/updater.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
-import { createSessionMemory, type SessionMemory } from "../../src/plugin/session-memory.js";
+import { createSessionMemory, TAIL_MESSAGES, type SessionMemory } from "../../src/plugin/session-memory.js";
 import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
@@ -24,16 +24,21 @@ const requests = history.filter((message) => message.info.role === "user") as [M
 const [a1, b1, a2] = requests.map((message) => message.info.id) as [string, string, string];
 
 /** Serves whatever history the test sets, and counts the reads. */
-function fakeSource(): SessionSource & { view: MessageWithParts[]; reads: number } {
+function fakeSource(): SessionSource & { view: MessageWithParts[]; reads: number; tailReads: number } {
   const source = {
     view: history,
     reads: 0,
+    tailReads: 0,
     async parentID() {
       return undefined;
     },
     async messages() {
       source.reads += 1;
       return source.view;
+    },
+    async recentMessages(_id: string, limit: number) {
+      source.tailReads += 1;
+      return source.view.slice(-limit);
     },
   };
   return source;
@@ -316,6 +321,62 @@ describe("session memory in the plug-in", () => {
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
     expect(source.reads - readsBefore).toBe(3);
+  });
+
+  it("starts from the last call's view and reads only the newest messages, with the same records as a whole read", async () => {
+    const whole = setup();
+    for (const request of requests) await whole.route(request);
+    const wholeMemory = whole.memory(extractiveUpdater);
+    wholeMemory.scheduleUpdate(sessionID);
+    await wholeMemory.settled(sessionID);
+
+    await temp.remove();
+    temp = await makeTempDir("rcm-session-memory");
+    const cheap = setup();
+    for (const request of requests) await cheap.route(request);
+    const memory = cheap.memory(extractiveUpdater);
+    // The last model call saw everything but the turn's final answer.
+    memory.observe(sessionID, history.slice(0, -1));
+    const reads = cheap.source.reads;
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(cheap.source.reads).toBe(reads);
+    expect(cheap.source.tailReads).toBe(1);
+    expect((await cheap.stored()).data.records).toEqual((await whole.stored()).data.records);
+
+    // The view is taken by the update: the next one, with no call in between, reads the whole history.
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(cheap.source.reads).toBe(reads + 1);
+  });
+
+  it("reads the whole history when the view and the newest messages do not join", async () => {
+    const { route, memory: memoryWith, source, stored } = setup();
+    for (const request of requests) await route(request);
+    const memory = memoryWith(extractiveUpdater);
+    // A view from before B: at least the tail's worth of messages came after it, so the tail cannot show that nothing is missing.
+    const stale = before(b1);
+    expect(history.length - stale.length).toBeGreaterThanOrEqual(TAIL_MESSAGES);
+    memory.observe(sessionID, stale);
+    const reads = source.reads;
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(source.reads).toBe(reads + 1);
+    expect((await stored()).data.records["t2"]?.coverage.groups).toEqual([b1]);
+  });
+
+  it("reads the whole history when an uncovered request is out of view (a compaction hid it)", async () => {
+    const { route, memory: memoryWith, source, stored } = setup();
+    for (const request of requests) await route(request);
+    const memory = memoryWith(extractiveUpdater);
+    memory.observe(sessionID, history.slice(history.findIndex((message) => message.info.id === a2)));
+    const reads = source.reads;
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(source.reads).toBe(reads + 1);
+    const records = (await stored()).data.records;
+    expect(records["t1"]?.coverage.groups).toEqual([a1, a2]);
+    expect(records["t2"]?.coverage.groups).toEqual([b1]);
   });
 
   it("reads a version-1 state file (the ledger alone) and upgrades it in place", async () => {

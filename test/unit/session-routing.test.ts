@@ -135,7 +135,7 @@ describe("evidence for routing", () => {
   it("comes from what the transform sees; the stored history is read once per session and process", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     let reads = 0;
-    const counting: SessionSource = { parentID: source.parentID, messages: async (id) => (reads++, source.messages(id)) };
+    const counting: SessionSource = { ...source, messages: async (id) => (reads++, source.messages(id)) };
     const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger() });
     const [a, b, back] = users;
     source.upTo((a as MessageWithParts).info.id);
