@@ -14,7 +14,7 @@ import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js"
 import type { OpencodeModelRef } from "../aux/opencode-client.js";
 import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
 import { createSessionFlags } from "./session-flags.js";
-import { createSessionMemory } from "./session-memory.js";
+import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./session-memory.js";
 import { createSessionRouting } from "./session-routing.js";
 import { clientSessionSource } from "./session-source.js";
 import { throwIfSimulated } from "./simulated-failure.js";
@@ -49,7 +49,15 @@ const server: Plugin = async (input, rawOptions) => {
     : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
-    routing && memoryUpdater ? createSessionMemory({ routing, source, updater: memoryUpdater, logger, guard, threshold: options.confidenceThreshold }) : undefined;
+    routing && memoryUpdater ? createSessionMemory({
+          routing,
+          source,
+          updater: memoryUpdater,
+          logger,
+          guard,
+          threshold: options.confidenceThreshold,
+          batchTokens: options.memory.replaceBatchTokens,
+        }) : undefined;
   const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), routing, memory };
   await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
     directory: input.directory,
@@ -84,6 +92,8 @@ const server: Plugin = async (input, rawOptions) => {
     "experimental.session.compacting": async (hookInput, output) => {
       await deps.guard("compacting", hookInput.sessionID, async () => {
         deps.sessions.markCompactionClone(hookInput.sessionID);
+        // The summary may be all that is left of a task: give it every record, complete.
+        await memory?.updateBeforeCompaction(hookInput.sessionID, COMPACTION_UPDATE_WAIT_MS);
         const state = memory && routing ? await routing.snapshot(hookInput.sessionID) : undefined;
         if (!state) return;
         const text = compactionInstructions({ ...state, recordTokens: options.memory.recordTokens });

@@ -6,7 +6,8 @@ import type { TaskRecord } from "../core/memory/record.js";
 import type { Ledger } from "../core/routing/ledger.js";
 import { requestIDsOf, uncoveredGroups } from "../core/memory/uncovered-groups.js";
 import type { MemoryUpdater } from "../core/memory/updater.js";
-import { toInteractionGroups } from "../core/interaction-groups.js";
+import { toInteractionGroups, type InteractionGroup } from "../core/interaction-groups.js";
+import { sumOfMessages } from "../core/context/call-report.js";
 import type { MessageWithParts } from "../core/messages.js";
 import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
@@ -28,6 +29,11 @@ export interface SessionMemory {
    * background update finishes in between.
    */
   recordFor(sessionID: string, requestID: string, task: string): Promise<TaskRecord | undefined>;
+  /**
+   * OpenCode is about to compact: bring every task's record up to date now, whatever its
+   * size, and resolve when done or after `waitMs` (the summary then uses what is there).
+   */
+  updateBeforeCompaction(sessionID: string, waitMs: number): Promise<void>;
   /** Resolves when no update of the session is running or scheduled (tests, shutdown). */
   settled(sessionID: string): Promise<void>;
   /** The session was deleted. */
@@ -40,6 +46,9 @@ export interface SessionMemory {
  */
 export const TAIL_MESSAGES = 8;
 
+/** How long a compaction waits for the records to be brought up to date: an aux model may be slow or down. */
+export const COMPACTION_UPDATE_WAIT_MS = 30_000;
+
 export function createSessionMemory(deps: {
   routing: SessionRouting;
   source: SessionSource;
@@ -48,19 +57,27 @@ export function createSessionMemory(deps: {
   guard: Guard;
   /** Groups routed below it are not remembered (their task is a guess). */
   threshold?: number;
+  /**
+   * A task's record is updated once its finished, unrecorded exchanges reach this many
+   * estimated tokens (and before every compaction). Exchanges are replaced in batches of
+   * the same size, so a smaller update could not take anything out of the prompt yet.
+   */
+  batchTokens?: number;
   maxSessions?: number;
 }): SessionMemory {
   const threshold = deps.threshold ?? 0;
+  const batchTokens = deps.batchTokens ?? 0;
   // Taken by the next update, so an idle session holds no messages.
   const views = new LRUCache<string, readonly MessageWithParts[]>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
+  const complete = new Set<string>();
   const pins = new Map<string, { requestID: string; task: string; record: TaskRecord | undefined }>();
   // A task whose update failed is retried only once it has more uncovered groups, so a
   // broken aux model is not asked again at every turn of every other task.
   const failedAt = new Map<string, number>();
 
-  const updateOnce = async (sessionID: string): Promise<void> => {
+  const updateOnce = async (sessionID: string, everything: boolean): Promise<void> => {
     const state = await deps.routing.snapshot(sessionID);
     if (!state || state.off || state.ledger.tasks.length === 0) return;
     const { messages, read } = await historyFor(sessionID, state);
@@ -69,6 +86,7 @@ export function createSessionMemory(deps: {
       const groups = pending.get(task.id);
       const key = `${sessionID}\u0000${task.id}`;
       if (!groups || (failedAt.get(key) ?? -1) >= groups.length) continue;
+      if (!everything && !reachesBatch(groups, messages)) continue;
       let remaining = digestGroups(messages, groups);
       let previous = state.records[task.id];
       const requestIDs = requestIDsOf(state.ledger, task.id, threshold);
@@ -109,13 +127,25 @@ export function createSessionMemory(deps: {
     return { messages: await deps.source.messages(sessionID), read: "whole" };
   };
 
-  // One update at a time per session; an idle that arrives meanwhile runs one more pass.
+  const reachesBatch = (groups: readonly InteractionGroup[], messages: readonly MessageWithParts[]): boolean => {
+    if (batchTokens <= 0) return true;
+    let tokens = 0;
+    for (const group of groups) {
+      tokens += sumOfMessages(group, messages);
+      if (tokens >= batchTokens) return true;
+    }
+    return false;
+  };
+
+  // One update at a time per session; an idle that arrives meanwhile runs one more pass, and
+  // a compaction one more pass over everything.
   const run = (sessionID: string): Promise<void> => {
     const work = (async () => {
       do {
         again.delete(sessionID);
-        await deps.guard("memory update", sessionID, () => updateOnce(sessionID));
-      } while (again.has(sessionID));
+        const everything = complete.delete(sessionID);
+        await deps.guard("memory update", sessionID, () => updateOnce(sessionID, everything));
+      } while (again.has(sessionID) || complete.has(sessionID));
     })().finally(() => running.delete(sessionID));
     running.set(sessionID, work);
     return work;
@@ -128,6 +158,19 @@ export function createSessionMemory(deps: {
     scheduleUpdate(sessionID) {
       if (running.has(sessionID)) again.add(sessionID);
       else void run(sessionID);
+    },
+    async updateBeforeCompaction(sessionID, waitMs) {
+      complete.add(sessionID);
+      if (!running.has(sessionID)) void run(sessionID);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      try {
+        await Promise.race([this.settled(sessionID), timeout]);
+      } finally {
+        clearTimeout(timer);
+        // The turn goes on after the summary with a new prompt: its calls take the new records.
+        pins.delete(sessionID);
+      }
     },
     async recordFor(sessionID, requestID, task) {
       const pin = pins.get(sessionID);

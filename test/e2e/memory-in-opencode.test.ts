@@ -154,7 +154,8 @@ describe("task memory inside the real OpenCode", () => {
     const repo = join(temp.path, "repo-compaction");
     await createGitRepo(repo, REPO_FILES);
     const stateDir = join(temp.path, "state-compaction");
-    const plugin: PluginEntry = [PLUGIN, { mode: "full", debug: true, stateDir }];
+    // replaceBatchTokens 0: every turn updates the records, which this test reads turn by turn.
+    const plugin: PluginEntry = [PLUGIN, { mode: "full", debug: true, stateDir, memory: { replaceBatchTokens: 0 } }];
     const { requests, serverOutput } = await withScriptedOpencode(
       {
         runDir: join(temp.path, "run-compaction"),

@@ -349,6 +349,36 @@ describe("pending", () => {
     ]);
   });
 
+  it("clears a requirement that the edit's code states, or that a passing test run verified after an edit", () => {
+    const batch = [
+      request("u1", "In src/config.py, parse_bool should accept yes and on. When the value is None or an empty string, return `default`. Update docs/config.md too.", [
+        tool("e1", "edit", "completed", {
+          filePath: "/ws/src/config.py",
+          oldString: "return text == 'true'",
+          newString: "if value is None or value == '':\n        return fallback\n    return text in ('true', 'yes', 'on')",
+        }),
+        tool("t1", "bash", "completed", { command: "python3 -m pytest -q" }, { output: "4 passed", exit: 0 }),
+      ]),
+      request("u2", "Make sure the exit code stays 0 when nothing changed.", [
+        tool("e2", "edit", "completed", { filePath: "/ws/cli.py", oldString: "sys.exit(1)", newString: "sys.exit(0)  # exit code stays 0 when nothing changed" }),
+      ]),
+      request("u3", "Print a warning for every skipped row.", [tool("e3", "edit", "completed", { filePath: "/ws/rows.py", oldString: "a", newString: "b" })]),
+    ];
+    // parse_bool's rule names the edited file; the None rule is verified by the passing run;
+    // the docs were never edited; u2's rule is in the edit's text; u3's names nothing.
+    expect(proposeExtractively(input(batch)).pending).toEqual(["Update docs/config.md too"]);
+  });
+
+  it("keeps a requirement whose file was not edited even when tests passed", () => {
+    const batch = [
+      request("u1", "Fix the typo in README.md.", [
+        tool("e1", "edit", "completed", { filePath: "/ws/cli.py", oldString: "a", newString: "b" }),
+        tool("t1", "bash", "completed", { command: "pytest -q" }, { output: "2 passed", exit: 0 }),
+      ]),
+    ];
+    expect(proposeExtractively(input(batch)).pending).toEqual(["Fix the typo in README.md"]);
+  });
+
   it("carries previous pending items until an edit answers them", () => {
     const previous = { ...record(input([request("u1", "Start.")])), pending: ["Update docs/usage.md with the new flag.", "Fix the typo in README.md."] };
     const batch = [request("u2", "Go on.", [tool("e1", "write", "completed", { filePath: "/ws/docs/usage.md", content: "x" })])];

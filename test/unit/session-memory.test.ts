@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sumOfMessages } from "../../src/core/context/call-report.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { extractiveUpdater } from "../../src/core/memory/extractive-updater.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
@@ -73,7 +74,7 @@ interface Setup {
   source: ReturnType<typeof fakeSource>;
   logger: ReturnType<typeof recordingLogger>;
   routing: SessionRouting;
-  memory(updater: MemoryUpdater): SessionMemory;
+  memory(updater: MemoryUpdater, batchTokens?: number): SessionMemory;
   /** Routes a request as the plug-in does: the transform has seen the history before it. */
   route(request: MessageWithParts): Promise<string | undefined>;
   /** The session state file as stored. */
@@ -89,7 +90,7 @@ function setup(): Setup {
     source,
     logger,
     routing,
-    memory: (updater) => createSessionMemory({ routing, source, updater, logger, guard }),
+    memory: (updater, batchTokens) => createSessionMemory({ routing, source, updater, logger, guard, ...(batchTokens === undefined ? {} : { batchTokens }) }),
     async route(request) {
       const full = source.view;
       source.view = full.slice(0, full.indexOf(request));
@@ -377,6 +378,53 @@ describe("session memory in the plug-in", () => {
     const records = (await stored()).data.records;
     expect(records["t1"]?.coverage.groups).toEqual([a1, a2]);
     expect(records["t2"]?.coverage.groups).toEqual([b1]);
+  });
+
+  it("updates a task once its unrecorded exchanges reach a batch, and every task before a compaction", async () => {
+    const { route, memory: memoryWith, stored } = setup();
+    for (const request of requests) await route(request);
+    // A's two turns are a few hundred estimated tokens, B's one turn fewer.
+    const memory = memoryWith(extractiveUpdater, 100_000);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect((await stored()).data.records).toEqual({});
+    expect(await memory.recordFor(sessionID, a2, "t1")).toBeUndefined();
+
+    await memory.updateBeforeCompaction(sessionID, 10_000);
+    const records = (await stored()).data.records;
+    // The calls after the summary (same request) take the new record, not the pinned absence of one.
+    expect((await memory.recordFor(sessionID, a2, "t1"))?.coverage.groups).toEqual([a1, a2]);
+    expect(records["t1"]?.coverage.groups).toEqual([a1, a2]);
+    expect(records["t2"]?.coverage.groups).toEqual([b1]);
+  });
+
+  it("with a batch A's turns fill and B's do not, updates A alone", async () => {
+    const { route, memory: memoryWith, stored } = setup();
+    for (const request of requests) await route(request);
+    const groups = toInteractionGroups(history);
+    const tokensOf = (id: string) => sumOfMessages(groups.find((group) => group.id === id)!, history);
+    const batch = tokensOf(a1) + tokensOf(a2);
+    expect(tokensOf(b1)).toBeLessThan(batch);
+    const memory = memoryWith(extractiveUpdater, batch);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(Object.keys((await stored()).data.records)).toEqual(["t1"]);
+  });
+
+  it("gives up waiting for a slow update before a compaction after the wait, and the update still lands", async () => {
+    const { route, memory: memoryWith, routing } = setup();
+    for (const request of requests) await route(request);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const slow: MemoryUpdater = { ...extractiveUpdater, async update(input) { await gate; return extractiveUpdater.update(input); } };
+    const memory = memoryWith(slow, 100_000);
+    const started = Date.now();
+    await memory.updateBeforeCompaction(sessionID, 50);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await routing.snapshot(sessionID))?.records).toEqual({});
+    open();
+    await memory.settled(sessionID);
+    expect(Object.keys((await routing.snapshot(sessionID))?.records ?? {}).sort()).toEqual(["t1", "t2"]);
   });
 
   it("reads a version-1 state file (the ledger alone) and upgrades it in place", async () => {

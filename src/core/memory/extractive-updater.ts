@@ -259,13 +259,14 @@ function uncertaintiesOf(previous: readonly string[], batch: readonly GroupDiges
   return items;
 }
 
-/** Which requirements no completed edit has answered yet, in or after their own group. */
+/**
+ * Which requirements the work has not answered yet, judged from the requirement's own group
+ * on: an item is answered by a completed edit that names one of its paths or symbols, or
+ * whose text holds most of its content words; an item naming no file also by an edit that a
+ * passing test run then verified; an item naming nothing by any completed edit.
+ */
 function pendingOf(previous: readonly string[], fresh: readonly Candidate[], dropped: readonly string[], batch: readonly GroupDigest[]): string[] {
-  const edits = batch.map((group) =>
-    toolCallsOf([group])
-      .filter((call) => call.status === "completed" && isEditingCall(call))
-      .map((call) => JSON.stringify(call.input).toLowerCase()),
-  );
+  const work = batch.map(groupWork);
   const items = [
     ...previous.filter((text) => !dropped.some((gone) => sameText(gone, text))).map((text) => ({ text, group: 0 })),
     ...fresh.map(({ text, group }) => ({ text, group })),
@@ -273,9 +274,30 @@ function pendingOf(previous: readonly string[], fresh: readonly Candidate[], dro
   const answered = ({ text, group }: { text: string; group: number }) => {
     const signals = extractSignals(text);
     const names = [...signals.paths, ...signals.symbols].map((name) => name.toLowerCase());
-    return edits.slice(group).flat().some((input) => names.length === 0 || names.some((name) => input.includes(name)));
+    const words = [...new Set(contentWords(text))];
+    return work.slice(group).some(({ edits, editWords, verified }) => {
+      if (edits.length === 0) return false;
+      if (names.length === 0 || names.some((name) => edits.some((input) => input.includes(name)))) return true;
+      if (signals.paths.length === 0 && verified) return true;
+      return words.length >= 2 && words.filter((word) => editWords.has(word)).length >= PENDING_WORD_SHARE * words.length;
+    });
   };
   return items.filter((item) => !answered(item)).map(({ text }) => text);
+}
+
+/** Share of a requirement's content words that an edit's text must hold to answer it. */
+const PENDING_WORD_SHARE = 0.6;
+
+/** A group's completed edits (their inputs, lower-cased), their words, and whether a passing test run followed one. */
+function groupWork(group: GroupDigest): { edits: string[]; editWords: Set<string>; verified: boolean } {
+  const edits: string[] = [];
+  let verified = false;
+  for (const call of toolCallsOf([group])) {
+    if (call.status === "completed" && isEditingCall(call)) edits.push(JSON.stringify(call.input).toLowerCase());
+    else if (edits.length > 0 && isTestCommand(commandOf(call)) && testOutcome(call) === "passed") verified = true;
+  }
+  // JSON escapes (\n, \") would glue words together; split them off first.
+  return { edits, editWords: new Set(edits.flatMap((input) => contentWords(input.replace(/\\[nt"\\]/g, " ")))), verified };
 }
 
 function commandOf(call: ToolCallDigest): string {
