@@ -2,6 +2,8 @@
 // from /proc; tool processes not counted) under a scripted load of concurrent sessions,
 // without the plug-in and with it (mode full, or --mode), rounds interleaved so both see the same
 // machine. Build first: npm run build && node scripts/bench-server-cpu.mjs [--sessions 20] [--rounds 3] [--mode full]
+// [--batch-tokens N]: memory.replaceBatchTokens; 0 updates the records after every turn (the
+// load's turns are far short of the default batch, so by default no record is updated).
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,7 +13,9 @@ import { createGitRepo } from "../dist/harness/git-repo.js";
 import { packageRoot } from "../dist/harness/package-root.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
 
-const { values } = parseArgs({ options: { sessions: { type: "string", default: "20" }, rounds: { type: "string", default: "3" }, mode: { type: "string", default: "full" } } });
+const { values } = parseArgs({ options: { sessions: { type: "string", default: "20" }, rounds: { type: "string", default: "3" }, mode: { type: "string", default: "full" }, "batch-tokens": { type: "string" } } });
+const BATCH = values["batch-tokens"];
+const OPTIONS = { mode: values.mode, ...(BATCH === undefined ? {} : { memory: { replaceBatchTokens: Number(BATCH) } }) };
 const MODE = values.mode;
 const SESSIONS = Number(values.sessions);
 const ROUNDS = Number(values.rounds);
@@ -69,7 +73,7 @@ async function round(label, plugins) {
 
 const results = { native: [], full: [] };
 for (let index = 0; index < ROUNDS; index += 1) {
-  for (const [label, plugins] of index % 2 === 0 ? [["native", []], ["full", [[PLUGIN, { mode: MODE }]]]] : [["full", [[PLUGIN, { mode: MODE }]]], ["native", []]]) {
+  for (const [label, plugins] of index % 2 === 0 ? [["native", []], ["full", [[PLUGIN, OPTIONS]]]] : [["full", [[PLUGIN, OPTIONS]]], ["native", []]]) {
     const result = await round(label, plugins);
     results[label].push(result);
     console.error(`round ${index + 1} ${label}: server CPU ${result.cpu.toFixed(2)} s, wall ${result.wall.toFixed(1)} s`);
@@ -80,4 +84,4 @@ const native = median(results.native.map((r) => r.cpu));
 const full = median(results.full.map((r) => r.cpu));
 console.log(`server CPU for ${SESSIONS} concurrent sessions x ${ASKS.length} requests, median of ${ROUNDS} interleaved rounds`);
 console.log(`  without the plug-in   ${native.toFixed(2)} s`);
-console.log(`  with it (mode ${MODE})   ${full.toFixed(2)} s   ratio ${(full / native).toFixed(3)}   (target <= 1.05)`);
+console.log(`  with it (mode ${MODE}${BATCH === undefined ? "" : `, batch ${BATCH}`})   ${full.toFixed(2)} s   ratio ${(full / native).toFixed(3)}   (target <= 1.05)`);

@@ -55,7 +55,9 @@ export const MemoryOptionsSchema = z
       .min(0)
       .max(200_000)
       .default(DEFAULT_REPLACE_BATCH_TOKENS)
-      .describe("Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, so the prompt cache survives between batches (0: replace at once)."),
+      .describe(
+        "Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, so the prompt cache survives between batches; a task's record is updated once its unrecorded exchanges reach as many, and before every compaction (0: update after every turn, replace at once).",
+      ),
     recordTokens: z.number().int().min(200).max(20_000).default(1500).describe("Bound of a rendered record, in (estimated) tokens."),
     batchGroups: z.number().int().min(1).max(50).default(6).describe("At most this many groups per aux-model update..."),
     batchTokens: z.number().int().min(1000).max(200_000).default(12_000).describe("...and at most this many (estimated) tokens of them."),
