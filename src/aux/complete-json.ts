@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { redactSecrets } from "../core/redact-secrets.js";
+import { redactSecretsInAll } from "../core/redaction/redact-secrets.js";
 import { FormatRejection, type AuxChatMessage, type AuxChatReply, type AuxClient, type AuxFormat } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
 import { messageOf } from "./error-messages.js";
@@ -80,7 +80,8 @@ async function converse<S extends z.ZodType>(
     try {
       // Every request to the auxiliary model is built here, so this is where secrets are removed:
       // from the prompts, and from the model's own reply and the correction sent back on a retry.
-      const redacted = messages.map((message) => ({ ...message, content: redactSecrets(message.content) }));
+      const contents = await redactSecretsInAll(messages.map((message) => message.content));
+      const redacted = messages.map((message, index) => ({ ...message, content: contents[index] ?? "" }));
       reply = await client.send({ messages: redacted, format, name, jsonSchema, sessionID });
     } catch (error) {
       if (error instanceof AuxError) return { ok: false, error };

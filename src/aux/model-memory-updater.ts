@@ -1,6 +1,6 @@
 import { applyProposal } from "../core/memory/apply-proposal.js";
 import { mapDigestTexts, truncateDigest } from "../core/memory/batches.js";
-import { redactSecrets } from "../core/redact-secrets.js";
+import { redactSecretsInAll } from "../core/redaction/redact-secrets.js";
 import type { GroupDigest } from "../core/memory/group-digest.js";
 import { RecordProposalSchema } from "../core/memory/record-proposal.js";
 import type { TaskRecord } from "../core/memory/record.js";
@@ -32,7 +32,7 @@ export function createModelMemoryUpdater(client: AuxClient, limits: BatchLimits 
           task: `${input.task.id} (${input.task.title})`,
           previous: describePrevious(input.previous),
           // Redacted before cutting, so a cut never leaves half a secret the redactor cannot recognise.
-          groups: input.batch.map((group) => describeGroup(truncateDigest(mapDigestTexts(group, redactSecrets)))).join("\n\n"),
+          groups: (await redactDigests(input.batch)).map((group) => describeGroup(truncateDigest(group))).join("\n\n"),
         }),
         sessionID: input.sessionID,
       });
@@ -79,4 +79,13 @@ function describeGroup(group: GroupDigest): string {
   if (group.aborted) lines.push("(a step of this group was aborted)");
   for (const error of group.errors) lines.push(`(an assistant step failed: ${error})`);
   return lines.join("\n");
+}
+
+/** The digests with every text redacted, in one detection pass. */
+async function redactDigests(batch: readonly GroupDigest[]): Promise<GroupDigest[]> {
+  const texts: string[] = [];
+  for (const group of batch) mapDigestTexts(group, (text) => (texts.push(text), text));
+  const redacted = await redactSecretsInAll(texts);
+  let next = 0;
+  return batch.map((group) => mapDigestTexts(group, (text) => redacted[next++] ?? text));
 }

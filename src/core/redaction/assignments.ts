@@ -1,0 +1,99 @@
+import { isIdentifier, isReference } from "./references.js";
+import type { SecretSpan } from "./spans.js";
+
+// The last word of a name decides: `GITHUB_TOKEN` is a secret, `TOKEN_LIMIT`, `max_tokens` and
+// `password_hash` are not. `key` counts only with a qualifier (`API_KEY`, not `sort_key`).
+const SECRET_WORDS = new Set([
+  "password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "auth", "credential", "credentials", "creds",
+  "sig", "signature", "cookie", "sessionid", "apikey", "appkey", "appsecret", "dsn", "salt", "pin", "psk",
+]);
+const SPECIAL_TOKENS = new Set(["bos", "eos", "unk", "sep", "pad", "cls", "mask", "special", "additional", "start", "end", "image", "audio"]);
+/** A first word that makes the name a setting about a secret, not the secret (`existingSecret`, `min_password_length`). */
+const SETTING_WORDS = new Set([
+  "existing", "use", "create", "enable", "enabled", "has", "is", "show", "require", "required", "min", "max", "num", "allow",
+  "generate", "reset", "validate", "verify", "check", "hash", "hashed", "masked", "rotate", "no", "skip",
+]);
+const KEY_QUALIFIERS = new Set([
+  "api", "access", "secret", "private", "encryption", "signing", "master", "account", "auth", "session", "client", "app",
+  "fernet", "license", "consumer", "shared", "hmac", "jwt", "crypto", "cipher", "subscription", "webhook", "admin", "service", "storage",
+]);
+/** Names whose last words alone say nothing, but which always hold a credential. */
+const SECRET_NAMES = /^(?:client[-_]key[-_]data|client[-_]certificate[-_]data|appid|app[-_]id[-_]secret|x[-_]api[-_]key|x[-_]auth[-_]token|sessid|phpsessid|jsessionid|connect\.sid|_session|session)$/i;
+
+function nameWords(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .flatMap((part) => part.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [])
+    .map((word) => word.toLowerCase());
+}
+
+export function isSecretName(name: string): boolean {
+  if (SECRET_NAMES.test(name)) return true;
+  const words = nameWords(name);
+  const last = words.at(-1) ?? "";
+  if (words.length > 1 && SETTING_WORDS.has(words[0] ?? "")) return false;
+  // A tokenizer's special tokens (`eos_token`, `pad_token`) are vocabulary, not credentials.
+  if (last === "token" && SPECIAL_TOKENS.has(words.at(-2) ?? "")) return false;
+  // Alone, `PWD` is the shell's working directory, and `pin`, `salt` are too common in code.
+  if (SECRET_WORDS.has(last)) return !(words.length === 1 && ["pwd", "pin", "salt"].includes(last));
+  // Run-together names (`PGPASSWORD`, `authtoken`); not `pass`, `pwd`, `auth` (`bypass`, `OLDPWD`, `oauth`).
+  if (/(?:password|passwd|secret|token|apikey|accesskey|secretkey|privatekey|masterkey)$/.test(last)) return true;
+  return last === "key" && KEY_QUALIFIERS.has(words.at(-2) ?? "");
+}
+
+const NOT_SECRETS = new Set(["required", "optional", "include", "omit", "same-origin", "bearer", "basic", "yes", "no", "on", "off"]);
+
+/**
+ * Whether an assignment's value is data. `strong` (quoted, an UPPER_CASE env name, a tight
+ * `a=b`, or a YAML line's whole value) accepts anything of 4+ characters that is not a
+ * number or a reference; in code (`token = x`) an unquoted value must hold a letter and a
+ * digit, so identifiers and expressions survive.
+ */
+function looksSecret(value: string, options: { quoted: boolean; strong: boolean; next: string }): boolean {
+  const { quoted, strong, next } = options;
+  if (value.length < 4 || /^[-+]?\d+(?:\.\d+)?$/.test(value) || NOT_SECRETS.has(value.toLowerCase())) return false;
+  if (isReference(value, { strong: strong && !quoted })) return false;
+  if (quoted) return true;
+  if (/^[([]/.test(next)) return false;
+  if (strong) return true;
+  return !isIdentifier(value) && value.length >= 6 && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
+// NAME=value, export NAME="value", NAME: value, "name": "value", name = 'value', name => 'v'.
+// A quoted value may not start with a space, so the closing quote of one string is not read
+// as the opening quote of a value (`print("Token: " + t)`). An unquoted value runs to the end
+// of the token: `&`, `#` and `;` inside it stay part of it unless a space comes first.
+const ASSIGNMENT =
+  /(?<![\w${-])(["']?)([A-Za-z_][\w.-]{0,63})(["']?[ \t]*)(:=|=>|[:=])(?![=:])([ \t]*)("(?!\s)(?:[^"\\\n]|\\.)*"|'(?!\s)(?:[^'\\\n]|\\.)*'|[^\s"'`,<>{}()[\]]+)/g;
+
+/** `name: value` alone on its line (after indentation or a list dash): a YAML mapping, not code. */
+function isWholeLineValue(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = text.indexOf("\n", end);
+  return /^\s*(?:-\s+)?$/.test(text.slice(lineStart, start)) && /^\s*(?:#.*)?$/.test(text.slice(end, lineEnd < 0 ? text.length : lineEnd));
+}
+
+export function assignmentFindings(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  ASSIGNMENT.lastIndex = 0;
+  for (let found = ASSIGNMENT.exec(text); found !== null; found = ASSIGNMENT.exec(text)) {
+    const [match, , name = "", middle, separator, after, rawValue = ""] = found;
+    const head = match.length - rawValue.length;
+    const quote = rawValue[0] === '"' || rawValue[0] === "'" ? rawValue[0] : "";
+    // An unquoted value ends before a statement's `;` or a trailing `,` when code follows.
+    const value = quote ? rawValue : rawValue.replace(/[;,]+$/, "");
+    const inner = quote ? value.slice(1, -1) : value;
+    const next = text[found.index + head + value.length] ?? "";
+    const tight = separator === "=" && middle === "" && after === "" && !/^[,)]/.test(next);
+    const yaml = separator === ":" && quote === "" && isWholeLineValue(text, found.index, found.index + head + value.length);
+    const strong = quote !== "" || /^[A-Z][A-Z0-9_.-]*$/.test(name) || tight || yaml;
+    if (!isSecretName(name) || !looksSecret(inner, { quoted: quote !== "", strong, next })) {
+      // Scan the value again: it may start the next assignment (`logs: db_password = "..."`).
+      ASSIGNMENT.lastIndex = found.index + head;
+      continue;
+    }
+    const start = found.index + head + (quote ? 1 : 0);
+    spans.push({ start, end: start + inner.length, kind: "assigned-secret" });
+  }
+  return spans;
+}

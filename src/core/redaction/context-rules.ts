@@ -1,0 +1,134 @@
+import { isSecretName } from "./assignments.js";
+import { isReference } from "./references.js";
+import { groupSpans, type SecretSpan } from "./spans.js";
+
+/**
+ * Credentials that sit where only their surroundings say what they are: URLs, HTTP headers
+ * and cookies, command lines, .netrc and .pgpass lines, query strings.
+ */
+const notReference = (value: string) => !isReference(value) && !/^[:@]?\$/.test(value);
+
+const RULES: { kind: string; re: RegExp; accept?: (value: string, match: RegExpExecArray) => boolean }[] = [
+  // scheme://user:password@host keeps scheme, user and host; the password runs to the last `@` before the host.
+  { kind: "url-password", re: /\b[a-z][a-z\d+.-]{0,20}:\/\/[^\s:@/?#'"`]*:([^\s/?#'"`]+?)@(?=[\w.[\]-]+(?:[:/?#'"`\s]|$))/dgi, accept: notReference },
+  // Authorization headers of any scheme, and `Bearer xyz` anywhere (a digit required: prose survives).
+  { kind: "auth-header", re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[\["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: notReference },
+  { kind: "bearer-token", re: /\bbearer\s+((?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*)/dgi, accept: notReference },
+  // Header-style credentials: X-Api-Key: ..., X-Auth-Token: ..., PRIVATE-TOKEN: ...
+  { kind: "auth-header", re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi, accept: notReference },
+  // Cookie headers (not `document.cookie = ...`): Cookie: a=b; c=d and Set-Cookie: name=value.
+  { kind: "cookie", re: /(?:^|["'\s])(?:set-)?cookie["']?\s*:\s*["']?([^\r\n"']*=[^\r\n"']+)/dgim },
+  // Query parameters named as credentials: ?token=..., &sig=..., &client_secret=...
+  {
+    kind: "query-secret",
+    re: /[?&;]([\w.-]+)=([^&\s#'"`<>]{4,})/dg,
+  },
+  // .netrc: machine host login user password secret, on one line or one entry per line.
+  { kind: "netrc-password", re: /\b(?:machine|default)\b[^\n]*?\bpassword\s+(\S+)/dg, accept: notReference },
+  { kind: "netrc-password", re: /^\s*password\s+(\S+)\s*$/dgm, accept: notReference },
+  // SQL: CREATE USER ... IDENTIFIED BY 'pw', PASSWORD 'pw', SET PASSWORD FOR u = 'pw', OPTIONS (password 'pw').
+  { kind: "sql-password", re: /\b(?:identified\s+(?:with\s+\w+\s+)?by|password(?:\s+for\s+\S+)?\s*=?)\s*'([^'\n]{4,})'/dgi, accept: notReference },
+  // XML elements and attributes named as credentials: <password>x</password>, key="ApiKey" value="x".
+  { kind: "xml-secret", re: /<([\w:.-]*(?:password|passwd|secret|token|apikey|api-key|passphrase))>([^<\n]{4,})<\/\1>/dgi },
+  { kind: "xml-secret", re: /\bkey="([^"]+)"\s+value="([^"]{4,})"/dgi },
+  // Kubernetes env lists: - name: DB_PASSWORD / value: "x" (the value on the next line).
+  { kind: "env-secret", re: /\bname:\s*["']?([\w.-]+)["']?\s*\n\s*value:\s*(["']?)([^\s"']+)\2/dg },
+  // jwt.sign(payload, 'secret') and Fernet(b"key"): the literal is the key.
+  { kind: "signing-key", re: /\bjwt\.(?:sign|verify|encode|decode)\((?:[^()]|\([^()]*\))*?,\s*b?(["'])([^"'\n]{8,})\1/dg },
+  { kind: "fernet-key", re: /\bFernet\(\s*b?(["'])([\w-]{43}=)\1/dg },
+  // .pgpass: host:port:database:user:password
+  { kind: "pgpass-password", re: /^[\w.*-]+:(?:\d+|\*):[\w*-]+:[\w.*@-]+:(\S+)$/dgm, accept: notReference },
+];
+
+/** Command-line flags that take a credential: `--password X`, `--token=X`, `-p X` of tools known to mean it. */
+const FLAG =
+  /(?<![\w-])--?((?:[\w-]*(?:password|passwd|passphrase|secret|token|api-?key|apikey|auth-key|access-key|secret-key|private-key|client-secret|pass))(?:-stdin)?)(?:=|\s+)(["']?)([^\s"']+)\2/dgi;
+const TOOL_FLAGS: { tool: RegExp; flag: RegExp }[] = [
+  // mysql -pPW; sshpass -p PW; docker login -p PW; redis-cli -a PW; ldapsearch -w PW; 7z -pPW; zip -P PW; curl -u user:PW
+  { tool: /\b(?:mysql|mysqldump|mariadb|mysqladmin)\b/, flag: /(?<=\s)-p(?!\s)(["']?)([^\s"']+)\1/dg },
+  { tool: /\bsshpass\b|\b(?:docker|podman|buildah|skopeo|oras|nerdctl)\s+login\b|\bhelm\s+registry\s+login\b/, flag: /(?<=\s)-p\s+(["']?)([^\s"'-][^\s"']*)\1/dg },
+  { tool: /\bredis-cli\b/, flag: /(?<=\s)-a\s+(["']?)([^\s"'-][^\s"']*)\1/dg },
+  { tool: /\bldap(?:search|modify|add|delete|passwd|whoami)\b/, flag: /(?<=\s)-w\s+(["']?)([^\s"'-][^\s"']*)\1/dg },
+  { tool: /\b7z[a-z]?\b/, flag: /(?<=\s)-p(["']?)([^\s"']+)\1/dg },
+  { tool: /\b(?:zip|unzip)\b/, flag: /(?<=\s)-P\s+(["']?)([^\s"']+)\1/dg },
+  { tool: /\b(?:curl|wget|http|httpie)\b/, flag: /(?<=\s)(?:-u|--user)[\s=]+(["']?)[^\s:"']+:([^\s"']+)\1/dg },
+  // htpasswd -b file user PW; mc alias set NAME URL ACCESS SECRET
+  { tool: /\bhtpasswd\b/, flag: /\bhtpasswd\s+(?:-\w+\s+)*?-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+(["']?)([^\s"']+)\1/dg },
+  { tool: /\bmc\b/, flag: /\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(["']?)([^\s"']+)\1/dg },
+];
+// `<tool> login <token>`, `--with-token <token>` piped or positional, `auth <token>`.
+const LOGIN_TOKEN = /\b(?:login|auth(?:enticate)?|set-token|token\s+add|config\s+set\s+\S*(?:token|auth|password)\S*)\s+(?:-\S+\s+)*(?:[\w.@-]+\s+)?(["']?)((?=[\w.~+/=:-]*\d)[\w.~+/=:-]{20,})\1/dgi;
+
+export function contextFindings(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const { kind, re, accept } of RULES) {
+    if (kind === "query-secret" || kind === "xml-secret") {
+      // The name decides: group 1, the value group 2.
+      spans.push(...groupSpans(text, re, kind, 2, (value, match) => isSecretName(match[1] ?? "") && notReference(value)));
+      continue;
+    }
+    if (kind === "env-secret") {
+      spans.push(...groupSpans(text, re, kind, 3, (value, match) => isSecretName(match[1] ?? "") && notReference(value)));
+      continue;
+    }
+    if (kind === "signing-key" || kind === "fernet-key") {
+      spans.push(...groupSpans(text, re, kind, 2, notReference));
+      continue;
+    }
+    spans.push(...groupSpans(text, re, kind, 1, accept));
+  }
+  spans.push(...groupSpans(text, FLAG, "cli-secret", 3, notReference));
+  for (const line of lines(text)) {
+    for (const { tool, flag } of TOOL_FLAGS) {
+      if (!tool.test(line.text)) continue;
+      for (const span of groupSpans(line.text, flag, "cli-secret", 2, notReference)) spans.push({ ...span, start: span.start + line.start, end: span.end + line.start });
+    }
+  }
+  spans.push(...groupSpans(text, LOGIN_TOKEN, "cli-secret", 2, notReference));
+  spans.push(...keyFileContents(text), ...markdownTableSecrets(text));
+  return spans;
+}
+
+/** `cat` of a file named as a key or secret, then the file's content alone on the next lines. */
+function keyFileContents(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  const re = /^\$?\s*(?:cat|type|more|less|head|tail)\s+\S*(?:key|secret|token|passw|credential|\.pem|id_rsa|id_ed25519)\S*[^\n]*\n((?:[A-Za-z0-9+/=_.-]{16,}\n?)+)/dgim;
+  for (const span of groupSpans(text, re, "key-file", 1)) spans.push({ ...span, end: text[span.end - 1] === "\n" ? span.end - 1 : span.end });
+  return spans;
+}
+
+/** A Markdown table's cells under a column named as credentials (Password, Token, API key...). */
+function markdownTableSecrets(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  const all = lines(text);
+  for (let index = 0; index + 2 < all.length; index += 1) {
+    const header = all[index]?.text ?? "";
+    if (!/^\s*\|.*\|\s*$/.test(header) || !/^\s*\|[\s:|-]+\|\s*$/.test(all[index + 1]?.text ?? "")) continue;
+    const columns = header.split("|").map((cell) => cell.trim());
+    const secret = columns.flatMap((name, column) => (name !== "" && isSecretName(name.replace(/\s+/g, "_")) ? [column] : []));
+    if (secret.length === 0) continue;
+    for (let row = index + 2; row < all.length && /^\s*\|/.test(all[row]?.text ?? ""); row += 1) {
+      const line = all[row] as { text: string; start: number };
+      let offset = 0;
+      line.text.split("|").forEach((cell, column) => {
+        const value = cell.trim();
+        if (secret.includes(column) && value.length >= 4 && notReference(value.replace(/^`|`$/g, "")) && !/^[-–—]+$/.test(value)) {
+          const start = line.start + offset + cell.indexOf(value);
+          spans.push({ start, end: start + value.length, kind: "table-secret" });
+        }
+        offset += cell.length + 1;
+      });
+    }
+  }
+  return spans;
+}
+
+function lines(text: string): { text: string; start: number }[] {
+  const result: { text: string; start: number }[] = [];
+  let start = 0;
+  for (const line of text.split("\n")) {
+    result.push({ text: line, start });
+    start += line.length + 1;
+  }
+  return result;
+}
