@@ -64,20 +64,37 @@ function looksSecret(value: string, options: { quoted: boolean; strong: boolean;
 // as the opening quote of a value (`print("Token: " + t)`). An unquoted value runs to the end
 // of the token: `&`, `#` and `;` inside it stay part of it unless a space comes first.
 const ASSIGNMENT =
-  /(?<![\w${-])(["']?)([A-Za-z_][\w.-]{0,63})(["']?[ \t]*)(:=|=>|[:=])(?![=:])([ \t]*)("(?!\s)(?:[^"\\\n]|\\.)*"|'(?!\s)(?:[^'\\\n]|\\.)*'|[^\s"'`,<>{}()[\]]+)/g;
+  /(["']?)([A-Za-z_][\w.-]{0,63})(["']?[ \t]*)(:=|=>|[:=])(?![=:])([ \t]*)("(?!\s)(?:[^"\\\n]|\\.)*"|'(?!\s)(?:[^'\\\n]|\\.)*'|[^\s"'`,<>{}()[\]]+)/g;
 
 /** `name: value` alone on its line (after indentation or a list dash): a YAML mapping, not code. */
-function isWholeLineValue(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-  const lineEnd = text.indexOf("\n", end);
-  return /^\s*(?:-\s+)?$/.test(text.slice(lineStart, start)) && /^\s*(?:#.*)?$/.test(text.slice(end, lineEnd < 0 ? text.length : lineEnd));
+function isWholeLineValue(line: string, start: number, end: number): boolean {
+  return /^\s*(?:-\s+)?$/.test(line.slice(0, start)) && /^\s*(?:#.*)?$/.test(line.slice(end));
 }
+
+/** Every secret name holds one of these: lines without any are not scanned. */
+const NAME_HINT = /pass|pwd|secret|token|auth|cred|key|sig|cookie|sess|sid|dsn|salt|pin|psk|appid/i;
 
 export function assignmentFindings(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
+  let lineStart = 0;
+  for (const line of text.split("\n")) {
+    if (NAME_HINT.test(line)) for (const span of lineAssignments(line)) spans.push({ ...span, start: span.start + lineStart, end: span.end + lineStart });
+    lineStart += line.length + 1;
+  }
+  return spans;
+}
+
+function lineAssignments(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
   ASSIGNMENT.lastIndex = 0;
   for (let found = ASSIGNMENT.exec(text); found !== null; found = ASSIGNMENT.exec(text)) {
-    const [match, , name = "", middle, separator, after, rawValue = ""] = found;
+    const [match, openQuote = "", name = "", middle, separator, after, rawValue = ""] = found;
+    // Checked here, not by a look-behind (slow in Bun): a name starts a word, and is not `${NAME:?...}`.
+    const before = text[found.index - 1] ?? "";
+    if (/[\w$-]/.test(before) || (before === "{" && text[found.index - 2] === "$")) {
+      ASSIGNMENT.lastIndex = found.index + openQuote.length + name.length;
+      continue;
+    }
     const head = match.length - rawValue.length;
     const quote = rawValue[0] === '"' || rawValue[0] === "'" ? rawValue[0] : "";
     // An unquoted value ends before a statement's `;` or a trailing `,` when code follows.

@@ -1,4 +1,5 @@
 import { isSecretName } from "./assignments.js";
+import { literalsOf, type Literals } from "./literals.js";
 import { isReference } from "./references.js";
 import { groupSpans, type SecretSpan } from "./spans.js";
 
@@ -8,41 +9,44 @@ import { groupSpans, type SecretSpan } from "./spans.js";
  */
 const notReference = (value: string) => !isReference(value) && !/^[:@]?\$/.test(value);
 
-const RULES: { kind: string; re: RegExp; accept?: (value: string, match: RegExpExecArray) => boolean }[] = [
+/** `needs`: lower-case text the rule cannot match without; a rule whose text is absent is not run. */
+const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: string, match: RegExpExecArray) => boolean }[] = [
   // scheme://user:password@host keeps scheme, user and host; the password runs to the last `@` before the host.
-  { kind: "url-password", re: /\b[a-z][a-z\d+.-]{0,20}:\/\/[^\s:@/?#'"`]*:([^\s/?#'"`]+?)@(?=[\w.[\]-]+(?:[:/?#'"`\s]|$))/dgi, accept: notReference },
+  { kind: "url-password", needs: ["://"], re: /\b[a-z][a-z\d+.-]{0,20}:\/\/[^\s:@/?#'"`]*:([^\s/?#'"`]+?)@(?=[\w.[\]-]+(?:[:/?#'"`\s]|$))/dgi, accept: notReference },
   // Authorization headers of any scheme, and `Bearer xyz` anywhere (a digit required: prose survives).
-  { kind: "auth-header", re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[\["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: notReference },
-  { kind: "bearer-token", re: /\bbearer\s+((?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*)/dgi, accept: notReference },
+  { kind: "auth-header", needs: ["authorization"], re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[\["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: notReference },
+  { kind: "bearer-token", needs: ["bearer"], re: /\bbearer\s+((?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*)/dgi, accept: notReference },
   // Header-style credentials: X-Api-Key: ..., X-Auth-Token: ..., PRIVATE-TOKEN: ...
-  { kind: "auth-header", re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi, accept: notReference },
+  { kind: "auth-header", needs: ["key", "token", "secret", "auth"], re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi, accept: notReference },
   // Cookie headers (not `document.cookie = ...`): Cookie: a=b; c=d and Set-Cookie: name=value.
-  { kind: "cookie", re: /(?:^|["'\s])(?:set-)?cookie["']?\s*:\s*["']?([^\r\n"']*=[^\r\n"']+)/dgim },
+  { kind: "cookie", needs: ["cookie"], re: /(?:^|["'\s])(?:set-)?cookie["']?\s*:\s*["']?([^\r\n"']*=[^\r\n"']+)/dgim },
   // Query parameters named as credentials: ?token=..., &sig=..., &client_secret=...
   {
     kind: "query-secret",
+    needs: ["="],
     re: /[?&;]([\w.-]+)=([^&\s#'"`<>]{4,})/dg,
   },
   // .netrc: machine host login user password secret, on one line or one entry per line.
-  { kind: "netrc-password", re: /\b(?:machine|default)\b[^\n]*?\bpassword\s+(\S+)/dg, accept: notReference },
-  { kind: "netrc-password", re: /^\s*password\s+(\S+)\s*$/dgm, accept: notReference },
+  { kind: "netrc-password", needs: ["password"], re: /\b(?:machine|default)\b[^\n]*?\bpassword\s+(\S+)/dg, accept: notReference },
+  { kind: "netrc-password", needs: ["password"], re: /^\s*password\s+(\S+)\s*$/dgm, accept: notReference },
   // SQL: CREATE USER ... IDENTIFIED BY 'pw', PASSWORD 'pw', SET PASSWORD FOR u = 'pw', OPTIONS (password 'pw').
-  { kind: "sql-password", re: /\b(?:identified\s+(?:with\s+\w+\s+)?by|password(?:\s+for\s+\S+)?\s*=?)\s*'([^'\n]{4,})'/dgi, accept: notReference },
+  { kind: "sql-password", needs: ["identified", "password"], re: /\b(?:identified\s+(?:with\s+\w+\s+)?by|password(?:\s+for\s+\S+)?\s*=?)\s*'([^'\n]{4,})'/dgi, accept: notReference },
   // XML elements and attributes named as credentials: <password>x</password>, key="ApiKey" value="x".
-  { kind: "xml-secret", re: /<([\w:.-]*(?:password|passwd|secret|token|apikey|api-key|passphrase))>([^<\n]{4,})<\/\1>/dgi },
-  { kind: "xml-secret", re: /\bkey="([^"]+)"\s+value="([^"]{4,})"/dgi },
+  { kind: "xml-secret", needs: ["</"], re: /<([\w:.-]*(?:password|passwd|secret|token|apikey|api-key|passphrase))>([^<\n]{4,})<\/\1>/dgi },
+  { kind: "xml-secret", needs: ["value=\""], re: /\bkey="([^"]+)"\s+value="([^"]{4,})"/dgi },
   // Kubernetes env lists: - name: DB_PASSWORD / value: "x" (the value on the next line).
-  { kind: "env-secret", re: /\bname:\s*["']?([\w.-]+)["']?\s*\n\s*value:\s*(["']?)([^\s"']+)\2/dg },
+  { kind: "env-secret", needs: ["value:"], re: /\bname:\s*["']?([\w.-]+)["']?\s*\n\s*value:\s*(["']?)([^\s"']+)\2/dg },
   // jwt.sign(payload, 'secret') and Fernet(b"key"): the literal is the key.
-  { kind: "signing-key", re: /\bjwt\.(?:sign|verify|encode|decode)\((?:[^()]|\([^()]*\))*?,\s*b?(["'])([^"'\n]{8,})\1/dg },
-  { kind: "fernet-key", re: /\bFernet\(\s*b?(["'])([\w-]{43}=)\1/dg },
+  { kind: "signing-key", needs: ["jwt."], re: /\bjwt\.(?:sign|verify|encode|decode)\((?:[^()]|\([^()]*\))*?,\s*b?(["'])([^"'\n]{8,})\1/dg },
+  { kind: "fernet-key", needs: ["fernet("], re: /\bFernet\(\s*b?(["'])([\w-]{43}=)\1/dg },
   // .pgpass: host:port:database:user:password
-  { kind: "pgpass-password", re: /^[\w.*-]+:(?:\d+|\*):[\w*-]+:[\w.*@-]+:(\S+)$/dgm, accept: notReference },
+  { kind: "pgpass-password", needs: [":"], re: /^[\w.*-]+:(?:\d+|\*):[\w*-]+:[\w.*@-]+:(\S+)$/dgm, accept: notReference },
 ];
 
 /** Command-line flags that take a credential: `--password X`, `--token=X`, `-p X` of tools known to mean it. */
+// The character before the dash is checked in code: look-behinds are slow in Bun.
 const FLAG =
-  /(?<![\w-])--?((?:[\w-]*(?:password|passwd|passphrase|secret|token|api-?key|apikey|auth-key|access-key|secret-key|private-key|client-secret|pass))(?:-stdin)?)(?:=|\s+)(["']?)([^\s"']+)\2/dgi;
+  /--?((?:[\w-]*(?:password|passwd|passphrase|secret|token|api-?key|apikey|auth-key|access-key|secret-key|private-key|client-secret|pass))(?:-stdin)?)(?:=|\s+)(["']?)([^\s"']+)\2/dgi;
 const TOOL_FLAGS: { tool: RegExp; flag: RegExp }[] = [
   // mysql -pPW; sshpass -p PW; docker login -p PW; redis-cli -a PW; ldapsearch -w PW; 7z -pPW; zip -P PW; curl -u user:PW
   { tool: /\b(?:mysql|mysqldump|mariadb|mysqladmin)\b/, flag: /(?<=\s)-p(?!\s)(["']?)([^\s"']+)\1/dg },
@@ -56,12 +60,15 @@ const TOOL_FLAGS: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bhtpasswd\b/, flag: /\bhtpasswd\s+(?:-\w+\s+)*?-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+(["']?)([^\s"']+)\1/dg },
   { tool: /\bmc\b/, flag: /\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(["']?)([^\s"']+)\1/dg },
 ];
+/** A command line above holds one of these, or none of the tools can be in the text. */
+const TOOL_WORDS = ["mysql", "mariadb", "sshpass", " login", "redis-cli", "ldap", "7z", "zip ", "curl ", "wget ", "http ", "htpasswd", "mc "];
 // `<tool> login <token>`, `--with-token <token>` piped or positional, `auth <token>`.
 const LOGIN_TOKEN = /\b(?:login|auth(?:enticate)?|set-token|token\s+add|config\s+set\s+\S*(?:token|auth|password)\S*)\s+(?:-\S+\s+)*(?:[\w.@-]+\s+)?(["']?)((?=[\w.~+/=:-]*\d)[\w.~+/=:-]{20,})\1/dgi;
 
-export function contextFindings(text: string): SecretSpan[] {
+export function contextFindings(text: string, has: Literals = literalsOf(text.toLowerCase())): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  for (const { kind, re, accept } of RULES) {
+  for (const { kind, needs, re, accept } of RULES) {
+    if (!needs.some(has)) continue;
     if (kind === "query-secret" || kind === "xml-secret") {
       // The name decides: group 1, the value group 2.
       spans.push(...groupSpans(text, re, kind, 2, (value, match) => isSecretName(match[1] ?? "") && notReference(value)));
@@ -77,15 +84,18 @@ export function contextFindings(text: string): SecretSpan[] {
     }
     spans.push(...groupSpans(text, re, kind, 1, accept));
   }
-  spans.push(...groupSpans(text, FLAG, "cli-secret", 3, notReference));
-  for (const line of lines(text)) {
+  spans.push(...groupSpans(text, FLAG, "cli-secret", 3, (value, match) => notReference(value) && !/[\w-]/.test(text[match.index - 1] ?? "")));
+  const words = TOOL_WORDS.filter(has);
+  const toolLines = words.length > 0 ? lines(text).filter((line) => words.some((word) => line.text.toLowerCase().includes(word))) : [];
+  for (const line of toolLines) {
     for (const { tool, flag } of TOOL_FLAGS) {
       if (!tool.test(line.text)) continue;
       for (const span of groupSpans(line.text, flag, "cli-secret", 2, notReference)) spans.push({ ...span, start: span.start + line.start, end: span.end + line.start });
     }
   }
-  spans.push(...groupSpans(text, LOGIN_TOKEN, "cli-secret", 2, notReference));
-  spans.push(...keyFileContents(text), ...markdownTableSecrets(text));
+  if (["login", "auth", "token", "config"].some(has)) spans.push(...groupSpans(text, LOGIN_TOKEN, "cli-secret", 2, notReference));
+  if (["cat ", "type ", "more ", "less ", "head ", "tail "].some(has)) spans.push(...keyFileContents(text));
+  if (/\|\s*:?-{3}/.test(text)) spans.push(...markdownTableSecrets(text));
   return spans;
 }
 

@@ -1,35 +1,74 @@
 import { lintSource } from "@secretlint/core";
 import { rules as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import { literalsOf, type Literals } from "./literals.js";
 import { isTemplate } from "./references.js";
 import type { SecretSpan } from "./spans.js";
 
 const RULE_PREFIX = "@secretlint/secretlint-rule-";
+type Rule = (typeof recommended)[number];
+
+/**
+ * When each recommended rule can match at all: text it needs (compared case-insensitively),
+ * and whether it reads a secret from its surroundings (a key name, a URL, a key block over
+ * several lines) or from a token alone. The rules' patterns use look-behinds with Unicode
+ * classes, which Bun (OpenCode's runtime) runs in its regex interpreter, tens of times slower
+ * than V8: each rule runs only where its literal occurs, a token rule only over the token-like
+ * runs that hold it. A rule missing here runs on the whole text. The literals come from the
+ * pinned version's patterns; test/unit/redaction-library.test.ts fires every rule through this.
+ */
+export const RULE_GATES: Record<string, { literals: string[]; scope: "text" | "tokens" }> = {
+  aws: { literals: ["akia", "asia", "a3t", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "secret", "account"], scope: "text" },
+  gcp: { literals: ["private_key"], scope: "text" },
+  privatekey: { literals: ["private key"], scope: "text" },
+  basicauth: { literals: ["://"], scope: "text" },
+  "database-connection-string": { literals: ["://", "server=", "data source="], scope: "text" },
+  slack: { literals: ["xox", "xapp-", "hooks.slack.com"], scope: "text" },
+  openai: { literals: ["t3blbkfj"], scope: "text" },
+  npm: { literals: ["npm_", "_authtoken", "x-oauth-basic"], scope: "text" },
+  sendgrid: { literals: ["sg."], scope: "tokens" },
+  shopify: { literals: ["shppa_", "shpca_", "shpat_", "shpss_"], scope: "tokens" },
+  github: { literals: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], scope: "tokens" },
+  gitlab: { literals: ["glpat-"], scope: "tokens" },
+  grafana: { literals: ["glc_", "glsa_"], scope: "tokens" },
+  anthropic: { literals: ["sk-ant-api0"], scope: "tokens" },
+  groq: { literals: ["gsk_"], scope: "tokens" },
+  huggingface: { literals: ["hf_"], scope: "tokens" },
+  linear: { literals: ["lin_api_"], scope: "tokens" },
+  notion: { literals: ["ntn_"], scope: "tokens" },
+  "1password": { literals: ["ops_ey"], scope: "tokens" },
+  "hashicorp-vault": { literals: ["hvs.", "hvb.", "hvr."], scope: "tokens" },
+  vercel: { literals: ["vcp_", "vci_", "vca_", "vcr_", "vck_"], scope: "tokens" },
+  databricks: { literals: ["dapi"], scope: "tokens" },
+  docker: { literals: ["dckr_pat_"], scope: "tokens" },
+  figma: { literals: ["figd_"], scope: "tokens" },
+};
 
 // `secretlint-disable` comments in a session's text must not hide a secret from redaction.
-const SKIPPED = new Set([`${RULE_PREFIX}filter-comments`]);
-// Rules that read a secret from its surroundings (a key name, a URL, a key block spanning
-// lines) see the whole text. The others look for a provider's token format, and their
-// patterns (look-behinds with Unicode classes) run in Bun's regex interpreter, which is
-// tens of times slower than V8's: they see only the lines that hold a token-like run.
-const WHOLE_TEXT = new Set(["aws", "gcp", "privatekey", "basicauth", "database-connection-string", "slack", "openai"].map((name) => `${RULE_PREFIX}${name}`));
+const SKIPPED = new Set(["filter-comments"]);
+const RULES = recommended.flatMap((rule) => {
+  const name = rule.meta.id.replace(RULE_PREFIX, "");
+  return SKIPPED.has(name) ? [] : [{ rule, name, gate: RULE_GATES[name] }];
+});
 
-type Rule = (typeof recommended)[number];
-const wholeTextRules = recommended.filter((rule) => !SKIPPED.has(rule.meta.id) && WHOLE_TEXT.has(rule.meta.id));
-const tokenRules = recommended.filter((rule) => !SKIPPED.has(rule.meta.id) && !WHOLE_TEXT.has(rule.meta.id));
-
-/** A run of token characters; one with a digit, this long, could be a credential. */
-const TOKEN_RUN = /[\w.+/=-]{16,}/g;
+/** Runs of token characters: where a provider's token can sit. */
+const TOKEN_RUN = /[\w.+/=:~-]{8,}/g;
 
 /** The secrets that secretlint's recommended rules find in `text`. */
-export async function libraryFindings(text: string): Promise<SecretSpan[]> {
-  const spans = await lint(text, wholeTextRules);
-  const { filtered, toOriginal } = tokenLines(text);
-  if (filtered !== "") for (const span of await lint(filtered, tokenRules)) spans.push({ ...span, start: toOriginal(span.start), end: toOriginal(span.end) });
+export async function libraryFindings(text: string, has: Literals = literalsOf(text.toLowerCase())): Promise<SecretSpan[]> {
+  const present = (literals: readonly string[]) => literals.some(has);
+  const wholeText = RULES.filter(({ gate }) => gate === undefined || (gate.scope === "text" && present(gate.literals)));
+  const tokenRules = RULES.filter(({ gate }) => gate?.scope === "tokens" && present(gate.literals));
+  const spans = await lint(text, wholeText.map(({ rule }) => rule));
+  if (tokenRules.length > 0) {
+    const literals = tokenRules.flatMap(({ gate }) => gate?.literals ?? []);
+    const { joined, toOriginal } = runsHolding(text, literals);
+    for (const span of await lint(joined, tokenRules.map(({ rule }) => rule))) spans.push({ ...span, start: toOriginal(span.start), end: toOriginal(span.end) });
+  }
   return spans;
 }
 
 async function lint(content: string, rules: readonly Rule[]): Promise<SecretSpan[]> {
-  if (rules.length === 0) return [];
+  if (rules.length === 0 || content === "") return [];
   const result = await lintSource({
     source: { filePath: "/rcm-aux-request.txt", content, contentType: "text" },
     options: { config: { rules: rules.map((rule) => ({ id: rule.meta.id, rule, options: {} })) }, maskSecrets: false },
@@ -62,23 +101,18 @@ function narrowToPassword(content: string, range: { start: number; end: number }
   return at ? { start: range.start + at[0], end: range.start + at[1] } : range;
 }
 
-/** The lines of `text` that hold a token-like run, joined, with a map back to `text`'s offsets. */
-function tokenLines(text: string): { filtered: string; toOriginal: (offset: number) => number } {
+/** The token runs of `text` that hold one of `literals`, one per line, with a map back to `text`'s offsets. */
+function runsHolding(text: string, literals: readonly string[]): { joined: string; toOriginal: (offset: number) => number } {
   const starts: number[] = [];
   const origins: number[] = [];
-  let filtered = "";
-  let lineStart = 0;
-  while (lineStart <= text.length) {
-    const newline = text.indexOf("\n", lineStart);
-    const lineEnd = newline < 0 ? text.length : newline;
-    const line = text.slice(lineStart, lineEnd);
-    if (hasTokenRun(line)) {
-      starts.push(filtered.length);
-      origins.push(lineStart);
-      filtered += `${line}\n`;
-    }
-    if (newline < 0) break;
-    lineStart = newline + 1;
+  let joined = "";
+  TOKEN_RUN.lastIndex = 0;
+  for (let found = TOKEN_RUN.exec(text); found !== null; found = TOKEN_RUN.exec(text)) {
+    const run = found[0].toLowerCase();
+    if (!literals.some((literal) => run.includes(literal))) continue;
+    starts.push(joined.length);
+    origins.push(found.index);
+    joined += `${found[0]}\n`;
   }
   const toOriginal = (offset: number) => {
     let low = 0;
@@ -90,11 +124,5 @@ function tokenLines(text: string): { filtered: string; toOriginal: (offset: numb
     }
     return (origins[low] ?? 0) + offset - (starts[low] ?? 0);
   };
-  return { filtered, toOriginal };
-}
-
-function hasTokenRun(line: string): boolean {
-  TOKEN_RUN.lastIndex = 0;
-  for (let found = TOKEN_RUN.exec(line); found !== null; found = TOKEN_RUN.exec(line)) if (/\d/.test(found[0])) return true;
-  return false;
+  return { joined, toOriginal };
 }

@@ -2,6 +2,7 @@ import { assignmentFindings } from "./assignments.js";
 import { contextFindings } from "./context-rules.js";
 import { entropyFindings } from "./entropy.js";
 import { keyBlockFindings } from "./key-blocks.js";
+import { literalsOf } from "./literals.js";
 import { libraryFindings } from "./library-findings.js";
 import { replaceSpans, type SecretSpan } from "./spans.js";
 import { tokenFormatFindings } from "./token-formats.js";
@@ -39,5 +40,13 @@ export async function redactSecretsInAll(texts: readonly string[]): Promise<stri
 const SEPARATOR = "\n\n\n";
 
 export async function findSecrets(text: string): Promise<SecretSpan[]> {
-  return [...(await libraryFindings(text)), ...tokenFormatFindings(text), ...keyBlockFindings(text), ...contextFindings(text), ...assignmentFindings(text), ...entropyFindings(text)];
+  const has = literalsOf(text.toLowerCase());
+  return [
+    ...(await libraryFindings(text, has)),
+    ...tokenFormatFindings(text, has),
+    ...keyBlockFindings(text),
+    ...contextFindings(text, has),
+    ...assignmentFindings(text),
+    ...entropyFindings(text),
+  ];
 }
