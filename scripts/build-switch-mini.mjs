@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { makeSessions } from "../dist/bench/suite/make-sessions.js";
+import { writeTaskFolder } from "../dist/bench/suite/task-folder.js";
 import { fixtureGit } from "./lib/fixture-git.mjs";
 
 const { git, writeRepoFile, diffOf } = fixtureGit("switch-mini");
@@ -152,7 +153,7 @@ async function main() {
     };
     const playbook = { description: "Scripted agent for fixtures/switch-mini.", checkCommand: CHECK_COMMAND, tasks: playbookTasks };
     writeFileSync(join(OUT_DIR, "suite.json"), `${JSON.stringify(suite, null, 2)}\n`);
-    writeFileSync(join(OUT_DIR, "tasks.jsonl"), tasks.map((task) => `${JSON.stringify(task)}\n`).join(""));
+    for (const task of tasks) await writeTaskFolder(OUT_DIR, task);
     writeFileSync(join(OUT_DIR, "sessions.jsonl"), sessions.map((session) => `${JSON.stringify(session)}\n`).join(""));
     writeFileSync(join(OUT_DIR, "agent.json"), `${JSON.stringify(playbook, null, 2)}\n`);
     writeFileSync(join(OUT_DIR, "README.md"), readme({ modules, bases, tasks, sessions }));

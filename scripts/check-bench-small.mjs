@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { loadTasks } from "../dist/bench/suite/load-suite.js";
 import { BUNDLE, OUT_DIR, TASKS } from "./build-bench-small.mjs";
 
 const STATUS_LINE = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)/gm;
@@ -64,10 +65,7 @@ function summary(statuses, task) {
   return `F2P ${f2p}/${task.FAIL_TO_PASS.length} pass, P2P ${p2p}/${task.PASS_TO_PASS.length} pass`;
 }
 
-const tasks = readFileSync(join(OUT_DIR, "tasks.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line));
+const tasks = await loadTasks(OUT_DIR);
 const playbook = JSON.parse(readFileSync(join(OUT_DIR, "agent.json"), "utf8"));
 const scratch = mkdtempSync(join(tmpdir(), "check-bench-small-"));
 let failures = 0;

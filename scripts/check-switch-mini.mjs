@@ -39,7 +39,7 @@ try {
     for (const definition of module.tasks) {
       const id = instanceID(module, definition);
       const task = suite.tasks.find((candidate) => candidate.instance_id === id);
-      if (!task) throw new Error(`${id} is not in ${OUT_DIR}/tasks.jsonl: rebuild the suite`);
+      if (!task) throw new Error(`${id} is not in ${OUT_DIR}/tasks/: rebuild the suite`);
       const base = await score(task, null, `${id}-base`);
       const f2p = base.tests_status.FAIL_TO_PASS;
       const p2p = base.tests_status.PASS_TO_PASS;

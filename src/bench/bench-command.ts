@@ -9,6 +9,9 @@ import { runBench, type BenchProgress } from "./run-bench.js";
 import { loadTasks } from "./suite/load-suite.js";
 import { makeSessions, writeSessions } from "./suite/make-sessions.js";
 import type { AgentChoice } from "./drive/agent-model.js";
+import { importReports } from "./swebench/import-reports.js";
+import { importSwebench } from "./swebench/import-swebench.js";
+import { exportPredictions } from "./swebench/predictions.js";
 
 export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--sessions N] [--concurrency 3] [--out runs/switch-mini]
           [--model provider/model [--provider-config <file>]]
@@ -23,7 +26,16 @@ export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--session
   bench score <run dir>           Re-score every session of a run from its focus checkout.
   bench report <run dir>          Rebuild report.md from results.jsonl.
   bench make-sessions --suite <dir> [--interruptions 4] [--seed 1]
-          Build sessions.jsonl from tasks.jsonl as the paper does.`;
+          Build sessions.jsonl from the suite's tasks as the paper does.
+  bench import-swebench --instances <file.jsonl> [--stages <file.jsonl>] --out <suite dir>
+          [--bundles <dir>] [--repo-url 'https://github.com/{repo}.git'] [--test-cmd '... {tests}']
+          Turn SWE-bench instances (their published fields) into a suite, a folder per task;
+          stages: {instance_id, stages: [{id, request}]} per line (default: the problem
+          statement as the one stage). Then: bench make-sessions --suite <suite dir>.
+  bench export-predictions <run dir> [--mode M] [--condition C]
+          Write <run>/predictions/<mode>.<condition>.jsonl for SWE-bench's run_evaluation.
+  bench import-reports <run dir> <harness logs dir>
+          Read the harness's report.json files back into results.jsonl and report.md.`;
 
 /** A mistake in the command line: the caller prints it with the usage, exit code 2. */
 export class BenchUsageError extends Error {
@@ -41,6 +53,9 @@ export async function benchCommand(
   if (sub === "score") return `${await rescoreRun(resolve(single(rest, "bench score")))}\n`;
   if (sub === "report") return `${await rebuildReport(resolve(single(rest, "bench report")))}\n`;
   if (sub === "make-sessions") return makeSessionsCommand(rest);
+  if (sub === "import-swebench") return importSwebenchCommand(rest);
+  if (sub === "export-predictions") return exportPredictionsCommand(rest);
+  if (sub === "import-reports") return importReportsCommand(rest);
   throw new BenchUsageError(sub === undefined ? "bench needs a subcommand" : `unknown bench subcommand "${sub}"`);
 }
 
@@ -134,6 +149,50 @@ async function makeSessionsCommand(args: readonly string[]): Promise<string> {
   });
   const file = await writeSessions(resolve(values.suite), sessions);
   return `${[...warnings.map((warning) => `warning: ${warning}`), `${sessions.length} sessions written to ${file}`].join("\n")}\n`;
+}
+
+async function importSwebenchCommand(args: readonly string[]): Promise<string> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      instances: { type: "string" },
+      stages: { type: "string" },
+      out: { type: "string" },
+      bundles: { type: "string" },
+      "repo-url": { type: "string" },
+      "test-cmd": { type: "string" },
+      name: { type: "string" },
+    },
+    strict: true,
+  });
+  if (!values.instances || !values.out) throw new BenchUsageError("bench import-swebench needs --instances <file.jsonl> and --out <suite dir>");
+  const result = await importSwebench({
+    instances: values.instances,
+    stages: values.stages,
+    out: values.out,
+    bundles: values.bundles,
+    repoUrl: values["repo-url"],
+    testCmd: values["test-cmd"],
+    name: values.name,
+  });
+  return `${result.tasks} tasks (${result.staged} with stages) written to ${result.suite}\nnext: opencode-rcm bench make-sessions --suite ${result.suite}\n`;
+}
+
+async function exportPredictionsCommand(args: readonly string[]): Promise<string> {
+  const { values, positionals } = parseArgs({ args: [...args], options: { mode: { type: "string" }, condition: { type: "string" } }, allowPositionals: true, strict: true });
+  const run = single(positionals, "bench export-predictions");
+  if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode)) throw new BenchUsageError(`--mode must be one of ${MODES.join(", ")}, not "${values.mode}"`);
+  if (values.condition !== undefined && !["uninterrupted", "switched"].includes(values.condition)) throw new BenchUsageError(`--condition must be uninterrupted or switched, not "${values.condition}"`);
+  const files = await exportPredictions({ run, mode: values.mode, condition: values.condition });
+  return `${files.join("\n")}\n`;
+}
+
+async function importReportsCommand(args: readonly string[]): Promise<string> {
+  const [run, reports, ...extra] = args;
+  if (run === undefined || reports === undefined || extra.length > 0) throw new BenchUsageError("bench import-reports needs <run dir> <harness logs dir>");
+  const summary = await importReports({ run, reports });
+  const unmatched = summary.unmatched.map((file) => `warning: no result of this run for ${file}`);
+  return `${[...unmatched, `${summary.updated} results updated from ${summary.reports} report.json files; ${join(resolve(run), "report.md")} rebuilt`].join("\n")}\n`;
 }
 
 function single(args: readonly string[], command: string): string {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FINALIZE_REQUEST } from "../../src/bench/drive/request-text.js";
 import { createScriptedAgent, loadPlaybook, parsePlaybook, PlaybookSchema } from "../../src/bench/scripted-agent.js";
 import type { Playbook } from "../../src/bench/scripted-agent.js";
-import { SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "../../src/bench/suite/schema.js";
+import { loadTasks as loadSuiteTasks } from "../../src/bench/suite/load-suite.js";
+import { SessionSpecSchema, SuiteMetaSchema } from "../../src/bench/suite/schema.js";
 import type { Task } from "../../src/bench/suite/schema.js";
 import { git } from "../../src/harness/git-repo.js";
 import type { ChatMessage, Reply, Responder } from "../../src/scripted-model/index.js";
@@ -23,7 +24,7 @@ async function readJsonLines(file: string): Promise<unknown[]> {
 }
 
 async function loadTasks(): Promise<Task[]> {
-  return (await readJsonLines("tasks.jsonl")).map((line) => TaskSchema.parse(line));
+  return loadSuiteTasks(SUITE_DIR);
 }
 
 /** The messages of one request after `step` model turns, each a tool call answered by a tool result. */
@@ -152,7 +153,7 @@ describe("scripted agent", () => {
 describe("playbook", () => {
   const valid = { tasks: { t1: { stages: { "stage-1": { request: "Fix it.", writes: { "a/b.py": "x = 1\n" } } } } } };
 
-  it("validates agent.json and names the same stage requests as tasks.jsonl", async () => {
+  it("validates agent.json and names the same stage requests as the suite's tasks", async () => {
     const playbook = await loadPlaybook(join(SUITE_DIR, "agent.json"));
     const tasks = await loadTasks();
     expect(Object.keys(playbook.tasks)).toEqual(tasks.map((task) => task.instance_id));

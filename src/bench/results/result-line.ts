@@ -34,6 +34,8 @@ export const ResultLineSchema = z.object({
   opencode_session_id: z.string(),
   focus_workspace: z.string(),
   patch_bytes: z.number(),
+  /** Who decided `resolved`: the driver's own scoring, or SWE-bench's harness (`bench import-reports`). */
+  scored_by: z.enum(["driver", "swebench"]).optional(),
 });
 export type ResultLine = z.infer<typeof ResultLineSchema>;
 

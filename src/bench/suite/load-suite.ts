@@ -6,6 +6,7 @@ import { patchFiles } from "../patch/patch-files.js";
 import { FINALIZE, SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "./schema.js";
 import type { ScheduleEntry, SessionSpec, Suite, SuiteMeta, Task } from "./schema.js";
 import { SuiteError } from "./suite-error.js";
+import { readTaskFolder, TASK_FILE, TASKS_DIR, taskFolderNames } from "./task-folder.js";
 
 /** One validated line of a JSON-lines file, with its 1-based line number. */
 export interface JsonLine<T> {
@@ -27,12 +28,12 @@ export function parseJsonLines<T>(file: string, text: string, schema: z.ZodType<
   return lines;
 }
 
-/** Reads and validates `tasks.jsonl` of a suite directory, with the checks that need only tasks. */
+/** Reads and validates a suite directory's tasks (`tasks/<id>/` folders, or a legacy `tasks.jsonl`), with the checks that need only tasks. */
 export async function loadTasks(dir: string): Promise<Task[]> {
   return (await readTasks(dir)).map((entry) => entry.value);
 }
 
-/** Reads and validates a whole suite directory: `suite.json`, `tasks.jsonl` and `sessions.jsonl`. */
+/** Reads and validates a whole suite directory: `suite.json`, its tasks and `sessions.jsonl`. */
 export async function loadSuite(dir: string): Promise<Suite> {
   const meta = await readMeta(dir);
   const tasks = await readTasks(dir);
@@ -47,11 +48,19 @@ async function readMeta(dir: string): Promise<SuiteMeta> {
   return parseJsonValue({ file, line: 0, text: await readText(file), schema: SuiteMetaSchema });
 }
 
-async function readTasks(dir: string): Promise<JsonLine<Task>[]> {
-  const file = join(dir, "tasks.jsonl");
-  const tasks = parseJsonLines(file, await readText(file), TaskSchema);
+/** A task with where it came from: its folder's task.json (line 0), or its line of tasks.jsonl. */
+interface TaskEntry extends JsonLine<Task> {
+  file: string;
+}
+
+async function readTasks(dir: string): Promise<TaskEntry[]> {
+  const folders = await taskFolderNames(dir);
+  const tasks: TaskEntry[] =
+    folders === undefined
+      ? parseJsonLines(join(dir, "tasks.jsonl"), await readText(join(dir, "tasks.jsonl")), TaskSchema).map((entry) => ({ ...entry, file: join(dir, "tasks.jsonl") }))
+      : await Promise.all(folders.map(async (name) => ({ line: 0, value: await readTaskFolder(dir, name), file: join(dir, TASKS_DIR, name, TASK_FILE) })));
   const firstLine = new Map<string, number>();
-  for (const { line, value: task } of tasks) {
+  for (const { line, value: task, file } of tasks) {
     const fail = failAt(file, line);
     const seen = firstLine.get(task.instance_id);
     if (seen !== undefined) fail("instance_id", `duplicate instance_id "${task.instance_id}" (first on line ${seen})`);

@@ -19,7 +19,7 @@ export const StageSchema = z
   .strict();
 
 /**
- * One line of `tasks.jsonl`: a SWE-bench instance plus the stages of its requirements, the
+ * A task (a folder under `tasks/`, or one line of a legacy `tasks.jsonl`): a SWE-bench instance plus the stages of its requirements, the
  * command that runs its tests, and where its repository comes from.
  */
 export const TaskSchema = z
@@ -39,6 +39,8 @@ export const TaskSchema = z
     repo_url: z.string().min(1).optional(),
     /** ...or a git bundle, as a path inside the suite directory. */
     repo_bundle: z.string().min(1).optional(),
+    /** The container image the task's sessions and scoring run in (`bench run --env docker`). */
+    image: z.string().min(1).optional(),
   })
   .strict()
   .refine((task) => (task.repo_url === undefined) !== (task.repo_bundle === undefined), {
