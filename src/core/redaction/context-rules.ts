@@ -61,6 +61,7 @@ const TOOL_FLAGS: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bmc\b/, flag: /\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(["']?)([^\s"']+)\1/dg },
 ];
 /** A command line above holds one of these, or none of the tools can be in the text. */
+const TOOL_LINE = /mysql|mariadb|sshpass|\slogin|redis-cli|ldap|7z|zip\s|curl\s|wget\s|http\s|htpasswd|mc\s/gi;
 const TOOL_WORDS = ["mysql", "mariadb", "sshpass", " login", "redis-cli", "ldap", "7z", "zip ", "curl ", "wget ", "http ", "htpasswd", "mc "];
 // `<tool> login <token>`, `--with-token <token>` piped or positional, `auth <token>`.
 const LOGIN_TOKEN = /\b(?:login|auth(?:enticate)?|set-token|token\s+add|config\s+set\s+\S*(?:token|auth|password)\S*)\s+(?:-\S+\s+)*(?:[\w.@-]+\s+)?(["']?)((?=[\w.~+/=:-]*\d)[\w.~+/=:-]{20,})\1/dgi;
@@ -85,8 +86,7 @@ export function contextFindings(text: string, has: Literals = literalsOf(text.to
     spans.push(...groupSpans(text, re, kind, 1, accept));
   }
   spans.push(...groupSpans(text, FLAG, "cli-secret", 3, (value, match) => notReference(value) && !/[\w-]/.test(text[match.index - 1] ?? "")));
-  const words = TOOL_WORDS.filter(has);
-  const toolLines = words.length > 0 ? lines(text).filter((line) => words.some((word) => line.text.toLowerCase().includes(word))) : [];
+  const toolLines = TOOL_WORDS.some(has) ? linesMatching(text, TOOL_LINE) : [];
   for (const line of toolLines) {
     for (const { tool, flag } of TOOL_FLAGS) {
       if (!tool.test(line.text)) continue;
@@ -131,6 +131,20 @@ function markdownTableSecrets(text: string): SecretSpan[] {
     }
   }
   return spans;
+}
+
+/** The lines holding a match of `re` (global), each once, in order. */
+function linesMatching(text: string, re: RegExp): { text: string; start: number }[] {
+  const result: { text: string; start: number }[] = [];
+  re.lastIndex = 0;
+  for (let found = re.exec(text); found !== null; found = re.exec(text)) {
+    const start = text.lastIndexOf("\n", found.index) + 1;
+    const newline = text.indexOf("\n", found.index);
+    const end = newline < 0 ? text.length : newline;
+    result.push({ text: text.slice(start, end), start });
+    re.lastIndex = end + 1;
+  }
+  return result;
 }
 
 function lines(text: string): { text: string; start: number }[] {
