@@ -1,115 +1,94 @@
-// Builds fixtures/switch-mini/: the bundled Switch-SWE mini suite, from the repository modules
-// in scripts/switch-mini/*.mjs (format: scripts/switch-mini/FORMAT.md). For each repository: a
-// git repository built with a fixed identity and dates (so base commits are the same on every
-// machine), its bundle, its five tasks (reference patch, held-out test patch, FAIL_TO_PASS,
-// PASS_TO_PASS, stages), and the scripted agent's playbook; sessions come from the driver's own
-// make-sessions (four interruptions of the same repository per focus). Deterministic: a second
-// run writes byte-identical files.
+// Builds what is derived in fixtures/switch-mini/: the repositories' git bundles, from
+// scripts/switch-mini/<name>/ (repository.json and files/: the repository at its base commit),
+// committed with a fixed identity and dates so base commits are the same on every machine; then
+// sessions.jsonl (the driver's own make-sessions: four interruptions of the same repository per
+// focus) and README.md. The tasks (fixtures/switch-mini/tasks/<id>/: task.json, stage-N.md,
+// patch.diff, test_patch.diff, checks/) and agent.json are sources, edited by hand; the build
+// fails if a task's base_commit is not its bundle's. Deterministic: a second run writes
+// byte-identical files.
 // Run: npm run build && node scripts/build-switch-mini.mjs   (then: node scripts/check-switch-mini.mjs)
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { isTestPath } from "../dist/bench/patch/is-test-path.js";
+import { patchFiles } from "../dist/bench/patch/patch-files.js";
+import { loadTasks } from "../dist/bench/suite/load-suite.js";
 import { makeSessions } from "../dist/bench/suite/make-sessions.js";
-import { writeTaskFolder } from "../dist/bench/suite/task-folder.js";
 import { fixtureGit } from "./lib/fixture-git.mjs";
 
-const { git, writeRepoFile, diffOf } = fixtureGit("switch-mini");
+const { git, writeRepoFile } = fixtureGit("switch-mini");
 
 export const OUT_DIR = join(import.meta.dirname, "..", "fixtures", "switch-mini");
-const MODULES_DIR = join(import.meta.dirname, "switch-mini");
-// Plug-in autoloading (hypothesis and friends in a developer's Python) costs seconds per run.
-const PYTEST = "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python -m pytest -p no:cacheprovider";
+const SOURCES_DIR = join(import.meta.dirname, "switch-mini");
 export const CHECK_COMMAND = "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -m pytest -q -p no:cacheprovider tests/test_existing.py";
 
-/** The repository modules, in name order. */
-export async function loadModules() {
-  const names = readdirSync(MODULES_DIR).filter((file) => file.endsWith(".mjs")).sort();
-  const modules = [];
-  for (const file of names) modules.push((await import(pathToFileURL(join(MODULES_DIR, file)).href)).default);
-  return modules;
+/** The repositories in name order: `{name, repo}` from repository.json, and their files. */
+function loadRepositories() {
+  return readdirSync(SOURCES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const dir = join(SOURCES_DIR, name);
+      const meta = JSON.parse(readFileSync(join(dir, "repository.json"), "utf8"));
+      if (meta.name !== name || !/^[a-z0-9]+$/.test(name)) throw new Error(`${dir}/repository.json: name must be the folder's name, [a-z0-9]+`);
+      return { ...meta, files: readTree(join(dir, "files")) };
+    });
 }
 
-export function instanceID(module, task) {
-  return `${module.name}__${module.name}-${task.n}`;
-}
-
-
-
-
-function validate(modules) {
-  const requests = new Set();
-  for (const module of modules) {
-    if (!/^[a-z0-9]+$/.test(module.name)) throw new Error(`${module.name}: name must be [a-z0-9]+`);
-    const files = new Set();
-    for (const task of module.tasks) {
-      const where = `${module.name} task ${task.n}`;
-      if (files.has(task.file)) throw new Error(`${where}: ${task.file} is changed by another task too`);
-      files.add(task.file);
-      if (task.stages.length < 2 || task.stages.length > 4) throw new Error(`${where}: needs 2 to 4 stages`);
-      const ids = new Set(task.stages.map((stage) => stage.id));
-      if (ids.size !== task.stages.length) throw new Error(`${where}: stage ids repeat`);
-      for (const stage of task.stages) {
-        if (requests.has(stage.request)) throw new Error(`${where}: request text of ${stage.id} is used twice`);
-        requests.add(stage.request);
-      }
+/** path -> content of every file under `root`, paths relative and sorted. */
+function readTree(root) {
+  const files = {};
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else files[relative(root, path)] = readFileSync(path, "utf8");
     }
-  }
+  };
+  walk(root);
+  return files;
 }
 
-/** Builds one repository; returns its tasks (suite lines) and playbook entries. */
-function buildRepository(module, scratch) {
-  const home = join(scratch, `${module.name}-home`);
-  const repo = join(scratch, module.name);
+/** Commits a repository's files and writes its bundle; returns its base commit. */
+function buildRepository(repository, scratch) {
+  const home = join(scratch, `${repository.name}-home`);
+  const repo = join(scratch, repository.name);
   mkdirSync(home);
   mkdirSync(repo);
   git(repo, home, ["init", "-q", "-b", "main"]);
-  for (const [path, content] of Object.entries(module.baseFiles)) writeRepoFile(repo, path, content);
+  for (const [path, content] of Object.entries(repository.files)) writeRepoFile(repo, path, content);
   git(repo, home, ["add", "-A"]);
-  git(repo, home, ["commit", "-q", "-m", `${module.name} 0.1.0`]);
-  const base = git(repo, home, ["rev-parse", "HEAD"]).trim();
-  const bundle = `repos/${module.name}.bundle`;
+  git(repo, home, ["commit", "-q", "-m", `${repository.name} 0.1.0`]);
   mkdirSync(join(OUT_DIR, "repos"), { recursive: true });
-  git(repo, home, ["bundle", "create", "-q", join(OUT_DIR, bundle), "--all"]);
-  const tasks = module.tasks.map((task) => ({
-    instance_id: instanceID(module, task),
-    repo: module.repo,
-    base_commit: base,
-    patch: diffOf({ repo, home, path: task.file, content: task.stages.at(-1).content }),
-    test_patch: diffOf({ repo, home, path: task.heldOutTests.path, content: task.heldOutTests.content }),
-    FAIL_TO_PASS: task.heldOutTests.nodeIds,
-    PASS_TO_PASS: module.existingTests,
-    version: "0.1",
-    stages: task.stages.map((stage) => ({ id: stage.id, request: stage.request })),
-    test_cmd: `${PYTEST} -rA tests/test_existing.py ${task.heldOutTests.path}`,
-    repo_bundle: bundle,
-  }));
-  const playbook = Object.fromEntries(
-    module.tasks.map((task) => [
-      instanceID(module, task),
-      { stages: Object.fromEntries(task.stages.map((stage) => [stage.id, { request: stage.request, writes: { [task.file]: stage.content } }])) },
-    ]),
-  );
-  return { base, tasks, playbook };
+  git(repo, home, ["bundle", "create", "-q", join(OUT_DIR, "repos", `${repository.name}.bundle`), "--all"]);
+  return git(repo, home, ["rev-parse", "HEAD"]).trim();
 }
 
-function readme({ modules, bases, tasks, sessions }) {
-  const repoRows = modules.map((module) => `| \`${module.repo}\` | \`repos/${module.name}.bundle\` | \`${bases[module.name]}\` |`);
-  const taskRows = modules.flatMap((module) =>
-    module.tasks.map((task) => `| \`${instanceID(module, task)}\` | \`${task.file}\` | ${task.stages.length} | \`${task.heldOutTests.path}\` (${task.heldOutTests.nodeIds.length}) |`),
-  );
+function readme({ repositories, bases, tasks, sessions }) {
+  const repoRows = repositories.map((repository) => `| \`${repository.repo}\` | \`repos/${repository.name}.bundle\` | \`${bases[repository.name]}\` |`);
+  const taskRows = tasks.map((task) => {
+    const source = patchFiles(task.patch).filter((path) => !isTestPath(path));
+    const heldOut = patchFiles(task.test_patch).filter((path) => isTestPath(path));
+    return `| \`${task.instance_id}\` | \`${source.join(", ")}\` | ${task.stages.length} | \`${heldOut.join(", ")}\` (${task.FAIL_TO_PASS.length}) |`;
+  });
   const near = sessions.filter((session) => session.condition === "switched" && session.locality === "near").length;
   const far = sessions.filter((session) => session.condition === "switched" && session.locality === "far").length;
   return `# switch-mini
 
-The bundled Switch-SWE mini suite: ${modules.length} small standard-library Python repositories,
+The bundled Switch-SWE mini suite: ${repositories.length} small standard-library Python repositories,
 ${tasks.length} tasks of 2 to 4 stages (an issue, then review rounds that refine it), and
 ${sessions.length} sessions: every task as the focus of an uninterrupted session and of a switched
 one interrupted by the four other tasks of its repository (${near} near, ${far} far).
 
-Generated by \`npm run build && node scripts/build-switch-mini.mjs\` from the repository modules in
-\`scripts/switch-mini/\` (deterministic); \`node scripts/check-switch-mini.mjs\` verifies every
-task with real git and pytest. Do not edit by hand.
+Each task is a folder, \`tasks/<instance_id>/\`: \`task.json\`, the requests \`stage-N.md\`, the
+reference \`patch.diff\`, the held-out \`test_patch.diff\`, and \`checks/forgetful/\` (the last
+stage's file without an earlier stage's rule, which must not resolve the task). They and
+\`agent.json\` are edited by hand. \`npm run build && node scripts/build-switch-mini.mjs\` builds
+the rest (deterministic): the bundles from the repositories in \`scripts/switch-mini/<name>/\`,
+\`sessions.jsonl\` and this README; \`node scripts/check-switch-mini.mjs\` verifies every task with
+real git and pytest.
 
 Later stages refine earlier ones: each task's held-out tests check the last stage's feature
 *with* the earlier stages' rules, so a solution that forgets an earlier constraint fails (the
@@ -130,34 +109,22 @@ ${taskRows.join("\n")}
 }
 
 async function main() {
-  const modules = await loadModules();
-  validate(modules);
+  const repositories = loadRepositories();
   const scratch = mkdtempSync(join(tmpdir(), "switch-mini-"));
   try {
-    rmSync(OUT_DIR, { recursive: true, force: true });
-    mkdirSync(OUT_DIR, { recursive: true });
-    const tasks = [];
-    const playbookTasks = {};
     const bases = {};
-    for (const module of modules) {
-      const built = buildRepository(module, scratch);
-      tasks.push(...built.tasks);
-      Object.assign(playbookTasks, built.playbook);
-      bases[module.name] = built.base;
+    for (const repository of repositories) bases[repository.name] = buildRepository(repository, scratch);
+    const tasks = await loadTasks(OUT_DIR);
+    for (const task of tasks) {
+      const name = /^repos\/(\w+)\.bundle$/.exec(task.repo_bundle ?? "")?.[1];
+      if (name === undefined || bases[name] === undefined) throw new Error(`${task.instance_id}: repo_bundle "${task.repo_bundle}" is not one of the built bundles`);
+      if (task.base_commit !== bases[name]) throw new Error(`${task.instance_id}: base_commit ${task.base_commit} is not ${name}'s base ${bases[name]}: update its task.json`);
     }
     const { sessions, warnings } = makeSessions(tasks, { interruptions: 4, seed: 1 });
     if (warnings.length > 0) throw new Error(`make-sessions: ${warnings.join("; ")}`);
-    const suite = {
-      name: "switch-mini",
-      description: `${tasks.length} tasks on ${modules.length} small Python repositories; every task uninterrupted and switched with four interruptions.`,
-    };
-    const playbook = { description: "Scripted agent for fixtures/switch-mini.", checkCommand: CHECK_COMMAND, tasks: playbookTasks };
-    writeFileSync(join(OUT_DIR, "suite.json"), `${JSON.stringify(suite, null, 2)}\n`);
-    for (const task of tasks) await writeTaskFolder(OUT_DIR, task);
     writeFileSync(join(OUT_DIR, "sessions.jsonl"), sessions.map((session) => `${JSON.stringify(session)}\n`).join(""));
-    writeFileSync(join(OUT_DIR, "agent.json"), `${JSON.stringify(playbook, null, 2)}\n`);
-    writeFileSync(join(OUT_DIR, "README.md"), readme({ modules, bases, tasks, sessions }));
-    console.log(`${tasks.length} tasks, ${sessions.length} sessions, ${modules.length} repositories: ${Object.values(bases).join(" ")}`);
+    writeFileSync(join(OUT_DIR, "README.md"), readme({ repositories, bases, tasks, sessions }));
+    console.log(`${tasks.length} tasks, ${sessions.length} sessions, ${repositories.length} repositories: ${Object.values(bases).join(" ")}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -7,11 +7,11 @@
 //   + "forgetful" stage 2       some FAIL_TO_PASS test fails (stage 1's rule is tested)
 // Prints one line per check and exits 1 if any fails. Run: `node scripts/check-bench-small.mjs`.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { loadTasks } from "../dist/bench/suite/load-suite.js";
-import { BUNDLE, OUT_DIR, TASKS } from "./build-bench-small.mjs";
+import { BUNDLE, OUT_DIR } from "./build-bench-small.mjs";
 
 const STATUS_LINE = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)/gm;
 
@@ -78,7 +78,12 @@ function check(label, ok, detail) {
 try {
   for (const task of tasks) {
     const id = task.instance_id;
-    const definition = TASKS.find((candidate) => candidate.instance_id === id);
+    const forgetfulRoot = join(OUT_DIR, "tasks", id, "checks", "forgetful");
+    const forgetful = Object.fromEntries(
+      readdirSync(forgetfulRoot, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => [relative(forgetfulRoot, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), "utf8")]),
+    );
     const stages = playbook.tasks[id].stages;
     const allPass = (statuses) => [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS].every((test) => passes(statuses, test));
     const someF2PFails = (statuses) =>
@@ -88,7 +93,7 @@ try {
       ["reference patch", (dir) => applyPatch(dir, task.patch), allPass],
       ["agent stage-1 only", (dir) => writeFiles(dir, stages["stage-1"].writes), someF2PFails],
       ["agent stage-1 then stage-2", (dir) => task.stages.forEach((stage) => writeFiles(dir, stages[stage.id].writes)), allPass],
-      ["forgetful stage-2", (dir) => writeFiles(dir, { [definition.file]: definition.forgetful }), someF2PFails],
+      ["forgetful stage-2", (dir) => writeFiles(dir, forgetful), someF2PFails],
     ];
     variants.forEach(([label, prepare, expected], index) => {
       const dir = checkout({ scratch, name: `${id}-${index}`, task });

@@ -1,28 +1,47 @@
 // Checks fixtures/switch-mini/ with the driver's own scorer, real git and real pytest: for
 // every task, the unpatched base fails every held-out test and passes the existing ones, the
-// reference patch resolves it, and two wrong solutions do not: stage 1 alone, and the
-// repository module's `forgetful` variant (the last stage without an earlier stage's rule).
+// reference patch resolves it, and two wrong solutions do not: stage 1 alone (the files the
+// scripted agent's playbook writes for it), and the task's checks/forgetful/ files (the last
+// stage without an earlier stage's rule).
 // Run: npm run build && node scripts/check-switch-mini.mjs
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { focusPatch, scoreTask } from "../dist/bench/score/index.js";
 import { loadSuite } from "../dist/bench/suite/load-suite.js";
-import { instanceID, loadModules, OUT_DIR } from "./build-switch-mini.mjs";
+import { OUT_DIR } from "./build-switch-mini.mjs";
 
 const suite = await loadSuite(OUT_DIR);
-const modules = await loadModules();
+const playbook = JSON.parse(readFileSync(join(OUT_DIR, "agent.json"), "utf8"));
 const scratch = mkdtempSync(join(tmpdir(), "check-switch-mini-"));
 let failures = 0;
 
-/** A patch that writes `content` to the task's file, made the way the driver makes focus patches. */
-async function patchFor(task, file, content, name) {
+/** A patch that writes `files` (path -> content), made the way the driver makes focus patches. */
+async function patchFor(task, files, name) {
   const dir = join(scratch, name);
   execFileSync("git", ["clone", "-q", resolve(OUT_DIR, task.repo_bundle), dir]);
   execFileSync("git", ["checkout", "-q", "--detach", task.base_commit], { cwd: dir });
-  writeFileSync(join(dir, file), content);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
   return focusPatch(dir, task.base_commit);
+}
+
+/** path -> content of the files under a task's checks/<name>/. */
+function checkFiles(task, name) {
+  const root = join(OUT_DIR, "tasks", task.instance_id, "checks", name);
+  const files = {};
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else files[relative(root, path)] = readFileSync(path, "utf8");
+    }
+  };
+  walk(root);
+  return files;
 }
 
 async function score(task, patch, name) {
@@ -35,20 +54,18 @@ function expectThat(ok, what) {
 }
 
 try {
-  for (const module of modules) {
-    for (const definition of module.tasks) {
-      const id = instanceID(module, definition);
-      const task = suite.tasks.find((candidate) => candidate.instance_id === id);
-      if (!task) throw new Error(`${id} is not in ${OUT_DIR}/tasks/: rebuild the suite`);
+  {
+    for (const task of suite.tasks) {
+      const id = task.instance_id;
       const base = await score(task, null, `${id}-base`);
       const f2p = base.tests_status.FAIL_TO_PASS;
       const p2p = base.tests_status.PASS_TO_PASS;
       expectThat(!base.resolved && f2p.success.length === 0 && p2p.failure.length === 0, `${id}: base fails all ${f2p.failure.length} held-out tests, passes ${p2p.success.length} existing`);
       const reference = await score(task, task.patch, `${id}-reference`);
       expectThat(reference.resolved, `${id}: the reference patch resolves it`);
-      const first = await score(task, await patchFor(task, definition.file, definition.stages[0].content, `${id}-stage1`), `${id}-stage1`);
+      const first = await score(task, await patchFor(task, playbook.tasks[id].stages[task.stages[0].id].writes, `${id}-stage1`), `${id}-stage1`);
       expectThat(!first.resolved && first.tests_status.PASS_TO_PASS.failure.length === 0, `${id}: stage 1 alone does not resolve it (${first.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
-      const forgetful = await score(task, await patchFor(task, definition.file, definition.forgetful, `${id}-forgetful`), `${id}-forgetful`);
+      const forgetful = await score(task, await patchFor(task, checkFiles(task, "forgetful"), `${id}-forgetful`), `${id}-forgetful`);
       expectThat(!forgetful.resolved, `${id}: forgetting an earlier stage's rule does not resolve it (${forgetful.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
     }
   }

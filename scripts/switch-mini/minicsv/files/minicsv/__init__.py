@@ -1,0 +1,3 @@
+"""minicsv: a tiny CSV toolkit."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""The minicsv command-line tool."""

@@ -1,0 +1,1 @@
+"""Reading CSV text."""

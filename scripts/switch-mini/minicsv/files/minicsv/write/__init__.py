@@ -1,0 +1,1 @@
+"""Writing CSV text."""

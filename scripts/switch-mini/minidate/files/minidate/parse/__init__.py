@@ -1,0 +1,1 @@
+"""Parsing of durations and dates."""
