@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up on a fresh machine: the system tools the tests run (pytest and GNU patch for the
-# benchmark scorer, tmux for the TUI test; installed with apt-get when missing, through sudo
-# unless root), then the pinned npm dependencies, the opencode binary included.
+# benchmark scorer, tmux for the TUI test, Docker's daemon and debootstrap for the container
+# tests; installed with apt-get when missing, through sudo unless root), then the pinned npm
+# dependencies, the opencode binary included, then the Docker daemon and the test image.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=""
@@ -14,9 +15,15 @@ fi
 if ! command -v tmux >/dev/null 2>&1; then
   packages="$packages tmux"
 fi
+if ! command -v dockerd >/dev/null 2>&1; then
+  packages="$packages docker.io"
+fi
+if ! command -v debootstrap >/dev/null 2>&1; then
+  packages="$packages debootstrap"
+fi
 if [ -n "$packages" ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
-    echo "setup: please install$packages (pytest for python3, GNU patch, tmux) and run again" >&2
+    echo "setup: please install$packages (pytest for python3, GNU patch, tmux, Docker, debootstrap) and run again" >&2
     exit 1
   fi
   sudo=""
@@ -25,3 +32,4 @@ if [ -n "$packages" ]; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages
 fi
 npm ci
+bash scripts/docker-test-image.sh

@@ -12,6 +12,7 @@ import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.j
 import { RouteEvalSetupError, runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
 import { BENCH_USAGE, benchCommand, BenchUsageError } from "./bench/bench-command.js";
 import { SuiteError } from "./bench/suite/suite-error.js";
+import { BenchEnvError } from "./bench/env/bench-env-error.js";
 import { renderProgress } from "./bench/render-progress.js";
 
 const USAGE = `opencode-rcm <command> [options]
@@ -153,7 +154,7 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError) {
+    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError || error instanceof BenchEnvError) {
       process.stderr.write(`opencode-rcm: ${error.message}\n`);
       process.exit(2);
     }

@@ -20,9 +20,12 @@ export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--session
   bench run --suite <dir> --out <dir> (--agent scripted | --model provider/model [--provider-config <file>])
           [--modes native,router,full] [--sessions N] [--concurrency N] [--seed S]
           [--budget-s 900] [--max-continuations 3] [--test-timeout-s 900]
+          [--env local|docker [--image <name, {instance_id} {repo}>]]
           Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode,
           score every focus patch, and write results.jsonl and report.md. Rerunning with
           the same --out skips finished sessions; Ctrl-C leaves consistent files.
+          --env docker: each session in a container of its focus task's image (the task's
+          "image", else SWE-bench's name for the instance, or --image), scored in a fresh one.
   bench score <run dir>           Re-score every session of a run from its focus checkout.
   bench report <run dir>          Rebuild report.md from results.jsonl.
   bench make-sessions --suite <dir> [--interruptions 4] [--seed 1]
@@ -100,10 +103,14 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
       "budget-s": { type: "string", default: "900" },
       "max-continuations": { type: "string", default: "3" },
       "test-timeout-s": { type: "string", default: "900" },
+      env: { type: "string", default: "local" },
+      image: { type: "string" },
     },
     strict: true,
   });
   if (!values.suite) throw new BenchUsageError("bench run needs --suite <dir>");
+  if (values.env !== "local" && values.env !== "docker") throw new BenchUsageError(`--env must be local or docker, not "${values.env}"`);
+  if (values.image !== undefined && values.env !== "docker") throw new BenchUsageError("--image needs --env docker");
   if (!values.out) throw new BenchUsageError("bench run needs --out <dir>");
   const modes = values.modes.split(",").map((mode) => mode.trim());
   for (const mode of modes) if (!(MODES as readonly string[]).includes(mode)) throw new BenchUsageError(`--modes: unknown mode "${mode}" (one of ${MODES.join(", ")})`);
@@ -121,6 +128,8 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
     testTimeoutMs: count("--test-timeout-s", values["test-timeout-s"], 1) * 1000,
     signal: io.signal,
     onProgress: io.progress,
+    env: values.env,
+    image: values.image,
   });
   const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
   return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(values.out, "results.jsonl")}\nreport:  ${resolve(values.out, "report.md")}\n`;

@@ -17,8 +17,9 @@ import { sessionUsage } from "./metrics/session-usage.js";
 import { readResults } from "./results/read-results.js";
 import { renderReport } from "./results/render-report.js";
 import { resultKey, type ResultLine } from "./results/result-line.js";
-import { failureClass, focusPatch, scoreTask } from "./score/index.js";
+import { failureClass, focusPatch } from "./score/index.js";
 import { loadSuite } from "./suite/load-suite.js";
+import { checkImages, LOCAL, withSessionContainer, type SessionPlace } from "./env/session-place.js";
 import type { SessionSpec, Suite } from "./suite/schema.js";
 
 export interface BenchRunOptions {
@@ -37,7 +38,13 @@ export interface BenchRunOptions {
   testTimeoutMs: number;
   signal?: AbortSignal | undefined;
   onProgress?: ((event: BenchProgress) => void) | undefined;
+  /** Where sessions and scoring run: here (`local`, the default) or in a container per session (`docker`). */
+  env?: BenchEnv | undefined;
+  /** With `docker`: the image template (`{instance_id}`, `{repo}`); default: the task's image, else SWE-bench's name for it. */
+  image?: string | undefined;
 }
+
+export type BenchEnv = "local" | "docker";
 
 export interface BenchProgress {
   done: number;
@@ -91,6 +98,7 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
 async function runModes(options: BenchRunOptions & { outDir: string; suite: Suite; specs: SessionSpec[] }): Promise<BenchRunSummary> {
   const { outDir, suite, specs } = options;
   const files = runFiles(outDir);
+  if (options.env === "docker") await checkImages(suite, specs, options.image);
   await writeFile(
     files.run,
     `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs }, null, 2)}\n`,
@@ -104,12 +112,13 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
     const pending = specs.filter((spec) => !done.has(resultKey({ session_id: spec.session_id, mode })));
     skipped += specs.length - pending.length;
     if (pending.length === 0 || options.signal?.aborted) continue;
-    await withModeServer({ suite, mode, outDir, agent: options.agent }, async (server) => {
+    await withModeServer({ suite, mode, outDir, agent: options.agent, env: options.env ?? "local", image: options.image }, async (sessionServer) => {
       const queue = [...pending];
       const worker = async () => {
         for (let spec = queue.shift(); spec && !options.signal?.aborted; spec = queue.shift()) {
-          const line = await runOne({ ...options, suite, spec, mode, server, outDir, progress: (activity) =>
-            options.onProgress?.({ done: finished, total, mode, session: spec?.session_id ?? "", activity }) });
+          const current = spec;
+          const progress = (activity: string) => options.onProgress?.({ done: finished, total, mode, session: current.session_id, activity });
+          const line = await sessionServer(current, (server, where) => runOne({ ...options, suite, spec: current, mode, server, where, outDir, progress }));
           if (!line) continue;
           await appendFile(files.results, `${JSON.stringify(line)}\n`);
           finished += 1;
@@ -125,23 +134,32 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
   return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
 }
 
+/** Runs one session with the OpenCode server it gets, and where its checkouts and scoring run. */
+type SessionServer = <T>(spec: SessionSpec, body: (server: OpencodeServer, where: SessionPlace) => Promise<T>) => Promise<T>;
+
+/**
+ * The mode's agent model, and OpenCode servers with the plug-in in that mode: locally one
+ * server for all the mode's sessions; with `docker`, one per session inside its container.
+ */
 async function withModeServer<T>(
-  options: { suite: Suite; mode: Mode; outDir: string; agent: AgentChoice },
-  body: (server: OpencodeServer) => Promise<T>,
+  options: { suite: Suite; mode: Mode; outDir: string; agent: AgentChoice; env: BenchEnv; image?: string | undefined },
+  body: (sessionServer: SessionServer) => Promise<T>,
 ): Promise<T> {
   const { suite, mode, outDir } = options;
   const files = runFiles(outDir);
   const plugin = join(packageRoot(), "dist", "plugin", "index.js");
   await mkdir(join(outDir, "model-requests"), { recursive: true });
   const model = await startAgentModel({ agent: options.agent, suite, logFile: join(outDir, "model-requests", `${mode}.jsonl`) });
+  const config = model.config([[plugin, { mode, stateDir: files.state(mode) }]]);
+  const env = { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") };
   try {
-    const home = await createIsolatedHome({
-      root: join(outDir, "home", mode),
-      config: model.config([[plugin, { mode, stateDir: files.state(mode) }]]),
-    });
-    const server = await startOpencodeServer({ home, cwd: outDir, env: { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") } });
+    if (options.env === "docker") {
+      return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, run));
+    }
+    const home = await createIsolatedHome({ root: join(outDir, "home", mode), config });
+    const server = await startOpencodeServer({ home, cwd: outDir, env });
     try {
-      return await body(server);
+      return await body((_spec, run) => run(server, LOCAL));
     } finally {
       await server.close();
     }
@@ -155,14 +173,15 @@ async function runOne(options: BenchRunOptions & {
   spec: SessionSpec;
   mode: Mode;
   server: OpencodeServer;
+  where: SessionPlace;
   outDir: string;
   progress: (activity: string) => void;
 }): Promise<ResultLine | undefined> {
-  const { suite, spec, mode, server, outDir } = options;
+  const { suite, spec, mode, server, outDir, where } = options;
   const files = runFiles(outDir);
   const dir = files.session(spec.session_id, mode);
   options.progress("preparing checkouts");
-  const checkouts = await prepareCheckouts({ suite, session: spec, dir, seed: options.seed });
+  const checkouts = await prepareCheckouts({ suite, session: spec, dir, seed: options.seed, ...(where.git ? { git: where.git } : {}) });
   // One OpenCode directory per mode: a new directory costs OpenCode seconds of start-up, and
   // requests name their workspaces by absolute path anyway.
   const client = server.client(join(outDir, "sessions"));
@@ -194,7 +213,7 @@ async function runOne(options: BenchRunOptions & {
   options.progress("scoring");
   const patch = await focusPatch(focus.workspace, focus.task.base_commit);
   await writeFile(join(dir, "focus.patch"), patch);
-  const report = await scoreTask({
+  const report = await where.score({
     task: focus.task,
     repoSource: repoSource(suite, focus.task),
     patch,

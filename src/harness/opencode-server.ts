@@ -32,11 +32,16 @@ export async function startOpencodeServer(options: {
   cwd: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** How to start the binary elsewhere (in a container): the command that runs it with these args and env. */
+  launch?: (command: { binary: string; args: string[]; env: Record<string, string> }) => { command: string; args: string[] };
 }): Promise<OpencodeServer> {
   const port = await freePort();
-  const child = spawn(opencodeBinary(), ["serve", "--hostname=127.0.0.1", `--port=${port}`, "--print-logs", "--log-level=DEBUG"], {
+  const args = ["serve", "--hostname=127.0.0.1", `--port=${port}`, "--print-logs", "--log-level=DEBUG"];
+  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.home.env, ...options.env };
+  const launched = options.launch?.({ binary: opencodeBinary(), args, env });
+  const child = spawn(launched?.command ?? opencodeBinary(), launched?.args ?? args, {
     cwd: options.cwd,
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.home.env, ...options.env },
+    env: launched ? { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } : env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

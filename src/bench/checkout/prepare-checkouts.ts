@@ -21,8 +21,16 @@ export interface Checkout {
  * One fresh git checkout per task of the session, at the task's base commit, under `dir`
  * (`dir/ws1`...). An existing directory is replaced: a session always starts from clean files.
  */
-export async function prepareCheckouts(options: { suite: Suite; session: SessionSpec; dir: string; seed: number }): Promise<Map<string, Checkout>> {
+export async function prepareCheckouts(options: {
+  suite: Suite;
+  session: SessionSpec;
+  dir: string;
+  seed: number;
+  /** Runs git (in a container with `--env docker`); the host's git by default. */
+  git?: (cwd: string, args: readonly string[]) => Promise<unknown>;
+}): Promise<Map<string, Checkout>> {
   const { suite, session, dir, seed } = options;
+  const runGit = options.git ?? git;
   const taskIDs = [session.focus, ...session.interruptions];
   const names = workspaceNames(taskIDs, { seed, sessionID: session.session_id });
   const checkouts = new Map<string, Checkout>();
@@ -33,8 +41,8 @@ export async function prepareCheckouts(options: { suite: Suite; session: Session
     const name = names.get(id) as string;
     const workspace = join(dir, name);
     await rm(workspace, { recursive: true, force: true });
-    await git(dir, ["clone", "-q", "--no-hardlinks", repoSource(suite, task), name]);
-    await git(workspace, ["checkout", "-q", "--detach", task.base_commit]);
+    await runGit(dir, ["clone", "-q", "--no-hardlinks", repoSource(suite, task), name]);
+    await runGit(workspace, ["checkout", "-q", "--detach", task.base_commit]);
     checkouts.set(id, { task, workspace, name });
   }
   return checkouts;
