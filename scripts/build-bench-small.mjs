@@ -5,14 +5,15 @@
 // (fixtures/bench-small/tasks/<id>/) and agent.json are sources, edited by hand; the build
 // fails if a task's base_commit is not the bundle's. Deterministic.
 // Run: npm run build && node scripts/build-bench-small.mjs; check with node scripts/check-bench-small.mjs.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, posix, relative } from "node:path";
+import { join, posix } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isTestPath } from "../dist/bench/patch/is-test-path.js";
 import { patchFiles } from "../dist/bench/patch/patch-files.js";
 import { loadTasks } from "../dist/bench/suite/load-suite.js";
 import { fixtureGit } from "./lib/fixture-git.mjs";
+import { readTree } from "./lib/read-tree.mjs";
 
 const { git, writeRepoFile } = fixtureGit("minitext");
 const SOURCE_DIR = join(import.meta.dirname, "bench-small");
@@ -143,18 +144,5 @@ async function main() {
   }
 }
 
-/** path -> content of every file under `root`, paths relative and sorted. */
-function readTree(root) {
-  const files = {};
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir).sort()) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(root, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(root);
-  return files;
-}
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -7,15 +7,16 @@
 // fails if a task's base_commit is not its bundle's. Deterministic: a second run writes
 // byte-identical files.
 // Run: npm run build && node scripts/build-switch-mini.mjs   (then: node scripts/check-switch-mini.mjs)
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isTestPath } from "../dist/bench/patch/is-test-path.js";
 import { patchFiles } from "../dist/bench/patch/patch-files.js";
 import { loadTasks } from "../dist/bench/suite/load-suite.js";
 import { makeSessions } from "../dist/bench/suite/make-sessions.js";
 import { fixtureGit } from "./lib/fixture-git.mjs";
+import { readTree } from "./lib/read-tree.mjs";
 
 const { git, writeRepoFile } = fixtureGit("switch-mini");
 
@@ -37,19 +38,6 @@ function loadRepositories() {
     });
 }
 
-/** path -> content of every file under `root`, paths relative and sorted. */
-function readTree(root) {
-  const files = {};
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir).sort()) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(root, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(root);
-  return files;
-}
 
 /** Commits a repository's files and writes its bundle; returns its base commit. */
 function buildRepository(repository, scratch) {

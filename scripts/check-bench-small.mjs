@@ -7,11 +7,12 @@
 //   + "forgetful" stage 2       some FAIL_TO_PASS test fails (stage 1's rule is tested)
 // Prints one line per check and exits 1 if any fails. Run: `node scripts/check-bench-small.mjs`.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { loadTasks } from "../dist/bench/suite/load-suite.js";
 import { BUNDLE, OUT_DIR } from "./build-bench-small.mjs";
+import { readTree } from "./lib/read-tree.mjs";
 
 const STATUS_LINE = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)/gm;
 
@@ -78,12 +79,7 @@ function check(label, ok, detail) {
 try {
   for (const task of tasks) {
     const id = task.instance_id;
-    const forgetfulRoot = join(OUT_DIR, "tasks", id, "checks", "forgetful");
-    const forgetful = Object.fromEntries(
-      readdirSync(forgetfulRoot, { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) => [relative(forgetfulRoot, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), "utf8")]),
-    );
+    const forgetful = readTree(join(OUT_DIR, "tasks", id, "checks", "forgetful"));
     const stages = playbook.tasks[id].stages;
     const allPass = (statuses) => [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS].every((test) => passes(statuses, test));
     const someF2PFails = (statuses) =>

@@ -5,12 +5,13 @@
 // stage without an earlier stage's rule).
 // Run: npm run build && node scripts/check-switch-mini.mjs
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { focusPatch, scoreTask } from "../dist/bench/score/index.js";
 import { loadSuite } from "../dist/bench/suite/load-suite.js";
 import { OUT_DIR } from "./build-switch-mini.mjs";
+import { readTree } from "./lib/read-tree.mjs";
 
 const suite = await loadSuite(OUT_DIR);
 const playbook = JSON.parse(readFileSync(join(OUT_DIR, "agent.json"), "utf8"));
@@ -31,17 +32,7 @@ async function patchFor(task, files, name) {
 
 /** path -> content of the files under a task's checks/<name>/. */
 function checkFiles(task, name) {
-  const root = join(OUT_DIR, "tasks", task.instance_id, "checks", name);
-  const files = {};
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(root, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(root);
-  return files;
+  return readTree(join(OUT_DIR, "tasks", task.instance_id, "checks", name));
 }
 
 async function score(task, patch, name) {
