@@ -13,6 +13,7 @@ import { RouteEvalSetupError, runRouteEval, ROUTER_NAMES, type RouterName } from
 import { BENCH_USAGE, benchCommand, BenchUsageError } from "./bench/bench-command.js";
 import { SuiteError } from "./bench/suite/suite-error.js";
 import { BenchEnvError } from "./bench/env/bench-env-error.js";
+import { MergeError } from "./bench/merge-runs.js";
 import { renderProgress } from "./bench/render-progress.js";
 
 const USAGE = `opencode-rcm <command> [options]
@@ -154,7 +155,7 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError || error instanceof BenchEnvError) {
+    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError || error instanceof BenchEnvError || error instanceof MergeError) {
       process.stderr.write(`opencode-rcm: ${error.message}\n`);
       process.exit(2);
     }

@@ -12,6 +12,8 @@ import type { AgentChoice } from "./drive/agent-model.js";
 import { importReports } from "./swebench/import-reports.js";
 import { importSwebench } from "./swebench/import-swebench.js";
 import { exportPredictions } from "./swebench/predictions.js";
+import { mergeRuns } from "./merge-runs.js";
+import { parseShard } from "./shard.js";
 
 export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--sessions N] [--concurrency 3] [--out runs/switch-mini]
           [--model provider/model [--provider-config <file>]]
@@ -20,12 +22,17 @@ export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--session
   bench run --suite <dir> --out <dir> (--agent scripted | --model provider/model [--provider-config <file>])
           [--modes native,router,full] [--sessions N] [--concurrency N] [--seed S]
           [--budget-s 900] [--max-continuations 3] [--test-timeout-s 900]
-          [--env local|docker [--image <name, {instance_id} {repo}>]]
+          [--env local|docker [--image <name, {instance_id} {repo}>]] [--shard i/n]
           Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode,
           score every focus patch, and write results.jsonl and report.md. Rerunning with
           the same --out skips finished sessions; Ctrl-C leaves consistent files.
           --env docker: each session in a container of its focus task's image (the task's
           "image", else SWE-bench's name for the instance, or --image), scored in a fresh one.
+          --shard i/n: only the i-th of n deterministic shares of the session runs,
+          balanced by their number of requests (run the n shards anywhere, then merge).
+  bench merge <run dirs...> --out <dir>
+          Combine the shards of one run into one results.jsonl and report.md; refuses
+          runs of different suites or settings.
   bench score <run dir>           Re-score every session of a run from its focus checkout.
   bench report <run dir>          Rebuild report.md from results.jsonl.
   bench make-sessions --suite <dir> [--interruptions 4] [--seed 1]
@@ -59,6 +66,7 @@ export async function benchCommand(
   if (sub === "import-swebench") return importSwebenchCommand(rest);
   if (sub === "export-predictions") return exportPredictionsCommand(rest);
   if (sub === "import-reports") return importReportsCommand(rest);
+  if (sub === "merge") return mergeCommand(rest);
   throw new BenchUsageError(sub === undefined ? "bench needs a subcommand" : `unknown bench subcommand "${sub}"`);
 }
 
@@ -105,12 +113,15 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
       "test-timeout-s": { type: "string", default: "900" },
       env: { type: "string", default: "local" },
       image: { type: "string" },
+      shard: { type: "string" },
     },
     strict: true,
   });
   if (!values.suite) throw new BenchUsageError("bench run needs --suite <dir>");
   if (values.env !== "local" && values.env !== "docker") throw new BenchUsageError(`--env must be local or docker, not "${values.env}"`);
   if (values.image !== undefined && values.env !== "docker") throw new BenchUsageError("--image needs --env docker");
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (typeof shard === "string") throw new BenchUsageError(shard);
   if (!values.out) throw new BenchUsageError("bench run needs --out <dir>");
   const modes = values.modes.split(",").map((mode) => mode.trim());
   for (const mode of modes) if (!(MODES as readonly string[]).includes(mode)) throw new BenchUsageError(`--modes: unknown mode "${mode}" (one of ${MODES.join(", ")})`);
@@ -130,6 +141,7 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
     onProgress: io.progress,
     env: values.env,
     image: values.image,
+    shard,
   });
   const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
   return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(values.out, "results.jsonl")}\nreport:  ${resolve(values.out, "report.md")}\n`;
@@ -202,6 +214,13 @@ async function importReportsCommand(args: readonly string[]): Promise<string> {
   const summary = await importReports({ run, reports });
   const unmatched = summary.unmatched.map((file) => `warning: no result of this run for ${file}`);
   return `${[...unmatched, `${summary.updated} results updated from ${summary.reports} report.json files; ${join(resolve(run), "report.md")} rebuilt`].join("\n")}\n`;
+}
+
+async function mergeCommand(args: readonly string[]): Promise<string> {
+  const { values, positionals } = parseArgs({ args: [...args], options: { out: { type: "string" } }, allowPositionals: true, strict: true });
+  if (!values.out || positionals.length === 0) throw new BenchUsageError("bench merge needs <run dirs...> --out <dir>");
+  const merged = await mergeRuns({ runs: positionals, out: values.out });
+  return `${merged.results} session runs merged into ${merged.file}\nreport:  ${join(resolve(values.out), "report.md")}\n`;
 }
 
 function single(args: readonly string[], command: string): string {

@@ -19,6 +19,7 @@ import { renderReport } from "./results/render-report.js";
 import { resultKey, type ResultLine } from "./results/result-line.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { loadSuite } from "./suite/load-suite.js";
+import { shardRuns, type Shard } from "./shard.js";
 import { checkImages, LOCAL, withSessionContainer, type SessionPlace } from "./env/session-place.js";
 import type { SessionSpec, Suite } from "./suite/schema.js";
 
@@ -40,6 +41,8 @@ export interface BenchRunOptions {
   onProgress?: ((event: BenchProgress) => void) | undefined;
   /** Where sessions and scoring run: here (`local`, the default) or in a container per session (`docker`). */
   env?: BenchEnv | undefined;
+  /** Run only this shard's share of the session runs (`bench merge` puts the shards together). */
+  shard?: Shard | undefined;
   /** With `docker`: the image template (`{instance_id}`, `{repo}`); default: the task's image, else SWE-bench's name for it. */
   image?: string | undefined;
 }
@@ -101,16 +104,18 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
   if (options.env === "docker") await checkImages(suite, specs, options.image);
   await writeFile(
     files.run,
-    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs }, null, 2)}\n`,
+    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs, sessions: specs.length, ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}) }, null, 2)}\n`,
   );
   const done = new Set((await readResults(files.results)).map(resultKey));
-  const total = specs.length * options.modes.length;
+  const mine = options.shard ? shardRuns(specs, options.modes, options.shard) : undefined;
+  const total = mine?.size ?? specs.length * options.modes.length;
   let finished = [...done].length;
   let ran = 0;
   let skipped = 0;
   for (const mode of options.modes) {
-    const pending = specs.filter((spec) => !done.has(resultKey({ session_id: spec.session_id, mode })));
-    skipped += specs.length - pending.length;
+    const ours = mine ? specs.filter((spec) => mine.has(resultKey({ session_id: spec.session_id, mode }))) : specs;
+    const pending = ours.filter((spec) => !done.has(resultKey({ session_id: spec.session_id, mode })));
+    skipped += ours.length - pending.length;
     if (pending.length === 0 || options.signal?.aborted) continue;
     await withModeServer({ suite, mode, outDir, agent: options.agent, env: options.env ?? "local", image: options.image }, async (sessionServer) => {
       const queue = [...pending];

@@ -1,0 +1,54 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResultLineSchema } from "../../src/bench/results/result-line.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+const run = promisify(execFile);
+const CLI = join(packageRoot(), "dist", "cli.js");
+const SUITE = join(packageRoot(), "fixtures", "bench-small");
+const bench = (args: readonly string[]) => run(process.execPath, [CLI, "bench", ...args], { maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
+const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { code: number; stderr: string }) => error);
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+beforeAll(async () => {
+  temp = await makeTempDir("rcm-bench-shards");
+});
+afterAll(async () => {
+  await temp?.remove();
+});
+
+describe("bench run --shard and bench merge", () => {
+  it("splits a run into shards that together do every session run once, and merges them into one report", async () => {
+    const common = ["run", "--suite", SUITE, "--agent", "scripted", "--modes", "native,router", "--sessions", "2", "--budget-s", "120"];
+    const parts = [join(temp.path, "shard-1"), join(temp.path, "shard-2")];
+    const first = await bench([...common, "--shard", "1/2", "--out", parts[0] as string]);
+    const second = await bench([...common, "--shard", "2/2", "--out", parts[1] as string]);
+    expect(first.stdout).toContain("2 session runs now, 0 already done; done.");
+    expect(second.stdout).toContain("2 session runs now, 0 already done; done.");
+
+    const out = join(temp.path, "merged");
+    const merged = await bench(["merge", ...parts, "--out", out]);
+    expect(merged.stdout).toContain(`4 session runs merged into ${join(out, "results.jsonl")}`);
+    const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    expect(lines.map((line) => `${line.mode} ${line.session_id}`).sort()).toEqual(
+      ["native", "router"].flatMap((mode) => ["minitext__minitext-1__switched", "minitext__minitext-1__uninterrupted"].map((id) => `${mode} ${id}`)).sort(),
+    );
+    expect(await readFile(join(out, "report.md"), "utf8")).toMatch(/\| native \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \|/);
+    const line = lines[0];
+    expect(await readFile(join(out, "sessions", line?.session_id ?? "", line?.mode ?? "", "focus.patch"), "utf8")).toMatch(/^diff --git/);
+    expect(JSON.parse(await readFile(join(out, "run.json"), "utf8")).parts).toEqual(parts);
+
+    // A shard twice, or shards of different settings, are refused with the reason.
+    const twice = await failure(bench(["merge", parts[0] as string, parts[0] as string, "--out", join(temp.path, "twice")]));
+    expect(twice?.code).toBe(2);
+    expect(twice?.stderr).toMatch(/is in both .*shard-1 and .*shard-1/);
+    const other = join(temp.path, "other-seed");
+    await bench([...common, "--seed", "7", "--shard", "2/2", "--out", other]);
+    const mixed = await failure(bench(["merge", parts[0] as string, other, "--out", join(temp.path, "mixed")]));
+    expect(mixed?.stderr).toContain(`${other} differs from ${parts[0]} in seed: 7 vs 1`);
+  }, 600_000);
+});
