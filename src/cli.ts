@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
@@ -14,9 +15,14 @@ import { BENCH_USAGE, benchCommand, BenchUsageError } from "./bench/bench-comman
 import { SuiteError } from "./bench/suite/suite-error.js";
 import { BenchEnvError } from "./bench/env/bench-env-error.js";
 import { MergeError } from "./bench/merge-runs.js";
+import { OpencodeNotFoundError } from "./harness/opencode-binary.js";
+import { packageRoot } from "./harness/package-root.js";
 import { renderProgress } from "./bench/render-progress.js";
 
-const USAGE = `opencode-rcm <command> [options]
+const USAGE = `opencode-rcm <command> [options]       (opencode-rcm --version)
+
+Every command that runs OpenCode finds it as: --opencode-bin <path> or OPENCODE_BIN, else the
+opencode-ai package installed next to opencode-rcm, else opencode on PATH.
 
 Commands:
   demo    Run a scripted multi-task session through the real OpenCode (offline, with a
@@ -50,10 +56,30 @@ ${BENCH_USAGE}
 /** A mistake in how the command was called: printed with the usage, exit code 2. */
 class UsageError extends Error {}
 
-async function main(argv: readonly string[]): Promise<number> {
+/** `--opencode-bin <path>` anywhere on the command line names the binary for every command (as OPENCODE_BIN). */
+function withOpencodeBin(argv: readonly string[]): string[] {
+  const rest: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    if (arg === "--opencode-bin" || arg.startsWith("--opencode-bin=")) {
+      const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[(index += 1)];
+      if (!value) throw new UsageError("--opencode-bin needs a path");
+      process.env["OPENCODE_BIN"] = value;
+    } else rest.push(arg);
+  }
+  return rest;
+}
+
+async function main(input: readonly string[]): Promise<number> {
+  const argv = withOpencodeBin(input);
   const [command, ...rest] = argv;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command === "--version" || command === "-v") {
+    const manifest = JSON.parse(await readFile(join(packageRoot(), "package.json"), "utf8")) as { version: string };
+    process.stdout.write(`opencode-rcm ${manifest.version}\n`);
     return 0;
   }
   if (command === "demo") return demo(rest);
@@ -155,7 +181,7 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError || error instanceof BenchEnvError || error instanceof MergeError) {
+    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError || error instanceof BenchEnvError || error instanceof MergeError || error instanceof OpencodeNotFoundError) {
       process.stderr.write(`opencode-rcm: ${error.message}\n`);
       process.exit(2);
     }

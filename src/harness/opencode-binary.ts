@@ -1,12 +1,52 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { delimiter, dirname, join } from "node:path";
 import { packageRoot } from "./package-root.js";
 
-/** The pinned `opencode` binary that `npm ci` put in node_modules (never one from PATH). */
-export function opencodeBinary(): string {
-  const path = join(packageRoot(), "node_modules", ".bin", "opencode");
-  if (!existsSync(path)) {
-    throw new Error(`opencode binary not found at ${path}: run \`npm ci\` (it installs opencode-ai, pinned)`);
+/** `opencode` could not be found: printed as one line naming where it was looked for. */
+export class OpencodeNotFoundError extends Error {
+  override name = "OpencodeNotFoundError";
+}
+
+/**
+ * The `opencode` binary the harness runs: `OPENCODE_BIN` (the CLI's `--opencode-bin` sets it)
+ * when given; else the one of the `opencode-ai` package this package resolves (its pinned dev
+ * dependency here, or the user's install next to it); else `opencode` on PATH.
+ */
+export function opencodeBinary(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const explicit = env["OPENCODE_BIN"];
+  if (explicit) {
+    if (!isExecutable(explicit)) throw new OpencodeNotFoundError(`OPENCODE_BIN (or --opencode-bin) is ${explicit}, which is not an executable file`);
+    return explicit;
   }
-  return path;
+  const resolved = fromPackage();
+  if (resolved) return resolved;
+  const onPath = (env["PATH"] ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, "opencode")).find(isExecutable);
+  if (onPath) return onPath;
+  throw new OpencodeNotFoundError(
+    "opencode not found: no opencode-ai package resolvable from opencode-rcm and no opencode on PATH; install it (npm i opencode-ai@1.18.33) or name the binary with --opencode-bin <path> or OPENCODE_BIN",
+  );
+}
+
+/** The binary of the resolvable `opencode-ai` package: its `bin/opencode.exe` (the native binary its postinstall puts there). */
+function fromPackage(): string | undefined {
+  let manifest: string;
+  try {
+    manifest = createRequire(join(packageRoot(), "package.json")).resolve("opencode-ai/package.json");
+  } catch {
+    return undefined;
+  }
+  const dir = dirname(manifest);
+  const candidates = [join(dir, "bin", "opencode.exe"), join(dir, "bin", "opencode")];
+  const found = candidates.find((path) => existsSync(path) && isExecutable(path));
+  return found;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return existsSync(path);
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { completeJson, createAuxClient, type AuxClient } from "../../src/aux/index.js";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../../src/harness/fake-aux-endpoint.js";
+import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
 
 const DecisionSchema = z.object({
   task: z.string(),

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { completeJson, createAuxClient } from "../../src/aux/index.js";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../../src/harness/fake-aux-endpoint.js";
+import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
 import { loadRedactionCorpus } from "../../src/redaction-eval/evaluate-redaction.js";
 
 // The secrets-world corpus's train split: the part the redactor is known to catch whole (the

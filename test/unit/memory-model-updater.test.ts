@@ -9,7 +9,7 @@ import { digestGroups, type DigestStep, type GroupDigest, type ToolCallDigest } 
 import { RecordProposalSchema } from "../../src/core/memory/record-proposal.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../../src/harness/fake-aux-endpoint.js";
+import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
 import { mainSession } from "../support/fixtures.js";
 
 let endpoint: FakeAuxEndpoint | undefined;
