@@ -58,30 +58,38 @@ async function round(label, plugins) {
       await prompt(warm, ASKS[0]);
       const start = cpuSeconds(server.pid);
       const began = Date.now();
+      const turns = [];
       await Promise.all(
         Array.from({ length: SESSIONS }, async () => {
           const id = (await client.session.create({}, { throwOnError: true })).data.id;
-          for (const text of ASKS) await prompt(id, text);
+          for (const text of ASKS) {
+            const turnStart = performance.now();
+            await prompt(id, text);
+            turns.push(performance.now() - turnStart);
+          }
         }),
       );
-      return { cpu: cpuSeconds(server.pid) - start, wall: (Date.now() - began) / 1000 };
+      return { cpu: cpuSeconds(server.pid) - start, wall: (Date.now() - began) / 1000, turnMs: median(turns) };
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const results = { native: [], full: [] };
 for (let index = 0; index < ROUNDS; index += 1) {
   for (const [label, plugins] of index % 2 === 0 ? [["native", []], ["full", [[PLUGIN, OPTIONS]]]] : [["full", [[PLUGIN, OPTIONS]]], ["native", []]]) {
     const result = await round(label, plugins);
     results[label].push(result);
-    console.error(`round ${index + 1} ${label}: server CPU ${result.cpu.toFixed(2)} s, wall ${result.wall.toFixed(1)} s`);
+    console.error(`round ${index + 1} ${label}: server CPU ${result.cpu.toFixed(2)} s, wall ${result.wall.toFixed(1)} s, median turn ${result.turnMs.toFixed(0)} ms`);
   }
 }
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const native = median(results.native.map((r) => r.cpu));
 const full = median(results.full.map((r) => r.cpu));
 console.log(`server CPU for ${SESSIONS} concurrent sessions x ${ASKS.length} requests, median of ${ROUNDS} interleaved rounds`);
 console.log(`  without the plug-in   ${native.toFixed(2)} s`);
 console.log(`  with it (mode ${MODE}${BATCH === undefined ? "" : `, batch ${BATCH}`})   ${full.toFixed(2)} s   ratio ${(full / native).toFixed(3)}   (target <= 1.05)`);
+const nativeTurn = median(results.native.map((r) => r.turnMs));
+const fullTurn = median(results.full.map((r) => r.turnMs));
+console.log(`turn latency (median over the round's turns, median of rounds): ${nativeTurn.toFixed(0)} ms without, ${fullTurn.toFixed(0)} ms with, ratio ${(fullTurn / nativeTurn).toFixed(3)}`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { redactSecretsInAll } from "../core/redaction/redact-secrets.js";
+import { redactSecretsInAll } from "./redact-lazily.js";
 import { FormatRejection, type AuxChatMessage, type AuxChatReply, type AuxClient, type AuxFormat } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
 import { messageOf } from "./error-messages.js";

@@ -1,6 +1,6 @@
 import { applyProposal } from "../core/memory/apply-proposal.js";
 import { mapDigestTexts, truncateDigest } from "../core/memory/batches.js";
-import { redactSecretsInAll } from "../core/redaction/redact-secrets.js";
+import { redactSecretsInAll } from "./redact-lazily.js";
 import type { GroupDigest } from "../core/memory/group-digest.js";
 import { RecordProposalSchema } from "../core/memory/record-proposal.js";
 import type { TaskRecord } from "../core/memory/record.js";
