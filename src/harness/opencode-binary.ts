@@ -38,7 +38,7 @@ function fromPackage(): string | undefined {
   }
   const dir = dirname(manifest);
   const candidates = [join(dir, "bin", "opencode.exe"), join(dir, "bin", "opencode")];
-  const found = candidates.find((path) => existsSync(path) && isExecutable(path));
+  const found = candidates.find(isExecutable);
   return found;
 }
 

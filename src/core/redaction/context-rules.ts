@@ -60,9 +60,8 @@ const TOOL_FLAGS: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bhtpasswd\b/, flag: /\bhtpasswd\s+(?:-\w+\s+)*?-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+(["']?)([^\s"']+)\1/dg },
   { tool: /\bmc\b/, flag: /\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(["']?)([^\s"']+)\1/dg },
 ];
-/** A command line above holds one of these, or none of the tools can be in the text. */
+/** The lines a tool flag above can be on: they name one of the tools. */
 const TOOL_LINE = /mysql|mariadb|sshpass|\slogin|redis-cli|ldap|7z|zip\s|curl\s|wget\s|http\s|htpasswd|mc\s/gi;
-const TOOL_WORDS = ["mysql", "mariadb", "sshpass", " login", "redis-cli", "ldap", "7z", "zip ", "curl ", "wget ", "http ", "htpasswd", "mc "];
 // `<tool> login <token>`, `--with-token <token>` piped or positional, `auth <token>`.
 const LOGIN_TOKEN = /\b(?:login|auth(?:enticate)?|set-token|token\s+add|config\s+set\s+\S*(?:token|auth|password)\S*)\s+(?:-\S+\s+)*(?:[\w.@-]+\s+)?(["']?)((?=[\w.~+/=:-]*\d)[\w.~+/=:-]{20,})\1/dgi;
 
@@ -86,7 +85,8 @@ export function contextFindings(text: string, has: Literals = literalsOf(text.to
     spans.push(...groupSpans(text, re, kind, 1, accept));
   }
   spans.push(...groupSpans(text, FLAG, "cli-secret", 3, (value, match) => notReference(value) && !/[\w-]/.test(text[match.index - 1] ?? "")));
-  const toolLines = TOOL_WORDS.some(has) ? linesMatching(text, TOOL_LINE) : [];
+  // One pass of TOOL_LINE is the gate: lines without a tool run none of the flag patterns.
+  const toolLines = linesMatching(text, TOOL_LINE);
   for (const line of toolLines) {
     for (const { tool, flag } of TOOL_FLAGS) {
       if (!tool.test(line.text)) continue;
