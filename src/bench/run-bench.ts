@@ -14,6 +14,11 @@ import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
 import { startAgentModel, type AgentChoice } from "./drive/agent-model.js";
 import { sessionUsage } from "./metrics/session-usage.js";
+import { sessionTimeline } from "./metrics/timeline.js";
+import { fidelityPoints, type CitingConstraint } from "./metrics/received-context.js";
+import { sessionCacheTokens } from "./metrics/cache-cost.js";
+import { SessionRequestLog } from "./metrics/request-log.js";
+import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 import { readResults } from "./results/read-results.js";
 import { renderReport } from "./results/render-report.js";
 import { resultKey, type ResultLine } from "./results/result-line.js";
@@ -123,7 +128,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
         for (let spec = queue.shift(); spec && !options.signal?.aborted; spec = queue.shift()) {
           const current = spec;
           const progress = (activity: string) => options.onProgress?.({ done: finished, total, mode, session: current.session_id, activity });
-          const line = await sessionServer(current, (server, where) => runOne({ ...options, suite, spec: current, mode, server, where, outDir, progress }));
+          const line = await sessionServer(current, (server, where, calls) => runOne({ ...options, suite, spec: current, mode, server, where, calls, outDir, progress }));
           if (!line) continue;
           await appendFile(files.results, `${JSON.stringify(line)}\n`);
           finished += 1;
@@ -139,8 +144,8 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
   return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
 }
 
-/** Runs one session with the OpenCode server it gets, and where its checkouts and scoring run. */
-type SessionServer = <T>(spec: SessionSpec, body: (server: OpencodeServer, where: SessionPlace) => Promise<T>) => Promise<T>;
+/** Runs one session with the OpenCode server it gets, where its checkouts and scoring run, and the mode's log of model calls. */
+type SessionServer = <T>(spec: SessionSpec, body: (server: OpencodeServer, where: SessionPlace, calls: SessionRequestLog) => Promise<T>) => Promise<T>;
 
 /**
  * The mode's agent model, and OpenCode servers with the plug-in in that mode: locally one
@@ -154,17 +159,19 @@ async function withModeServer<T>(
   const files = runFiles(outDir);
   const plugin = join(packageRoot(), "dist", "plugin", "index.js");
   await mkdir(join(outDir, "model-requests"), { recursive: true });
-  const model = await startAgentModel({ agent: options.agent, suite, logFile: join(outDir, "model-requests", `${mode}.jsonl`) });
+  const logFile = join(outDir, "model-requests", `${mode}.jsonl`);
+  const model = await startAgentModel({ agent: options.agent, suite, logFile });
+  const calls = new SessionRequestLog(logFile);
   const config = model.config([[plugin, { mode, stateDir: files.state(mode) }]]);
   const env = { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") };
   try {
     if (options.env === "docker") {
-      return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, run));
+      return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, calls)));
     }
     const home = await createIsolatedHome({ root: join(outDir, "home", mode), config });
     const server = await startOpencodeServer({ home, cwd: outDir, env });
     try {
-      return await body((_spec, run) => run(server, LOCAL));
+      return await body((_spec, run) => run(server, LOCAL, calls));
     } finally {
       await server.close();
     }
@@ -179,6 +186,7 @@ async function runOne(options: BenchRunOptions & {
   mode: Mode;
   server: OpencodeServer;
   where: SessionPlace;
+  calls: SessionRequestLog;
   outDir: string;
   progress: (activity: string) => void;
 }): Promise<ResultLine | undefined> {
@@ -214,6 +222,13 @@ async function runOne(options: BenchRunOptions & {
   const focus = checkouts.get(spec.focus);
   if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
   const usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ...state });
+  const { timeline, requestMessageIDs } = sessionTimeline({ messages, requests: run.requests, ledger: state.ledger, threshold: DEFAULT_CONFIDENCE_THRESHOLD });
+  const calls = await options.calls.take(spec.session_id);
+  const workspaceTask = new Map([...checkouts].map(([task, checkout]) => [checkout.workspace, task]));
+  const fidelity = calls.length === 0 ? undefined : fidelityPoints({
+    calls, requests: run.requests, requestMessageIDs, focus: spec.focus, focusStages: focus.task.stages, workspaceTask, constraints: state.constraints ?? [],
+  });
+  const cache = sessionCacheTokens(usage.session, calls);
 
   options.progress("scoring");
   const patch = await focusPatch(focus.workspace, focus.task.base_commit);
@@ -247,6 +262,9 @@ async function runOne(options: BenchRunOptions & {
     opencode_session_id: run.opencodeSessionID,
     focus_workspace: focus.name,
     patch_bytes: Buffer.byteLength(patch),
+    timeline,
+    ...(fidelity ? { fidelity } : {}),
+    ...(cache ? { cache } : {}),
   };
 }
 
@@ -255,13 +273,14 @@ async function abortAll(client: OpencodeClient): Promise<void> {
   for (const session of sessions?.data ?? []) await client.session.abort({ sessionID: session.id }).catch(() => undefined);
 }
 
-/** The plug-in's ledger and memory-update costs for a session, if it kept any. */
-async function readPluginState(stateDir: string, sessionID: string): Promise<{ ledger?: Ledger; memoryAux?: AuxUsage[] }> {
+/** The plug-in's ledger, memory-update costs and record constraints for a session, if it kept any. */
+async function readPluginState(stateDir: string, sessionID: string): Promise<{ ledger?: Ledger; memoryAux?: AuxUsage[]; constraints?: CitingConstraint[] }> {
   try {
     const loaded = await sessionStateFile(stateDir, sessionID).load();
     if (loaded.status !== "loaded") return {};
-    const { ledger, memoryUpdates } = loaded.value;
-    return { ledger, memoryAux: memoryUpdates.flatMap((update) => (update.aux ? [update.aux] : [])) };
+    const { ledger, memoryUpdates, records } = loaded.value;
+    const constraints = Object.values(records).flatMap((record) => record.constraints);
+    return { ledger, memoryAux: memoryUpdates.flatMap((update) => (update.aux ? [update.aux] : [])), constraints };
   } catch {
     return {};
   }

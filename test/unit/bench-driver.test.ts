@@ -97,9 +97,9 @@ describe("session usage", () => {
       user("u3", "ws1: focus stage 2"), step("a3", "u3", 300, 1), user("u4", "Continue if you have next steps", true), step("a4", "u4", 50, 0),
     ];
     const requests: SentRequest[] = [
-      { entry: 0, task: "F", stage: "s1", continuation: false, timedOut: false, ms: 1 },
-      { entry: 1, task: "B", stage: "s1", continuation: false, timedOut: false, ms: 1 },
-      { entry: 2, task: "F", stage: "s2", continuation: false, timedOut: false, ms: 1 },
+      { entry: 0, task: "F", stage: "s1", text: "t", continuation: false, timedOut: false, ms: 1 },
+      { entry: 1, task: "B", stage: "s1", text: "t", continuation: false, timedOut: false, ms: 1 },
+      { entry: 2, task: "F", stage: "s2", text: "t", continuation: false, timedOut: false, ms: 1 },
     ];
     const ledger = ledgerOf([["u1", "new:F"], ["u2", "new:B"], ["u3", "t1", 0.9, { aux: { calls: 1, inputTokens: 40, outputTokens: 8, ms: 30 } }]]);
     const usage = sessionUsage({ messages, requests, focus: "F", firstFocusStage: "s1", ledger });

@@ -9,6 +9,8 @@ export interface SentRequest {
   entry: number;
   task: string;
   stage: string;
+  /** The text sent, workspace prefix included. */
+  text: string;
   continuation: boolean;
   timedOut: boolean;
   ms: number;
@@ -69,16 +71,18 @@ export async function runSession(options: {
       const request = stage === FINALIZE ? FINALIZE_REQUEST : checkout.task.stages.find((candidate) => candidate.id === stage)?.request;
       if (request === undefined) throw new Error(`task ${task} has no stage ${stage}`);
       options.onRequest?.(entry, spec.schedule.length, `${task}/${stage}`);
-      let outcome = await send(requestText(checkout.workspace, request));
-      run.requests.push({ entry, task, stage, continuation: false, ...outcome });
+      const text = requestText(checkout.workspace, request);
+      let outcome = await send(text);
+      run.requests.push({ entry, task, stage, text, continuation: false, ...outcome });
       while (outcome.timedOut) {
         if (run.continuations >= maxContinuations) {
           run.budgetExhausted = true;
           return run;
         }
         run.continuations += 1;
-        outcome = await send(requestText(checkout.workspace, CONTINUE_REQUEST));
-        run.requests.push({ entry, task, stage, continuation: true, ...outcome });
+        const again = requestText(checkout.workspace, CONTINUE_REQUEST);
+        outcome = await send(again);
+        run.requests.push({ entry, task, stage, text: again, continuation: true, ...outcome });
       }
       if (stage === FINALIZE) run.finalized = true;
     }

@@ -15,11 +15,14 @@ export interface CachedRequest {
   cached: number;
 }
 
-/** For each request of one session, in order: its input tokens and how many of them were cached. */
-export function simulatePrefixCache(requests: readonly (readonly number[])[], options: PrefixCacheOptions = OPENAI_STYLE_CACHE): CachedRequest[] {
+/**
+ * For each request of one session, in order: its input length and how much of it was cached,
+ * in the units of the sequences (tokens, or characters with the options scaled to match).
+ */
+export function simulatePrefixCache(requests: readonly ArrayLike<unknown>[], options: PrefixCacheOptions = OPENAI_STYLE_CACHE): CachedRequest[] {
   return requests.map((tokens, index) => {
     let longest = 0;
-    for (let earlier = 0; earlier < index; earlier += 1) longest = Math.max(longest, commonPrefix(tokens, requests[earlier] ?? []));
+    for (let earlier = 0; earlier < index; earlier += 1) longest = Math.max(longest, commonPrefix(tokens, requests[earlier] ?? ""));
     const blocks = Math.floor(longest / options.blockTokens) * options.blockTokens;
     return { input: tokens.length, cached: blocks >= options.minTokens ? blocks : 0 };
   });
@@ -30,7 +33,7 @@ export function inputCost(requests: readonly CachedRequest[], readRatio: number)
   return requests.reduce((sum, request) => sum + (request.input - request.cached) + request.cached * readRatio, 0);
 }
 
-function commonPrefix(a: readonly number[], b: readonly number[]): number {
+function commonPrefix(a: ArrayLike<unknown>, b: ArrayLike<unknown>): number {
   const limit = Math.min(a.length, b.length);
   let at = 0;
   while (at < limit && a[at] === b[at]) at += 1;

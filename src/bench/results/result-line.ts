@@ -11,6 +11,49 @@ const UsageSchema = z.object({
 
 const AuxSchema = z.object({ calls: z.number(), inputTokens: z.number(), outputTokens: z.number(), ms: z.number() });
 
+/** One request of a session as the report draws it. */
+const TimelineEntrySchema = z.object({
+  /** The suite task the request belongs to (its lane). */
+  task: z.string(),
+  stage: z.string(),
+  continuation: z.boolean(),
+  /** The plug-in's decision, when it routed the request. */
+  routed_to: z.string().optional(),
+  confidence: z.number().optional(),
+  /** Below the threshold: the model got the full history. */
+  fallback: z.boolean().optional(),
+  /** Input tokens of each model call the request took (cache reads and writes included). */
+  call_input_tokens: z.array(z.number()),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
+
+/** What the model had in front of it when the focus task came back, or at finalization. */
+const FidelityPointSchema = z.object({
+  at: z.enum(["resume", "finalize"]),
+  /** The schedule entry of the request. */
+  entry: z.number(),
+  /** The focus's earlier stage requests: its requirements so far. */
+  requirements: z.number(),
+  /** Of those, present word for word... */
+  verbatim: z.number(),
+  /** ...or only as a memory-record constraint that cites the request. */
+  cited: z.number(),
+  /** Estimated tokens of the conversation (system prompt and tools apart)... */
+  context_tokens: z.number(),
+  /** ...and of that, the part that belongs to other tasks. */
+  other_task_tokens: z.number(),
+});
+export type FidelityPoint = z.infer<typeof FidelityPointSchema>;
+
+/** What a cache-aware price is computed from: all input tokens, and how many were cache reads. */
+const CacheTokensSchema = z.object({
+  /** `provider`: the provider's own cache counts; `simulated`: a prefix cache replayed over the recorded calls. */
+  source: z.enum(["provider", "simulated"]),
+  input_tokens: z.number(),
+  cached_tokens: z.number(),
+});
+export type CacheTokens = z.infer<typeof CacheTokensSchema>;
+
 export const FAILURE_CLASSES = ["resolved", "implementation", "submission", "incomplete"] as const;
 
 /** One line of `results.jsonl`: one session run in one mode, scored. */
@@ -36,6 +79,11 @@ export const ResultLineSchema = z.object({
   patch_bytes: z.number(),
   /** Who decided `resolved`: the driver's own scoring, or SWE-bench's harness (`bench import-reports`). */
   scored_by: z.enum(["driver", "swebench"]).optional(),
+  /** The session's requests with routing and per-call input tokens (runs before these fields lack them). */
+  timeline: z.array(TimelineEntrySchema).optional(),
+  /** Context fidelity at each focus resumption and at finalization; only where the calls were recorded. */
+  fidelity: z.array(FidelityPointSchema).optional(),
+  cache: CacheTokensSchema.optional(),
 });
 export type ResultLine = z.infer<typeof ResultLineSchema>;
 

@@ -1,0 +1,45 @@
+import { CHARS_PER_TOKEN, tokensForChars } from "../../core/memory/estimate-tokens.js";
+import type { ChatBody } from "./chat-body.js";
+import { OPENAI_STYLE_CACHE, simulatePrefixCache } from "./prefix-cache.js";
+import type { Usage } from "./usage.js";
+import type { CacheTokens } from "../results/result-line.js";
+
+/** What a cached input token costs against an uncached one when nothing else is said (OpenAI's and Anthropic's reads: 0.1x). */
+export const DEFAULT_CACHE_READ_PRICE = 0.1;
+
+/** Input cost in uncached-token units: uncached tokens at 1, cached reads at `readPrice`. */
+export function cacheAwareCost(cache: CacheTokens, readPrice: number): number {
+  return cache.input_tokens - cache.cached_tokens + cache.cached_tokens * readPrice;
+}
+
+/**
+ * The provider's counts when it reported any cache use (OpenCode stores `input` without
+ * the cached part); otherwise a simulation over the recorded calls, if there are any.
+ */
+export function sessionCacheTokens(usage: Usage, calls: readonly ChatBody[]): CacheTokens | undefined {
+  if (usage.cacheReadTokens + usage.cacheWriteTokens > 0) {
+    return { source: "provider", input_tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens, cached_tokens: usage.cacheReadTokens };
+  }
+  if (calls.length === 0) return undefined;
+  return simulatedCacheTokens(calls);
+}
+
+/**
+ * OpenAI-style prefix caching (1,024-token minimum, 128-token blocks) replayed over a session's
+ * calls in order, each reusing the longest prefix it shares with an earlier call. A call is
+ * serialised as a provider sees it (tools, then each message); lengths are characters turned
+ * into tokens with the plug-in's estimate, so the figures are estimates on the same scale.
+ */
+export function simulatedCacheTokens(calls: readonly ChatBody[]): CacheTokens {
+  const perToken = CHARS_PER_TOKEN;
+  const texts = calls.map((body) => [JSON.stringify(body.tools ?? []), ...body.messages.map((message) => JSON.stringify(message))].join("\n"));
+  const cached = simulatePrefixCache(texts, {
+    minTokens: Math.ceil(OPENAI_STYLE_CACHE.minTokens * perToken),
+    blockTokens: Math.ceil(OPENAI_STYLE_CACHE.blockTokens * perToken),
+  });
+  return {
+    source: "simulated",
+    input_tokens: cached.reduce((sum, call) => sum + tokensForChars(call.input), 0),
+    cached_tokens: cached.reduce((sum, call) => sum + Math.floor(call.cached / perToken), 0),
+  };
+}
