@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up on a fresh machine: the system tools the tests run (pytest and GNU patch for the
 # benchmark scorer, tmux for the TUI test, Docker's daemon and debootstrap for the container
-# tests; installed with apt-get when missing, through sudo unless root), then the pinned npm
+# tests, Chromium for the report's browser test; installed with apt-get when missing, through
+# sudo unless root), then the pinned npm
 # dependencies, the opencode binary included, then the Docker daemon and the test image.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +22,12 @@ fi
 if ! command -v debootstrap >/dev/null 2>&1; then
   packages="$packages debootstrap"
 fi
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM_BIN:-}" ]; then
+  packages="$packages chromium"
+fi
 if [ -n "$packages" ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
-    echo "setup: please install$packages (pytest for python3, GNU patch, tmux, Docker, debootstrap) and run again" >&2
+    echo "setup: please install$packages (pytest for python3, GNU patch, tmux, Docker, debootstrap, Chromium) and run again" >&2
     exit 1
   fi
   sudo=""

@@ -5,17 +5,12 @@ import { parseArgs } from "node:util";
 import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
 import { MODES, type Mode } from "./config/options-schema.js";
-import { LabelledSessionsError } from "./route-eval/labelled-sessions.js";
-import { RequirementSetError } from "./memory-eval/requirement-set.js";
 import { renderMemoryEval, runMemoryEval } from "./memory-eval/run-memory-eval.js";
 import { renderReliabilitySvg } from "./route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.js";
-import { RouteEvalSetupError, runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
-import { BENCH_USAGE, benchCommand, BenchUsageError } from "./bench/bench-command.js";
-import { SuiteError } from "./bench/suite/suite-error.js";
-import { BenchEnvError } from "./bench/env/bench-env-error.js";
-import { MergeError } from "./bench/merge-runs.js";
-import { OpencodeNotFoundError } from "./harness/opencode-binary.js";
+import { runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
+import { BENCH_USAGE, benchCommand } from "./bench/bench-command.js";
+import { CliError, UsageError } from "./cli-error.js";
 import { packageRoot } from "./harness/package-root.js";
 import { renderProgress } from "./bench/render-progress.js";
 
@@ -51,10 +46,12 @@ Commands:
           --json                   print {requests, gold, predicted, matched, precision, recall}
           --verbose                list every missed and extra clause
 ${BENCH_USAGE}
-  help    Show this text.`;
+  report <run dir> [--cache-read-price 0.1]
+          The same as bench report: report.md and report.html for a bench run.
+  help    Show this text.
 
-/** A mistake in how the command was called: printed with the usage, exit code 2. */
-class UsageError extends Error {}
+Errors print one line, "opencode-rcm: <problem>"; exit status 2 for a problem in the
+input or the environment, 1 for an internal error (OPENCODE_RCM_DEBUG=1 adds its stack).`;
 
 /** `--opencode-bin <path>` anywhere on the command line names the binary for every command (as OPENCODE_BIN). */
 function withOpencodeBin(argv: readonly string[]): string[] {
@@ -86,6 +83,7 @@ async function main(input: readonly string[]): Promise<number> {
   if (command === "route-eval") return routeEval(rest);
   if (command === "memory-eval") return memoryEval(rest);
   if (command === "bench") return bench(rest);
+  if (command === "report") return bench(["report", ...rest]);
   throw new UsageError(`unknown command "${command}"`);
 }
 
@@ -181,15 +179,17 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof LabelledSessionsError || error instanceof RouteEvalSetupError || error instanceof SuiteError || error instanceof RequirementSetError || error instanceof BenchEnvError || error instanceof MergeError || error instanceof OpencodeNotFoundError) {
-      process.stderr.write(`opencode-rcm: ${error.message}\n`);
-      process.exit(2);
-    }
-    if (error instanceof UsageError || error instanceof BenchUsageError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
-      process.stderr.write(`opencode-rcm: ${error.message}\n\n${USAGE}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`opencode-rcm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
+    const failure = asCliError(error);
+    process.stderr.write(`opencode-rcm: ${failure.message}${failure.showUsage ? `\n\n${USAGE}` : ""}\n`);
+    if (failure.code === "internal" && process.env["OPENCODE_RCM_DEBUG"] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    process.exit(failure.exitCode);
   },
 );
+
+/** Every failure as one line: the CLI's own errors as they are, a bad option as a usage error, anything else as `internal` (exit 1). */
+function asCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return new UsageError(error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(`${message} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`, { code: "internal", exitCode: 1 });
+}

@@ -1,3 +1,4 @@
+import { UsageError } from "../cli-error.js";
 import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -24,17 +25,19 @@ export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--session
           [--budget-s 900] [--max-continuations 3] [--test-timeout-s 900]
           [--env local|docker [--image <name, {instance_id} {repo}>]] [--shard i/n]
           Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode,
-          score every focus patch, and write results.jsonl and report.md. Rerunning with
+          score every focus patch, and write results.jsonl, report.md and report.html. Rerunning with
           the same --out skips finished sessions; Ctrl-C leaves consistent files.
           --env docker: each session in a container of its focus task's image (the task's
           "image", else SWE-bench's name for the instance, or --image), scored in a fresh one.
           --shard i/n: only the i-th of n deterministic shares of the session runs,
           balanced by their number of requests (run the n shards anywhere, then merge).
   bench merge <run dirs...> --out <dir>
-          Combine the shards of one run into one results.jsonl and report.md; refuses
+          Combine the shards of one run into one results.jsonl and report; refuses
           runs of different suites or settings.
   bench score <run dir>           Re-score every session of a run from its focus checkout.
-  bench report <run dir>          Rebuild report.md from results.jsonl.
+  bench report <run dir> [--cache-read-price 0.1]   (also: opencode-rcm report <run dir>)
+          Rebuild report.md and report.html (charts, no network) from results.jsonl; cached
+          input tokens are priced at the given share of an uncached one.
   bench make-sessions --suite <dir> [--interruptions 4] [--seed 1]
           Build sessions.jsonl from the suite's tasks as the paper does.
   bench import-swebench --instances <file.jsonl> [--stages <file.jsonl>] --out <suite dir>
@@ -48,7 +51,7 @@ export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--session
           Read the harness's report.json files back into results.jsonl and report.md.`;
 
 /** A mistake in the command line: the caller prints it with the usage, exit code 2. */
-export class BenchUsageError extends Error {
+export class BenchUsageError extends UsageError {
   override name = "BenchUsageError";
 }
 
@@ -61,13 +64,25 @@ export async function benchCommand(
   if (sub === "run") return run(rest, io);
   if (sub === "mini") return mini(rest, io);
   if (sub === "score") return `${await rescoreRun(resolve(single(rest, "bench score")))}\n`;
-  if (sub === "report") return `${await rebuildReport(resolve(single(rest, "bench report")))}\n`;
+  if (sub === "report") return reportCommand(rest);
   if (sub === "make-sessions") return makeSessionsCommand(rest);
   if (sub === "import-swebench") return importSwebenchCommand(rest);
   if (sub === "export-predictions") return exportPredictionsCommand(rest);
   if (sub === "import-reports") return importReportsCommand(rest);
   if (sub === "merge") return mergeCommand(rest);
   throw new BenchUsageError(sub === undefined ? "bench needs a subcommand" : `unknown bench subcommand "${sub}"`);
+}
+
+/** `bench report <run> [--cache-read-price R]` (also `opencode-rcm report`): rewrites report.md and report.html. */
+async function reportCommand(args: readonly string[]): Promise<string> {
+  const { values, positionals } = parseArgs({ args: [...args], options: { "cache-read-price": { type: "string" } }, allowPositionals: true, strict: true });
+  const price = values["cache-read-price"];
+  const cacheReadPrice = price === undefined ? undefined : Number(price);
+  if (cacheReadPrice !== undefined && !(Number.isFinite(cacheReadPrice) && cacheReadPrice >= 0 && cacheReadPrice <= 1)) {
+    throw new BenchUsageError(`--cache-read-price must be a number in [0, 1] (a cached token's price against an uncached one), got "${price}"`);
+  }
+  const written = await rebuildReport(resolve(single(positionals, "report")), { cacheReadPrice });
+  return `${written.markdown}\n${written.html}\n`;
 }
 
 /** The README's main command: `bench run` on the bundled mini suite, printing the report. */

@@ -1,7 +1,8 @@
+import { CliError } from "../cli-error.js";
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { readResults } from "./results/read-results.js";
-import { renderReport } from "./results/render-report.js";
+import { writeReports } from "./results/write-reports.js";
 import { resultKey, type ResultLine } from "./results/result-line.js";
 import { runFiles } from "./run-bench.js";
 
@@ -11,8 +12,11 @@ const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions"] as cons
 const KEPT = ["focus.patch", "report.json", "swebench-report.json"];
 
 /** A merge that cannot be done as asked: printed as one line. */
-export class MergeError extends Error {
+export class MergeError extends CliError {
   override name = "MergeError";
+  constructor(message: string) {
+    super(message, { code: "merge" });
+  }
 }
 
 /**
@@ -56,7 +60,7 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
   const { shard: _shard, ...common } = first;
   await writeFile(runFiles(out).run, `${JSON.stringify({ ...common, parts: runs }, null, 2)}\n`);
   await writeFile(runFiles(out).results, merged.map((line) => `${JSON.stringify(line)}\n`).join(""));
-  await writeFile(runFiles(out).report, renderReport(merged, { title: `Switch-SWE run: merged from ${runs.length} parts` }));
+  await writeReports(out, merged, { title: `Switch-SWE run: merged from ${runs.length} parts` });
   return { results: merged.length, file: runFiles(out).results };
 }
 

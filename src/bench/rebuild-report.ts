@@ -1,14 +1,13 @@
-import { writeFile } from "node:fs/promises";
+import { CliError } from "../cli-error.js";
 import { basename } from "node:path";
 import { readResults } from "./results/read-results.js";
-import { renderReport } from "./results/render-report.js";
+import { writeReports } from "./results/write-reports.js";
 import { runFiles } from "./run-bench.js";
 
-/** Rewrites `report.md` from `results.jsonl`; returns the report's path. */
-export async function rebuildReport(outDir: string): Promise<string> {
+/** Rewrites `report.md` and `report.html` from `results.jsonl`; returns their paths. */
+export async function rebuildReport(outDir: string, options: { cacheReadPrice?: number | undefined } = {}): Promise<{ markdown: string; html: string }> {
   const files = runFiles(outDir);
   const results = await readResults(files.results);
-  if (results.length === 0) throw new Error(`${files.results}: no results to report`);
-  await writeFile(files.report, renderReport(results, { title: `Switch-SWE run: ${basename(outDir)}` }));
-  return files.report;
+  if (results.length === 0) throw new CliError(`${files.results}: no results to report`, { code: "run" });
+  return writeReports(outDir, results, { title: `Switch-SWE run: ${basename(outDir)}`, ...options });
 }

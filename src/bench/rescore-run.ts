@@ -1,3 +1,4 @@
+import { CliError } from "../cli-error.js";
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { repoSource } from "./checkout/prepare-checkouts.js";
@@ -18,7 +19,7 @@ export async function rescoreRun(outDir: string): Promise<string> {
   let changed = 0;
   for (const line of results) {
     const task = suite.tasks.find((candidate) => candidate.instance_id === line.focus);
-    if (!task) throw new Error(`${files.results}: session ${line.session_id} names unknown task ${line.focus}`);
+    if (!task) throw new CliError(`${files.results}: session ${line.session_id} names unknown task ${line.focus}`, { code: "run" });
     const dir = files.session(line.session_id, line.mode);
     const patch = await focusPatch(join(dir, line.focus_workspace), task.base_commit);
     await writeFile(join(dir, "focus.patch"), patch);
@@ -32,5 +33,5 @@ export async function rescoreRun(outDir: string): Promise<string> {
   await writeFile(temp, results.map((line) => `${JSON.stringify(line)}\n`).join(""));
   await rename(temp, files.results);
   const report = await rebuildReport(outDir);
-  return `re-scored ${results.length} session runs (${changed} changed); ${report}`;
+  return `re-scored ${results.length} session runs (${changed} changed); ${report.markdown} and ${report.html} rebuilt`;
 }

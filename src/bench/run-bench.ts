@@ -20,7 +20,7 @@ import { sessionCacheTokens } from "./metrics/cache-cost.js";
 import { SessionRequestLog } from "./metrics/request-log.js";
 import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 import { readResults } from "./results/read-results.js";
-import { renderReport } from "./results/render-report.js";
+import { writeReports } from "./results/write-reports.js";
 import { resultKey, type ResultLine } from "./results/result-line.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { loadSuite } from "./suite/load-suite.js";
@@ -140,7 +140,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
     });
   }
   const results = await readResults(files.results);
-  await writeFile(files.report, renderReport(results, { title: `Switch-SWE run: ${suite.meta.name}` }));
+  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}` });
   return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
 }
 

@@ -1,11 +1,15 @@
+import { CliError } from "../cli-error.js";
 import { accessSync, constants, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
 import { packageRoot } from "./package-root.js";
 
 /** `opencode` could not be found: printed as one line naming where it was looked for. */
-export class OpencodeNotFoundError extends Error {
+export class OpencodeNotFoundError extends CliError {
   override name = "OpencodeNotFoundError";
+  constructor(message: string) {
+    super(message, { code: "opencode-not-found" });
+  }
 }
 
 /**

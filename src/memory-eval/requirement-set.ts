@@ -1,3 +1,4 @@
+import { CliError } from "../cli-error.js";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -19,8 +20,11 @@ export const LabelledRequestSchema = z
 export type LabelledRequest = z.infer<typeof LabelledRequestSchema> & { file: string };
 
 /** A labelled file that cannot be read: names the file, line and field. */
-export class RequirementSetError extends Error {
+export class RequirementSetError extends CliError {
   override name = "RequirementSetError";
+  constructor(message: string) {
+    super(message, { code: "requirement-set" });
+  }
 }
 
 /** Reads `.jsonl` files, or every `.jsonl` file of a directory; a bad line names its file, line and field. */

@@ -1,3 +1,4 @@
+import { CliError } from "../cli-error.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -54,10 +55,10 @@ export async function loadRedactionCorpus(dir: string): Promise<{ positives: Pos
       try {
         value = JSON.parse(line);
       } catch (error) {
-        throw new Error(`${path}:${index + 1}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+        throw new CliError(`${path}:${index + 1}: not JSON: ${error instanceof Error ? error.message : String(error)}`, { code: "corpus" });
       }
       const problem = typeof value !== "object" || value === null ? "not an object" : check(value as Record<string, unknown>);
-      if (problem) throw new Error(`${path}:${index + 1}: ${problem}`);
+      if (problem) throw new CliError(`${path}:${index + 1}: ${problem}`, { code: "corpus" });
       return [value as T];
     });
   };

@@ -1,3 +1,4 @@
+import { CliError } from "../cli-error.js";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -41,14 +42,14 @@ export type LabelledRequest = z.infer<typeof LabelledRequestSchema>;
 export type LabelledSession = z.infer<typeof LabelledSessionSchema>;
 
 /** Bad input, naming the file, the line and the field. */
-export class LabelledSessionsError extends Error {
+export class LabelledSessionsError extends CliError {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly field: string,
     readonly problem: string,
   ) {
-    super(`${file}:${line}: ${field}: ${problem}`);
+    super(`${file}:${line}: ${field}: ${problem}`, { code: "labelled-sessions" });
     this.name = "LabelledSessionsError";
   }
 }

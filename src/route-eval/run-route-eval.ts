@@ -1,3 +1,4 @@
+import { CliError } from "../cli-error.js";
 import { createLexicalRouter, type Router } from "../core/routing/router.js";
 import { createAux, createRouter } from "../plugin/create-aux-users.js";
 import { envLayer } from "../config/env-layer.js";
@@ -35,6 +36,9 @@ function routerFor(name: RouterName, threshold: number, env: Readonly<Record<str
 }
 
 /** The model router was asked for without an endpoint to reach. */
-export class RouteEvalSetupError extends Error {
+export class RouteEvalSetupError extends CliError {
   override name = "RouteEvalSetupError";
+  constructor(message: string) {
+    super(message, { code: "route-eval-setup" });
+  }
 }

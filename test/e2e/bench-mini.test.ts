@@ -1,10 +1,14 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResultLineSchema } from "../../src/bench/results/result-line.js";
 import { packageRoot } from "../../src/harness/package-root.js";
+import { launchChromium } from "../support/chromium.js";
+import { countColours, countDrawn } from "../support/page-probes.js";
+import { MODE_COLOURS } from "../../src/bench/report-html/palette.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
@@ -33,4 +37,56 @@ describe("the README's main command, reduced for CI", () => {
     const full = lines.find((line) => line.mode === "full" && line.condition === "switched");
     expect(full?.resumed_focus.inputTokens).toBeLessThan(native?.resumed_focus.inputTokens ?? 0);
   }, 600_000);
+});
+
+describe("report.html", () => {
+  it("draws its charts in headless Chromium without fetching anything", async () => {
+    const out = join(temp.path, "mini");
+    const results = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    // What the model received, in every line: the timeline, fidelity at the switched focus's resumptions, cache tokens.
+    for (const line of results) {
+      expect(line.timeline?.length).toBeGreaterThan(0);
+      expect(line.cache?.source).toBe("simulated");
+      expect(line.fidelity?.some((point) => point.at === "finalize")).toBe(true);
+    }
+    const switchedFull = results.find((line) => line.mode === "full" && line.condition === "switched");
+    const switchedNative = results.find((line) => line.mode === "native" && line.condition === "switched");
+    const resumed = (line: typeof switchedFull) => line?.fidelity?.find((point) => point.at === "resume");
+    expect(resumed(switchedFull)?.other_task_tokens).toBe(0);
+    expect(resumed(switchedNative)?.other_task_tokens).toBeGreaterThan(0);
+
+    const { stdout } = await run(process.execPath, [join(packageRoot(), "dist", "cli.js"), "report", out, "--cache-read-price", "0.25"]);
+    expect(stdout).toContain("report.html");
+    const markdown = await readFile(join(out, "report.md"), "utf8");
+    expect(markdown).toContain("## Context fidelity (what the model received)");
+    expect(markdown).toContain("cached reads at 0.25x");
+
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const requested: string[] = [];
+      page.on("request", (request) => requested.push(request.url()));
+      await page.goto(pathToFileURL(join(out, "report.html")).href);
+      expect(requested).toEqual([pathToFileURL(join(out, "report.html")).href]);
+
+      // Every mark has drawn geometry: 4 bars (2 modes x 2 conditions), a dot per request of the opened session, a line per mode.
+      const drawn = await countDrawn(page, {
+        bars: "svg.resolution rect.mark",
+        dots: "details[open] svg.timeline circle.mark",
+        lines: "svg.tokens polyline.mark",
+      });
+      const opened = results.filter((line) => line.condition === "switched");
+      expect(drawn["bars"]).toBe(4);
+      expect(drawn["dots"]).toBe(opened.reduce((sum, line) => sum + (line.timeline?.length ?? 0), 0));
+      expect(drawn["lines"]).toBeGreaterThanOrEqual(4);
+
+      // And they reached the pixels: the switched bars' mode colours fill part of the chart's screenshot.
+      const pixels = await countColours(page, await page.locator("svg.resolution").screenshot(), { native: MODE_COLOURS["native"] ?? "", full: MODE_COLOURS["full"] ?? "" });
+      expect(pixels["native"]).toBeGreaterThan((pixels["total"] ?? 0) * 0.03);
+      expect(pixels["full"]).toBeGreaterThan((pixels["total"] ?? 0) * 0.03);
+      await page.screenshot({ path: join(out, "report.png"), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });

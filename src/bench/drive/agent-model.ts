@@ -1,3 +1,4 @@
+import { CliError } from "../../cli-error.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { offlineConfig, quietConfig, type PluginEntry } from "../../harness/opencode-config.js";
@@ -37,11 +38,11 @@ async function readProviders(file: string): Promise<Record<string, unknown>> {
   try {
     value = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new Error(`--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(`--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`, { code: "provider-config" });
   }
   const provider = typeof value === "object" && value !== null && "provider" in value ? (value as { provider: unknown }).provider : value;
   if (typeof provider !== "object" || provider === null || Array.isArray(provider)) {
-    throw new Error(`--provider-config ${file}: expected {"provider": {"<id>": {...}}}`);
+    throw new CliError(`--provider-config ${file}: expected {"provider": {"<id>": {...}}}`, { code: "provider-config" });
   }
   return provider as Record<string, unknown>;
 }

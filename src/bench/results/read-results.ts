@@ -1,3 +1,4 @@
+import { CliError } from "../../cli-error.js";
 import { readFile } from "node:fs/promises";
 import { ResultLineSchema, type ResultLine } from "./result-line.js";
 
@@ -23,12 +24,12 @@ export async function readResults(file: string): Promise<ResultLine[]> {
       value = JSON.parse(raw);
     } catch {
       if (last) return;
-      throw new Error(`${file}:${index + 1}: not JSON`);
+      throw new CliError(`${file}:${index + 1}: not JSON`, { code: "results" });
     }
     const parsed = ResultLineSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`);
+      throw new CliError(`${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`, { code: "results" });
     }
     results.push(parsed.data);
   });

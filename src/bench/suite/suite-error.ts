@@ -1,5 +1,7 @@
+import { CliError } from "../../cli-error.js";
+
 /** A problem in a suite's files, located by file, line and field. */
-export class SuiteError extends Error {
+export class SuiteError extends CliError {
   /** The file the problem is in. */
   readonly file: string;
   /** 1-based line of a JSON-lines file; 0 when the problem is not about one line. */
@@ -11,7 +13,7 @@ export class SuiteError extends Error {
 
   constructor(options: { file: string; line: number; field: string; problem: string; cause?: unknown }) {
     const where = options.line === 0 ? options.file : `${options.file}:${options.line}`;
-    super(`${where}: ${options.field}: ${options.problem}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(`${where}: ${options.field}: ${options.problem}`, { code: "suite", cause: options.cause });
     this.name = "SuiteError";
     this.file = options.file;
     this.line = options.line;

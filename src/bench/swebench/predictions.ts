@@ -1,3 +1,4 @@
+import { CliError } from "../../cli-error.js";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
@@ -43,7 +44,7 @@ export async function exportPredictions(options: { run: string; mode?: string | 
     const key = `${line.mode}.${line.condition}`;
     groups.set(key, [...(groups.get(key) ?? []), line]);
   }
-  if (groups.size === 0) throw new Error(`${runFiles(run).results}: no results${options.mode || options.condition ? ` for ${[options.mode, options.condition].filter(Boolean).join(" ")}` : ""}`);
+  if (groups.size === 0) throw new CliError(`${runFiles(run).results}: no results${options.mode || options.condition ? ` for ${[options.mode, options.condition].filter(Boolean).join(" ")}` : ""}`, { code: "run" });
   await mkdir(join(run, "predictions"), { recursive: true });
   const written: string[] = [];
   for (const [key, lines] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {

@@ -1,0 +1,85 @@
+import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
+import { reportTables, type ReportTable } from "../results/report-tables.js";
+import type { ResultLine } from "../results/result-line.js";
+import { CONDITIONS, MODE_ORDER } from "../results/summaries.js";
+import { resolutionChart } from "./resolution-chart.js";
+import { timelineChart, timelineLegend } from "./timeline-chart.js";
+import { meanTokensChart, sessionTokensChart } from "./tokens-chart.js";
+import { escapeHtml } from "./svg.js";
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #111827; margin: 24px auto; max-width: 1180px; padding: 0 16px; }
+h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 30px; border-bottom: 1px solid #e5e7eb; }
+table { border-collapse: collapse; margin: 8px 0 16px; font-size: 12.5px; }
+th, td { border: 1px solid #e5e7eb; padding: 3px 8px; text-align: right; } th { background: #f9fafb; }
+td:first-child, td:nth-child(2), th:first-child, th:nth-child(2) { text-align: left; }
+p.note { color: #4b5563; font-size: 12.5px; max-width: 900px; }
+svg.chart { display: block; margin: 6px 0; font-family: system-ui, sans-serif; overflow: visible; }
+svg text { fill: #111827; }
+details { border: 1px solid #e5e7eb; border-radius: 6px; padding: 6px 12px; margin: 8px 0; }
+summary { cursor: pointer; font-weight: 600; }
+.charts { display: flex; flex-wrap: wrap; gap: 10px 28px; align-items: flex-start; }
+`;
+
+/**
+ * `report.html`: one self-contained page (inline CSS and SVG, no script, nothing fetched)
+ * with the report's tables and charts: resolution with the gap, input tokens per model call
+ * by mode, and per session a request timeline for each mode, lane per task.
+ */
+export function renderHtmlReport(results: readonly ResultLine[], options: { title: string; cacheReadPrice?: number | undefined }): string {
+  const tables = reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE });
+  const table = (id: string) => tables.find((candidate) => candidate.id === id);
+  const parts = [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    `<title>${escapeHtml(options.title)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(options.title)}</h1>`,
+    `<p>${results.length} session runs.</p>`,
+    '<h2 id="resolution">Resolution</h2>',
+    resolutionChart(results),
+    tableHtml(table("resolution")),
+    '<h2 id="tokens">Input tokens per model call</h2>',
+    '<div class="charts">',
+    ...CONDITIONS.filter((condition) => results.some((line) => line.condition === condition)).map((condition) => meanTokensChart(results, condition)),
+    "</div>",
+    ...["cache-cost", "fidelity", "cost", "failures"].map((id) => section(table(id))),
+    '<h2 id="sessions">Sessions</h2>',
+    '<p class="note">Each request of the session in order, a lane per task (the focus first), for each mode; hover a dot for its routing decision. Input tokens per model call on the right.</p>',
+    timelineLegend(),
+    ...sessions(results),
+    "</body></html>",
+  ];
+  return `${parts.filter((part) => part !== "").join("\n")}\n`;
+}
+
+function sessions(results: readonly ResultLine[]): string[] {
+  const ids = [...new Set(results.map((line) => line.session_id))].sort();
+  // Open the first switched session: the page should show a timeline without a click.
+  const opened = ids.find((id) => results.some((line) => line.session_id === id && line.condition === "switched")) ?? ids[0];
+  return ids.map((id) => {
+    const runs = MODE_ORDER.flatMap((mode) => results.filter((line) => line.session_id === id && line.mode === mode));
+    const first = runs[0] as ResultLine;
+    const outcomes = runs.map((line) => `${line.mode} ${line.resolved ? "resolved" : line.failure_class}`).join(", ");
+    return [
+      `<details${id === opened ? " open" : ""}><summary>${escapeHtml(id)}: ${first.condition}, ${first.locality}; ${escapeHtml(outcomes)}</summary>`,
+      '<div class="charts"><div>',
+      ...runs.map(timelineChart),
+      "</div>",
+      sessionTokensChart(runs),
+      "</div></details>",
+    ].join("\n");
+  });
+}
+
+function section(table: ReportTable | undefined): string {
+  if (!table) return "";
+  return [`<h2 id="${table.id}">${escapeHtml(table.heading)}</h2>`, table.note ? `<p class="note">${escapeHtml(table.note)}</p>` : "", tableHtml(table)].filter(Boolean).join("\n");
+}
+
+function tableHtml(table: ReportTable | undefined): string {
+  if (!table) return "";
+  const head = `<tr>${table.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join("")}</tr>`;
+  const rows = table.rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`);
+  return `<table class="${table.id}">\n${[head, ...rows].join("\n")}\n</table>`;
+}

@@ -1,0 +1,42 @@
+import type { ResultLine } from "../results/result-line.js";
+import { CONDITIONS, gapPoints, linesOf, modesOf, resolvedRate } from "../results/summaries.js";
+import { MODE_COLOURS } from "./palette.js";
+import { at, label, svgElement, yAxis } from "./svg.js";
+
+const LEFT = 48;
+const TOP = 62;
+const PLOT = 180;
+const GROUP = 170;
+const BAR = 48;
+
+/**
+ * Resolution per mode: an uninterrupted and a switched bar side by side (switched drawn
+ * solid, uninterrupted pale), the gap in points over each pair and its near/far split under it.
+ */
+export function resolutionChart(results: readonly ResultLine[]): string {
+  const modes = modesOf(results);
+  const width = LEFT + GROUP * modes.length + 16;
+  const body = [...yAxis({ x: LEFT, top: TOP, height: PLOT, width: GROUP * modes.length, max: 1, format: (value) => `${Math.round(value * 100)}%` })];
+  modes.forEach((mode, index) => {
+    const left = LEFT + GROUP * index + (GROUP - 2 * BAR - 8) / 2;
+    CONDITIONS.forEach((condition, position) => {
+      const group = linesOf(results, mode, condition);
+      const rate = resolvedRate(group);
+      const x = left + position * (BAR + 8);
+      const colour = MODE_COLOURS[mode] ?? "#000";
+      if (rate !== undefined) {
+        const height = Math.max(1, PLOT * rate);
+        const fill = condition === "switched" ? `fill="${colour}"` : `fill="${colour}" fill-opacity="0.35"`;
+        body.push(`<rect class="mark" data-mode="${mode}" data-condition="${condition}" x="${at(x)}" y="${at(TOP + PLOT - height)}" width="${BAR}" height="${at(height)}" ${fill}><title>${mode} ${condition}: ${Math.round(rate * 100)}% of ${group.length}</title></rect>`);
+        body.push(label(x + BAR / 2, TOP + PLOT - height - 4, `${Math.round(rate * 100)}%`, { anchor: "middle", size: 10 }));
+      }
+      body.push(label(x + BAR / 2, TOP + PLOT + 14, condition === "switched" ? "switched" : "uninterr.", { anchor: "middle", size: 10 }));
+    });
+    const centre = LEFT + GROUP * index + GROUP / 2;
+    const points = (value: number | undefined) => (value === undefined ? "-" : `${value.toFixed(1)} pts`);
+    body.push(label(centre, TOP + PLOT + 32, mode, { anchor: "middle", size: 12, weight: "bold" }));
+    body.push(label(centre, 16, `gap ${points(gapPoints(results, mode))}`, { anchor: "middle", size: 11, weight: "bold" }));
+    body.push(label(centre, 30, `near ${points(gapPoints(results, mode, "near"))} · far ${points(gapPoints(results, mode, "far"))}`, { anchor: "middle", size: 10 }));
+  });
+  return svgElement({ width, height: TOP + PLOT + 44, label: "Resolution per mode and condition, with the gap and its near/far split", kind: "resolution", body });
+}

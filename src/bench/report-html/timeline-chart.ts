@@ -1,0 +1,55 @@
+import type { ResultLine } from "../results/result-line.js";
+import { CONFIDENCE_BINS, confidenceColour, UNROUTED_COLOUR } from "./palette.js";
+import { at, escapeHtml, label, svgElement } from "./svg.js";
+
+const LEFT = 150;
+const TOP = 22;
+const LANE = 22;
+const STEP = 24;
+
+/**
+ * One session run's requests in order, a lane per task (the focus first): each request a dot
+ * coloured by the router's confidence, continuations smaller, fallbacks to the full history
+ * ringed with a dashed circle. Grey dots: requests the plug-in did not route.
+ */
+export function timelineChart(line: ResultLine): string {
+  const timeline = line.timeline ?? [];
+  const lanes = [line.focus, ...new Set(timeline.map((entry) => entry.task).filter((task) => task !== line.focus))];
+  const width = LEFT + STEP * Math.max(1, timeline.length) + 20;
+  const height = TOP + LANE * lanes.length + 8;
+  const body: string[] = [label(4, 14, `${line.mode}`, { size: 12, weight: "bold" })];
+  lanes.forEach((task, index) => {
+    const y = TOP + LANE * index + LANE / 2;
+    body.push(`<line x1="${LEFT - 6}" y1="${at(y)}" x2="${at(width - 10)}" y2="${at(y)}" stroke="#e5e7eb"/>`);
+    body.push(label(LEFT - 10, y + 4, shortTask(task) + (task === line.focus ? " (focus)" : ""), { anchor: "end", size: 10 }));
+  });
+  timeline.forEach((entry, index) => {
+    const x = LEFT + STEP * index + STEP / 2;
+    const y = TOP + LANE * lanes.indexOf(entry.task) + LANE / 2;
+    const radius = entry.continuation ? 4 : 7;
+    const routed = entry.confidence === undefined ? "not routed" : `routed to ${entry.routed_to ?? "?"} at ${entry.confidence}${entry.fallback ? ", below the threshold: full history" : ""}`;
+    const calls = entry.call_input_tokens.length;
+    const title = `${entry.task} ${entry.stage}${entry.continuation ? " (continuation)" : ""}: ${routed}; ${calls} model call${calls === 1 ? "" : "s"}`;
+    body.push(`<circle class="mark" data-confidence="${entry.confidence ?? ""}" cx="${at(x)}" cy="${at(y)}" r="${radius}" fill="${confidenceColour(entry.confidence)}"><title>${escapeHtml(title)}</title></circle>`);
+    if (entry.fallback) body.push(`<circle class="fallback" cx="${at(x)}" cy="${at(y)}" r="${radius + 3}" fill="none" stroke="#111827" stroke-width="1.5" stroke-dasharray="2 2"/>`);
+  });
+  return svgElement({ width, height, label: `${line.session_id} in ${line.mode}: requests by task, coloured by routing confidence`, kind: "timeline", body });
+}
+
+/** The legend for every timeline, drawn once. */
+export function timelineLegend(): string {
+  const items = [...CONFIDENCE_BINS.map((bin) => ({ colour: bin.colour, name: `confidence ${bin.name}` })), { colour: UNROUTED_COLOUR, name: "not routed" }];
+  const body = items.flatMap((item, index) => [
+    `<circle cx="${12 + index * 150}" cy="14" r="6" fill="${item.colour}"/>`,
+    label(22 + index * 150, 18, item.name, { size: 11 }),
+  ]);
+  const ring = 12 + items.length * 150;
+  body.push(`<circle cx="${ring}" cy="14" r="9" fill="none" stroke="#111827" stroke-width="1.5" stroke-dasharray="2 2"/>`, label(ring + 14, 18, "fallback: full history", { size: 11 }));
+  return svgElement({ width: ring + 170, height: 28, label: "Timeline legend", kind: "legend", body });
+}
+
+/** SWE-bench ids are long; the part after `__` names the task well enough in a lane. */
+function shortTask(task: string): string {
+  const tail = task.includes("__") ? task.slice(task.lastIndexOf("__") + 2) : task;
+  return tail.length > 22 ? `${tail.slice(0, 21)}…` : tail;
+}

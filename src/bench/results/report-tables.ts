@@ -1,0 +1,117 @@
+import type { ResultLine } from "./result-line.js";
+import { CONDITIONS, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, resolvedRate } from "./summaries.js";
+
+/** A report table, rendered to Markdown for report.md and to HTML for report.html. */
+export interface ReportTable {
+  id: string;
+  heading: string;
+  note?: string;
+  header: string[];
+  rows: string[][];
+}
+
+/** The report's tables in order; tables whose data no line carries are left out. */
+export function reportTables(results: readonly ResultLine[], options: { cacheReadPrice: number }): ReportTable[] {
+  return [
+    resolutionTable(results),
+    costTable(results),
+    fidelityTable(results),
+    cacheCostTable(results, options.cacheReadPrice),
+    failuresTable(results),
+    sessionsTable(results),
+  ].filter((table): table is ReportTable => table !== undefined);
+}
+
+function resolutionTable(results: readonly ResultLine[]): ReportTable {
+  const rows = modesOf(results).map((mode) => {
+    const gap = (locality?: ResultLine["locality"]) => gapPoints(results, mode, locality)?.toFixed(1) ?? "-";
+    return [mode, share(linesOf(results, mode, "uninterrupted")), share(linesOf(results, mode, "switched")), gap(), gap("near"), gap("far")];
+  });
+  return { id: "resolution", heading: "Resolution", header: ["mode", "uninterrupted", "switched", "gap (pts)", "near gap", "far gap"], rows };
+}
+
+function costTable(results: readonly ResultLine[]): ReportTable {
+  const rows = groups(results).map(({ mode, condition, group }) => {
+    const mean = (pick: (line: ResultLine) => number) => String(Math.round(group.reduce((sum, line) => sum + pick(line), 0) / group.length));
+    return [
+      mode, condition, String(group.length), mean((l) => l.usage.inputTokens), mean((l) => l.usage.outputTokens), mean((l) => l.usage.cacheReadTokens),
+      mean((l) => l.usage.cacheWriteTokens), mean((l) => l.usage.modelCalls), mean((l) => l.usage.toolCalls),
+      mean((l) => l.resumed_focus.inputTokens + l.resumed_focus.outputTokens), mean((l) => l.resumed_focus.modelCalls), mean((l) => l.aux.calls),
+      mean((l) => l.aux.inputTokens + l.aux.outputTokens),
+    ];
+  });
+  const header = ["mode", "condition", "n", "tokens in", "tokens out", "cache read", "cache write", "model calls", "tool calls", "resumed-focus tokens", "resumed-focus calls", "aux calls", "aux tokens"];
+  return { id: "cost", heading: "Cost per session (means)", header, rows };
+}
+
+function fidelityTable(results: readonly ResultLine[]): ReportTable | undefined {
+  if (!results.some((line) => line.fidelity !== undefined)) return undefined;
+  const rows = groups(results).map(({ mode, condition, group }) => [
+    mode,
+    condition,
+    ...(["resume", "finalize"] as const).flatMap((at) => {
+      const summary = fidelitySummary(group, at);
+      const cited = summary.cited ? ` (${percent(summary.cited)} cited)` : "";
+      return [String(summary.points), `${percent(summary.present)}${cited}`, percent(summary.otherShare)];
+    }),
+  ]);
+  return {
+    id: "fidelity",
+    heading: "Context fidelity (what the model received)",
+    note:
+      "At the first model call of each request that resumes the focus task after another task's, and of the finalization request: the share of the focus's earlier requirements (its stage requests) present word for word or as a memory-record constraint citing them (cited only in brackets), and the share of the conversation's estimated tokens that belong to other tasks. Pooled over the points; the system prompt and tools are not counted.",
+    header: ["mode", "condition", "resumptions", "requirements present", "other tasks' share", "finalizations", "requirements present", "other tasks' share"],
+    rows,
+  };
+}
+
+function cacheCostTable(results: readonly ResultLine[], readPrice: number): ReportTable | undefined {
+  if (!results.some((line) => line.cache !== undefined)) return undefined;
+  const rows: string[][] = [];
+  for (const condition of CONDITIONS) {
+    const native = costSummary(linesOf(results, "native", condition), readPrice);
+    for (const mode of modesOf(results)) {
+      const summary = costSummary(linesOf(results, mode, condition), readPrice);
+      if (!summary) continue;
+      const ratio = native ? `${(summary.cost / native.cost).toFixed(3)}x` : "-";
+      rows.push([mode, condition, String(summary.sessions), summary.sources, String(Math.round(summary.inputTokens)), String(Math.round(summary.cachedTokens)), String(Math.round(summary.cost)), ratio]);
+    }
+  }
+  return {
+    id: "cache-cost",
+    heading: `Cache-aware input cost per session (means; cached reads at ${readPrice}x)`,
+    note: "provider: the provider's own cache counts. simulated: OpenAI-style prefix caching (1,024-token minimum, 128-token blocks) replayed over the recorded calls, in estimated tokens. Cost is in uncached-token units.",
+    header: ["mode", "condition", "n", "source", "input tokens", "cached", "cost", "vs native"],
+    rows,
+  };
+}
+
+function failuresTable(results: readonly ResultLine[]): ReportTable {
+  const rows = groups(results).map(({ mode, condition, group }) => {
+    const count = (kind: ResultLine["failure_class"]) => String(group.filter((line) => line.failure_class === kind).length);
+    return [mode, condition, count("resolved"), count("implementation"), count("submission"), count("incomplete")];
+  });
+  return { id: "failures", heading: "Failures", header: ["mode", "condition", "resolved", "implementation", "submission", "incomplete"], rows };
+}
+
+function sessionsTable(results: readonly ResultLine[]): ReportTable {
+  const rows = [...results]
+    .sort((a, b) => a.session_id.localeCompare(b.session_id) || a.mode.localeCompare(b.mode))
+    .map((line) => [line.session_id, line.mode, line.resolved ? "yes" : "no", line.failure_class, String(line.usage.modelCalls), String(line.usage.toolCalls), (line.wall_ms / 1000).toFixed(1)]);
+  return { id: "sessions", heading: "Sessions", header: ["session", "mode", "resolved", "class", "model calls", "tool calls", "wall s"], rows };
+}
+
+/** Mode × condition groups that have lines, modes in the paper's order. */
+function groups(results: readonly ResultLine[]) {
+  return modesOf(results).flatMap((mode) =>
+    CONDITIONS.flatMap((condition) => {
+      const group = linesOf(results, mode, condition);
+      return group.length === 0 ? [] : [{ mode, condition, group }];
+    }),
+  );
+}
+
+function share(group: readonly ResultLine[]): string {
+  const value = resolvedRate(group);
+  return value === undefined ? "-" : `${percent(value)} (${group.filter((line) => line.resolved).length}/${group.length})`;
+}
