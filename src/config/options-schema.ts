@@ -82,10 +82,6 @@ const OptionsShape = z
     notify: z.enum(NOTIFY).default("toast").describe("toast: a short toast when a request opens or switches task or falls back to the full history; off: none."),
     stateDir: z.string().min(1).optional().describe("Where ledgers and records live. Default: $XDG_DATA_HOME/opencode/rcm/<project id>."),
     debug: z.boolean().default(false).describe("Annotate what the model receives and log every model call."),
-    simulateFailure: z
-      .array(z.enum(["chat.message", "transform", "event"]))
-      .default([])
-      .describe("Testing only: make the named hooks throw, to exercise the fail-open guard."),
   })
   .strict();
 

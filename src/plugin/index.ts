@@ -17,7 +17,6 @@ import { createSessionFlags } from "./session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./session-memory.js";
 import { createSessionRouting } from "./session-routing.js";
 import { clientSessionSource } from "./session-source.js";
-import { throwIfSimulated } from "./simulated-failure.js";
 import { createTasksTool } from "./tasks-tool.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
@@ -74,7 +73,6 @@ const server: Plugin = async (input, rawOptions) => {
     "command.execute.before": createCommandHook({ deps, client: input.client, sessionModels, sessionAgents }),
     "chat.message": async (hookInput, output) => {
       await deps.guard("chat.message", hookInput.sessionID, async () => {
-        throwIfSimulated(options, "chat.message");
         const model = hookInput.model ?? output.message.model;
         if (model && hookInput.agent !== AUX_AGENT) sessionModels.set(hookInput.sessionID, { providerID: model.providerID, modelID: model.modelID });
         if (hookInput.agent && hookInput.agent !== AUX_AGENT) sessionAgents.set(hookInput.sessionID, hookInput.agent);
@@ -110,7 +108,6 @@ const server: Plugin = async (input, rawOptions) => {
           return;
         }
         if (event.type !== "session.idle") return;
-        throwIfSimulated(options, "event");
         await routing?.flush(event.properties.sessionID);
         memory?.scheduleUpdate(event.properties.sessionID);
       });

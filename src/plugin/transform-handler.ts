@@ -10,7 +10,6 @@ import type { MessageWithParts } from "../core/messages.js";
 import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
 import type { PluginDeps } from "./deps.js";
 import { cachedGroupTokens } from "./group-token-cache.js";
-import { throwIfSimulated } from "./simulated-failure.js";
 
 export interface TransformOutput {
   messages: MessageWithParts[];
@@ -33,7 +32,6 @@ export function createTransformHandler(deps: PluginDeps) {
     const messages = output.messages;
     const sessionID = messages[0]?.info.sessionID;
     await deps.guard("transform", sessionID, async () => {
-      throwIfSimulated(deps.options, "transform");
       if (sessionID === undefined || deps.sessions.takeCompactionClone(sessionID)) return;
       // Runs on every model call: do nothing that the options do not ask for.
       if (!deps.routing && !deps.options.debug) return;

@@ -1,4 +1,4 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/harness/package-root.js";
@@ -116,9 +116,10 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
   });
 
   it("keeps every turn working when its hooks throw, and logs the failure once per session", async () => {
-    const failing = await runWith([
-      [PLUGIN, { mode: "full", debug: true, simulateFailure: ["chat.message", "transform", "event"] }],
-    ]);
+    // A real fault: the state directory is a file, so no session state loads or saves and every hook's work throws.
+    const notADirectory = join(temp.path, "state-is-a-file");
+    await writeFile(notADirectory, "");
+    const failing = await runWith([[PLUGIN, { mode: "full", debug: true, stateDir: notADirectory }]]);
     expect(failing.todo).toBe(FINAL_TODO);
     // The rcm_tasks tool is offered (it is no hook), but every message is OpenCode's own.
     expect(JSON.stringify(failing.requests[0]?.body)).toContain('"name":"rcm_tasks"');

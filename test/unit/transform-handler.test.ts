@@ -67,7 +67,9 @@ describe("the messages-transform handler", () => {
   });
 
   it("leaves the messages untouched and logs once when it fails", async () => {
-    const { deps, logged } = depsFor({ debug: true, simulateFailure: ["transform"] });
+    const { deps, logged } = depsFor({ mode: "router", debug: true });
+    // As when the state directory cannot be read: the routed state does not load.
+    deps.routing = { forCall: () => Promise.reject(new Error("ENOTDIR: not a directory")) } as unknown as PluginDeps["routing"];
     const handler = createTransformHandler(deps);
     const messages = mainSession("aborted");
     const before = JSON.stringify(messages);

@@ -55,8 +55,9 @@ export function renderHtmlReport(results: readonly ResultLine[], options: { titl
 
 function sessions(results: readonly ResultLine[]): string[] {
   const ids = [...new Set(results.map((line) => line.session_id))].sort();
-  // Open the first switched session: the page should show a timeline without a click.
-  const opened = ids.find((id) => results.some((line) => line.session_id === id && line.condition === "switched")) ?? ids[0];
+  // The page shows one timeline without a click: the first session with a fallback, else the first switched one.
+  const has = (test: (line: ResultLine) => boolean) => ids.find((id) => results.some((line) => line.session_id === id && test(line)));
+  const opened = has((line) => line.timeline?.some((entry) => entry.fallback) ?? false) ?? has((line) => line.condition === "switched") ?? ids[0];
   return ids.map((id) => {
     const runs = MODE_ORDER.flatMap((mode) => results.filter((line) => line.session_id === id && line.mode === mode));
     const first = runs[0] as ResultLine;
