@@ -161,7 +161,7 @@ async function withModeServer<T>(
   await mkdir(join(outDir, "model-requests"), { recursive: true });
   const logFile = join(outDir, "model-requests", `${mode}.jsonl`);
   const model = await startAgentModel({ agent: options.agent, suite, logFile });
-  const calls = new SessionRequestLog(logFile);
+  const calls = await SessionRequestLog.open(logFile);
   const config = model.config([[plugin, { mode, stateDir: files.state(mode) }]]);
   const env = { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") };
   try {

@@ -83,7 +83,7 @@ describe("opencode-rcm bench run on the small suite, through the real OpenCode a
     const rescored = await bench(["score", out]);
     expect(rescored.stdout).toContain("re-scored 4 session runs (0 changed)");
     const rebuilt = await bench(["report", out]);
-    expect(rebuilt.stdout.trim()).toBe(join(out, "report.md"));
+    expect(rebuilt.stdout.trim().split("\n")).toEqual([join(out, "report.md"), join(out, "report.html")]);
     expect(await treeHash(SUITE)).toBe(suiteBefore);
     expect(await readdir(outsideTmp)).toEqual([]);
   }, 600_000);

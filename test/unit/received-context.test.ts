@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
 import type { SentRequest } from "../../src/bench/drive/run-session.js";
-import type { ChatBody, ChatMessage } from "../../src/bench/metrics/chat-body.js";
+import { lastUserText, type ChatBody, type ChatMessage } from "../../src/bench/metrics/chat-body.js";
+import { SessionRequestLog } from "../../src/bench/metrics/request-log.js";
 import { cacheAwareCost, sessionCacheTokens, simulatedCacheTokens } from "../../src/bench/metrics/cache-cost.js";
 import { callRequests, fidelityPoints } from "../../src/bench/metrics/received-context.js";
 import { sessionTimeline } from "../../src/bench/metrics/timeline.js";
@@ -114,5 +116,26 @@ describe("what the model received, from recorded calls", () => {
     expect(requestMessageIDs.every((id) => id !== undefined && run.ledger?.decisions[id] !== undefined)).toBe(true);
     const strict = sessionTimeline({ messages: run.messages ?? [], requests: run.requests, ledger: run.ledger, threshold: 0.999 });
     expect(strict.timeline.some((entry) => entry.fallback)).toBe(true);
+  });
+});
+
+describe("the model's request log", () => {
+  it("hands out each session's calls once, reads only whole lines, and ignores what was logged before it was opened", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rcm-request-log-"));
+    try {
+      const file = join(dir, "full.jsonl");
+      const call = (session: string, text: string) => `${JSON.stringify({ index: 0, path: "/v1/chat/completions", body: { messages: [{ role: "user", content: `/run/sessions/${session}/full/ws1: ${text}` }] } })}\n`;
+      writeFileSync(file, call("a", "from an interrupted run"));
+      const log = await SessionRequestLog.open(file);
+      const half = call("b", "second");
+      appendFileSync(file, call("a", "first") + half.slice(0, 20));
+      expect((await log.take("a")).map(lastUserText)).toEqual(["/run/sessions/a/full/ws1: first"]);
+      expect(await log.take("b")).toEqual([]);
+      appendFileSync(file, half.slice(20));
+      expect((await log.take("b")).map(lastUserText)).toEqual(["/run/sessions/b/full/ws1: second"]);
+      expect(await log.take("a")).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import type { ChatBody } from "./chat-body.js";
 
 /** Workspaces live at `<run>/sessions/<session id>/<mode>/wsN`, and every request names its workspace. */
@@ -8,13 +8,21 @@ const SESSION_PATH = /\/sessions\/([^/"\s\\]+)\/(native|router|memory|full)\//;
  * The scripted model's request log of one mode (`model-requests/<mode>.jsonl`), read
  * incrementally while sessions run concurrently: each read takes the bytes appended since the
  * last one and files the calls under their session (found by the workspace path they name),
- * so a run reads its log once, not once per session.
+ * so a run reads its log once, not once per session. Only calls logged after it was opened
+ * count: a resumed run's log also holds the calls of sessions interrupted before.
  */
 export class SessionRequestLog {
-  private offset = 0;
   private readonly calls = new Map<string, ChatBody[]>();
 
-  constructor(private readonly file: string) {}
+  private constructor(
+    private readonly file: string,
+    private offset: number,
+  ) {}
+
+  static async open(file: string): Promise<SessionRequestLog> {
+    const size = await stat(file).then((info) => info.size, () => 0);
+    return new SessionRequestLog(file, size);
+  }
 
   /** The session's calls in the order the model received them; they are handed out once. */
   async take(sessionID: string): Promise<ChatBody[]> {
