@@ -50,8 +50,11 @@ ${BENCH_USAGE}
           The same as bench report: report.md and report.html for a bench run.
   help    Show this text.
 
-Errors print one line, "opencode-rcm: <problem>"; exit status 2 for a problem in the
-input or the environment, 1 for an internal error (OPENCODE_RCM_DEBUG=1 adds its stack).`;
+Errors print one line, "opencode-rcm: <problem> (<code>)", the code one of usage, suite,
+run, results, merge, bench-env, provider-config, opencode-not-found, labelled-sessions,
+requirement-set, route-eval-setup, swebench-reports, corpus or internal; exit status 2 for
+a problem in the input or the environment, 1 for an internal error (OPENCODE_RCM_DEBUG=1
+adds its stack).`;
 
 /** `--opencode-bin <path>` anywhere on the command line names the binary for every command (as OPENCODE_BIN). */
 function withOpencodeBin(argv: readonly string[]): string[] {
@@ -180,7 +183,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const failure = asCliError(error);
-    process.stderr.write(`opencode-rcm: ${failure.message}${failure.showUsage ? `\n\n${USAGE}` : ""}\n`);
+    process.stderr.write(`opencode-rcm: ${failure.message} (${failure.code})${failure.showUsage ? `\n\n${USAGE}` : ""}\n`);
     if (failure.code === "internal" && process.env["OPENCODE_RCM_DEBUG"] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exit(failure.exitCode);
   },
