@@ -7,6 +7,7 @@ import type { Ledger } from "../core/routing/ledger.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
 import { packageRoot } from "../harness/package-root.js";
 import { startOpencodeServer, type OpencodeServer } from "../harness/opencode-server.js";
+import type { PluginEntry } from "../harness/opencode-config.js";
 import type { Mode } from "../config/options-schema.js";
 import { pluginEnv } from "./drive/plugin-env.js";
 import { sessionStateFile } from "../store/session-state-file.js";
@@ -162,7 +163,11 @@ async function withModeServer<T>(
   const logFile = join(outDir, "model-requests", `${mode}.jsonl`);
   const model = await startAgentModel({ agent: options.agent, suite, logFile });
   const calls = await SessionRequestLog.open(logFile);
-  const config = model.config([[plugin, { mode, stateDir: files.state(mode) }]]);
+  // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
+  const recorder = join(packageRoot(), "dist", "bench", "drive", "call-recorder-plugin.js");
+  const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode) }]];
+  if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
+  const config = model.config(plugins);
   const env = { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") };
   try {
     if (options.env === "docker") {
@@ -228,7 +233,8 @@ async function runOne(options: BenchRunOptions & {
   const fidelity = calls.length === 0 ? undefined : fidelityPoints({
     calls, requests: run.requests, requestMessageIDs, focus: spec.focus, focusStages: focus.task.stages, workspaceTask, constraints: state.constraints ?? [],
   });
-  const cache = sessionCacheTokens(usage.session, calls);
+  // A provider model's calls are recorded without the system prompt and tools, too short a prefix to simulate caching on.
+  const cache = sessionCacheTokens(usage.session, options.agent.kind === "scripted" ? calls : []);
 
   options.progress("scoring");
   const patch = await focusPatch(focus.workspace, focus.task.base_commit);

@@ -5,7 +5,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
 import type { SentRequest } from "../../src/bench/drive/run-session.js";
-import { lastUserText, type ChatBody, type ChatMessage } from "../../src/bench/metrics/chat-body.js";
+import { chatMessageText, lastUserText, type ChatBody, type ChatMessage } from "../../src/bench/metrics/chat-body.js";
+import { toChatMessages } from "../../src/bench/drive/call-recorder-plugin.js";
+import { userRequestText } from "../../src/core/interaction-groups.js";
+import { mainSession } from "../support/fixtures.js";
 import { SessionRequestLog } from "../../src/bench/metrics/request-log.js";
 import { cacheAwareCost, sessionCacheTokens, simulatedCacheTokens } from "../../src/bench/metrics/cache-cost.js";
 import { callRequests, fidelityPoints } from "../../src/bench/metrics/received-context.js";
@@ -137,5 +140,20 @@ describe("the model's request log", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the call recorder's view of OpenCode's messages", () => {
+  it("turns a recorded history into user, assistant and tool messages, errors included, and keeps every request's text", () => {
+    const history = mainSession("two-tasks-with-tool-error");
+    const chat = toChatMessages(history);
+    const users = history.filter((message) => message.info.role === "user");
+    expect(chat.filter((message) => message.role === "user").map(chatMessageText)).toEqual(users.map((message) => userRequestText(message.parts)));
+    const tools = history.flatMap((message) => message.parts.filter((part) => part.type === "tool"));
+    expect(chat.filter((message) => message.role === "tool")).toHaveLength(tools.length);
+    const errors = tools.flatMap((part) => (part.type === "tool" && part.state.status === "error" ? [part.state.error] : []));
+    expect(errors).toHaveLength(1);
+    expect(chat.some((message) => message.role === "tool" && message.content === errors[0])).toBe(true);
+    expect(chat.find((message) => message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0)?.tool_calls?.[0]?.function?.name).toBeTruthy();
   });
 });

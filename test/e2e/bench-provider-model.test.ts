@@ -1,0 +1,50 @@
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResultLineSchema } from "../../src/bench/results/result-line.js";
+import { createScriptedAgent, loadPlaybook } from "../../src/bench/scripted-agent.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { startScriptedModel, type ScriptedModel } from "../../src/scripted-model/index.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+const run = promisify(execFile);
+const SUITE = join(packageRoot(), "fixtures", "bench-small");
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let upstream: ScriptedModel;
+beforeAll(async () => {
+  temp = await makeTempDir("rcm-bench-provider");
+  // Stands in for a provider's model: OpenCode reaches it as any OpenAI-compatible provider, and the bench records nothing of its own.
+  upstream = await startScriptedModel({ script: createScriptedAgent(await loadPlaybook(join(SUITE, "agent.json"))), logFile: join(temp.path, "upstream.jsonl") });
+});
+afterAll(async () => {
+  await upstream?.close();
+  await temp?.remove();
+});
+
+describe("bench run with a provider's model", () => {
+  it("records what each model call got after the plug-in, and measures fidelity from it", async () => {
+    const providers = join(temp.path, "providers.json");
+    const models = { m: { tool_call: true, limit: { context: 128_000, output: 8_000 } } };
+    await writeFile(providers, JSON.stringify({ provider: { up: { npm: "@ai-sdk/openai-compatible", options: { baseURL: upstream.url, apiKey: "unused" }, models } } }));
+    const out = join(temp.path, "run");
+    await run(
+      process.execPath,
+      [join(packageRoot(), "dist", "cli.js"), "bench", "run", "--suite", SUITE, "--model", "up/m", "--provider-config", providers, "--modes", "native,router", "--sessions", "2", "--out", out],
+      { maxBuffer: 20 * 1024 * 1024, timeout: 300_000 },
+    );
+    const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    expect(lines.map((line) => line.resolved)).toEqual([true, true, true, true]);
+    // Every call the provider got was recorded once, by the recorder after opencode-rcm.
+    const count = async (file: string) => (await readFile(file, "utf8")).trim().split("\n").length;
+    expect((await count(join(out, "model-requests", "native.jsonl"))) + (await count(join(out, "model-requests", "router.jsonl")))).toBe(await count(join(temp.path, "upstream.jsonl")));
+    const resumed = (mode: string) => lines.find((line) => line.mode === mode && line.condition === "switched")?.fidelity?.find((point) => point.at === "resume");
+    expect(resumed("native")).toMatchObject({ requirements: 1, verbatim: 1 });
+    expect(resumed("native")?.other_task_tokens).toBeGreaterThan(0);
+    // The router's narrowing is what was recorded: the recorder runs after opencode-rcm's transform.
+    expect(resumed("router")).toMatchObject({ requirements: 1, verbatim: 1, other_task_tokens: 0 });
+    // No provider cache counts, and no simulation on calls recorded without the system prompt and tools.
+    for (const line of lines) expect(line.cache).toBeUndefined();
+  }, 400_000);
+});
