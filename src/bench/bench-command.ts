@@ -1,7 +1,7 @@
-import { UsageError } from "../cli-error.js";
 import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { UsageError } from "../cli-error.js";
 import { packageRoot } from "../harness/package-root.js";
 import { MODES, type Mode } from "../config/options-schema.js";
 import { rescoreRun } from "./rescore-run.js";

@@ -1,6 +1,6 @@
-import { CliError } from "../cli-error.js";
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { CliError } from "../cli-error.js";
 import { readResults } from "./results/read-results.js";
 import { writeReports } from "./results/write-reports.js";
 import { resultKey, type ResultLine } from "./results/result-line.js";

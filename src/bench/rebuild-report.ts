@@ -1,5 +1,5 @@
-import { CliError } from "../cli-error.js";
 import { basename } from "node:path";
+import { CliError } from "../cli-error.js";
 import { readResults } from "./results/read-results.js";
 import { writeReports } from "./results/write-reports.js";
 import { runFiles } from "./run-bench.js";

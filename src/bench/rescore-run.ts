@@ -1,6 +1,6 @@
-import { CliError } from "../cli-error.js";
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CliError } from "../cli-error.js";
 import { repoSource } from "./checkout/prepare-checkouts.js";
 import { rebuildReport } from "./rebuild-report.js";
 import { readResults } from "./results/read-results.js";

@@ -1,7 +1,7 @@
-import { CliError } from "../cli-error.js";
 import { accessSync, constants, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
+import { CliError } from "../cli-error.js";
 import { packageRoot } from "./package-root.js";
 
 /** `opencode` could not be found: printed as one line naming where it was looked for. */

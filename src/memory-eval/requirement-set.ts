@@ -1,6 +1,6 @@
-import { CliError } from "../cli-error.js";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { CliError } from "../cli-error.js";
 import { z } from "zod";
 
 /** One labelled request: its text and the gold requirement clauses (substrings of it). */

@@ -1,6 +1,6 @@
-import { CliError } from "../cli-error.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CliError } from "../cli-error.js";
 
 /** A text that holds secrets, each of which must be gone after redaction. */
 export interface PositiveEntry {

@@ -1,6 +1,6 @@
-import { CliError } from "../cli-error.js";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { CliError } from "../cli-error.js";
 import { z } from "zod";
 
 /** The gold label of a request meant for every task ("from now on run the tests with -q"). */

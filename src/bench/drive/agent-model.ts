@@ -1,6 +1,6 @@
-import { CliError } from "../../cli-error.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CliError } from "../../cli-error.js";
 import { offlineConfig, quietConfig, type PluginEntry } from "../../harness/opencode-config.js";
 import { startScriptedModel } from "../../scripted-model/index.js";
 import { createScriptedAgent, loadPlaybook } from "../scripted-agent.js";

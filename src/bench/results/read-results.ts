@@ -1,5 +1,5 @@
-import { CliError } from "../../cli-error.js";
 import { readFile } from "node:fs/promises";
+import { CliError } from "../../cli-error.js";
 import { ResultLineSchema, type ResultLine } from "./result-line.js";
 
 /**

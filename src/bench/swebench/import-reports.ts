@@ -1,6 +1,6 @@
-import { CliError } from "../../cli-error.js";
 import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { CliError } from "../../cli-error.js";
 import { z } from "zod";
 import { rebuildReport } from "../rebuild-report.js";
 import { runFiles } from "../run-bench.js";

@@ -1,6 +1,6 @@
-import { CliError } from "../../cli-error.js";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { CliError } from "../../cli-error.js";
 import { z } from "zod";
 import { runFiles } from "../run-bench.js";
 import { readResults } from "../results/read-results.js";
