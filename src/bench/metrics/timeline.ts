@@ -1,13 +1,12 @@
-import { userRequestText } from "../../core/interaction-groups.js";
 import type { MessageWithParts } from "../../core/messages.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import type { SentRequest } from "../drive/run-session.js";
 import type { TimelineEntry } from "../results/result-line.js";
+import { storedRequests } from "./stored-requests.js";
 
 /**
  * The session's requests in order with the plug-in's routing decisions and the input tokens
- * of every model call, from the stored history: user messages with the user's own text are
- * the requests (as in `sessionUsage`); assistant messages after one are its calls.
+ * of every model call, from the stored history as `storedRequests` splits it.
  */
 export function sessionTimeline(options: {
   messages: readonly MessageWithParts[];
@@ -16,26 +15,15 @@ export function sessionTimeline(options: {
   threshold: number;
 }): { timeline: TimelineEntry[]; requestMessageIDs: (string | undefined)[] } {
   const { messages, requests, ledger, threshold } = options;
-  const timeline: TimelineEntry[] = requests.map((request) => ({ task: request.task, stage: request.stage, continuation: request.continuation, call_input_tokens: [] }));
-  const requestMessageIDs: (string | undefined)[] = requests.map(() => undefined);
-  let index = -1;
-  for (const message of messages) {
-    if (message.info.role === "user") {
-      if (userRequestText(message.parts) === "") continue;
-      index += 1;
-      const entry = timeline[index];
-      if (!entry) continue;
-      requestMessageIDs[index] = message.info.id;
-      const decision = ledger?.decisions[message.info.id];
-      if (decision) {
-        entry.routed_to = decision.task;
-        entry.confidence = decision.confidence;
-        entry.fallback = decision.confidence < threshold;
-      }
-      continue;
-    }
-    const { input, cache } = message.info.tokens;
-    timeline[index]?.call_input_tokens.push(input + cache.read + cache.write);
-  }
-  return { timeline, requestMessageIDs };
+  const stored = storedRequests(messages).requests;
+  const timeline = requests.map((request, index): TimelineEntry => {
+    const entry: TimelineEntry = { task: request.task, stage: request.stage, continuation: request.continuation, call_input_tokens: [] };
+    const found = stored[index];
+    if (!found) return entry;
+    const decision = ledger?.decisions[found.message.info.id];
+    if (decision) Object.assign(entry, { routed_to: decision.task, confidence: decision.confidence, fallback: decision.confidence < threshold });
+    entry.call_input_tokens = found.calls.map(({ info: { tokens } }) => tokens.input + tokens.cache.read + tokens.cache.write);
+    return entry;
+  });
+  return { timeline, requestMessageIDs: requests.map((_request, index) => stored[index]?.message.info.id) };
 }
