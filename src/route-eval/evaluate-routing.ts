@@ -17,8 +17,12 @@ export type MistakeKind = "harmful" | "merge" | "shared";
 export interface EvaluatedRequest {
   session: string;
   shape: SessionShape;
+  /** How the request is written, where its session says (generated and style-labelled sets). */
+  style?: string;
   index: number;
   gold: string;
+  /** The gold says this request opens its task (its label's first request). */
+  opensGold: boolean;
   /** The gold label the router's task stands for (that of the request that opened it). */
   predicted: string;
   opened: boolean;
@@ -58,6 +62,11 @@ export interface ShapeMetrics {
   harmfulConfidentWrongRate: number;
 }
 
+/** One writing style's figures (the request's `style`), so the worst style shows, not only the mean. */
+export interface StyleMetrics extends RoutingMetrics {
+  style: string;
+}
+
 export interface RoutingEvaluation {
   router: string;
   threshold: number;
@@ -66,6 +75,8 @@ export interface RoutingEvaluation {
   /** Correct share among decisions at or above the threshold. */
   confidentAccuracy: number;
   byShape: ShapeMetrics[];
+  /** Per style, in the order styles first occur; empty when no request names its style. */
+  byStyle: StyleMetrics[];
   reliability: Reliability;
   /** Requests on which the router asked its model (0 for the lexical router). */
   modelCalls: number;
@@ -107,6 +118,13 @@ export async function evaluateRouting(options: {
         harmfulConfidentWrongRate: metrics.harmfulConfidentWrongRate,
       };
     }),
+    byStyle: [...new Set(requests.flatMap((request) => (request.style === undefined ? [] : [request.style])))].map((style) => ({
+      style,
+      ...metricsOf(
+        requests.filter((request) => request.style === style),
+        threshold,
+      ),
+    })),
     reliability: reliabilityOf(requests),
     modelCalls: requests.filter((request) => request.askedModel).length,
     requests,
@@ -122,6 +140,8 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
   /** Gold label -> the router tasks its earlier requests went to (where its history is). */
   const homesOf = new Map<string, Set<string>>();
   const results: EvaluatedRequest[] = [];
+  /** Gold labels of the requests so far: a label's first request opens its task. */
+  const goldSeen = new Set<string>();
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
     const routed = await routeRequest({ router, ledger, index, messageID, text: request.text });
@@ -136,8 +156,10 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
     results.push({
       session: session.id,
       shape,
+      ...(request.style === undefined ? {} : { style: request.style }),
       index: position + 1,
       gold: request.task,
+      opensGold: !sharedGold && !goldSeen.has(request.task),
       predicted: entry.shared ? SHARED_LABEL : predicted,
       opened: entry.opened,
       shared: entry.shared,
@@ -147,6 +169,7 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
       askedModel: entry.aux !== undefined,
       reason: entry.reason,
     });
+    goldSeen.add(request.task);
     if (!sharedGold && !entry.shared) {
       const homes = homesOf.get(request.task) ?? new Set<string>();
       homes.add(routed.task.id);
@@ -175,19 +198,8 @@ function mistakeOf(options: { entry: LedgerEntry; gold: string; homes: ReadonlyS
 
 function metricsOf(requests: readonly EvaluatedRequest[], threshold: number): RoutingMetrics {
   const n = requests.length;
-  const seen = new Map<string, Set<string>>();
-  let opensGold = 0;
-  let opensGoldFound = 0;
-  for (const request of requests) {
-    const labels = seen.get(request.session) ?? new Set<string>();
-    seen.set(request.session, labels);
-    const firstOfTask = request.gold !== SHARED_LABEL && !labels.has(request.gold);
-    if (firstOfTask) {
-      opensGold += 1;
-      if (request.opened && !request.shared) opensGoldFound += 1;
-    }
-    if (request.gold !== SHARED_LABEL) labels.add(request.gold);
-  }
+  const opensGold = requests.filter((request) => request.opensGold).length;
+  const opensGoldFound = requests.filter((request) => request.opensGold && request.opened && !request.shared).length;
   const opened = requests.filter((request) => request.opened && !request.shared);
   const count = (kind: MistakeKind) => requests.filter((request) => request.mistake === kind).length;
   return {

@@ -15,6 +15,8 @@ export const LabelledRequestSchema = z
     files: z.array(z.string().min(1)).optional(),
     /** Directory the request's work ran in. */
     workspace: z.string().min(1).optional(),
+    /** How the request is written (`exact-file`, `reviewer-note`, `uncued-new`...): route-eval reports each style apart. */
+    style: z.string().trim().min(1, "must be a non-empty style name").optional(),
   })
   .strict();
 

@@ -17,6 +17,7 @@ export function routeEvalJson(evaluation: RoutingEvaluation): string {
     confidentAccuracy: evaluation.confidentAccuracy,
     modelCalls: evaluation.modelCalls,
     byShape: Object.fromEntries(evaluation.byShape.map(({ shape, ...metrics }) => [shape, metrics])),
+    byStyle: Object.fromEntries(evaluation.byStyle.map(({ style, ...metrics }) => [style, metrics])),
     reliability: evaluation.reliability.bins,
   });
 }
@@ -45,6 +46,16 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
     lines.push(
       `  ${`${shape.shape} (${shape.sessions} sessions, ${shape.n} requests)`.padEnd(36)} accuracy ${percent(shape.accuracy)}, fallback ${percent(shape.fallbackRate)}, confident-wrong ${percent(shape.confidentWrongRate)} (harmful ${percent(shape.harmfulConfidentWrongRate)})`,
     );
+  }
+  if (evaluation.byStyle.length > 0) {
+    lines.push("  by style                       n  accuracy  fallback  harmful  merge  new-task prec.  ECE");
+    for (const style of evaluation.byStyle) {
+      const cells = [percent(style.accuracy), percent(style.fallbackRate), percent(style.harmfulConfidentWrongRate), percent(style.mergeConfidentWrongRate)];
+      const precision = style.newTaskPrecision === 0 && !evaluation.requests.some((request) => request.style === style.style && request.opened) ? "-" : percent(style.newTaskPrecision);
+      lines.push(
+        `    ${style.style.padEnd(24)} ${String(style.n).padStart(5)}  ${cells[0]?.padStart(8)}  ${cells[1]?.padStart(8)}  ${cells[2]?.padStart(7)}  ${cells[3]?.padStart(5)}  ${precision.padStart(14)}  ${style.expectedCalibrationError.toFixed(3)}`,
+      );
+    }
   }
   lines.push("  reliability (confidence bin: decisions, mean confidence, share right)");
   for (const bin of evaluation.reliability.bins) {

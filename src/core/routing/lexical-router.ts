@@ -1,3 +1,5 @@
+import { anchorVerdict, type AnchorVerdict } from "./anchor-rules.js";
+import { anchorsOf } from "./anchors.js";
 import { DEFAULT_CONFIDENCE_THRESHOLD, roundConfidence, type DecisionBasis, type RoutingDecision } from "./decision.js";
 import { ROUTER_PARAMETERS } from "./router-parameters.js";
 import { calibrate, scoreCandidates, type RouterParameters } from "./router-model.js";
@@ -69,12 +71,24 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
     const reason = `shared instruction, meant for every task, p=${scores.shared.toFixed(3)}`;
     return { decision: decide({ kind: "task", task: current.id }, confidence, reason, "shared", true), probability: scores.shared };
   }
-  const chosen: TaskCandidate | "new" = best && best.probability >= scores.fresh ? best.candidate : "new";
-  const probability = chosen === "new" ? scores.fresh : (best?.probability ?? 0);
-  let confidence = calibrate(probability, parameters.calibration);
-  const rule = safetyRule({ features, chosen, current: index.current });
+  const modelChoice: TaskCandidate | "new" = best && best.probability >= scores.fresh ? best.candidate : "new";
+  const probability = modelChoice === "new" ? scores.fresh : (best?.probability ?? 0);
+  const verdict = anchorVerdict({
+    chosen: modelChoice,
+    candidates: features.tasks,
+    anchors: anchorsOf({ text: request.text, signals, index, features }),
+    facts: features.facts,
+    explicitNewTask: signals.explicitNewTask,
+    reviewCue: signals.reviewCue,
+  });
+  const chosen = verdict.chosen;
+  const modelConfidence = calibrate(probability, parameters.calibration);
+  let confidence = verdict.floor === undefined ? modelConfidence : Math.max(verdict.chosen === modelChoice ? modelConfidence : 0, verdict.floor);
+  // An anchor is the positive evidence the safety rules ask for; without one they still hold.
+  const rule = verdict.floor === undefined ? safetyRule({ features, chosen, current: index.current }) : undefined;
   if (rule) confidence = heldBack(confidence, rule, parameters, threshold);
-  const reason = describe({ chosen, probability, rule, features, current: index.current });
+  if (verdict.unsure) confidence = Math.min(confidence, threshold - BELOW_THRESHOLD);
+  const reason = describe({ chosen, probability, rule, verdict, features, current: index.current });
   const decision =
     chosen === "new"
       ? decide(newTask, confidence, reason, features.facts.unseenCheckout ? "workspace" : "content")
@@ -134,10 +148,11 @@ function describe(options: {
   chosen: TaskCandidate | "new";
   probability: number;
   rule: SafetyRule | undefined;
+  verdict: AnchorVerdict;
   features: RoutingFeatures;
   current: string | undefined;
 }): string {
-  const { chosen, probability, rule, features, current } = options;
+  const { chosen, probability, rule, verdict, features, current } = options;
   const { facts } = features;
   const parts: string[] = [];
   if (chosen === "new") {
@@ -155,6 +170,7 @@ function describe(options: {
     parts.push(`evidence files ${files.toFixed(2)}, symbols ${symbols.toFixed(2)}, words ${words.toFixed(2)}`);
     if (facts.followUp) parts.push("reads as a follow-up");
   }
+  if (verdict.why !== "") parts.push(verdict.why);
   parts.push(`p=${probability.toFixed(3)}`);
   if (rule) parts.push(describeRule(rule));
   return parts.join(", ");

@@ -74,11 +74,15 @@ export interface TaskCandidate {
 /** Facts the safety rules and the decision's reason read. */
 export interface RequestFacts {
   followUp: boolean;
+  /** Written like the start of an issue report (a full sentence of some length, or a traceback). */
+  opensLikeIssue: boolean;
   newTaskCue: boolean;
   /** The request says nothing of its own: no unseen word, path or symbol beyond a couple. */
   bare: boolean;
   /** Paths no task has touched (by file name). */
   unseenPaths: number;
+  /** Distinct content words no task has used. */
+  unseenWords: number;
   novelty: number;
   /** A named checkout beside the ones other tasks work in, which no task has used. */
   unseenCheckout: string | undefined;
@@ -113,7 +117,9 @@ export function routingFeatures(options: { text: string; signals: Signals; index
   const novel = novelty(signals, index);
   const words = new Set(signals.words).size;
   const unseenPaths = signals.paths.filter((path) => !index.knowsFileNamed(basename(path))).length;
-  const bare = unseenWordCount(signals, index) <= 1 && unseenPaths === 0 && signals.symbols.every((symbol) => index.symbolTaskCount(symbol) > 0);
+  const unseenWords = unseenWordCount(signals, index);
+  const issueLike = opensLikeIssue(text, signals);
+  const bare = unseenWords <= 1 && unseenPaths === 0 && signals.symbols.every((symbol) => index.symbolTaskCount(symbol) > 0);
   const place = workspaceMatch(signals, index);
   const explicit = explicitReferences(text, signals, index);
   const back = signals.backReference ? backReferenceHits(signals.backReference, tasks) : new Map<TaskProfile, number>();
@@ -160,7 +166,7 @@ export function routingFeatures(options: { text: string; signals: Signals; index
   const fresh: Record<NewTaskFeature, number> = {
     bias: 1,
     newTaskCue: signals.newTaskCue ? 1 : 0,
-    opensLikeIssue: opensLikeIssue(text, signals) ? 1 : 0,
+    opensLikeIssue: issueLike ? 1 : 0,
     novelty: novel,
     followUp: followUp ? 1 : 0,
     unseenCheckout: unseenCheckout === undefined ? 0 : 1,
@@ -191,7 +197,7 @@ export function routingFeatures(options: { text: string; signals: Signals; index
     tasks: candidates,
     fresh: NEW_TASK_FEATURES.map((name) => fresh[name]),
     shared: SHARED_FEATURES.map((name) => shared[name]),
-    facts: { followUp, newTaskCue: signals.newTaskCue, bare, unseenPaths, novelty: novel, unseenCheckout, unknownReference: explicit.unknown },
+    facts: { followUp, opensLikeIssue: issueLike, newTaskCue: signals.newTaskCue, bare, unseenPaths, unseenWords, novelty: novel, unseenCheckout, unknownReference: explicit.unknown },
   };
 }
 

@@ -36,6 +36,14 @@ export interface Signals {
   reminderCue: boolean;
   /** "new task", "unrelated", "separate issue": the request says it starts something new. */
   newTaskCue: boolean;
+  /**
+   * Says outright that it starts a task ("New task: ...", "new thing: ...", "separately, ...",
+   * "Task B: ...", "unrelated, but ..."): a person's own word, which opens a task whatever
+   * else the request shares with one.
+   */
+  explicitNewTask: boolean;
+  /** A review remark, QA note or CI report ("reviewer: ...", "nit:", "QA says", "CI is red"): about work already done. */
+  reviewCue: boolean;
   /** Content words (lower-cased, light stemming, stop words removed), with repeats. */
   words: string[];
 }
@@ -88,6 +96,21 @@ const NEW_TASK_CUE = new RegExp(
     String.raw`^\W*(?:another|next)\b(?: [\w-]+){0,3}? (?:one|bug|thing|issue|task|question|report)\b|^\W*next\s*[:—-]`,
     String.raw`\b(?:pasting|pasted|posting) (?:an? )?(?:issue|report|bug)|\bfrom the tracker\b|\b(?:a|one of our) users? (?:sent|reported|filed)\b|\bthis came in\b`,
   ].join("|"),
+  "i",
+);
+// Chat leads before a cue: "ok new thing: ...", "btw, separately ...".
+const CHAT_LEAD = String.raw`^\W*(?:(?:ok|okay|btw|also|and|oh|so|hey|right|alright|now|next)\b[,!.:]?\s+)*`;
+const EXPLICIT_NEW_TASK = new RegExp(
+  [
+    CHAT_LEAD +
+      String.raw`(?:(?:a |one )?new (?:task|thing|issue|bug|request|ticket|feature|job|item)\b|another (?:thing|task|issue|request)\b|separately\b|separate (?:issue|task|thing|bug|question|problem)\b|unrelated\b|different (?:task|thing|topic)\b|next (?:task|thing|issue|item)\b|task [a-z]\s*[:.\-—])`,
+    String.raw`\b(?:(?:a |one )?new task|unrelated (?:task|issue|thing|bug|question|request)|(?:a |one )?separate (?:task|issue|thing) (?:entirely|altogether)|switching gears|change of (?:topic|subject)|(?:something|totally|completely) (?:else|different) entirely)\b`,
+  ].join("|"),
+  "i",
+);
+const REVIEW_CUE = new RegExp(
+  CHAT_LEAD +
+    String.raw`(?:(?:the |a |another )?(?:reviewer|review|maintainer|qa|ci|pr (?:review|feedback|comment))s?\b(?: \w+){0,2}?\s*(?:[:\-—]|says?|said|wants?|asks?|asked|notes?|noted|flagged|points? out|pointed out|(?:is |went )?(?:red|failing|fails))|nit\b|nitpick\b|(?:review|pr) (?:round|comment|feedback|note)s?\b|feedback\s*[:\-—]|(?:one|a|another) more (?:review )?(?:comment|nit|round)\b)`,
   "i",
 );
 const SCOPE_CUE = new RegExp(
@@ -191,6 +214,8 @@ export function extractSignals(text: string): Signals {
     ruleCue: RULE_CUE.test(text),
     reminderCue: REMINDER_CUE.test(text),
     newTaskCue: NEW_TASK_CUE.test(text),
+    explicitNewTask: EXPLICIT_NEW_TASK.test(text),
+    reviewCue: REVIEW_CUE.test(text),
     // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
     words: [...contentWords(text.replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
   };

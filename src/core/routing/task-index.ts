@@ -1,3 +1,4 @@
+import { phrasesOf } from "./phrases.js";
 import { basename, contentWords, extractSignals, parentDirectory } from "./signals.js";
 
 const RECENT_REQUESTS = 3;
@@ -22,6 +23,8 @@ export interface TaskProfile {
   /** 1-based position in opening order: what "task 2" refers to. */
   readonly ordinal: number;
   readonly words: Map<string, number>;
+  /** Two-word phrases of its requests ("date parser"): a phrase names a task more surely than its words. */
+  readonly phrases: Set<string>;
   readonly titleWords: Set<string>;
   readonly symbols: Set<string>;
   readonly files: Set<string>;
@@ -47,6 +50,7 @@ export class TaskIndex {
   /** In how many tasks each word occurs: rare words discriminate. */
   private readonly wordTasks = new Map<string, number>();
   private readonly symbolTasks = new Map<string, number>();
+  private readonly phraseTasks = new Map<string, number>();
   private readonly fileTasks = new Map<string, Set<string>>();
   private requestCounter = 0;
   /** The task of the latest routed request. */
@@ -72,6 +76,7 @@ export class TaskIndex {
       title,
       ordinal: this.profiles.size + 1,
       words: new Map(),
+      phrases: new Set(),
       titleWords: new Set(contentWords(title)),
       symbols: new Set(),
       files: new Set(),
@@ -107,6 +112,11 @@ export class TaskIndex {
         if (count === 0) this.wordTasks.set(word, (this.wordTasks.get(word) ?? 0) + 1);
         profile.words.set(word, count + 1);
       }
+      for (const phrase of phrasesOf(evidence.text)) {
+        if (profile.phrases.has(phrase)) continue;
+        profile.phrases.add(phrase);
+        this.phraseTasks.set(phrase, (this.phraseTasks.get(phrase) ?? 0) + 1);
+      }
       profile.requests += 1;
       profile.recentRequests.push(evidence.text.length > RECENT_CHARS ? `${evidence.text.slice(0, RECENT_CHARS)}…` : evidence.text);
       if (profile.recentRequests.length > RECENT_REQUESTS) profile.recentRequests.shift();
@@ -128,6 +138,10 @@ export class TaskIndex {
 
   wordTaskCount(word: string): number {
     return this.wordTasks.get(word) ?? 0;
+  }
+
+  phraseTaskCount(phrase: string): number {
+    return this.phraseTasks.get(phrase) ?? 0;
   }
 
   symbolTaskCount(symbol: string): number {

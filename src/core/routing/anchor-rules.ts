@@ -1,0 +1,91 @@
+import type { Anchors, TaskAnchor } from "./anchors.js";
+import type { RequestFacts, TaskCandidate } from "./routing-features.js";
+
+/** Confidence of a decision a person's anchor makes: one task's file, name or own words. */
+export const ANCHORED_CONFIDENCE = 0.92;
+/** Confidence of a task the request says outright it starts ("New task: ..."). */
+export const CUED_NEW_CONFIDENCE = 0.95;
+
+/** What the anchors make of the fitted model's choice: a new choice, a new confidence, and why. */
+export interface AnchorVerdict {
+  chosen: TaskCandidate | "new";
+  /** The decision's confidence at least this (before the threshold cap); undefined keeps the model's. */
+  floor?: number;
+  /** True when the decision must stay below the threshold: the full history is kept. */
+  unsure: boolean;
+  why: string;
+}
+
+/**
+ * Anchors decide where they exist, and "new task" needs positive evidence:
+ * 1. the request says it starts a task and names no existing one by id or checkout: a new task, surely;
+ * 2. it names exactly one task by a file only that task touched, or by its id, label or
+ *    checkout: that task, surely;
+ * 3. it names exactly one task by that task's own words or phrases: that task, surely, unless
+ *    it reads like a fresh issue report (then a new task sharing the task's vocabulary is as
+ *    likely, and the full history stays) or the model's choice has a file or name of its own;
+ * 4. it names two or more: ambiguous, the full history stays;
+ * 5. it names none, and the model opens a task with nothing new in the request (no cue,
+ *    checkout, unseen path, nor words no task has): unsure;
+ * 6. it names none, shares nothing distinctive, and brings several words nobody used while
+ *    the model folds it into a task it does not name: it reads as an uncued new task, so it
+ *    opens one, unsure (folding it in would carry its requirements in another task).
+ * Otherwise the model's decision stands.
+ */
+export function anchorVerdict(options: {
+  chosen: TaskCandidate | "new";
+  candidates: readonly TaskCandidate[];
+  anchors: Anchors;
+  facts: RequestFacts;
+  explicitNewTask: boolean;
+  reviewCue: boolean;
+}): AnchorVerdict {
+  const { chosen, candidates, anchors, facts, explicitNewTask, reviewCue } = options;
+  const keep: AnchorVerdict = { chosen, unsure: false, why: "" };
+  if (explicitNewTask && !anchors.strong.some((anchor) => anchor.named)) return { chosen: "new", floor: CUED_NEW_CONFIDENCE, unsure: false, why: "says it starts a new task" };
+  const hard = anchors.strong.filter(isHard);
+  const firm = hard.length > 0 ? hard : anchors.strong;
+  if (firm.length > 1) {
+    const chosenNamed = chosen !== "new" && firm.some((anchor) => anchor.task === chosen.task && anchor.named);
+    return chosenNamed ? keep : { chosen, unsure: true, why: `names ${firm.map((anchor) => anchor.task.id).join(" and ")}: ambiguous` };
+  }
+  const anchor = firm[0];
+  if (anchor && facts.unseenCheckout === undefined) {
+    const target = candidates.find((candidate) => candidate.task === anchor.task);
+    if (!target) return keep;
+    const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: false, why: `named by ${describeAnchor(anchor)}` };
+    if (isHard(anchor) || chosen === target) return named;
+    if (chosen === "new") {
+      const readsAsFresh = facts.opensLikeIssue && !facts.followUp && !reviewCue;
+      return readsAsFresh ? { chosen, unsure: true, why: `reads as a new report, yet shares ${describeAnchor(anchor)} with ${anchor.task.id}` } : named;
+    }
+    const chosenHasOwn = chosen.workspace || chosen.explicit || chosen.backReference || chosen.evidence.files > 0;
+    return chosenHasOwn ? { chosen, unsure: true, why: `${describeAnchor(anchor)} name ${anchor.task.id}: ambiguous` } : named;
+  }
+  if (anchor) return keep;
+  if (chosen === "new") {
+    const somethingNew =
+      facts.newTaskCue ||
+      facts.unseenCheckout !== undefined ||
+      facts.unknownReference !== undefined ||
+      facts.unseenPaths > 0 ||
+      (anchors.bestTermScore < 1 && facts.unseenWords >= 3);
+    return somethingNew ? keep : { chosen, unsure: true, why: "nothing in it is new: held back" };
+  }
+  const chosenHasOwn = chosen.workspace || chosen.explicit || chosen.backReference || chosen.evidence.files > 0;
+  if (!chosenHasOwn && anchors.bestTermScore < 1 && facts.unseenWords >= 4 && !facts.bare && !reviewCue) {
+    return { chosen: "new", unsure: true, why: "names no task and brings its own words: may be a new task" };
+  }
+  return keep;
+}
+
+function isHard(anchor: TaskAnchor): boolean {
+  return anchor.named || anchor.files.length > 0;
+}
+
+function describeAnchor(anchor: TaskAnchor): string {
+  if (anchor.named) return "its id or checkout";
+  if (anchor.files.length > 0) return anchor.files.join(", ");
+  const phrase = anchor.phrases[0];
+  return phrase ? `"${phrase}"` : anchor.terms.slice(0, 3).map((term) => `"${term}"`).join(", ");
+}

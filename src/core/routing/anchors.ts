@@ -1,0 +1,91 @@
+import { phrasesOf } from "./phrases.js";
+import { GENERIC_WORDS, type Signals } from "./signals.js";
+import type { RoutingFeatures, TaskCandidate } from "./routing-features.js";
+import type { TaskIndex, TaskProfile } from "./task-index.js";
+
+/** How a request names one task: by what only that task has touched or said. */
+export interface TaskAnchor {
+  task: TaskProfile;
+  /** Request paths that this task, and no other, touched or named. */
+  files: string[];
+  /**
+   * Its checkout, its id (`t2`) or the label the user gave it ("Task B"). Not its ordinal:
+   * "task 4" counts the user's tasks, which need not be the router's.
+   */
+  named: boolean;
+  /** Request words and code names this task used, weighed by how few tasks used them (BM25's IDF, 1 for a task's own). */
+  terms: string[];
+  /** Two-word phrases ("date parser") only this task has used. */
+  phrases: string[];
+  /** Sum of the terms' and phrases' weights. */
+  termScore: number;
+}
+
+export interface Anchors {
+  /** Tasks the request names firmly: an exclusive file, a name, or distinctive terms worth `STRONG_TERMS`. */
+  strong: TaskAnchor[];
+  /** The highest term score of any task: 0 means the request shares nothing distinctive with the session. */
+  bestTermScore: number;
+}
+
+/** Two distinctive words, or one distinctive phrase with its two words, name a task as a person would. */
+export const STRONG_TERMS = 2;
+// A word every task of a code base uses ("error", "config") names no task by itself.
+const GENERIC_WEIGHT = 0.4;
+// Below this share of a task's own word's weight, a word is too common in the session to name a task.
+const MIN_TERM_WEIGHT = 0.5;
+
+/**
+ * What in the request names a task whatever the rest of it says. A person names a task by
+ * the file it touched, by its id or label, or by the few words only that task has used (its
+ * component, its key noun); words every task shares, and words nobody used, name nothing.
+ */
+export function anchorsOf(options: { text: string; signals: Signals; index: TaskIndex; features: RoutingFeatures }): Anchors {
+  const { text, signals, index, features } = options;
+  const words = [...new Set(signals.words)];
+  const phrases = phrasesOf(text);
+  const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases }));
+  return {
+    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || anchor.termScore >= STRONG_TERMS),
+    bestTermScore: Math.max(0, ...anchors.map((anchor) => anchor.termScore)),
+  };
+}
+
+function anchorOf(options: { candidate: TaskCandidate; signals: Signals; index: TaskIndex; words: readonly string[]; phrases: readonly string[] }): TaskAnchor {
+  const { candidate, signals, index, words, phrases } = options;
+  const { task } = candidate;
+  const files = signals.paths.filter((path) => {
+    const owners = index.tasksWithFile(path);
+    return owners.length === 1 && owners[0] === task;
+  });
+  const named =
+    candidate.workspace ||
+    signals.taskIds.includes(task.id) ||
+    signals.taskLabels.some((label) => task.labels.has(label));
+  const terms: string[] = [];
+  let termScore = 0;
+  const credit = (term: string, weight: number) => {
+    if (weight < MIN_TERM_WEIGHT) return;
+    terms.push(term);
+    termScore += weight;
+  };
+  for (const word of words) {
+    if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
+    credit(word, idfShare(index.wordTaskCount(word), index.size) * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1));
+  }
+  for (const symbol of signals.symbols) {
+    if (task.symbols.has(symbol) && !words.includes(symbol)) credit(symbol, idfShare(index.symbolTaskCount(symbol), index.size));
+  }
+  const own = phrases.filter((phrase) => task.phrases.has(phrase) && index.phraseTaskCount(phrase) === 1);
+  termScore += own.length;
+  return { task, files, named, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000 };
+}
+
+/**
+ * BM25's inverse document frequency over the session's tasks, as a share of a word only one
+ * task used: 1 for a task's own word, less the more tasks share it, near 0 for a word all use.
+ */
+function idfShare(owners: number, tasks: number): number {
+  const idf = (count: number) => Math.log(1 + (tasks - count + 0.5) / (count + 0.5));
+  return idf(Math.max(1, owners)) / idf(1);
+}
