@@ -1,4 +1,5 @@
-import { emptyLedger, type LedgerEntry } from "../core/routing/ledger.js";
+import { evidenceOwner } from "../core/routing/edit-evidence.js";
+import { emptyLedger, relabelRequest, type LedgerEntry } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
@@ -80,6 +81,8 @@ export interface RoutingEvaluation {
   reliability: Reliability;
   /** Requests on which the router asked its model (0 for the lexical router). */
   modelCalls: number;
+  /** Requests whose work's files moved them to another task after the decision (for later routing). */
+  relabelled: number;
   requests: EvaluatedRequest[];
 }
 
@@ -94,7 +97,12 @@ export async function evaluateRouting(options: {
 }): Promise<RoutingEvaluation> {
   const { threshold } = options;
   const requests: EvaluatedRequest[] = [];
-  for (const session of options.sessions) requests.push(...(await evaluateSession(session, options.router, threshold)));
+  let relabelled = 0;
+  for (const session of options.sessions) {
+    const evaluated = await evaluateSession(session, options.router, threshold);
+    requests.push(...evaluated.requests);
+    relabelled += evaluated.relabelled;
+  }
   const shapes = (["switch", "everyday"] as const).filter((shape) => requests.some((request) => request.shape === shape));
   return {
     router: options.router.name,
@@ -127,11 +135,12 @@ export async function evaluateRouting(options: {
     })),
     reliability: reliabilityOf(requests),
     modelCalls: requests.filter((request) => request.askedModel).length,
+    relabelled,
     requests,
   };
 }
 
-async function evaluateSession(session: LabelledSession, router: Router, threshold: number): Promise<EvaluatedRequest[]> {
+async function evaluateSession(session: LabelledSession, router: Router, threshold: number): Promise<{ requests: EvaluatedRequest[]; relabelled: number }> {
   let ledger = emptyLedger();
   const index = new TaskIndex();
   const shape = shapeOf(session);
@@ -142,6 +151,7 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
   const results: EvaluatedRequest[] = [];
   /** Gold labels of the requests so far: a label's first request opens its task. */
   const goldSeen = new Set<string>();
+  let relabelled = 0;
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
     const routed = await routeRequest({ router, ledger, index, messageID, text: request.text });
@@ -170,22 +180,42 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
       reason: entry.reason,
     });
     goldSeen.add(request.task);
+    // The work's files arrive after the decision, as tool calls do: where they all belong to
+    // another task, the session relabels the request (as the plug-in does once the turn ends).
+    let home = routed.task.id;
+    const owner =
+      entry.shared || !request.files || entry.confidence >= threshold
+        ? undefined
+        : evidenceOwner({ routedTo: home, edited: request.files, ownersOf: (path) => ownersIn(index, path, request.workspace) });
+    if (owner !== undefined && request.files) {
+      ledger = relabelRequest(ledger, messageID, { task: owner, files: request.files });
+      home = owner;
+      index.current = owner;
+      relabelled += 1;
+    }
     if (!sharedGold && !entry.shared) {
       const homes = homesOf.get(request.task) ?? new Set<string>();
-      homes.add(routed.task.id);
+      homes.add(home);
       homesOf.set(request.task, homes);
     }
-    // The work's evidence arrives after the decision, as tool calls do in a real session.
     if (entry.shared) index.countRequest();
     else {
-      index.addEvidence(routed.task.id, {
+      index.addEvidence(home, {
         text: request.text,
         ...(request.files ? { paths: request.files } : {}),
         ...(request.workspace ? { workspaces: [request.workspace] } : {}),
       });
     }
   }
-  return results;
+  return { requests: results, relabelled };
+}
+
+/** Tasks that touched `path` before, in the request's checkout when it names one (the same relative path in another checkout is another file). */
+function ownersIn(index: TaskIndex, path: string, workspace: string | undefined): string[] {
+  return index
+    .tasksWithFile(path)
+    .filter((task) => workspace === undefined || task.workspaces.size === 0 || task.workspaces.has(workspace))
+    .map((task) => task.id);
 }
 
 function mistakeOf(options: { entry: LedgerEntry; gold: string; homes: ReadonlySet<string> | undefined }): MistakeKind {

@@ -37,6 +37,7 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
     `  calibration error (ECE)  ${metrics.expectedCalibrationError.toFixed(3)}`,
     `  new-task precision       ${percent(metrics.newTaskPrecision)}`,
     `  new-task recall          ${percent(metrics.newTaskRecall)}`,
+    `  relabelled by their work ${evaluation.relabelled}   (edits only in another task's files: later routing follows them)`,
   ];
   if (evaluation.router !== "lexical") {
     const saved = metrics.n - evaluation.modelCalls;

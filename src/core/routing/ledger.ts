@@ -20,6 +20,8 @@ export const LedgerEntrySchema = z.object({
   /** `user`: set by `/rcm move`. */
   router: z.enum(["lexical", "model", "user"]),
   aux: AuxUsageSchema.optional(),
+  /** The turn's edits showed the request belonged elsewhere: the task it was routed to, and the files that showed it. */
+  relabelled: z.object({ from: z.string().min(1), files: z.array(z.string()) }).optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 
@@ -88,6 +90,26 @@ export function moveRequest(
   const tasks = target.kind === "new" ? [...ledger.tasks, task] : ledger.tasks;
   const entry: LedgerEntry = { task: task.id, opened: target.kind === "new", confidence: 1, related: [], shared: false, reason: "user", router: "user" };
   return { ledger: { ...ledger, tasks, decisions: { ...ledger.decisions, [messageID]: entry } }, entry, task };
+}
+
+/**
+ * The session teaching itself: a finished request whose edits all landed in another task's
+ * files now belongs to that task, for later routing and memory. The decision as made stays
+ * readable (`relabelled.from`, and the reason says why); a task it opened keeps its id.
+ */
+export function relabelRequest(ledger: Ledger, messageID: string, options: { task: string; files: readonly string[] }): Ledger {
+  const entry = ledger.decisions[messageID];
+  if (!entry) throw new Error(`request ${messageID} was never routed`);
+  const task = taskOf(ledger, options.task);
+  const files = [...options.files];
+  const relabelled: LedgerEntry = {
+    ...entry,
+    task: task.id,
+    opened: false,
+    reason: `${entry.reason}; then its edits (${files.join(", ")}) showed it belongs to ${task.id}`,
+    relabelled: { from: entry.task, files },
+  };
+  return { ...ledger, decisions: { ...ledger.decisions, [messageID]: relabelled } };
 }
 
 function taskOf(ledger: Ledger, id: string): LedgerTask {
