@@ -44,6 +44,7 @@ const server: Plugin = async (input, rawOptions) => {
         router: createRouter(options, aux),
         source,
         logger,
+        threshold: options.confidenceThreshold,
       })
     : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;

@@ -3,7 +3,9 @@ import { toInteractionGroups } from "../core/interaction-groups.js";
 import type { InteractionGroup } from "../core/interaction-groups.js";
 import { newEvidence, type FoldedEvidence } from "../core/routing/group-evidence.js";
 import { groupTasks } from "../core/routing/group-tasks.js";
-import { moveRequest, type Ledger, type LedgerEntry, type LedgerTask } from "../core/routing/ledger.js";
+import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
+import { relabelsOf } from "../core/routing/edit-evidence.js";
+import { moveRequest, relabelRequest, type Ledger, type LedgerEntry, type LedgerTask } from "../core/routing/ledger.js";
 import type { CallReport } from "../core/context/call-report.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
@@ -82,7 +84,10 @@ export function createSessionRouting(deps: {
   logger: Logger;
   /** Sessions held in memory at once (least recently used leave first). */
   maxSessions?: number;
+  /** The plug-in's confidence threshold: only a request routed below it is relabelled by its edits. */
+  threshold?: number;
 }): SessionRouting {
+  const threshold = deps.threshold ?? DEFAULT_CONFIDENCE_THRESHOLD;
   // A long-running server keeps only the sessions in use: an idle one leaves memory (its
   // state is on disk) and is read back, its index rebuilt, when it comes back.
   const sessions = new LRUCache<string, Promise<RoutedSession>>({
@@ -140,8 +145,9 @@ export function createSessionRouting(deps: {
   /** Folds the evidence of routed groups that is not in the index yet. */
   // Groups before the latest request belong to finished turns: once folded, they are skipped.
   const fold = (session: RoutedSession, groups: readonly InteractionGroup[]): void => {
-    const tasks = groupTasks(groups, session.state.ledger);
     const latest = groups.findLastIndex((group) => group.kind === "request");
+    relabel(session, groups, latest);
+    const tasks = groupTasks(groups, session.state.ledger);
     groups.forEach((group, position) => {
       if (session.finished.has(group.id)) return;
       const task = tasks[position];
@@ -150,6 +156,29 @@ export function createSessionRouting(deps: {
       }
       if (position < latest) session.finished.add(group.id);
     });
+  };
+
+  /**
+   * The session teaching itself: a finished turn routed unsurely whose edits all landed in
+   * another task's files now belongs to that task. The index is rebuilt from the groups,
+   * and the new ledger is written with the next save.
+   */
+  const relabel = (session: RoutedSession, groups: readonly InteractionGroup[], latest: number): void => {
+    if (groups.slice(0, Math.max(0, latest)).every((group) => session.finished.has(group.id))) return;
+    const relabels = relabelsOf({ groups, ledger: session.state.ledger, threshold, finishedBefore: latest });
+    if (relabels.length === 0) return;
+    let ledger = session.state.ledger;
+    for (const { messageID, task, files } of relabels) {
+      const from = ledger.decisions[messageID]?.task;
+      ledger = relabelRequest(ledger, messageID, { task, files });
+      void deps.logger.log("info", `relabelled a request from ${from ?? "?"} to ${task}: its edits (${files.join(", ")}) are all in ${task}'s files`, {
+        sessionID: groups[0]?.sessionID,
+        messageID,
+      });
+    }
+    session.state = { ...session.state, ledger };
+    session.dirty = true;
+    Object.assign(session, emptyIndex(ledger));
   };
 
   return {

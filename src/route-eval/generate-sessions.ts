@@ -41,16 +41,25 @@ export function generateSessions(options: { seed: number; sessions: number }): L
 function generateSession(random: SeededRandom, id: string): LabelledSession {
   const length = random.int(14, 24);
   const taskCount = random.int(3, Math.min(5, Math.floor((length - 2) / 4)));
-  const docsAt = random.chance(0.4) ? random.int(0, taskCount - 1) : -1;
+  // Everyday mixes: often a docs page, a parser or a helper among the tasks.
+  const wants = random.shuffle([
+    random.chance(0.4) ? "docs" : "code",
+    random.chance(0.3) ? "parser" : "code",
+    random.chance(0.3) ? "helper" : "code",
+    ...Array<string>(taskCount).fill("code"),
+  ]);
   const used = new Set<string>();
-  const tasks = Array.from({ length: taskCount }, (_, index) => drawTask(random, used, index === docsAt));
+  const tasks = Array.from({ length: taskCount }, (_, index) => drawTask(random, used, wants[index]));
   const written = new Set<string>();
+  const said = tasks.map(() => new Set<string>());
   const requests = planSession(random, taskCount, length).map(({ task: index, style }): LabelledRequest => {
-    if (index === "*") return { text: fresh(written, () => writeRequest(style, { random, task: tasks[0] as SyntheticTask, letter: "", file: "" })), task: SHARED_LABEL, style };
+    if (index === "*") return { text: fresh(written, () => writeRequest(style, { random, task: tasks[0] as SyntheticTask, letter: "", file: "", said: new Set() })), task: SHARED_LABEL, style };
     const task = tasks[index] as SyntheticTask;
     const opening = ["issue-open", "chat-open", "explicit-new", "uncued-new"].includes(style);
     const file = opening || random.chance(0.5) ? (task.files[0] as string) : random.pick(task.files);
-    const text = fresh(written, () => writeRequest(style, { random, task, letter: LETTERS.charAt(index), file }));
+    const saidOfTask = said[index] as Set<string>;
+    const text = fresh(written, () => writeRequest(style, { random, task, letter: LETTERS.charAt(index), file, said: saidOfTask }));
+    for (const key of task.keys) if (new RegExp(`\\b${key}\\b`, "i").test(text)) saidOfTask.add(key);
     const files = random.chance(FILES_SHARE) ? touched(random, task, style === "exact-file" ? file : undefined) : undefined;
     return files ? { text, task: task.label, files, style } : { text, task: task.label, style };
   });

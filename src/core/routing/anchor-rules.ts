@@ -1,10 +1,18 @@
 import type { Anchors, TaskAnchor } from "./anchors.js";
-import type { RequestFacts, TaskCandidate } from "./routing-features.js";
+import { TASK_FEATURES, type RequestFacts, type TaskCandidate } from "./routing-features.js";
+import type { Signals } from "./signals.js";
 
 /** Confidence of a decision a person's anchor makes: one task's file, name or own words. */
 export const ANCHORED_CONFIDENCE = 0.92;
 /** Confidence of a task the request says outright it starts ("New task: ..."). */
 export const CUED_NEW_CONFIDENCE = 0.95;
+
+/**
+ * Words no task has used that make an unanchored request read as a new task ("the shipping
+ * middleware ignores the ordering"), where a reply uses one or two ("again pls", "tests?").
+ */
+const UNCUED_NEW_WORDS = 3;
+const CURRENT = TASK_FEATURES.indexOf("current");
 
 /** What the anchors make of the fitted model's choice: a new choice, a new confidence, and why. */
 export interface AnchorVerdict {
@@ -29,7 +37,12 @@ export interface AnchorVerdict {
  *    checkout, unseen path, nor words no task has): unsure;
  * 6. it names none, shares nothing distinctive, and brings several words nobody used while
  *    the model folds it into a task it does not name: it reads as an uncued new task, so it
- *    opens one, unsure (folding it in would carry its requirements in another task).
+ *    opens one, unsure. Folding it in would carry its requirements in another task for good,
+ *    while a wrongly opened task is undone once its edits land in another task's files
+ *    (`edit-evidence.ts`).
+ * 7. it names none, brings such words, and the model chose a task with nothing of its own
+ *    (no file, checkout, name or back-reference): unsure, as a person would be;
+ * 8. it names none and says nothing of its own ("tests pls"): the current task.
  * Otherwise the model's decision stands.
  */
 export function anchorVerdict(options: {
@@ -37,10 +50,10 @@ export function anchorVerdict(options: {
   candidates: readonly TaskCandidate[];
   anchors: Anchors;
   facts: RequestFacts;
-  explicitNewTask: boolean;
-  reviewCue: boolean;
+  signals: Signals;
 }): AnchorVerdict {
-  const { chosen, candidates, anchors, facts, explicitNewTask, reviewCue } = options;
+  const { chosen, candidates, anchors, facts, signals } = options;
+  const { explicitNewTask, reviewCue } = signals;
   const keep: AnchorVerdict = { chosen, unsure: false, why: "" };
   if (explicitNewTask && !anchors.strong.some((anchor) => anchor.named)) return { chosen: "new", floor: CUED_NEW_CONFIDENCE, unsure: false, why: "says it starts a new task" };
   const hard = anchors.strong.filter(isHard);
@@ -73,9 +86,19 @@ export function anchorVerdict(options: {
     return somethingNew ? keep : { chosen, unsure: true, why: "nothing in it is new: held back" };
   }
   const chosenHasOwn = chosen.workspace || chosen.explicit || chosen.backReference || chosen.evidence.files > 0;
-  if (!chosenHasOwn && anchors.bestTermScore < 1 && facts.unseenWords >= 4 && !facts.bare && !reviewCue) {
-    return { chosen: "new", unsure: true, why: "names no task and brings its own words: may be a new task" };
+  if (chosenHasOwn) return keep;
+  const readsAsRule = signals.sharedCue || signals.scopeCue || signals.ruleCue;
+  if (facts.unseenWords >= UNCUED_NEW_WORDS) {
+    // A reply in new words ("clean up the naming") follows up; a request that names a new thing ("the shipping middleware ignores ...") opens.
+    const namesNewThing = signals.namedThings.some((thing) => thing.split(" ").every((word) => !anchors.knownWords.has(word)));
+    const opensNew = anchors.bestTermScore < 1 && !reviewCue && !readsAsRule && (!facts.followUp || namesNewThing);
+    return opensNew
+      ? { chosen: "new", unsure: true, why: "names no task and brings its own words: may be a new task" }
+      : { chosen, unsure: true, why: `names no task firmly: not sure it is ${chosen.task.id}` };
   }
+  // A reply with nothing of its own ("tests pls") is about the task just worked on.
+  const current = candidates.find((candidate) => candidate.values[CURRENT] === 1);
+  if (facts.bare && current && chosen !== current) return { chosen: current, unsure: false, why: "a bare reply: the current task" };
   return keep;
 }
 

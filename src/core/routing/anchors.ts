@@ -26,10 +26,16 @@ export interface Anchors {
   strong: TaskAnchor[];
   /** The highest term score of any task: 0 means the request shares nothing distinctive with the session. */
   bestTermScore: number;
+  /** The request's words some task has used. */
+  knownWords: ReadonlySet<string>;
 }
 
-/** Two distinctive words, or one distinctive phrase with its two words, name a task as a person would. */
+/** Two of a task's own key words, or its phrase, name it as a person would. */
 export const STRONG_TERMS = 2;
+/** In a follow-up (a reply, a review remark), one of a task's own key words is enough. */
+export const FOLLOW_UP_TERMS = 1;
+// A word only one task used once, in passing, is half an anchor: remarks share such words by chance.
+const PASSING_WEIGHT = 0.5;
 // A word every task of a code base uses ("error", "config") names no task by itself.
 const GENERIC_WEIGHT = 0.4;
 // Below this share of a task's own word's weight, a word is too common in the session to name a task.
@@ -42,12 +48,14 @@ const MIN_TERM_WEIGHT = 0.5;
  */
 export function anchorsOf(options: { text: string; signals: Signals; index: TaskIndex; features: RoutingFeatures }): Anchors {
   const { text, signals, index, features } = options;
+  const needed = features.facts.followUp || signals.reviewCue ? FOLLOW_UP_TERMS : STRONG_TERMS;
   const words = [...new Set(signals.words)];
   const phrases = phrasesOf(text);
   const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases }));
   return {
-    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || anchor.termScore >= STRONG_TERMS),
+    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || anchor.termScore >= needed),
     bestTermScore: Math.max(0, ...anchors.map((anchor) => anchor.termScore)),
+    knownWords: new Set(words.filter((word) => index.wordTaskCount(word) > 0)),
   };
 }
 
@@ -64,20 +72,22 @@ function anchorOf(options: { candidate: TaskCandidate; signals: Signals; index: 
     signals.taskLabels.some((label) => task.labels.has(label));
   const terms: string[] = [];
   let termScore = 0;
-  const credit = (term: string, weight: number) => {
-    if (weight < MIN_TERM_WEIGHT) return;
+  const credit = (term: string, idf: number, weight: number) => {
+    if (idf < MIN_TERM_WEIGHT) return;
     terms.push(term);
-    termScore += weight;
+    termScore += idf * weight;
   };
   for (const word of words) {
     if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
-    credit(word, idfShare(index.wordTaskCount(word), index.size) * (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1));
+    const weight = (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1) * (task.keyWords.has(word) ? 1 : PASSING_WEIGHT);
+    credit(word, idfShare(index.wordTaskCount(word), index.size), weight);
   }
   for (const symbol of signals.symbols) {
-    if (task.symbols.has(symbol) && !words.includes(symbol)) credit(symbol, idfShare(index.symbolTaskCount(symbol), index.size));
+    if (task.symbols.has(symbol) && !words.includes(symbol)) credit(symbol, idfShare(index.symbolTaskCount(symbol), index.size), 1);
   }
-  const own = phrases.filter((phrase) => task.phrases.has(phrase) && index.phraseTaskCount(phrase) === 1);
-  termScore += own.length;
+  const own = phrases.filter((phrase) => task.keyPhrases.has(phrase) && index.phraseTaskCount(phrase) === 1);
+  // "date parser" (a file's word in it) names the task; "instead hardcoding" only echoes a remark.
+  for (const phrase of own) termScore += phrase.split(" ").some((word) => task.keyWords.has(word)) ? 1 : PASSING_WEIGHT;
   return { task, files, named, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000 };
 }
 

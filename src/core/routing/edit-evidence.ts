@@ -1,4 +1,8 @@
 import type { InteractionGroup } from "../interaction-groups.js";
+import { toolCallEvidence } from "./group-evidence.js";
+import { groupTasks } from "./group-tasks.js";
+import type { Ledger } from "./ledger.js";
+import { extractSignals } from "./signals.js";
 
 // OpenCode's tools that change a file; what a turn reads says less than what it edits.
 const EDIT_TOOLS = new Set(["edit", "write", "patch", "multiedit", "apply_patch"]);
@@ -33,4 +37,52 @@ export function evidenceOwner(options: { routedTo: string; edited: readonly stri
     owner = owners[0];
   }
   return owner;
+}
+
+/** A request the session relabels: its edits belong to `task`. */
+export interface Relabel {
+  messageID: string;
+  task: string;
+  files: string[];
+}
+
+/**
+ * The finished requests (groups before `finishedBefore`) whose edits show they belong to
+ * another task than the one they were routed to with too little confidence to hide
+ * history. A sure decision stands, and so does the user's word and an earlier relabel.
+ * Files count by exact path: the same relative path in two checkouts is two files.
+ */
+export function relabelsOf(options: { groups: readonly InteractionGroup[]; ledger: Ledger; threshold: number; finishedBefore: number }): Relabel[] {
+  const { groups, ledger, threshold, finishedBefore } = options;
+  const tasks = groupTasks(groups, ledger);
+  const owners = new Map<string, Set<string>>();
+  const relabels: Relabel[] = [];
+  let relabelledTo: string | undefined;
+  groups.forEach((group, position) => {
+    const resolved = tasks[position];
+    let task = resolved?.kind === "task" ? resolved.task : undefined;
+    if (group.kind === "request") relabelledTo = undefined;
+    const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
+    if (entry && task !== undefined && position < finishedBefore && entry.router !== "user" && !entry.relabelled && entry.confidence < threshold) {
+      const edited = editedPaths(group);
+      const owner = evidenceOwner({ routedTo: task, edited, ownersOf: (path) => [...(owners.get(path) ?? [])] });
+      if (owner !== undefined) {
+        relabels.push({ messageID: group.id, task: owner, files: edited });
+        relabelledTo = owner;
+      }
+    }
+    // The turn's continuations carry on where its request went.
+    if (relabelledTo !== undefined && group.kind !== "compaction") task = relabelledTo;
+    if (task === undefined) return;
+    for (const path of touchedPaths(group)) {
+      let set = owners.get(path);
+      if (!set) owners.set(path, (set = new Set()));
+      set.add(task);
+    }
+  });
+  return relabels;
+}
+
+function touchedPaths(group: InteractionGroup): string[] {
+  return [...extractSignals(group.requestText).paths, ...group.toolCalls.flatMap((call) => toolCallEvidence(call).paths ?? [])];
 }

@@ -25,6 +25,8 @@ export interface LexicalRouterOptions {
 
 /** How far below the threshold a held-back decision stays. */
 const BELOW_THRESHOLD = 0.05;
+/** The least confidence of a decision the anchors left unsure: it is right about as often as not. */
+const UNSURE_FLOOR = 0.5;
 
 /**
  * Routes a request with no model and no network. Every candidate (each task, and "new")
@@ -78,16 +80,19 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
     candidates: features.tasks,
     anchors: anchorsOf({ text: request.text, signals, index, features }),
     facts: features.facts,
-    explicitNewTask: signals.explicitNewTask,
-    reviewCue: signals.reviewCue,
+    signals,
   });
   const chosen = verdict.chosen;
-  const modelConfidence = calibrate(probability, parameters.calibration);
+  // The model's own probability for what the anchors chose, where they chose otherwise.
+  const chosenProbability =
+    verdict.chosen === modelChoice ? probability : verdict.chosen === "new" ? scores.fresh : (scores.tasks[features.tasks.indexOf(verdict.chosen)] ?? 0);
+  const modelConfidence = calibrate(chosenProbability, parameters.calibration);
   let confidence = verdict.floor === undefined ? modelConfidence : Math.max(verdict.chosen === modelChoice ? modelConfidence : 0, verdict.floor);
   // An anchor is the positive evidence the safety rules ask for; without one they still hold.
   const rule = verdict.floor === undefined ? safetyRule({ features, chosen, current: index.current }) : undefined;
   if (rule) confidence = heldBack(confidence, rule, parameters, threshold);
-  if (verdict.unsure) confidence = Math.min(confidence, threshold - BELOW_THRESHOLD);
+  // An unsure verdict is a coin the anchors could not settle: neither sure nor far from it.
+  if (verdict.unsure) confidence = Math.min(Math.max(confidence, UNSURE_FLOOR), threshold - BELOW_THRESHOLD);
   const reason = describe({ chosen, probability, rule, verdict, features, current: index.current });
   const decision =
     chosen === "new"

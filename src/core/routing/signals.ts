@@ -44,6 +44,11 @@ export interface Signals {
   explicitNewTask: boolean;
   /** A review remark, QA note or CI report ("reviewer: ...", "nit:", "QA says", "CI is red"): about work already done. */
   reviewCue: boolean;
+  /**
+   * Two-word names the request puts after "the" ("the shipping middleware", "the date
+   * parser"), as content words: what a request about a thing names it by.
+   */
+  namedThings: string[];
   /** Content words (lower-cased, light stemming, stop words removed), with repeats. */
   words: string[];
 }
@@ -84,6 +89,7 @@ const SHARED_CUE = new RegExp(
     String.raw`\b(?:in|across) (?:all|every) (?:the )?(?:tasks?|workspaces?|repos|checkouts?)\b`,
     String.raw`\bfor (?:everything|anything)\b(?! else)`,
     String.raw`\balways (?:run|use|keep|add|write|prefer)\b`,
+    String.raw`\bacross the board\b|^\W*everywhere\b|\b(?:general|global|standing|house|team) rule\b|\brule for (?:all|everything|every)\b|\bfor all of (?:it|this|them)\b`,
     String.raw`\bnever (?:run|use|touch|push|commit|add|change|modify|edit)\b`,
   ].join("|"),
   "i",
@@ -113,6 +119,7 @@ const REVIEW_CUE = new RegExp(
     String.raw`(?:(?:the |a |another )?(?:reviewer|review|maintainer|qa|ci|pr (?:review|feedback|comment))s?\b(?: \w+){0,2}?\s*(?:[:\-—]|says?|said|wants?|asks?|asked|notes?|noted|flagged|points? out|pointed out|(?:is |went )?(?:red|failing|fails))|nit\b|nitpick\b|(?:review|pr) (?:round|comment|feedback|note)s?\b|feedback\s*[:\-—]|(?:one|a|another) more (?:review )?(?:comment|nit|round)\b)`,
   "i",
 );
+const NAMED_THING = /\b(?:the|our|my|a|an)\s+([a-z][a-z0-9-]+)(?:'s)?\s+([a-z][a-z0-9-]+)\b/g;
 const SCOPE_CUE = new RegExp(
   [
     String.raw`\b(?:all|any|each|none|every one|every single one) of (?:these|them|this|those|the tasks?|my tasks?)\b`,
@@ -215,10 +222,20 @@ export function extractSignals(text: string): Signals {
     reminderCue: REMINDER_CUE.test(text),
     newTaskCue: NEW_TASK_CUE.test(text),
     explicitNewTask: EXPLICIT_NEW_TASK.test(text),
+    namedThings: namedThings(text),
     reviewCue: REVIEW_CUE.test(text),
     // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
     words: [...contentWords(text.replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
   };
+}
+
+function namedThings(text: string): string[] {
+  const things = new Set<string>();
+  for (const match of text.toLowerCase().matchAll(NAMED_THING)) {
+    const words = [match[1] ?? "", match[2] ?? ""].map((word) => contentWords(word)[0]);
+    if (words.every((word) => word !== undefined && !GENERIC_WORDS.has(word))) things.add(words.join(" "));
+  }
+  return [...things].sort();
 }
 
 /** Content words of a text: lower-cased, stop words and numbers dropped, lightly stemmed. */

@@ -25,6 +25,15 @@ export interface TaskProfile {
   readonly words: Map<string, number>;
   /** Two-word phrases of its requests ("date parser"): a phrase names a task more surely than its words. */
   readonly phrases: Set<string>;
+  /**
+   * What names the task as its people say it: words of its file paths and code names, and
+   * words of two or more of its requests (not a word a single remark happened to use).
+   */
+  readonly keyWords: Set<string>;
+  /** Phrases of its opening request or of two or more of its requests: "the date parser". */
+  readonly keyPhrases: Set<string>;
+  /** In how many of its requests each word and phrase occurred. */
+  readonly requestCounts: Map<string, number>;
   readonly titleWords: Set<string>;
   readonly symbols: Set<string>;
   readonly files: Set<string>;
@@ -77,6 +86,9 @@ export class TaskIndex {
       ordinal: this.profiles.size + 1,
       words: new Map(),
       phrases: new Set(),
+      keyWords: new Set(),
+      keyPhrases: new Set(),
+      requestCounts: new Map(),
       titleWords: new Set(contentWords(title)),
       symbols: new Set(),
       files: new Set(),
@@ -112,10 +124,19 @@ export class TaskIndex {
         if (count === 0) this.wordTasks.set(word, (this.wordTasks.get(word) ?? 0) + 1);
         profile.words.set(word, count + 1);
       }
-      for (const phrase of phrasesOf(evidence.text)) {
+      const phrases = phrasesOf(evidence.text);
+      for (const phrase of phrases) {
+        if (profile.requests === 0) profile.keyPhrases.add(phrase);
         if (profile.phrases.has(phrase)) continue;
         profile.phrases.add(phrase);
         this.phraseTasks.set(phrase, (this.phraseTasks.get(phrase) ?? 0) + 1);
+      }
+      for (const item of [...new Set(signals.words)].map((word) => `w:${word}`).concat(phrases.map((phrase) => `p:${phrase}`))) {
+        const count = (profile.requestCounts.get(item) ?? 0) + 1;
+        profile.requestCounts.set(item, count);
+        if (count < 2) continue;
+        if (item.startsWith("w:")) profile.keyWords.add(item.slice(2));
+        else profile.keyPhrases.add(item.slice(2));
       }
       profile.requests += 1;
       profile.recentRequests.push(evidence.text.length > RECENT_CHARS ? `${evidence.text.slice(0, RECENT_CHARS)}…` : evidence.text);
@@ -127,6 +148,7 @@ export class TaskIndex {
     for (const symbol of symbols) {
       if (profile.symbols.has(symbol)) continue;
       profile.symbols.add(symbol);
+      for (const word of contentWords(symbol.replace(/[_.\-]+/g, " "))) profile.keyWords.add(word);
       this.symbolTasks.set(symbol, (this.symbolTasks.get(symbol) ?? 0) + 1);
     }
   }
@@ -180,7 +202,8 @@ export class TaskIndex {
     if (profile.files.has(path)) return;
     profile.files.add(path);
     // "run the accounts tests" names accounts/urls.py's task: path parts count as its words.
-    for (const word of contentWords(path.startsWith("/") ? basename(path) : path.replace(/[/._-]+/g, " "))) {
+    for (const word of contentWords(path.startsWith("/") ? basename(path).replace(/[._-]+/g, " ") : path.replace(/[/._-]+/g, " "))) {
+      profile.keyWords.add(word);
       if (!profile.words.has(word)) {
         this.wordTasks.set(word, (this.wordTasks.get(word) ?? 0) + 1);
         profile.words.set(word, 1);

@@ -27,12 +27,15 @@ const pascal = (word: string): string => word.charAt(0).toUpperCase() + word.sli
 
 /**
  * Draws a task none of whose distinctive words (component words, key nouns) is in `used`,
- * and adds its words to `used`. `docs` asks for a documentation task.
+ * and adds its words to `used`. `want` asks for a documentation task or a given head noun
+ * ("parser"), when that head is still free.
  */
-export function drawTask(random: SeededRandom, used: Set<string>, docs: boolean): SyntheticTask {
+export function drawTask(random: SeededRandom, used: Set<string>, want = "code"): SyntheticTask {
+  const docs = want === "docs";
+  const wanted = VOCABULARY.heads.find((head) => head.word === want && !used.has(head.word));
   for (;;) {
     const qualifier: Qualifier = random.pick(VOCABULARY.qualifiers);
-    const head: Head = random.pick(docs ? VOCABULARY.docsHeads : VOCABULARY.heads);
+    const head: Head = wanted ?? random.pick(docs ? VOCABULARY.docsHeads : VOCABULARY.heads);
     if (used.has(qualifier.word) || used.has(head.word)) continue;
     const free = (words: readonly string[]) => words.filter((word) => !used.has(word) && word !== qualifier.word && word !== head.word);
     const keys = [...random.sample(free(qualifier.keys), random.int(1, 2)), ...random.sample(free(head.keys), 1)];

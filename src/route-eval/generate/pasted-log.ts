@@ -18,7 +18,11 @@ export function pastedLog(random: SeededRandom, task: SyntheticTask): string {
   const column = () => random.int(3, 40);
   switch (task.language) {
     case "python": {
-      const error = random.pick([`ValueError: invalid ${key}: ''`, `KeyError: '${key}'`, `TypeError: '<' not supported between instances of 'NoneType' and 'int'`]);
+      const [raise, error] = random.pick([
+        ["raise ValueError(f\"invalid {name}: {value!r}\")", `ValueError: invalid ${key}: ''`],
+        ["return lookup[name]", `KeyError: '${key}'`],
+        ["if value < minimum:", "TypeError: '<' not supported between instances of 'NoneType' and 'int'"],
+      ] as const);
       return [
         "=================================== FAILURES ===================================",
         `______________________________ test_${key}_roundtrip ______________________________`,
@@ -27,7 +31,7 @@ export function pastedLog(random: SeededRandom, task: SyntheticTask): string {
         `  File "/app/${main}", line ${line()}, in ${symbol}`,
         `    return _coerce(data["${key}"])`,
         `  File "/app/${main}", line ${line()}, in _coerce`,
-        "    raise ValueError(msg)",
+        `    ${raise}`,
         error,
         `========================= 1 failed, ${random.int(8, 90)} passed in 0.${random.int(11, 98)}s =========================`,
       ].join("\n");

@@ -11,6 +11,8 @@ export interface RequestContext {
   letter: string;
   /** The file an `exact-file` request names. */
   file: string;
+  /** The task's key nouns its earlier requests said: a remark can only lean on words the reader has seen. */
+  said: ReadonlySet<string>;
 }
 
 type Template = (c: Pieces) => string;
@@ -204,8 +206,9 @@ export function writeRequest(style: GeneratedStyle, context: RequestContext): st
   return text;
 }
 
-function piecesFor({ random, task, letter, file }: RequestContext): Pieces {
+function piecesFor({ random, task, letter, file, said }: RequestContext): Pieces {
   const [key, otherKey] = random.sample(task.keys, 2) as [string, string];
+  const seen = task.keys.filter((candidate) => said.has(candidate));
   const symbol = random.pick(task.symbols);
   const actions = task.kind === "docs" ? DOCS_ACTIONS : CODE_ACTIONS;
   const symptoms = task.kind === "docs" ? DOCS_SYMPTOMS : CODE_SYMPTOMS;
@@ -219,8 +222,18 @@ function piecesFor({ random, task, letter, file }: RequestContext): Pieces {
     action: random.pick(actions)(key, symbol),
     symptom: random.pick(symptoms)(key),
     letter,
-    pair: random.chance(0.75) ? [componentWord, key] : [key, otherKey],
+    pair: reviewPair(random, componentWord, task, seen),
   };
+}
+
+/**
+ * The two words a reviewer note repeats, both said before in the task: its component word
+ * and a key noun it used, two key nouns it used, or, before any was used, both component words.
+ */
+function reviewPair(random: SeededRandom, componentWord: string, task: SyntheticTask, seen: readonly string[]): [string, string] {
+  if (seen.length >= 2 && random.chance(0.25)) return random.sample(seen, 2) as [string, string];
+  if (seen.length >= 1) return [componentWord, random.pick(seen)];
+  return [task.qualifier, task.head];
 }
 
 /** A 3-6 sentence issue report naming the task's file or symbol, sometimes with a code block. */

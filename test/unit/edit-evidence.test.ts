@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import type { InteractionGroup, ToolCallSummary } from "../../src/core/interaction-groups.js";
+import { evidenceOwner, relabelsOf } from "../../src/core/routing/edit-evidence.js";
+import type { Ledger, LedgerEntry } from "../../src/core/routing/ledger.js";
+
+function call(tool: string, filePath: string, id: string): ToolCallSummary {
+  return { callID: id, tool, status: "completed", input: { filePath } };
+}
+
+function request(id: string, text: string, calls: ToolCallSummary[]): InteractionGroup {
+  return { id, kind: "request", sessionID: "s1", indices: [], requestText: text, toolCalls: calls, aborted: false, errors: [], subagentSessionIDs: [] };
+}
+
+function entry(task: string, confidence: number, extra: Partial<LedgerEntry> = {}): LedgerEntry {
+  return { task, opened: false, confidence, related: [], shared: false, reason: "test", router: "lexical", ...extra };
+}
+
+const ROOT = "/home/dev/app";
+const GROUPS = [
+  request("m1", "Draft the setup guide", [call("write", `${ROOT}/docs/setup.md`, "c1")]),
+  request("m2", "The date parser accepts Feb 30", [call("read", `${ROOT}/src/dates/parse.py`, "c2"), call("edit", `${ROOT}/src/dates/parse.py`, "c3")]),
+  request("m3", "reviewer wants the error message to say which field was wrong", [call("edit", `${ROOT}/src/dates/parse.py`, "c4")]),
+  request("m4", "and now?", []),
+];
+
+function ledgerWith(third: LedgerEntry): Ledger {
+  return {
+    tasks: [
+      { id: "t1", title: "setup guide", openedBy: "m1" },
+      { id: "t2", title: "date parser", openedBy: "m2" },
+      { id: "t3", title: "error message", openedBy: "m3" },
+    ],
+    decisions: { m1: entry("t1", 1, { opened: true }), m2: entry("t2", 0.95, { opened: true }), m3: third, m4: entry("t3", 0.9) },
+    order: ["m1", "m2", "m3", "m4"],
+  };
+}
+
+describe("the session teaches itself from a turn's edits", () => {
+  it("relabels an unsure request whose edits are all in one other task's files", () => {
+    const relabels = relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 3 });
+    expect(relabels).toEqual([{ messageID: "m3", task: "t2", files: [`${ROOT}/src/dates/parse.py`] }]);
+  });
+
+  it("leaves a sure decision, the user's word and a turn still running alone", () => {
+    expect(relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.9, { opened: true })), threshold: 0.8, finishedBefore: 3 })).toEqual([]);
+    expect(relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 1, { router: "user" })), threshold: 0.8, finishedBefore: 3 })).toEqual([]);
+    expect(relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 2 })).toEqual([]);
+  });
+
+  it("says nothing when the edits touch the routed task's own files, a new file, or two tasks' files", () => {
+    const owners: Record<string, string[]> = { a: ["t1"], b: ["t2"], both: ["t1", "t2"] };
+    const ownersOf = (path: string) => owners[path] ?? [];
+    expect(evidenceOwner({ routedTo: "t3", edited: ["a"], ownersOf })).toBe("t1");
+    expect(evidenceOwner({ routedTo: "t1", edited: ["a"], ownersOf })).toBeUndefined();
+    expect(evidenceOwner({ routedTo: "t3", edited: ["a", "new.py"], ownersOf })).toBeUndefined();
+    expect(evidenceOwner({ routedTo: "t3", edited: ["a", "b"], ownersOf })).toBeUndefined();
+    expect(evidenceOwner({ routedTo: "t3", edited: ["both"], ownersOf })).toBeUndefined();
+    expect(evidenceOwner({ routedTo: "t3", edited: [], ownersOf })).toBeUndefined();
+  });
+});
