@@ -19,6 +19,8 @@ export interface TaskAnchor {
   phrases: string[];
   /** Sum of the terms' and phrases' weights. */
   termScore: number;
+  /** Whether a term is one of the task's key words (of its files or code names) or a phrase with one. */
+  keyed: boolean;
 }
 
 export interface Anchors {
@@ -53,7 +55,8 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   const phrases = phrasesOf(text);
   const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases }));
   return {
-    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || anchor.termScore >= needed),
+    // Words a task used in passing ("revert", "swallow") name it only beside one of its key words.
+    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed)),
     bestTermScore: Math.max(0, ...anchors.map((anchor) => anchor.termScore)),
     knownWords: new Set(words.filter((word) => index.wordTaskCount(word) > 0)),
   };
@@ -72,10 +75,12 @@ function anchorOf(options: { candidate: TaskCandidate; signals: Signals; index: 
     signals.taskLabels.some((label) => task.labels.has(label));
   const terms: string[] = [];
   let termScore = 0;
+  let keyed = false;
   const credit = (term: string, idf: number, weight: number) => {
     if (idf < MIN_TERM_WEIGHT) return;
     terms.push(term);
     termScore += idf * weight;
+    if (weight === 1) keyed = true;
   };
   for (const word of words) {
     if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
@@ -87,8 +92,12 @@ function anchorOf(options: { candidate: TaskCandidate; signals: Signals; index: 
   }
   const own = phrases.filter((phrase) => task.keyPhrases.has(phrase) && index.phraseTaskCount(phrase) === 1);
   // "date parser" (a file's word in it) names the task; "instead hardcoding" only echoes a remark.
-  for (const phrase of own) termScore += phrase.split(" ").some((word) => task.keyWords.has(word)) ? 1 : PASSING_WEIGHT;
-  return { task, files, named, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000 };
+  for (const phrase of own) {
+    const withKey = phrase.split(" ").some((word) => task.keyWords.has(word));
+    termScore += withKey ? 1 : PASSING_WEIGHT;
+    keyed ||= withKey;
+  }
+  return { task, files, named, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000, keyed };
 }
 
 /**

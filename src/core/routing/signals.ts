@@ -145,7 +145,9 @@ const STOP_WORDS = new Set(
     "want wants like look looks see seen think know go going come back up down out off about all any some each every more most other " +
     "such same own one two new old way thing things stuff bit lot something anything everything nothing fine good great nice " +
     "work working task tasks file files code change changes fix fixes fixed bug issue issues test tests run running add added " +
-    "should've don't doesn't isn't aren't can't won't it's that's there's what's i'm we're you're"
+    "should've don't doesn't isn't aren't can't won't it's that's there's what's i'm we're you're " +
+    // Chat fillers: how people type in a terminal, not what they type about.
+    "pls plz thx lgtm btw fyi imo tbh idk asap hmm ugh yep nope"
   ).split(/\s+/),
 );
 
