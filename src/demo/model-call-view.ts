@@ -12,12 +12,17 @@ export interface ModelCallView {
   annotation: string | null;
   /** Tool calls visible in the history, as `tool(args summary)`. */
   toolCalls: string[];
+  /** Earlier requests of the session the call did not show: what the plug-in narrowed away. */
+  leftOut: string[];
 }
 
 const ANNOTATION = /^\[opencode-rcm debug\].*$/m;
 
-/** `directory` is shown as `./` so paths stay readable. */
-export function viewModelCall(index: number, body: ChatRequestBody, directory: string): ModelCallView {
+/**
+ * `directory` is shown as `./` so paths stay readable; `prompts` are the session's requests
+ * in order, so the view can say which earlier ones the call left out.
+ */
+export function viewModelCall(index: number, body: ChatRequestBody, directory: string, prompts: readonly string[] = []): ModelCallView {
   const relative = (text: string) => text.split(`${directory}/`).join("./");
   const toolCalls: string[] = [];
   let annotation: string | null = null;
@@ -28,19 +33,22 @@ export function viewModelCall(index: number, body: ChatRequestBody, directory: s
       toolCalls.push(`${call.function?.name ?? "?"}(${relative(summarizeArguments(call.function?.arguments))})`);
     }
   }
+  const userTexts = body.messages
+    .filter((message) => message.role === "user")
+    .map((message) => {
+      const text = messageText(message.content);
+      annotation = ANNOTATION.exec(text)?.[0] ?? annotation;
+      return text.replace(ANNOTATION, "").trim();
+    });
+  const current = prompts.indexOf(userTexts.at(-1) ?? "");
   return {
     index,
     messageCount: body.messages.length,
     chars: JSON.stringify(body.messages).length,
-    userTexts: body.messages
-      .filter((message) => message.role === "user")
-      .map((message) => {
-        const text = messageText(message.content);
-        annotation = ANNOTATION.exec(text)?.[0] ?? annotation;
-        return text.replace(ANNOTATION, "").trim();
-      }),
+    userTexts,
     toolCalls,
     annotation,
+    leftOut: current <= 0 ? [] : prompts.slice(0, current).filter((prompt) => !userTexts.includes(prompt)),
   };
 }
 

@@ -2,11 +2,15 @@ import { join } from "node:path";
 import { createGitRepo } from "../harness/git-repo.js";
 import type { Script } from "../scripted-model/index.js";
 
-/** Three requests over two tasks; the model writes, edits and runs shell commands for real. */
+/**
+ * Three requests over two tasks, written as people write them: the second says it starts
+ * something new, the third names the first task by the file it touched. The model writes,
+ * edits and runs shell commands for real.
+ */
 export const PROMPTS = [
-  "Task A: create notes/todo.md listing the open items (fix parser, update docs).",
-  "Task B: count the tracked files in this repository.",
-  "Back to task A: mark the parser item as done.",
+  "Create notes/todo.md listing the open items (fix parser, update docs).",
+  "New task: count the tracked files in this repository.",
+  "In notes/todo.md, mark the parser item as done.",
 ] as const;
 
 export const FINAL_TODO = "- [x] fix parser\n- update docs and changelog\n";
@@ -20,7 +24,7 @@ export function multiTaskScript(repo: string): Script {
     stages: [
       {
         id: "a1",
-        when: "Task A: create notes/todo.md",
+        when: "Create notes/todo.md",
         steps: [
           { text: "Creating the list.", toolCalls: [{ name: "write", arguments: { filePath: todo, content: "- fix parser\n- update docs\n" } }] },
           { toolCalls: [{ name: "edit", arguments: { filePath: todo, oldString: "- update docs", newString: "- update docs and changelog" } }] },
@@ -30,7 +34,7 @@ export function multiTaskScript(repo: string): Script {
       },
       {
         id: "b1",
-        when: "Task B: count the tracked files",
+        when: "New task: count the tracked files",
         steps: [
           { toolCalls: [{ name: "bash", arguments: { command: "git ls-files | wc -l", description: "Count tracked files" } }] },
           { text: "There are 2 tracked files." },
@@ -38,7 +42,7 @@ export function multiTaskScript(repo: string): Script {
       },
       {
         id: "a2",
-        when: "Back to task A",
+        when: "In notes/todo.md, mark the parser",
         steps: [
           { toolCalls: [{ name: "edit", arguments: { filePath: todo, oldString: "- fix parser", newString: "- [x] fix parser" } }] },
           { text: "Marked the parser item as done." },

@@ -47,7 +47,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     return {
       mode: options.mode,
       prompts: PROMPTS,
-      calls: result.requests.map((request) => viewModelCall(request.index, request.body as ChatRequestBody, repo)),
+      calls: result.requests.map((request) => viewModelCall(request.index, request.body as ChatRequestBody, repo, PROMPTS)),
       finalFile: await readFile(join(repo, "notes", "todo.md"), "utf8"),
       wallMs: Date.now() - started,
       runDir: options.keep ? root : null,

@@ -21,6 +21,17 @@ describe("opencode-rcm demo (the README's main command)", () => {
     expect(result.runDir).toBeNull();
   });
 
+  it("narrows in full mode: a new task is shown alone, and a follow-up naming the first task's file leaves the second out", async () => {
+    const { stdout } = await run(process.execPath, [CLI, "demo", "--json"], { timeout: 120_000 });
+    const result = JSON.parse(stdout) as DemoResult;
+    const [first, second, third] = PROMPTS;
+    const callsOf = (prompt: string) => result.calls.filter((call) => call.userTexts.at(-1) === prompt);
+    for (const call of callsOf(second)) expect(call.leftOut).toEqual([first]);
+    for (const call of callsOf(third)) expect(call.leftOut).toEqual([second]);
+    expect(callsOf(third).length).toBeGreaterThan(0);
+    expect(result.finalFile).toBe(FINAL_TODO);
+  });
+
   it("rejects an unknown mode with exit code 2 and names the option", async () => {
     const failure = await run(process.execPath, [CLI, "demo", "--mode", "turbo"]).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 2 });

@@ -63,6 +63,10 @@ export function anchorVerdict(options: {
     return chosenNamed ? keep : { chosen, unsure: true, why: `names ${firm.map((anchor) => anchor.task.id).join(" and ")}: ambiguous` };
   }
   const anchor = firm[0];
+  // "task 2" counts the user's tasks: where it points elsewhere than the anchor, one of them is off.
+  if (anchor && !anchor.named && anchors.counted.length > 0 && !anchors.counted.includes(anchor.task)) {
+    return { chosen, unsure: true, why: `${describeAnchor(anchor)} name ${anchor.task.id}, but the request counts another task` };
+  }
   if (anchor && facts.unseenCheckout === undefined) {
     const target = candidates.find((candidate) => candidate.task === anchor.task);
     if (!target) return keep;

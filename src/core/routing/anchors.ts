@@ -26,16 +26,21 @@ export interface TaskAnchor {
 export interface Anchors {
   /** Tasks the request names firmly: an exclusive file, a name, or distinctive terms worth `STRONG_TERMS`. */
   strong: TaskAnchor[];
-  /** The highest term score of any task: 0 means the request shares nothing distinctive with the session. */
+  /**
+   * The highest term score of a task the request shares a key word or phrase with: 0 means it
+   * shares nothing that names a task (words used in passing do not).
+   */
   bestTermScore: number;
   /** The request's words some task has used. */
   knownWords: ReadonlySet<string>;
+  /** Tasks the request counts out ("task 2", "the third task"): the user's count, which may not be the router's. */
+  counted: TaskProfile[];
 }
 
 /** Two of a task's own key words, or its phrase, name it as a person would. */
 export const STRONG_TERMS = 2;
-/** In a follow-up (a reply, a review remark), one of a task's own key words is enough. */
-export const FOLLOW_UP_TERMS = 1;
+/** In a follow-up (a reply, a review remark), one of a task's key words and one more of its words are enough. */
+export const FOLLOW_UP_TERMS = 1.5;
 // A word only one task used once, in passing, is half an anchor: remarks share such words by chance.
 const PASSING_WEIGHT = 0.5;
 // A word every task of a code base uses ("error", "config") names no task by itself.
@@ -57,8 +62,9 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   return {
     // Words a task used in passing ("revert", "swallow") name it only beside one of its key words.
     strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed)),
-    bestTermScore: Math.max(0, ...anchors.map((anchor) => anchor.termScore)),
+    bestTermScore: Math.max(0, ...anchors.filter((anchor) => anchor.keyed).map((anchor) => anchor.termScore)),
     knownWords: new Set(words.filter((word) => index.wordTaskCount(word) > 0)),
+    counted: index.tasks().filter((task) => signals.taskOrdinals.includes(task.ordinal)),
   };
 }
 

@@ -2,6 +2,8 @@ import { phrasesOf } from "./phrases.js";
 import { basename, contentWords, extractSignals, parentDirectory } from "./signals.js";
 
 const RECENT_REQUESTS = 3;
+/** A word or phrase said in this many of a task's requests is one of its key words. */
+const KEY_REQUESTS = 2;
 const RECENT_CHARS = 400;
 
 /** What one interaction told us about its task: the request and what its tools touched. */
@@ -26,14 +28,13 @@ export interface TaskProfile {
   /** Two-word phrases of its requests ("date parser"): a phrase names a task more surely than its words. */
   readonly phrases: Set<string>;
   /**
-   * What names the task as its people say it: words of its file paths and code names. A word
-   * its requests used, however often, may be how its people talk about any work ("revert",
-   * "naming"): it counts, at half weight.
+   * What names the task as its people say it: words of its file paths and code names, and
+   * words of two or more of its requests (not a word one remark happened to use).
    */
   readonly keyWords: Set<string>;
   /** Phrases of its opening request or of two or more of its requests: "the date parser". */
   readonly keyPhrases: Set<string>;
-  /** In how many of its requests each phrase occurred. */
+  /** In how many of its requests each word (`w:`) and phrase (`p:`) occurred. */
   readonly requestCounts: Map<string, number>;
   readonly titleWords: Set<string>;
   readonly symbols: Set<string>;
@@ -132,11 +133,13 @@ export class TaskIndex {
         profile.phrases.add(phrase);
         this.phraseTasks.set(phrase, (this.phraseTasks.get(phrase) ?? 0) + 1);
       }
-      for (const item of phrases.map((phrase) => `p:${phrase}`)) {
+      // What a task's requests keep saying is what its people call it.
+      for (const item of [...new Set(signals.words)].map((word) => `w:${word}`).concat(phrases.map((phrase) => `p:${phrase}`))) {
         const count = (profile.requestCounts.get(item) ?? 0) + 1;
         profile.requestCounts.set(item, count);
-        if (count < 2) continue;
-        if (item.startsWith("p:")) profile.keyPhrases.add(item.slice(2));
+        if (count < KEY_REQUESTS) continue;
+        if (item.startsWith("w:")) profile.keyWords.add(item.slice(2));
+        else profile.keyPhrases.add(item.slice(2));
       }
       profile.requests += 1;
       profile.recentRequests.push(evidence.text.length > RECENT_CHARS ? `${evidence.text.slice(0, RECENT_CHARS)}…` : evidence.text);
