@@ -45,16 +45,17 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
         return answer;
       };
 
-      for (const text of [ASK.dates, ASK.json, ASK.installShort]) await prompt(sessionID, text);
+      for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both]) await prompt(sessionID, text);
       const unsure = toasts(events.events).at(-1);
-      expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^Unsure which task \(best t2 .*, 0\.\d+ < 0\.8\)$/) });
-      expect(await command("move new")).toMatch(/^Moved the last request from t2 to t3 \(new task\) "New task: update docs\/install\.md/);
+      expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^Unsure which task \(best t\d .*, 0\.\d+ < 0\.8\)$/) });
+      expect(await command("move new")).toMatch(/^Moved the last request from t\d to t4 \(new task\) "Both src\/dates\.py/);
       await prompt(sessionID, ASK.datesAgain);
       const status = await command("status");
       expect(status).toContain("opencode-rcm: mode router, router lexical, threshold 0.8, on");
       expect(status).toMatch(/\* t1 +current +2 req/);
-      expect(status).toMatch(/ {2}t2 +suspended +1 req +last: 2 requests ago/);
+      expect(status).toMatch(/ {2}t2 +suspended +1 req +last: 3 requests ago/);
       expect(status).toMatch(/ {2}t3 +suspended +1 req/);
+      expect(status).toMatch(/ {2}t4 +suspended +1 req/);
       expect(status).toMatch(/Last decision: t1 "Fix the date parser.*", confidence 0\.\d+, lexical router/);
       expect(status).toMatch(/Saved so far: ~[1-9]\d* tokens by routing/);
 
@@ -62,6 +63,7 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
       expect(why).toMatch(/Narrowed to task t1, confidence 0\.\d+/);
       expect(why).toMatch(/t2: 1 left out/);
       expect(why).toMatch(/t3: 1 left out/);
+      expect(why).toMatch(/t4: 1 left out/);
 
       // The answers never reach the model, and the session goes on normally.
       const moved = await command("move t2");
@@ -71,28 +73,28 @@ describe("/rcm commands and toasts in the real OpenCode", () => {
       const followUp = requestFor(all, ASK.jsonTest);
       expect(followUp).toContain(ASK.json.slice(0, 40));
       expect(followUp).toContain(ASK.datesAgain.slice(0, 40));
-      for (const hidden of [ASK.dates, ASK.installShort]) expect(followUp).not.toContain(hidden.slice(0, 40));
+      for (const hidden of [ASK.dates, ASK.installShort, ASK.both]) expect(followUp).not.toContain(hidden.slice(0, 40));
       for (const request of all) expect(JSON.stringify(request.body)).not.toContain("opencode-rcm:");
       expect(await command("status")).toMatch(/\* t2 +current +3 req/);
       // Stored as the user's decisions, with the ledger.
       const state = SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
       const userDecisions = Object.values(state.ledger.decisions).filter((entry) => entry.router === "user");
       expect(userDecisions.map((entry) => [entry.task, entry.opened, entry.reason, entry.confidence])).toEqual([
-        ["t3", true, "user", 1],
+        ["t4", true, "user", 1],
         ["t2", false, "user", 1],
       ]);
 
       expect(await command("off")).toContain("off for this session");
       await prompt(sessionID, ASK.rename);
       const native = requestFor(await model.requests(), ASK.rename);
-      for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.datesAgain, ASK.jsonTest]) expect(native).toContain(text.slice(0, 40));
+      for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both, ASK.datesAgain, ASK.jsonTest]) expect(native).toContain(text.slice(0, 40));
       expect(await command("status")).toContain("OFF for this session");
       expect(await command("on")).toContain("on again");
       expect(await command("bogus")).toContain('unknown /rcm command "bogus"');
 
-      // Toasts: nothing for the first request, a new task, the fallback, the switch back; none
+      // Toasts: nothing for the first request, two new tasks, the fallback, the switch back; none
       // after the move, the follow-up stays on the current task (t2), and none while off.
-      expect(toasts(events.events).map((toast) => toast.title)).toEqual(["RCM: new task t2", "RCM: full history", "RCM: switched to t1"]);
+      expect(toasts(events.events).map((toast) => toast.title)).toEqual(["RCM: new task t2", "RCM: new task t3", "RCM: full history", "RCM: switched to t1"]);
       events.close();
     });
   });

@@ -5,8 +5,10 @@ import { messageText, type ChatRequestBody, type RecordedRequest, type Script } 
 export const ASK = {
   dates: "Fix the date parser in src/dates.py: parse_date crashes on ISO week dates like 2024-W05.",
   json: "New task: add a --json flag to the command line in src/cli.py so results print as JSON.",
-  // Short, with a cue: the router is unsure of it (full history), so the user opens the task.
+  // Short, with a cue: it opens a task, surely.
   installShort: "New task: update docs/install.md to say Python 3.10 instead of 3.7.",
+  // Names two tasks' files: the router is unsure (full history), so the user files it.
+  both: "Both src/dates.py and src/cli.py need a module docstring.",
   install: "New task: the install guide is out of date. docs/install.md lists Python 3.7 as supported, but setup.py requires 3.10 now; update the guide and its version table.",
   datesAgain: "Back to the date parser in src/dates.py: also accept a lowercase w in week dates.",
   jsonTest: "Also add a test for the --json output.",
