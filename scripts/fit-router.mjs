@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Fits the lexical router's parameters on the routing corpus's train split and writes them to
 // src/core/routing/router-parameters.ts (run through `npm run fit-router`, which builds first
-// and after). Only `train` is read: dev and test are never used to fit anything.
+// and after). The corpus's dev and test splits, the other corpora and the generated sessions
+// are never fitted on (scripts/route-eval-styles.mjs fits on generated styles, apart).
 //   node scripts/fit-router.mjs [--l2 1] [--data <dir-or-file>]... [--out <file>]
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fitRouterParameters } from "../dist/route-eval/fit/fit-router-parameters.js";
 import { renderRouterParameters } from "../dist/route-eval/fit/render-router-parameters.js";
+import { fittingSessions } from "../dist/route-eval/fit/fitting-sessions.js";
 import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..");
@@ -21,13 +23,16 @@ const { values } = parseArgs({
 });
 const l2 = Number(values.l2);
 if (!Number.isFinite(l2) || l2 < 0) throw new Error(`--l2 must be a number >= 0, got "${values.l2}"`);
-const data = values.data ?? [join(root, "fixtures", "routing-corpus", "train")];
-const sessions = [];
-for (const path of data) sessions.push(...(await readLabelledSessions(path)));
+let { sessions, splits } = await fittingSessions(root);
+if (values.data) {
+  sessions = [];
+  for (const path of values.data) sessions.push(...(await readLabelledSessions(path)));
+  splits = values.data.map((path) => path.replace(`${root}/`, ""));
+}
 const started = performance.now();
-const { parameters, report } = await fitRouterParameters({ sessions, splits: data.map((path) => path.replace(`${root}/`, "")), l2 });
+const { parameters, report } = await fitRouterParameters({ sessions, splits, l2 });
 await writeFile(values.out, renderRouterParameters(parameters));
-console.log(`fit-router: ${sessions.length} sessions, ${report.choices} choices, ${report.groups.length} folds (one per repository), l2 ${l2}, ${Math.round(performance.now() - started)} ms`);
+console.log(`fit-router: ${splits.join(" + ")}: ${sessions.length} sessions, ${report.choices} choices, ${report.groups.length} folds, l2 ${l2}, ${Math.round(performance.now() - started)} ms`);
 console.log(`  training loss (mean NLL of the right candidate)  ${report.trainingLoss}`);
 console.log(`  out-of-fold online decisions                     ${report.outOfFold.decisions}, accuracy ${report.outOfFold.accuracy}`);
 console.log(`  out-of-fold ECE before calibration               ${report.outOfFold.eceBefore}`);

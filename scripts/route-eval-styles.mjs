@@ -1,21 +1,23 @@
 #!/usr/bin/env node
 // Leave-one-style-out: for each writing style of the generated sessions, fits the lexical
-// router on the routing corpus's train split plus generated sessions with that style's
-// requests removed, then reports that style's figures on generated sessions of another seed
-// (and so other vocabularies). The worst style is the headline. Build first:
-//   npm run build && node scripts/route-eval-styles.mjs [--train-seed 1000] [--test-seed 2000] [--sessions 60]
+// router on the routing corpus's train split plus generated sessions of the fitting seed with
+// that style's requests removed, then reports that style's figures on generated sessions of
+// another seed (other vocabularies). The worst style is the headline. The first row is the
+// fit on every style; the committed router (`npm run fit-router`) is fitted on the corpus's
+// train split alone. Build first:
+//   npm run build && node scripts/route-eval-styles.mjs [--test-seed 2000] [--sessions 60]
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createLexicalRouter } from "../dist/core/routing/router.js";
 import { evaluateRouting } from "../dist/route-eval/evaluate-routing.js";
 import { fitRouterParameters } from "../dist/route-eval/fit/fit-router-parameters.js";
+import { GENERATED_FIT, generatedForFit } from "../dist/route-eval/fit/fitting-sessions.js";
 import { GENERATED_STYLES, generateSessions } from "../dist/route-eval/generate-sessions.js";
 import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({
   options: {
-    "train-seed": { type: "string", default: "1000" },
     "test-seed": { type: "string", default: "2000" },
     sessions: { type: "string", default: "60" },
     threshold: { type: "string", default: "0.8" },
@@ -25,8 +27,7 @@ const { values } = parseArgs({
 const count = Number(values.sessions);
 const threshold = Number(values.threshold);
 const corpus = await readLabelledSessions(join(root, "fixtures", "routing-corpus", "train"));
-// Five folds of generated sessions, so calibration sees them out of fold like the corpus's repositories.
-const generated = generateSessions({ seed: Number(values["train-seed"]), sessions: count }).map((session, n) => ({ ...session, repo: `generated/fold-${n % 5}` }));
+const generated = generatedForFit();
 const test = generateSessions({ seed: Number(values["test-seed"]), sessions: count });
 
 const rows = [];
@@ -45,7 +46,7 @@ for (const style of ["(none)", ...GENERATED_STYLES]) {
 }
 
 const percent = (value) => `${(value * 100).toFixed(1)}%`;
-console.log(`leave-one-style-out: fit on fixtures/routing-corpus/train + ${count} generated sessions (seed ${values["train-seed"]}) without the style;`);
+console.log(`leave-one-style-out: fit on fixtures/routing-corpus/train + ${GENERATED_FIT.sessions} generated sessions (seed ${GENERATED_FIT.seed}) without the style;`);
 console.log(`figures on ${count} generated sessions of seed ${values["test-seed"]} (other vocabularies), threshold ${threshold}\n`);
 console.log("| style | n | accuracy | fallback | harmful | merge | new-task precision | ECE |");
 console.log("|---|---|---|---|---|---|---|---|");

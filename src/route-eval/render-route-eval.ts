@@ -16,6 +16,7 @@ export function routeEvalJson(evaluation: RoutingEvaluation): string {
     expectedCalibrationError,
     confidentAccuracy: evaluation.confidentAccuracy,
     modelCalls: evaluation.modelCalls,
+    relabelled: evaluation.relabelled,
     byShape: Object.fromEntries(evaluation.byShape.map(({ shape, ...metrics }) => [shape, metrics])),
     byStyle: Object.fromEntries(evaluation.byStyle.map(({ style, ...metrics }) => [style, metrics])),
     reliability: evaluation.reliability.bins,

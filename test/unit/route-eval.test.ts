@@ -92,7 +92,10 @@ describe("evaluateRouting", () => {
     const sessions = parseLabelledSessions(SET, await readFile(SET, "utf8"));
     const evaluation = await evaluateRouting({ sessions, router: lexicalRouter, threshold: 0.8 });
     expect(evaluation.metrics.n).toBe(sessions.reduce((sum, session) => sum + session.requests.length, 0));
-    expect(evaluation.metrics.accuracy).toBeGreaterThan(0.9);
+    expect(evaluation.metrics.accuracy).toBeGreaterThan(0.85);
+    // What hides history wrongly stays rare on this set, written to a different brief.
+    expect(evaluation.metrics.harmfulConfidentWrongRate).toBeLessThanOrEqual(0.01);
+    expect(evaluation.metrics.mergeConfidentWrongRate).toBeLessThanOrEqual(0.02);
   });
 });
 
@@ -115,7 +118,9 @@ describe("opencode-rcm route-eval", () => {
       "expectedCalibrationError",
       "confidentAccuracy",
       "modelCalls",
+      "relabelled",
       "byShape",
+      "byStyle",
       "reliability",
     ]);
     expect(report["n"]).toBeGreaterThanOrEqual(300);

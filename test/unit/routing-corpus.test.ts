@@ -6,6 +6,7 @@ import { ROUTER_PARAMETERS } from "../../src/core/routing/router-parameters.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { checkCorpus } from "../../src/route-eval/check-corpus.js";
 import { fitRouterParameters } from "../../src/route-eval/fit/fit-router-parameters.js";
+import { fittingSessions } from "../../src/route-eval/fit/fitting-sessions.js";
 import { readLabelledSessionFiles, readLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
 
 const CORPUS = join(packageRoot(), "fixtures", "routing-corpus");
@@ -38,8 +39,8 @@ describe("the routing corpus", () => {
 
 describe("the lexical router's parameters", () => {
   it("are exactly what `npm run fit-router` fits on the train split, and nothing else", async () => {
-    const sessions = await readLabelledSessions(join(CORPUS, "train"));
-    const { parameters } = await fitRouterParameters({ sessions, splits: ["fixtures/routing-corpus/train"], l2: ROUTER_PARAMETERS.fittedOn.l2 });
+    const { sessions, splits } = await fittingSessions(packageRoot());
+    const { parameters } = await fitRouterParameters({ sessions, splits, l2: ROUTER_PARAMETERS.fittedOn.l2 });
     expect(parameters).toEqual(ROUTER_PARAMETERS);
     expect(ROUTER_PARAMETERS.fittedOn.splits).toEqual(["fixtures/routing-corpus/train"]);
   }, 180_000);
