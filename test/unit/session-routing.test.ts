@@ -1,7 +1,11 @@
 import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { toInteractionGroups } from "../../src/core/interaction-groups.js";
+import type { CallReport } from "../../src/core/context/call-report.js";
+import { toInteractionGroups, type InteractionGroup } from "../../src/core/interaction-groups.js";
+import type { Router } from "../../src/core/routing/router.js";
+import { resolveOptions } from "../../src/config/resolve-options.js";
+import { renderWhy } from "../../src/plugin/commands/render-status.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createSessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
@@ -148,5 +152,36 @@ describe("evidence for routing", () => {
     expect(routed?.task.id).toBe("t1");
     expect(routed?.entry.reason).toMatch(/files 1\.00/);
     expect(reads).toBe(1);
+  });
+});
+
+describe("the session teaching itself", () => {
+  it("relabels an unsure request whose edits all landed in another task's file, once its turn is over, and /rcm why says so", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const logger = recordingLogger();
+    const [first, second, third] = users;
+    // Unsure of the return to slugify: it opens a task of its own, below the threshold.
+    const unsureRouter: Router = {
+      name: "lexical",
+      route: async (request, index) =>
+        request.text.startsWith("Back to slugify")
+          ? { target: { kind: "new", title: "slugify unicode" }, confidence: 0.5, related: [], shared: false, reason: "unsure", basis: "content", router: "lexical" }
+          : namedTaskRouter.route(request, index),
+    };
+    const routing = createSessionRouting({ stateDir: temp.path, router: unsureRouter, source, logger, threshold: 0.8 });
+    const routed = await routeAll(routing, source, [first, second, third].filter((message) => message !== undefined));
+    expect(routed.map((result) => result?.task.id)).toEqual(["t1", "t2", "t3"]);
+    // The third turn edited textkit/slugify.py, t1's file: when the next request comes, it is over.
+    const groups = toInteractionGroups(history);
+    const next: InteractionGroup = { id: "msg_next", kind: "request", sessionID, indices: [], requestText: "thanks", toolCalls: [], aborted: false, errors: [], subagentSessionIDs: [] };
+    await routing.learn(sessionID, [...groups, next]);
+    const state = await routing.snapshot(sessionID);
+    const entry = state?.ledger.decisions[third?.info.id ?? ""];
+    expect(entry?.task).toBe("t1");
+    expect(entry?.relabelled?.from).toBe("t3");
+    expect(entry?.relabelled?.files.some((file) => file.endsWith("textkit/slugify.py"))).toBe(true);
+    expect(logger.lines.some((line) => line.startsWith("info: relabelled a request from t3 to t1"))).toBe(true);
+    const report: CallReport = { messagesBefore: 9, messagesAfter: 9, groups: [], fallback: false, reason: "task t1", task: "t1", confidence: 0.92, tokens: { native: 100, routingSaved: 0, memorySaved: 0 } };
+    expect(renderWhy(resolveOptions([]).options, report, state)).toMatch(/Relabelled by their edits \(1; .*\):\n {2}request 3: routed to t3, now t1 \(its edits: .*textkit\/slugify\.py\)/);
   });
 });

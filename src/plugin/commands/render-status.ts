@@ -42,6 +42,8 @@ export function describeDecision(ledger: Ledger, entry: LedgerEntry): string {
   return `${what}, confidence ${entry.confidence}, ${entry.router} router: ${entry.reason}`;
 }
 
+const MAX_RELABELS_SHOWN = 3;
+
 /** `/rcm why`: what the last model call received and why. */
 export function renderWhy(options: Options, report: CallReport | undefined, state: SessionState | undefined): string {
   if (state?.off) return "opencode-rcm is off for this session (/rcm off): every model call gets the native history.";
@@ -62,5 +64,18 @@ export function renderWhy(options: Options, report: CallReport | undefined, stat
     ...groups,
     `Messages: ${report.messagesBefore} -> ${report.messagesAfter}; estimated tokens ${native} -> ${native - routingSaved - memorySaved} (routing -${routingSaved}, memory -${memorySaved})`,
     `Record: ${report.memory ?? "memory is off in this mode"}`,
+    ...relabelLines(state),
   ].join("\n");
+}
+
+/** Requests the session relabelled after their edits showed their task, the latest few. */
+function relabelLines(state: SessionState | undefined): string[] {
+  if (!state) return [];
+  const { order, decisions } = state.ledger;
+  const relabelled = order.flatMap((messageID, position) => {
+    const entry = decisions[messageID];
+    return entry?.relabelled ? [`  request ${position + 1}: routed to ${entry.relabelled.from}, now ${entry.task} (its edits: ${entry.relabelled.files.join(", ")})`] : [];
+  });
+  if (relabelled.length === 0) return [];
+  return [`Relabelled by their edits (${relabelled.length}; later routing and memory follow them):`, ...relabelled.slice(-MAX_RELABELS_SHOWN)];
 }
