@@ -35,9 +35,10 @@ export interface AnchorVerdict {
  * 4. it names two or more: ambiguous, the full history stays;
  * 5. it names none, and the model opens a task with nothing new in the request (no cue,
  *    checkout, unseen path, nor words no task has): unsure;
- * 6. it names none, shares nothing distinctive, and brings several words nobody used while
- *    the model folds it into a task it does not name: it reads as an uncued new task, so it
- *    opens one, unsure. Folding it in would carry its requirements in another task for good,
+ * 6. it names none, shares nothing distinctive, brings several words nobody used, and names
+ *    a new thing ("the shipping middleware") or does not read as a reply, while the model
+ *    folds it into a task it does not name: it reads as an uncued new task, so it opens one,
+ *    unsure. Folding it in would carry its requirements in another task for good,
  *    while a wrongly opened task is undone once its edits land in another task's files
  *    (`edit-evidence.ts`).
  * 7. it names none, brings such words, and the model chose a task with nothing of its own
@@ -76,7 +77,7 @@ export function anchorVerdict(options: {
       const readsAsFresh = facts.opensLikeIssue && !facts.followUp && !reviewCue;
       return readsAsFresh ? { chosen, unsure: true, why: `reads as a new report, yet shares ${describeAnchor(anchor)} with ${anchor.task.id}` } : named;
     }
-    const chosenHasOwn = chosen.workspace || chosen.explicit || chosen.backReference || chosen.evidence.files > 0;
+    const chosenHasOwn = hasOwnEvidence(chosen);
     return chosenHasOwn ? { chosen, unsure: true, why: `${describeAnchor(anchor)} name ${anchor.task.id}: ambiguous` } : named;
   }
   if (anchor) return keep;
@@ -89,7 +90,7 @@ export function anchorVerdict(options: {
       (anchors.bestTermScore < 1 && facts.unseenWords >= 3);
     return somethingNew ? keep : { chosen, unsure: true, why: "nothing in it is new: held back" };
   }
-  const chosenHasOwn = chosen.workspace || chosen.explicit || chosen.backReference || chosen.evidence.files > 0;
+  const chosenHasOwn = hasOwnEvidence(chosen);
   if (chosenHasOwn) return keep;
   const readsAsRule = signals.sharedCue || signals.scopeCue || signals.ruleCue;
   if (facts.unseenWords >= UNCUED_NEW_WORDS) {
@@ -104,6 +105,11 @@ export function anchorVerdict(options: {
   const current = candidates.find((candidate) => candidate.values[CURRENT] === 1);
   if (facts.bare && current && chosen !== current) return { chosen: current, unsure: false, why: "a bare reply: the current task" };
   return keep;
+}
+
+/** The model's choice rests on something of its own: its checkout, a reference to it, or one of its files. */
+function hasOwnEvidence(candidate: TaskCandidate): boolean {
+  return candidate.workspace || candidate.explicit || candidate.backReference || candidate.evidence.files > 0;
 }
 
 function isHard(anchor: TaskAnchor): boolean {
