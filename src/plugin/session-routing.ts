@@ -4,7 +4,7 @@ import type { InteractionGroup } from "../core/interaction-groups.js";
 import { newEvidence, type FoldedEvidence } from "../core/routing/group-evidence.js";
 import { groupTasks } from "../core/routing/group-tasks.js";
 import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
-import { relabelsOf } from "../core/routing/edit-evidence.js";
+import { mayRelabel, relabelsOf } from "../core/routing/edit-evidence.js";
 import { moveRequest, relabelRequest, type Ledger, type LedgerEntry, type LedgerTask } from "../core/routing/ledger.js";
 import type { CallReport } from "../core/context/call-report.js";
 import { routeRequest } from "../core/routing/route-request.js";
@@ -164,7 +164,10 @@ export function createSessionRouting(deps: {
    * and the new ledger is written with the next save.
    */
   const relabel = (session: RoutedSession, groups: readonly InteractionGroup[], latest: number): void => {
-    if (groups.slice(0, Math.max(0, latest)).every((group) => session.finished.has(group.id))) return;
+    // Only a turn that just ended can be relabelled, and most cannot: the walk over the whole history is skipped then.
+    const { ledger: current } = session.state;
+    const ended = groups.filter((group, position) => position < latest && !session.finished.has(group.id));
+    if (!ended.some((group) => mayRelabel({ group, ledger: current, threshold }))) return;
     const relabels = relabelsOf({ groups, ledger: session.state.ledger, threshold, finishedBefore: latest });
     if (relabels.length === 0) return;
     let ledger = session.state.ledger;

@@ -39,6 +39,18 @@ export function evidenceOwner(options: { routedTo: string; edited: readonly stri
   return owner;
 }
 
+/**
+ * Whether a group's request could be relabelled at all: routed below the threshold, not by
+ * the user's word nor relabelled before, and its turn edited something. Cheap: callers ask
+ * it before `relabelsOf` walks the history.
+ */
+export function mayRelabel(options: { group: InteractionGroup; ledger: Ledger; threshold: number }): boolean {
+  const { group, ledger, threshold } = options;
+  const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
+  if (!entry || entry.shared || entry.router === "user" || entry.relabelled || entry.confidence >= threshold) return false;
+  return group.toolCalls.some((call) => call.status === "completed" && EDIT_TOOLS.has(call.tool));
+}
+
 /** A request the session relabels: its edits belong to `task`. */
 export interface Relabel {
   messageID: string;
@@ -62,8 +74,7 @@ export function relabelsOf(options: { groups: readonly InteractionGroup[]; ledge
     const resolved = tasks[position];
     let task = resolved?.kind === "task" ? resolved.task : undefined;
     if (group.kind === "request") relabelledTo = undefined;
-    const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
-    if (entry && task !== undefined && position < finishedBefore && entry.router !== "user" && !entry.relabelled && entry.confidence < threshold) {
+    if (task !== undefined && position < finishedBefore && mayRelabel({ group, ledger, threshold })) {
       const edited = editedPaths(group);
       const owner = evidenceOwner({ routedTo: task, edited, ownersOf: (path) => [...(owners.get(path) ?? [])] });
       if (owner !== undefined) {
