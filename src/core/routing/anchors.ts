@@ -58,7 +58,9 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   const needed = features.facts.followUp || signals.reviewCue ? FOLLOW_UP_TERMS : STRONG_TERMS;
   const words = [...new Set(signals.words)];
   const phrases = phrasesOf(text);
-  const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases }));
+  // Each path's owners once, not once per task.
+  const soleOwner = new Map(signals.paths.map((path) => [path, only(index.tasksWithFile(path))] as const));
+  const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases, soleOwner }));
   return {
     // Words a task used in passing ("revert", "swallow") name it only beside one of its key words.
     strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed)),
@@ -68,13 +70,17 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   };
 }
 
-function anchorOf(options: { candidate: TaskCandidate; signals: Signals; index: TaskIndex; words: readonly string[]; phrases: readonly string[] }): TaskAnchor {
-  const { candidate, signals, index, words, phrases } = options;
+function anchorOf(options: {
+  candidate: TaskCandidate;
+  signals: Signals;
+  index: TaskIndex;
+  words: readonly string[];
+  phrases: readonly string[];
+  soleOwner: ReadonlyMap<string, TaskProfile | undefined>;
+}): TaskAnchor {
+  const { candidate, signals, index, words, phrases, soleOwner } = options;
   const { task } = candidate;
-  const files = signals.paths.filter((path) => {
-    const owners = index.tasksWithFile(path);
-    return owners.length === 1 && owners[0] === task;
-  });
+  const files = signals.paths.filter((path) => soleOwner.get(path) === task);
   const named =
     candidate.workspace ||
     signals.taskIds.includes(task.id) ||
@@ -104,6 +110,10 @@ function anchorOf(options: { candidate: TaskCandidate; signals: Signals; index: 
     keyed ||= withKey;
   }
   return { task, files, named, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000, keyed };
+}
+
+function only<T>(items: readonly T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined;
 }
 
 /**
