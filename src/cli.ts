@@ -13,24 +13,40 @@ import { BENCH_USAGE, benchCommand } from "./bench/bench-command.js";
 import { CliError, UsageError } from "./cli-error.js";
 import { packageRoot } from "./harness/package-root.js";
 import { renderProgress } from "./bench/render-progress.js";
+import { moveCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "./sessions-cli/session-commands.js";
 
-const USAGE = `opencode-rcm <command> [options]       (opencode-rcm --version)
+const HEADER = `opencode-rcm <command> [options]       (opencode-rcm --version; opencode-rcm <command> --help)
 
 Every command that runs OpenCode finds it as: --opencode-bin <path> or OPENCODE_BIN, else the
-opencode-ai package installed next to opencode-rcm, else opencode on PATH.
+opencode-ai package installed next to opencode-rcm, else opencode on PATH.`;
 
-Commands:
-  demo    Run a scripted multi-task session through the real OpenCode (offline, with a
+const SESSION_HELP = `  sessions [--all]
+          The recent OpenCode sessions of the project in this folder (or --dir) with their tasks.
+  status [<session>]      As /rcm status in the TUI: tasks, current task, last decision, savings.
+  why [<session>]         What the session's last model call received, and why.
+  move [<session>] <task|new>
+          The session's last request belongs to <task> (or a new task) from its next call on.
+  off [<session>] | on [<session>]
+          Native history for the session / back on.
+          <session>: an id (ses_...), a unique start of one, or latest (the default). Safe while
+          OpenCode runs: move, off and on wait in the session's inbox until its next request.
+          --dir <folder>    the project (default: the current folder)
+          --state-dir <d>   the plug-in's state folder, if its stateDir option is set`;
+
+/** Each command's help, one source for \`--help\` and \`<command> --help\`. */
+const COMMAND_HELP: Readonly<Record<string, string>> = {
+  demo: `  demo    Run a scripted multi-task session through the real OpenCode (offline, with a
           scripted model on 127.0.0.1) and print what the model received at each call.
           --mode native|router|memory|full   plug-in mode (default: full)
           --no-debug                         leave out the plug-in's debug annotation
           --keep                             keep the run directory
-          --json                             print the result as JSON
-  route-eval <file.jsonl | directory>...
+          --json                             print the result as JSON`,
+  "route-eval": `  route-eval [<file.jsonl | directory>...]
           Run a router online over labelled sessions (one JSON session per line; a
-          directory means every *.jsonl in it) and report accuracy, fallback rate,
-          confident-wrong rate (all, harmful, merge), calibration (ECE and a reliability
-          table), new-task precision/recall, and the same per session shape.
+          directory means every *.jsonl in it; default: the corpus's held-out test split this
+          package ships, fixtures/routing-corpus/test) and report accuracy, fallback rate, confident-wrong
+          rate (all, harmful, merge), calibration (ECE and a reliability table), new-task
+          precision/recall, and the same per session shape and writing style.
           --router lexical|model|hybrid   (default: lexical; model and hybrid use
                                    RCM_AUX_BASE_URL, RCM_AUX_MODEL and the key in
                                    RCM_AUX_API_KEY; hybrid asks only when unsure)
@@ -39,22 +55,32 @@ Commands:
                                    newTaskPrecision, newTaskRecall, harmfulConfidentWrongRate,
                                    mergeConfidentWrongRate, expectedCalibrationError, ...}
           --plot <file.svg>        write a reliability diagram
-          --verbose                list every decision, not only the wrong ones
-  memory-eval <file.jsonl | directory>...
+          --verbose                list every decision, not only the wrong ones`,
+  "memory-eval": `  memory-eval <file.jsonl | directory>...
           Score the extractive memory updater's constraints against labelled requirement
           clauses (fixtures/requirements): precision and recall per clause, per file.
           --json                   print {requests, gold, predicted, matched, precision, recall}
-          --verbose                list every missed and extra clause
-${BENCH_USAGE}
-  report <run dir> [--cache-read-price 0.1]
-          The same as bench report: report.md and report.html for a bench run.
-  help    Show this text.
+          --verbose                list every missed and extra clause`,
+  bench: BENCH_USAGE,
+  report: `  report <run dir> [--cache-read-price 0.1]
+          The same as bench report: report.md and report.html for a bench run.`,
+  sessions: SESSION_HELP,
+  status: SESSION_HELP,
+  why: SESSION_HELP,
+  move: SESSION_HELP,
+  off: SESSION_HELP,
+  on: SESSION_HELP,
+};
 
-Errors print one line, "opencode-rcm: <problem> (<code>)", the code one of usage, suite,
+const COMMANDS = Object.keys(COMMAND_HELP);
+
+const FOOTER = `Errors print one line, "opencode-rcm: <problem> (<code>)", the code one of usage, suite,
 run, results, merge, bench-env, provider-config, opencode-not-found, labelled-sessions,
-requirement-set, route-eval-setup, swebench-reports, corpus or internal; exit status 2 for
-a problem in the input or the environment, 1 for an internal error (OPENCODE_RCM_DEBUG=1
+requirement-set, route-eval-setup, swebench-reports, corpus, session or internal; exit status 2
+for a problem in the input or the environment, 1 for an internal error (OPENCODE_RCM_DEBUG=1
 adds its stack).`;
+
+const USAGE = [HEADER, "", "Commands:", ...new Set(Object.values(COMMAND_HELP)), "  help    Show this text.", "", FOOTER].join("\n");
 
 /** `--opencode-bin <path>` anywhere on the command line names the binary for every command (as OPENCODE_BIN). */
 function withOpencodeBin(argv: readonly string[]): string[] {
@@ -77,6 +103,12 @@ async function main(input: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    const help = COMMAND_HELP[command];
+    if (help === undefined) throw new UsageError(`unknown command "${command}"`);
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
   if (command === "--version" || command === "-v") {
     const manifest = JSON.parse(await readFile(join(packageRoot(), "package.json"), "utf8")) as { version: string };
     process.stdout.write(`opencode-rcm ${manifest.version}\n`);
@@ -87,6 +119,7 @@ async function main(input: readonly string[]): Promise<number> {
   if (command === "memory-eval") return memoryEval(rest);
   if (command === "bench") return bench(rest);
   if (command === "report") return bench(["report", ...rest]);
+  if (SESSION_COMMANDS.has(command)) return sessionCommand(command, rest);
   throw new UsageError(`unknown command "${command}"`);
 }
 
@@ -126,7 +159,8 @@ async function routeEval(args: readonly string[]): Promise<number> {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length === 0) throw new UsageError("route-eval takes one or more files (or directories) of labelled sessions");
+  // The held-out split ships with the package, so an install can check the router without the repository.
+  if (positionals.length === 0) positionals.push(join(packageRoot(), "fixtures", "routing-corpus", "test"));
   const router = values.router;
   if (!(ROUTER_NAMES as readonly string[]).includes(router)) throw new UsageError(`--router must be one of ${ROUTER_NAMES.join(", ")}, got "${router}"`);
   const threshold = Number(values.threshold);
@@ -175,19 +209,71 @@ async function bench(args: readonly string[]): Promise<number> {
   }
 }
 
+const SESSION_COMMANDS = new Set(["sessions", "status", "why", "move", "off", "on"]);
+
+/** The commands on the plug-in's stored sessions (outside the TUI). */
+async function sessionCommand(command: string, args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: { dir: { type: "string" }, "state-dir": { type: "string" }, all: { type: "boolean", default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const scope = { directory: values.dir ?? process.cwd(), stateDir: values["state-dir"], env: process.env };
+  const takes = command === "move" ? 2 : command === "sessions" ? 0 : 1;
+  if (positionals.length > takes) throw new UsageError(`${command} takes ${takes === 0 ? "no arguments" : takes === 1 ? "at most a session id" : "[<session>] <task|new>"}, got ${positionals.join(" ")}`);
+  let text: string;
+  if (command === "sessions") text = await sessionsCommand(scope, { all: values.all });
+  else if (command === "status") text = await statusCommand(scope, positionals[0]);
+  else if (command === "why") text = await whyCommand(scope, positionals[0]);
+  else if (command === "move") {
+    const target = positionals.at(-1);
+    if (target === undefined || !/^(t\d+|new)$/.test(target)) throw new UsageError("move needs a task id or new, e.g. opencode-rcm move t2");
+    text = await moveCommand(scope, positionals.length === 2 ? positionals[0] : undefined, target);
+  } else text = await switchCommand(scope, positionals[0], command === "off");
+  process.stdout.write(text);
+  return 0;
+}
+
 function isMode(value: string): value is Mode {
   return (MODES as readonly string[]).includes(value);
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterDrain(code),
   (error: unknown) => {
     const failure = asCliError(error);
-    process.stderr.write(`opencode-rcm: ${failure.message} (${failure.code})${failure.showUsage ? `\n\n${USAGE}` : ""}\n`);
+    const hint = failure.showUsage ? `\n${usageHint(process.argv.slice(2))}` : "";
+    process.stderr.write(`opencode-rcm: ${failure.message} (${failure.code})${hint}\n`);
     if (failure.code === "internal" && process.env["OPENCODE_RCM_DEBUG"] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-    process.exit(failure.exitCode);
+    return exitAfterDrain(failure.exitCode);
   },
 );
+
+/** One hint after a usage error, so the error line stays on screen: where the rest of the help is. */
+function usageHint(argv: readonly string[]): string {
+  const command = argv.find((arg) => !arg.startsWith("-"));
+  const known = command !== undefined && COMMANDS.includes(command);
+  return `Run "opencode-rcm ${known ? `${command} ` : ""}--help" for the options.`;
+}
+
+/**
+ * Exits once stdout and stderr have handed every byte to the OS. `process.exit` on its own
+ * drops what a slow pipe reader (`| less`, `| (sleep 2; cat)`) has not taken yet: writes to
+ * pipes are asynchronous in Node, and anything past the pipe's 64 KiB buffer is still queued.
+ */
+async function exitAfterDrain(code: number): Promise<never> {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  // An empty write's callback runs after every earlier write has been flushed (writes are ordered).
+  return new Promise((done) => {
+    if (stream.destroyed || !stream.writable) done();
+    else stream.write("", () => done());
+  });
+}
 
 /** Every failure as one line: the CLI's own errors as they are, a bad option as a usage error, anything else as `internal` (exit 1). */
 function asCliError(error: unknown): CliError {

@@ -3,6 +3,8 @@ import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin";
 import { userRequestText } from "../core/interaction-groups.js";
 import type { Part } from "../core/messages.js";
 import { resolveStateDir } from "../store/state-dir.js";
+import { noteProject } from "../store/project-file.js";
+import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
 import { auxSourceOf } from "../config/options-schema.js";
@@ -38,9 +40,14 @@ const server: Plugin = async (input, rawOptions) => {
   const sessionAgents = new Map<string, string>();
   const aux = routes ? createAux(options, process.env, clientModels(input.client, sessionModels)) : undefined;
   const usesOpencodeModels = aux !== undefined && auxSourceOf(options.aux) === "opencode";
+  const stateDir = resolveStateDir({ stateDir: options.stateDir, projectID: input.project.id, env: process.env, home: homedir() });
+  // So the CLI finds this project's sessions from a folder in it.
+  if (routes) await noteProject(stateDir, { projectID: input.project.id, worktree: input.worktree, directory: input.directory }).catch((error: unknown) =>
+    logger.log("warn", `could not note the project in ${stateDir}: ${error instanceof Error ? error.message : String(error)}`),
+  );
   const routing = routes
     ? createSessionRouting({
-        stateDir: resolveStateDir({ stateDir: options.stateDir, projectID: input.project.id, env: process.env, home: homedir() }),
+        stateDir,
         router: createRouter(options, aux),
         source,
         logger,
@@ -106,6 +113,11 @@ const server: Plugin = async (input, rawOptions) => {
           memory?.forget(event.properties.info.id);
           sessionModels.delete(event.properties.info.id);
           sessionAgents.delete(event.properties.info.id);
+          return;
+        }
+        // The TUI's /rcm move, off and on announce themselves with a toast: apply them now, not at the next request.
+        if (event.type === "tui.toast.show" && event.properties.title === INTENT_TOAST_TITLE) {
+          await routing?.pickUp();
           return;
         }
         if (event.type !== "session.idle") return;

@@ -2,6 +2,10 @@ import type { PluginInput } from "@opencode-ai/plugin";
 import { describeProblem, type OptionProblem } from "../config/option-problem.js";
 import type { LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
 import type { Logger } from "./logger.js";
+import { clip, percent } from "../session-views/words.js";
+
+/** A task title's share of a toast's line. */
+const TOAST_TITLE_CHARS = 40;
 
 export type ToastVariant = "info" | "success" | "warning" | "error";
 
@@ -14,15 +18,16 @@ export interface Toast {
 /** What a routing decision is worth telling the user, if anything: a new task, a switch, a fallback. */
 export function routingToast(options: { entry: LedgerEntry; task: LedgerTask; previous: string | undefined; threshold: number }): Toast | undefined {
   const { entry, task, previous, threshold } = options;
-  const title = clip(task.title, 60);
+  // Numbers lead their line and titles are clipped: a toast never wraps inside a figure.
+  const title = clip(task.title, TOAST_TITLE_CHARS);
   if (entry.shared) return undefined;
   if (entry.confidence < threshold) {
-    return { title: "RCM: full history", message: `Unsure which task (best ${task.id} "${title}", ${entry.confidence} < ${threshold})`, variant: "warning" };
+    return { title: "RCM: full history", message: `${percent(entry.confidence)} sure, under ${percent(threshold)}. Best guess ${task.id}: "${title}"`, variant: "warning" };
   }
   // The session's first task is no news.
-  if (entry.opened && previous !== undefined) return { title: `RCM: new task ${task.id}`, message: `"${title}" (confidence ${entry.confidence})`, variant: "info" };
+  if (entry.opened && previous !== undefined) return { title: `RCM: new task ${task.id}`, message: `${percent(entry.confidence)} sure: "${title}"`, variant: "info" };
   if (!entry.opened && previous !== undefined && previous !== task.id) {
-    return { title: `RCM: switched to ${task.id}`, message: `"${title}" (confidence ${entry.confidence})`, variant: "info" };
+    return { title: `RCM: switched to ${task.id}`, message: `${percent(entry.confidence)} sure: "${title}"`, variant: "info" };
   }
   return undefined;
 }
@@ -52,6 +57,3 @@ export async function announceProblems(problems: readonly OptionProblem[], clien
   void createToaster(client, logger, true)({ title: "opencode-rcm: config problem", message: shown + more, variant: "warning" }, 10_000);
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}

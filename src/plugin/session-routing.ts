@@ -12,6 +12,7 @@ import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import { sessionStateFile } from "../store/session-state-file.js";
+import { pendingIntents, removeIntents, sessionsWithInbox } from "../store/session-inbox.js";
 import type { VersionedJsonFile } from "../store/versioned-json-file.js";
 import type { MemoryUpdateLog, SessionState } from "../store/session-state-file.js";
 import type { TaskRecord } from "../core/memory/record.js";
@@ -31,10 +32,8 @@ export interface SessionRouting {
   route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined } | undefined>;
   /** What the transform needs: the ledger and the user's switch; undefined for a sub-agent session (passed through untouched). */
   forCall(sessionID: string): Promise<{ ledger: Ledger; off: boolean } | undefined>;
-  /** Keeps what a model call received (for `/rcm why`) and adds what it saved to the session's total. */
+  /** Keeps what a model call received (for `/rcm why` and the TUI's panel) and adds what it saved to the session's total. */
   noteCall(sessionID: string, report: CallReport): Promise<void>;
-  /** What the session's last model call received, since this server started. */
-  lastCall(sessionID: string): CallReport | undefined;
   /** Writes what only `noteCall` changed (the savings); once per turn, not per model call. */
   flush(sessionID: string): Promise<void>;
   /**
@@ -44,6 +43,8 @@ export interface SessionRouting {
   move(sessionID: string, target: { kind: "task"; task: string } | { kind: "new" }): Promise<{ messageID: string; from: string; entry: LedgerEntry; task: LedgerTask }>;
   /** `/rcm off` and `/rcm on`, persisted with the session. */
   setOff(sessionID: string, off: boolean): Promise<void>;
+  /** Applies what the TUI or the CLI asked for (see session-inbox.ts) now, in every session that has some waiting. */
+  pickUp(): Promise<void>;
   /**
    * Folds what the groups of a model call show (request texts, finished tool calls) into the
    * router's index, each piece once, so routing the next request needs no second read of
@@ -96,7 +97,6 @@ export function createSessionRouting(deps: {
     dispose: (session) => void session.then((open) => (open.dirty ? open.file.save(open.state) : undefined)).catch(() => undefined),
   });
   const queues = new Map<string, Promise<unknown>>();
-  const lastCalls = new LRUCache<string, CallReport>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
 
   const serialised = <T>(sessionID: string, work: () => Promise<T>): Promise<T> => {
     const previous = queues.get(sessionID) ?? Promise.resolve();
@@ -110,14 +110,64 @@ export function createSessionRouting(deps: {
     return next;
   };
 
-  const open = (sessionID: string): Promise<RoutedSession> => {
+  /**
+   * The session; with `intents`, what the TUI or the CLI asked for is applied first (the
+   * steps that start a turn or a model call, and the readers). Call inside `serialised`.
+   */
+  const open = async (sessionID: string, options: { intents?: boolean } = {}): Promise<RoutedSession> => {
     let session = sessions.get(sessionID);
     if (!session) {
       session = load(sessionID);
       sessions.set(sessionID, session);
       session.catch(() => sessions.delete(sessionID));
     }
-    return session;
+    const opened = await session;
+    if (options.intents && !opened.subagent) await applyIntents(sessionID, opened);
+    return opened;
+  };
+
+  const applyIntents = async (sessionID: string, session: RoutedSession): Promise<void> => {
+    const onBad = (file: string, reason: string) => void deps.logger.log("warn", `ignored an unreadable request from the TUI or CLI (${reason}); left as ${file}.bad`, { sessionID });
+    const intents = await pendingIntents(deps.stateDir, sessionID, onBad);
+    if (intents.length === 0) return;
+    for (const { intent } of intents) {
+      try {
+        if (intent.kind === "move") await moveMessage(session, sessionID, intent.messageID, intent.target);
+        else await switchOff(session, sessionID, intent.kind === "off");
+      } catch (error) {
+        await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI: ${error instanceof Error ? error.message : String(error)}`, { sessionID });
+      }
+    }
+    await removeIntents(intents);
+  };
+
+  const moveMessage = async (
+    session: RoutedSession,
+    sessionID: string,
+    messageID: string,
+    target: { kind: "task"; task: string } | { kind: "new" },
+  ): Promise<{ messageID: string; from: string; entry: LedgerEntry; task: LedgerTask }> => {
+    const { ledger } = session.state;
+    const from = ledger.decisions[messageID]?.task;
+    if (from === undefined) throw new Error("that request was never routed in this session");
+    if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) {
+      throw new Error(`no task ${target.task} in this session (tasks: ${ledger.tasks.map((task) => task.id).join(", ")})`);
+    }
+    const groups = toInteractionGroups(await deps.source.messages(sessionID));
+    const title = taskTitle(groups.find((group) => group.id === messageID)?.requestText ?? "");
+    const moved = moveRequest(ledger, messageID, target.kind === "new" ? { kind: "new", title } : target);
+    await save(session, { ...session.state, ledger: moved.ledger });
+    // The index forgets what it folded under the old task and folds the history again.
+    Object.assign(session, emptyIndex(moved.ledger));
+    fold(session, groups);
+    await deps.logger.log("info", `moved a request from ${from} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`, { sessionID, messageID });
+    return { messageID, from, entry: moved.entry, task: moved.task };
+  };
+
+  const switchOff = async (session: RoutedSession, sessionID: string, off: boolean): Promise<void> => {
+    if (session.state.off === off) return;
+    await save(session, { ...session.state, off });
+    await deps.logger.log("info", `switched ${off ? "off (native history)" : "on"} for this session by the user`, { sessionID });
   };
 
   const load = async (sessionID: string): Promise<RoutedSession> => {
@@ -187,7 +237,7 @@ export function createSessionRouting(deps: {
   return {
     route: (sessionID, messageID, text) =>
       serialised(sessionID, async () => {
-        const session = await open(sessionID);
+        const session = await open(sessionID, { intents: true });
         if (session.subagent || session.state.off) return undefined;
         // The task of the request routed before this one (for a replayed request, before it).
         const { order, decisions } = session.state.ledger;
@@ -214,17 +264,17 @@ export function createSessionRouting(deps: {
       }),
     forCall: (sessionID) =>
       serialised(sessionID, async () => {
-        const session = await open(sessionID);
+        const session = await open(sessionID, { intents: true });
         return session.subagent ? undefined : { ledger: session.state.ledger, off: session.state.off };
       }),
     noteCall: (sessionID, report) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
         if (session.subagent) return;
-        lastCalls.set(sessionID, report);
         const { saved } = session.state;
         session.state = {
           ...session.state,
+          lastCall: report,
           saved: {
             calls: saved.calls + 1,
             routingTokens: saved.routingTokens + report.tokens.routingSaved,
@@ -233,7 +283,6 @@ export function createSessionRouting(deps: {
         };
         session.dirty = true;
       }),
-    lastCall: (sessionID) => lastCalls.get(sessionID),
     flush: (sessionID) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
@@ -241,30 +290,23 @@ export function createSessionRouting(deps: {
       }),
     move: (sessionID, target) =>
       serialised(sessionID, async () => {
-        const session = await open(sessionID);
+        const session = await open(sessionID, { intents: true });
         const messageID = session.state.ledger.order.at(-1);
         if (session.subagent || messageID === undefined) throw new Error("no request has been routed in this session yet");
-        const from = session.state.ledger.decisions[messageID]?.task ?? "?";
-        if (target.kind === "task" && !session.state.ledger.tasks.some((task) => task.id === target.task)) {
-          throw new Error(`no task ${target.task} in this session (tasks: ${session.state.ledger.tasks.map((task) => task.id).join(", ")})`);
-        }
-        const groups = toInteractionGroups(await deps.source.messages(sessionID));
-        const title = taskTitle(groups.find((group) => group.id === messageID)?.requestText ?? "");
-        const moved = moveRequest(session.state.ledger, messageID, target.kind === "new" ? { kind: "new", title } : target);
-        await save(session, { ...session.state, ledger: moved.ledger });
-        // The index forgets what it folded under the old task and folds the history again.
-        Object.assign(session, emptyIndex(moved.ledger));
-        fold(session, groups);
-        await deps.logger.log("info", `moved the last request from ${from} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`, { sessionID, messageID });
-        return { messageID, from, entry: moved.entry, task: moved.task };
+        return moveMessage(session, sessionID, messageID, target);
       }),
     setOff: (sessionID, off) =>
       serialised(sessionID, async () => {
-        const session = await open(sessionID);
-        if (session.subagent || session.state.off === off) return;
-        await save(session, { ...session.state, off });
-        await deps.logger.log("info", `switched ${off ? "off (native history)" : "on"} for this session by the user`, { sessionID });
+        const session = await open(sessionID, { intents: true });
+        if (!session.subagent) await switchOff(session, sessionID, off);
       }),
+    pickUp: async () => {
+      for (const sessionID of await sessionsWithInbox(deps.stateDir)) {
+        await serialised(sessionID, async () => {
+          if ((await pendingIntents(deps.stateDir, sessionID)).length > 0) await open(sessionID, { intents: true });
+        });
+      }
+    },
     learn: (sessionID, groups) =>
       serialised(sessionID, async () => {
         const session = await open(sessionID);
@@ -272,13 +314,12 @@ export function createSessionRouting(deps: {
       }),
     snapshot: (sessionID) =>
       serialised(sessionID, async () => {
-        const session = await open(sessionID);
+        const session = await open(sessionID, { intents: true });
         return session.subagent ? undefined : session.state;
       }),
     forget: (sessionID) => {
       sessions.delete(sessionID);
       queues.delete(sessionID);
-      lastCalls.delete(sessionID);
     },
     commitRecord: (sessionID, record, update) =>
       serialised(sessionID, async () => {

@@ -1,5 +1,5 @@
 import { activeTask, buildCallView, type ActiveTask, type CallView } from "../core/context/call-view.js";
-import { reportCall } from "../core/context/call-report.js";
+import { reportCall, type CallReport } from "../core/context/call-report.js";
 import { applyPlan, EMPTY_PLAN, isEmptyPlan, type ContextPlan } from "../core/context/context-plan.js";
 import { annotateForDebug, renderDebugAnnotation } from "../core/context/debug-annotation.js";
 import { narrowToTask, type NarrowingNote } from "../core/context/narrow-to-task.js";
@@ -47,11 +47,12 @@ export function createTransformHandler(deps: PluginDeps) {
       let plan: ContextPlan = EMPTY_PLAN;
       let narrowing: NarrowingNote | undefined;
       let memory: string | undefined;
+      let record: CallReport["record"];
       const active = activeTask(view, threshold);
       if (deps.routing && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
       const narrowed = plan;
-      if (deps.memory) ({ plan, summary: memory } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active }));
-      if (deps.routing) await deps.routing.noteCall(sessionID, reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, groupTokens }));
+      if (deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active }));
+      if (deps.routing) await deps.routing.noteCall(sessionID, reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }));
       if (deps.options.debug) {
         const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
         plan = annotateForDebug({ view, plan, text });
@@ -72,7 +73,7 @@ async function withRecord(options: {
   plan: ContextPlan;
   ledger: Ledger;
   active: ActiveTask;
-}): Promise<{ plan: ContextPlan; summary: string }> {
+}): Promise<{ plan: ContextPlan; summary: string; record?: CallReport["record"] }> {
   const { deps, rendered, sessionID, view, plan, ledger, active } = options;
   if (active.kind === "none") return { plan, summary: `none (${active.reason})` };
   const record = await deps.memory?.recordFor(sessionID, active.requestID, active.task);
@@ -88,7 +89,7 @@ async function withRecord(options: {
   const { replacedGroups, verbatimGroups, recordShown } = replaced.note;
   const shown = recordShown ? `recordChars=${renderedRecord.length}` : "not shown (nothing the view lacks)";
   const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} ${shown}`;
-  return { plan: replaced.plan, summary };
+  return { plan: replaced.plan, summary, record: { task: active.task, covers: record.coverage.groups.length, replaced: replacedGroups, verbatim: verbatimGroups, shown: recordShown } };
 }
 
 /** OpenCode reads the array it passed in; a spread into splice would overflow the stack on huge histories. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CallReportSchema } from "../core/context/call-report.js";
 import { TaskRecordSchema } from "../core/memory/record.js";
 import { AuxUsageSchema } from "../core/routing/decision.js";
 import { emptyLedger, LedgerSchema } from "../core/routing/ledger.js";
@@ -6,11 +7,13 @@ import { sessionStatePath } from "./state-dir.js";
 import { versionedJsonFile, type VersionedJsonFile } from "./versioned-json-file.js";
 
 /**
- * Version 3: the routing ledger, the tasks' memory records, the memory updates' usage, the
- * user's on/off switch and what the plug-in saved. Versions 1 (the ledger alone) and 2 (no
- * switch, no savings) are read and upgraded. Bump it when the persisted shape changes.
+ * Version 4: the routing ledger, the tasks' memory records, the memory updates' usage, the
+ * user's on/off switch, what the plug-in saved and what the last model call received (read
+ * by the TUI's task panel and the CLI, which run in other processes). Versions 1 (the ledger
+ * alone), 2 (no switch, no savings) and 3 (no last call) are read and upgraded. Bump it when
+ * the persisted shape changes.
  */
-export const SESSION_STATE_VERSION = 3;
+export const SESSION_STATE_VERSION = 4;
 
 /** Estimated tokens the plug-in kept out of this session's model calls. */
 export const SavingsSchema = z.object({
@@ -40,6 +43,8 @@ export const SessionStateSchema = z.object({
   /** `/rcm off`: the session gets its native history until `/rcm on`. */
   off: z.boolean(),
   saved: SavingsSchema,
+  /** What the session's last model call received; written once per turn. */
+  lastCall: CallReportSchema.optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
@@ -53,6 +58,7 @@ export function sessionStateFile(stateDir: string, sessionID: string): Versioned
     migrations: {
       1: (data) => (typeof data === "object" && data !== null ? { records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS, ...data } : data),
       2: (data) => (typeof data === "object" && data !== null ? { off: false, saved: NO_SAVINGS, ...data } : data),
+      3: (data) => data,
     },
   });
 }

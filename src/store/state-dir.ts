@@ -13,8 +13,12 @@ export function resolveStateDir(options: {
   home: string;
 }): string {
   if (options.stateDir) return options.stateDir;
-  const dataHome = options.env["XDG_DATA_HOME"] || join(options.home, ".local", "share");
-  return join(dataHome, "opencode", "rcm", safeSegment(options.projectID));
+  return join(defaultStateRoot(options.env, options.home), safeSegment(options.projectID));
+}
+
+/** `<XDG_DATA_HOME or ~/.local/share>/opencode/rcm`: one folder per project below it. */
+export function defaultStateRoot(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return join(env["XDG_DATA_HOME"] || join(home, ".local", "share"), "opencode", "rcm");
 }
 
 /** One file per session; session ids are OpenCode's (`ses_...`), safe as file names. */

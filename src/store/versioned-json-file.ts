@@ -10,9 +10,14 @@ export type LoadOutcome<T> =
   /** The file could not be used: it was moved to `movedTo` and `value` is a fresh one. */
   | { status: "rebuilt"; value: T; movedTo: string; reason: string };
 
+/** What `peek` found: the value, nothing, or why the file cannot be used (left where it is). */
+export type PeekOutcome<T> = { status: "loaded"; value: T } | { status: "missing" } | { status: "unreadable"; reason: string };
+
 export interface VersionedJsonFile<T> {
   readonly path: string;
   load(): Promise<LoadOutcome<T>>;
+  /** Reads without changing anything on disk: for readers in other processes (the TUI, the CLI). */
+  peek(): Promise<PeekOutcome<T>>;
   save(value: T): Promise<void>;
 }
 
@@ -47,6 +52,17 @@ export function versionedJsonFile<S extends z.ZodType>(options: {
       const movedTo = `${path}.unreadable-${Date.now()}-${randomBytes(3).toString("hex")}`;
       await rename(path, movedTo);
       return { status: "rebuilt", value: empty(), movedTo, reason };
+    },
+    async peek() {
+      let text: string;
+      try {
+        text = await readFile(path, "utf8");
+      } catch (error) {
+        if (isMissing(error)) return { status: "missing" };
+        throw error;
+      }
+      const read = readDocument(text, version, schema, migrations);
+      return read.ok ? { status: "loaded", value: read.value as z.output<S> } : { status: "unreadable", reason: read.reason };
     },
     async save(value) {
       // Compact: it is written at every routed request and turn end, and read by programs.

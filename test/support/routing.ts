@@ -53,7 +53,7 @@ export function fixedRouting(states: Readonly<Record<string, SessionState>>): Se
       return state ? { ledger: state.ledger, off: state.off } : undefined;
     },
     noteCall: async () => undefined,
-    lastCall: () => undefined,
+    pickUp: async () => undefined,
     flush: async () => undefined,
     move: unsupported,
     setOff: unsupported,

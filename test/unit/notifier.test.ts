@@ -9,7 +9,7 @@ describe("routing toasts", () => {
   it("says when a request opens a task, but not for the session's first", () => {
     expect(routingToast({ entry: entry({ opened: true }), task: task("t2"), previous: "t1", threshold: 0.8 })).toEqual({
       title: "RCM: new task t2",
-      message: '"Fix the date parser" (confidence 0.93)',
+      message: '93% sure: "Fix the date parser"',
       variant: "info",
     });
     expect(routingToast({ entry: entry({ task: "t1", opened: true, confidence: 1 }), task: task("t1"), previous: undefined, threshold: 0.8 })).toBeUndefined();
@@ -25,6 +25,6 @@ describe("routing toasts", () => {
     const long = "A very long request title that goes on and on about the exporter and the parser and the docs";
     const toast = routingToast({ entry: entry({ confidence: 0.55 }), task: task("t2", long), previous: "t2", threshold: 0.8 });
     expect(toast).toMatchObject({ title: "RCM: full history", variant: "warning" });
-    expect(toast?.message).toMatch(/^Unsure which task \(best t2 ".{59}…", 0\.55 < 0\.8\)$/);
+    expect(toast?.message).toMatch(/^55% sure, under 80%\. Best guess t2: ".{39}…"$/);
   });
 });

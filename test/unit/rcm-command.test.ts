@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tokens } from "../../src/session-views/words.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { DEFAULT_OPTIONS, OptionsSchema } from "../../src/config/options-schema.js";
 import { answerRcmCommand, RCM_USAGE, UsageError } from "../../src/plugin/commands/rcm-command.js";
@@ -44,19 +45,20 @@ describe("/rcm answered by the plug-in", () => {
     const { routing } = await routedSession();
     const status = await answerRcmCommand({ ...router, routing }, sessionID, "");
     expect(status.split("\n")).toEqual([
-      "opencode-rcm: mode router, router lexical, threshold 0.8, on",
+      "opencode-rcm is on: mode router, lexical router, sure from 80%.",
       "Tasks (2):",
-      "* t1   current     2 req  last: latest request  Task A: add textkit/slugify.py with a slugify(text)…",
-      "  t2   suspended   1 req  last: 1 request ago   Task B: write a CHANGELOG entry for the 0.2 release",
-      expect.stringMatching(/^Last decision: t1 "Task A: .*", confidence 0\.\d+, lexical router: /),
-      "Saved so far: ~0 tokens by routing, ~0 by memory, over 0 model calls (estimated, not sent)",
+      "* t1   current   2 requests   latest request  Task A: add textkit/slugify.py with a slugify(text)…",
+      "  t2   suspended 1 request    1 request ago   Task B: write a CHANGELOG entry for the 0.2 release",
+      expect.stringMatching(/^Last request: t1 "Task A: .*", \d+% sure: back to t1; .*\.$/),
+      "  The model sees only t1's history; the other tasks are left out.",
+      "Saved so far: ~0 tokens (routing ~0, memory ~0) over 0 model calls; estimated, not sent.",
     ]);
     expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toBe(status);
   });
 
   it("why: what the last model call kept and left out per task, and the running savings", async () => {
     const { routing } = await routedSession();
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "why")).toBe("No model call of this session has passed through opencode-rcm since OpenCode started.");
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "why")).toBe("No model call of this session has passed through opencode-rcm yet.");
     const ledger = (await routing.forCall(sessionID))?.ledger;
     if (!ledger) throw new Error("no ledger");
     const view = buildCallView({ messages: history, ledger });
@@ -64,11 +66,11 @@ describe("/rcm answered by the plug-in", () => {
     const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: "task t1" });
     await routing.noteCall(sessionID, report);
     const why = await answerRcmCommand({ ...router, routing }, sessionID, "why");
-    expect(why).toMatch(/^Last model call \(mode router\): Narrowed to task t1, confidence 0\.\d+\nGroups by task:\n {2}t1: 2 kept\n {2}t2: 1 left out\n/);
+    expect(why).toMatch(/^Last model call \(mode router\): only t1's history, \d+% sure\.\n {2}Kept \(exchanges\): t1 2\n {2}Left out: t2 1\n/);
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
     const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), routing };
-    expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(/^Last model call \(mode memory\): Task t1, confidence 0\.\d+ \(mode memory: other tasks stay in view/);
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toContain(`Saved so far: ~${report.tokens.routingSaved} tokens by routing, ~0 by memory, over 1 model calls`);
+    expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(/^Last model call \(mode memory\): task t1, \d+% sure; every task stays in view/);
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toContain(`Saved so far: ${tokens(report.tokens.routingSaved)} tokens (routing ${tokens(report.tokens.routingSaved)}, memory ~0) over 1 model call;`);
   });
 
   it("move: the last request goes to the named task, is stored as the user's decision, and routing learns it", async () => {
@@ -97,7 +99,7 @@ describe("/rcm answered by the plug-in", () => {
     const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     expect(await restarted.forCall(sessionID)).toMatchObject({ off: true });
     expect(await restarted.route(sessionID, "msg_while_off", "Something else entirely.")).toBeUndefined();
-    expect(await answerRcmCommand({ ...router, routing: restarted }, sessionID, "status")).toContain("OFF for this session (/rcm on to resume)");
+    expect(await answerRcmCommand({ ...router, routing: restarted }, sessionID, "status")).toContain("opencode-rcm is OFF for this session: native history (/rcm on to resume;");
     await answerRcmCommand({ ...router, routing: restarted }, sessionID, "on");
     expect(await restarted.forCall(sessionID)).toMatchObject({ off: false });
   });
@@ -129,6 +131,6 @@ describe("/rcm answered by the plug-in", () => {
 
   it("in native mode says so and needs no routing", async () => {
     const answer = await answerRcmCommand({ options: { ...DEFAULT_OPTIONS, mode: "native" } }, sessionID, "status");
-    expect(answer).toContain("Native mode: the plug-in changes nothing");
+    expect(answer).toBe("opencode-rcm is in native mode: it changes nothing (set mode in rcm.jsonc).");
   });
 });

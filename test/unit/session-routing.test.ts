@@ -5,7 +5,7 @@ import type { CallReport } from "../../src/core/context/call-report.js";
 import { toInteractionGroups, type InteractionGroup } from "../../src/core/interaction-groups.js";
 import type { Router } from "../../src/core/routing/router.js";
 import { resolveOptions } from "../../src/config/resolve-options.js";
-import { renderWhy } from "../../src/plugin/commands/render-status.js";
+import { renderWhy } from "../../src/session-views/render-status.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createSessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
@@ -150,7 +150,7 @@ describe("evidence for routing", () => {
     await routing.learn(sessionID, toInteractionGroups(upToBack));
     const routed = await routing.route(sessionID, (back as MessageWithParts).info.id, "keep unicode letters in slugify.py");
     expect(routed?.task.id).toBe("t1");
-    expect(routed?.entry.reason).toMatch(/files 1\.00/);
+    expect(routed?.entry.reason).toBe("back to t1; named its file slugify.py");
     expect(reads).toBe(1);
   });
 });

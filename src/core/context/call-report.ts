@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { tokensForChars } from "../memory/estimate-tokens.js";
 import type { InteractionGroup } from "../interaction-groups.js";
 import type { MessageWithParts } from "../messages.js";
@@ -5,31 +6,35 @@ import type { ActiveTask, CallView } from "./call-view.js";
 import type { ContextPlan } from "./context-plan.js";
 
 /** Where one task's groups went in a model call. */
-export interface GroupTally {
+export const GroupTallySchema = z.object({
   /** A task id, or `shared`, `unassigned`, `compaction`. */
-  label: string;
-  kept: number;
+  label: z.string(),
+  kept: z.number().int().min(0),
   /** Left out: another task's. */
-  dropped: number;
+  dropped: z.number().int().min(0),
   /** The request stayed; its exchange was replaced by the record. */
-  replaced: number;
-}
+  replaced: z.number().int().min(0),
+});
+export type GroupTally = z.infer<typeof GroupTallySchema>;
 
-/** What one model call received, for `/rcm why` and the session's savings. */
-export interface CallReport {
-  messagesBefore: number;
-  messagesAfter: number;
-  groups: GroupTally[];
+/** What one model call received, for `/rcm why`, the TUI's task panel and the session's savings. */
+export const CallReportSchema = z.object({
+  messagesBefore: z.number().int().min(0),
+  messagesAfter: z.number().int().min(0),
+  groups: z.array(GroupTallySchema),
   /** The full history was sent because routing was unsure (or the request was shared or not routed). */
-  fallback: boolean;
-  reason: string;
-  task?: string | undefined;
-  confidence?: number | undefined;
+  fallback: z.boolean(),
+  reason: z.string(),
+  task: z.string().optional(),
+  confidence: z.number().optional(),
   /** The memory step's summary (record used, groups replaced), when memory is on. */
-  memory?: string | undefined;
+  memory: z.string().optional(),
+  /** The same, for people: the record used, the exchanges it covers, how many it replaced, whether it was shown. */
+  record: z.object({ task: z.string(), covers: z.number().int(), replaced: z.number().int(), verbatim: z.number().int(), shown: z.boolean() }).optional(),
   /** Estimated tokens the call would have had without the plug-in, and what each step left out. */
-  tokens: { native: number; routingSaved: number; memorySaved: number };
-}
+  tokens: z.object({ native: z.number(), routingSaved: z.number(), memorySaved: z.number() }),
+});
+export type CallReport = z.infer<typeof CallReportSchema>;
 
 /** Compares the messages before, after narrowing, and after the whole pipeline. Pure. */
 export function reportCall(options: {
@@ -39,6 +44,7 @@ export function reportCall(options: {
   final: ContextPlan;
   narrowingReason?: string | undefined;
   memory?: string | undefined;
+  record?: CallReport["record"];
   /** A finished group's estimated tokens; the plug-in passes a cached one (groups go whole, so per group). */
   groupTokens?: (group: InteractionGroup, messages: readonly MessageWithParts[]) => number;
 }): CallReport {
@@ -77,6 +83,7 @@ export function reportCall(options: {
     task: entry?.task,
     confidence: entry?.confidence,
     memory: options.memory,
+    ...(options.record ? { record: options.record } : {}),
     tokens,
   };
 }

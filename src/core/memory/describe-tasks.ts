@@ -17,15 +17,18 @@ export function listTasks(ledger: Ledger, records: Readonly<Record<string, TaskR
     .join("\n");
 }
 
-/** One task's record as the `rcm_tasks` tool shows it; throws naming the known tasks if `id` is not one. */
-export function showTask(ledger: Ledger, records: Readonly<Record<string, TaskRecord>>, id: string, recordTokens: number): string {
+/**
+ * One task's record as the `rcm_tasks` tool shows it; throws naming the known tasks if `id` is
+ * not one. `whenWritten` says when a missing record will be written (the options decide).
+ */
+export function showTask(ledger: Ledger, records: Readonly<Record<string, TaskRecord>>, id: string, recordTokens: number, whenWritten = "it is written after a turn of this task ends"): string {
   const task = ledger.tasks.find((candidate) => candidate.id === id);
   if (!task) {
     const known = ledger.tasks.map((candidate) => candidate.id).join(", ") || "none";
     throw new Error(`no task ${JSON.stringify(id)} in this session (tasks: ${known})`);
   }
   const record = records[task.id];
-  if (!record) return `${task.id}: ${task.title}\nNo memory record yet: it is written when a turn of this task ends.`;
+  if (!record) return `${task.id}: ${task.title}\nNo memory record yet: ${whenWritten}.`;
   return renderRecord(record, { title: task.title, maxTokens: recordTokens });
 }
 

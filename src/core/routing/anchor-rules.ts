@@ -61,24 +61,24 @@ export function anchorVerdict(options: {
   const firm = hard.length > 0 ? hard : anchors.strong;
   if (firm.length > 1) {
     const chosenNamed = chosen !== "new" && firm.some((anchor) => anchor.task === chosen.task && anchor.named);
-    return chosenNamed ? keep : { chosen, unsure: true, why: `names ${firm.map((anchor) => anchor.task.id).join(" and ")}: ambiguous` };
+    return chosenNamed ? keep : { chosen, unsure: true, why: `names ${firm.map((anchor) => anchor.task.id).join(" and ")}: could be either` };
   }
   const anchor = firm[0];
   // "task 2" counts the user's tasks: where it points elsewhere than the anchor, one of them is off.
   if (anchor && !anchor.named && anchors.counted.length > 0 && !anchors.counted.includes(anchor.task)) {
-    return { chosen, unsure: true, why: `${describeAnchor(anchor)} name ${anchor.task.id}, but the request counts another task` };
+    return { chosen, unsure: true, why: `${describeAnchor(anchor)} point to ${anchor.task.id}, but its "task N" counts another` };
   }
   if (anchor && facts.unseenCheckout === undefined) {
     const target = candidates.find((candidate) => candidate.task === anchor.task);
     if (!target) return keep;
-    const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: false, why: `named by ${describeAnchor(anchor)}` };
+    const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: false, why: `named ${describeAnchor(anchor)}` };
     if (isHard(anchor) || chosen === target) return named;
     if (chosen === "new") {
       const readsAsFresh = facts.opensLikeIssue && !facts.followUp && !reviewCue;
-      return readsAsFresh ? { chosen, unsure: true, why: `reads as a new report, yet shares ${describeAnchor(anchor)} with ${anchor.task.id}` } : named;
+      return readsAsFresh ? { chosen, unsure: true, why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` } : named;
     }
     const chosenHasOwn = hasOwnEvidence(chosen);
-    return chosenHasOwn ? { chosen, unsure: true, why: `${describeAnchor(anchor)} name ${anchor.task.id}: ambiguous` } : named;
+    return chosenHasOwn ? { chosen, unsure: true, why: `${describeAnchor(anchor)} point to ${anchor.task.id}, ${describeCandidate(chosen)} to ${chosen.task.id}: could be either` } : named;
   }
   if (anchor) return keep;
   if (chosen === "new") {
@@ -88,7 +88,7 @@ export function anchorVerdict(options: {
       facts.unknownReference !== undefined ||
       facts.unseenPaths > 0 ||
       (anchors.bestTermScore < 1 && facts.unseenWords >= 3);
-    return somethingNew ? keep : { chosen, unsure: true, why: "nothing in it is new: held back" };
+    return somethingNew ? keep : { chosen, unsure: true, why: "nothing in it is new, so not surely a new task" };
   }
   const chosenHasOwn = hasOwnEvidence(chosen);
   if (chosenHasOwn) return keep;
@@ -98,12 +98,12 @@ export function anchorVerdict(options: {
     const namesNewThing = signals.namedThings.some((thing) => thing.split(" ").every((word) => !anchors.knownWords.has(word)));
     const opensNew = anchors.bestTermScore < 1 && !reviewCue && !readsAsRule && (!facts.followUp || namesNewThing);
     return opensNew
-      ? { chosen: "new", unsure: true, why: "names no task and brings its own words: may be a new task" }
-      : { chosen, unsure: true, why: `names no task firmly: not sure it is ${chosen.task.id}` };
+      ? { chosen: "new", unsure: true, why: "names no task and brings words no task used: may be a new task" }
+      : { chosen, unsure: true, why: `names no task for sure: may not be ${chosen.task.id}` };
   }
   // A reply with nothing of its own ("tests pls") is about the task just worked on.
   const current = candidates.find((candidate) => candidate.values[CURRENT] === 1);
-  if (facts.bare && current && chosen !== current) return { chosen: current, unsure: false, why: "a bare reply: the current task" };
+  if (facts.bare && current && chosen !== current) return { chosen: current, unsure: false, why: "a short reply: the task just worked on" };
   return keep;
 }
 
@@ -116,9 +116,18 @@ function isHard(anchor: TaskAnchor): boolean {
   return anchor.named || anchor.files.length > 0;
 }
 
+/** An anchor as a person says it: "its file src/alpha.py", "its words \"rate limiter\"". */
 function describeAnchor(anchor: TaskAnchor): string {
-  if (anchor.named) return "its id or checkout";
-  if (anchor.files.length > 0) return anchor.files.join(", ");
+  if (anchor.named) return "its id, label or checkout";
+  if (anchor.files.length > 0) return `its file${anchor.files.length === 1 ? "" : "s"} ${anchor.files.join(", ")}`;
   const phrase = anchor.phrases[0];
-  return phrase ? `"${phrase}"` : anchor.terms.slice(0, 3).map((term) => `"${term}"`).join(", ");
+  return `its words ${phrase ? `"${phrase}"` : anchor.terms.slice(0, 3).map((term) => `"${term}"`).join(", ")}`;
+}
+
+/** What the model's choice rests on, in words. */
+function describeCandidate(candidate: TaskCandidate): string {
+  if (candidate.workspace) return "its checkout points";
+  if (candidate.explicit) return "its name points";
+  if (candidate.backReference) return "a back-reference points";
+  return "a shared file points";
 }

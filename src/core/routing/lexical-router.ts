@@ -70,7 +70,7 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
   // Meant for every task: kept with the current task's decision, and the full history stays.
   if (current && scores.shared > scores.fresh && scores.shared > (best?.probability ?? 0)) {
     const confidence = calibrate(scores.shared, parameters.calibration);
-    const reason = `shared instruction, meant for every task, p=${scores.shared.toFixed(3)}`;
+    const reason = "a rule for every task: kept with the current task, the full history stays";
     return { decision: decide({ kind: "task", task: current.id }, confidence, reason, "shared", true), probability: scores.shared };
   }
   const modelChoice: TaskCandidate | "new" = best && best.probability >= scores.fresh ? best.candidate : "new";
@@ -117,11 +117,12 @@ export function applySafetyRules(decision: RoutingDecision, request: RoutingRequ
   if (!rule) return decision;
   const confidence = roundConfidence(heldBack(decision.confidence, rule, parameters, threshold));
   if (confidence >= decision.confidence) return decision;
-  return { ...decision, confidence, reason: `${decision.reason} (${describeRule(rule)})` };
+  return { ...decision, confidence, reason: `${decision.reason}; ${describeRule(rule, chosen)}` };
 }
 
-function describeRule(rule: SafetyRule): string {
-  return rule === "unsupported" ? "held back: nothing speaks for it" : "held back: reads as a new task folded into an old one";
+function describeRule(rule: SafetyRule, chosen: TaskCandidate | "new"): string {
+  if (rule !== "unsupported") return "held back: reads like a new task folded into an old one";
+  return `held back: nothing in it points to ${chosen === "new" ? "a new task" : chosen.task.id}`;
 }
 
 function bestCandidate(features: RoutingFeatures, probabilities: readonly number[]): { candidate: TaskCandidate; probability: number } | undefined {
@@ -157,26 +158,26 @@ function describe(options: {
   features: RoutingFeatures;
   current: string | undefined;
 }): string {
-  const { chosen, probability, rule, verdict, features, current } = options;
+  const { chosen, rule, verdict, features, current } = options;
   const { facts } = features;
   const parts: string[] = [];
   if (chosen === "new") {
-    parts.push("opens a new task");
-    if (facts.unseenCheckout) parts.push(`checkout ${facts.unseenCheckout} not seen in any task`);
-    if (facts.newTaskCue) parts.push("says it starts something new");
-    if (facts.unknownReference) parts.push(`names ${facts.unknownReference}, not seen before`);
-    parts.push(`${Math.round(facts.novelty * 100)}% unseen`);
+    parts.push("a new task");
+    if (facts.unseenCheckout) parts.push(`checkout ${facts.unseenCheckout} is in no task`);
+    if (facts.newTaskCue && verdict.why === "") parts.push("says it starts something new");
+    if (facts.unknownReference) parts.push(`no task mentions ${facts.unknownReference}`);
+    if (parts.length === 1 && verdict.why === "") parts.push(`${Math.round(facts.novelty * 100)}% of its words are new to this session`);
   } else {
-    parts.push(`${chosen.task.id === current ? "stays on" : "switches to"} ${chosen.task.id}`);
-    if (chosen.workspace) parts.push("its checkout");
-    if (chosen.explicit) parts.push("explicit reference");
-    if (chosen.backReference) parts.push("back-reference");
+    parts.push(`${chosen.task.id === current ? "stays on" : "back to"} ${chosen.task.id}`);
+    if (chosen.workspace) parts.push("in its checkout");
+    if (chosen.explicit) parts.push("names it");
+    if (chosen.backReference) parts.push("refers back to it");
     const { files, symbols, words } = chosen.evidence;
-    parts.push(`evidence files ${files.toFixed(2)}, symbols ${symbols.toFixed(2)}, words ${words.toFixed(2)}`);
+    const shares = [files > 0 ? "files" : "", symbols > 0 ? "code names" : "", words > 0 ? "words" : ""].filter(Boolean);
+    if (verdict.why === "" && shares.length > 0) parts.push(`shares its ${shares.join(", ")}`);
     if (facts.followUp) parts.push("reads as a follow-up");
   }
   if (verdict.why !== "") parts.push(verdict.why);
-  parts.push(`p=${probability.toFixed(3)}`);
-  if (rule) parts.push(describeRule(rule));
-  return parts.join(", ");
+  if (rule) parts.push(describeRule(rule, chosen));
+  return parts.join("; ");
 }

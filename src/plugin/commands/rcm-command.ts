@@ -1,7 +1,7 @@
 import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
 import type { Options } from "../../config/options-schema.js";
 import type { SessionRouting } from "../session-routing.js";
-import { describeDecision, renderStatus, renderTaskTable, renderWhy } from "./render-status.js";
+import { describeDecision, renderStatus, renderTaskTable, renderWhy } from "../../session-views/render-status.js";
 
 export const RCM_COMMAND = "rcm";
 
@@ -31,14 +31,14 @@ export async function answerRcmCommand(deps: { options: Options; routing?: Sessi
     case "status":
       return renderStatus(options, state);
     case "why":
-      return renderWhy(options, routing.lastCall(sessionID), state);
+      return renderWhy(options, state?.lastCall, state);
     case "tasks":
       return state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state);
     case "show": {
       if (!state) return renderStatus(options, state);
       const id = rest[0];
       if (!id) throw new UsageError("/rcm show needs a task id, e.g. /rcm show t2");
-      return showTask(state.ledger, state.records, id, options.memory.recordTokens);
+      return showTask(state.ledger, state.records, id, options.memory.recordTokens, whenRecordWritten(options, id));
     }
     case "move": {
       const target = rest[0];
@@ -56,6 +56,13 @@ export async function answerRcmCommand(deps: { options: Options; routing?: Sessi
     default:
       throw new UsageError(`unknown /rcm command "${verb}"`);
   }
+}
+
+/** When a task without a record gets one, as the options have it. */
+export function whenRecordWritten(options: Options, task: string): string {
+  if (options.mode !== "memory" && options.mode !== "full") return `memory is off in mode ${options.mode}, so tasks get no records (mode memory or full writes them)`;
+  const batch = options.memory.replaceBatchTokens.toLocaleString("en");
+  return `one is written after a turn of ${task} ends once its exchanges not yet in a record reach ~${batch} tokens (memory.replaceBatchTokens), and before OpenCode compacts the session`;
 }
 
 /** A mistyped `/rcm` command: the answer is the message and the usage. */

@@ -1,0 +1,143 @@
+import type { CallReport } from "../core/context/call-report.js";
+import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
+import type { Options } from "../config/options-schema.js";
+import type { SessionState } from "../store/session-state-file.js";
+import { clip, percent, plural, tokens } from "./words.js";
+
+/** What the words depend on: the mode (what a decision does) and the threshold (what "sure" means). */
+export type ViewSettings = Pick<Options, "mode" | "router" | "confidenceThreshold">;
+
+/** `/rcm status`: on or off, the session's tasks, the current task, the last decision, the savings. */
+export function renderStatus(options: ViewSettings, state: SessionState | undefined): string {
+  if (options.mode === "native") return "opencode-rcm is in native mode: it changes nothing (set mode in rcm.jsonc).";
+  const head = `mode ${options.mode}, ${options.router} router, sure from ${percent(options.confidenceThreshold)}`;
+  if (!state) return `opencode-rcm leaves this sub-agent session untouched (${head}).`;
+  const { ledger, saved } = state;
+  const lines = [state.off ? `opencode-rcm is OFF for this session: native history (/rcm on to resume; ${head}).` : `opencode-rcm is on: ${head}.`];
+  lines.push(...renderTaskTable(ledger));
+  const last = lastEntry(ledger);
+  if (last) lines.push(`Last request: ${describeDecision(ledger, last)}`, `  ${consequence(options, state, last)}`);
+  const total = saved.routingTokens + saved.memoryTokens;
+  lines.push(`Saved so far: ${tokens(total)} tokens (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}) over ${plural(saved.calls, "model call")}; estimated, not sent.`);
+  return lines.join("\n");
+}
+
+/** The session's tasks, one line each: id, status, requests, when last active, title. */
+export function renderTaskTable(ledger: Ledger): string[] {
+  if (ledger.tasks.length === 0) return ["No tasks yet: the first request opens t1."];
+  return [`Tasks (${ledger.tasks.length}):`, ...taskRows(ledger).map((row) => `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${row.title}`)];
+}
+
+export interface TaskRow {
+  id: string;
+  title: string;
+  current: boolean;
+  status: "current" | "suspended" | "empty";
+  requests: number;
+  /** "latest request", "3 requests ago", "never". */
+  lastActive: string;
+}
+
+/** The task table's rows, for the TUI's panel and the text views alike. */
+export function taskRows(ledger: Ledger): TaskRow[] {
+  const current = lastEntry(ledger)?.task;
+  return ledger.tasks.map((task) => {
+    const positions = ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === task.id ? [position] : []));
+    const lastPosition = positions.at(-1);
+    const since = lastPosition === undefined ? undefined : ledger.order.length - 1 - lastPosition;
+    return {
+      id: task.id,
+      title: task.title,
+      current: task.id === current,
+      status: task.id === current ? "current" : positions.length === 0 ? "empty" : "suspended",
+      requests: positions.length,
+      lastActive: since === undefined ? "never" : since === 0 ? "latest request" : `${plural(since, "request")} ago`,
+    };
+  });
+}
+
+/** A decision in words: the task, how sure, and why ("t2 \"Fix the parser\", 92% sure: named its file src/parser.py"). */
+export function describeDecision(ledger: Ledger, entry: LedgerEntry): string {
+  const title = clip(ledger.tasks.find((task) => task.id === entry.task)?.title ?? "", 60);
+  if (entry.router === "user") return `${entry.task} "${title}": you moved it there.`;
+  if (entry.shared) return `a rule for every task (kept with ${entry.task}), ${percent(entry.confidence)} sure.`;
+  const what = `${entry.opened ? "new task " : ""}${entry.task} "${title}"`;
+  return `${what}, ${percent(entry.confidence)} sure: ${entry.reason}.`;
+}
+
+/** What the decision did to the model's view, and why the full history was kept when it was. */
+export function consequence(options: ViewSettings, state: SessionState, entry: LedgerEntry): string {
+  if (state.off) return "The model sees the full history: opencode-rcm is off for this session.";
+  if (entry.shared) return "The model sees the full history: a rule is meant for every task.";
+  if (entry.confidence < options.confidenceThreshold) return `The model sees the full history: ${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}, not sure enough to leave anything out.`;
+  if (state.ledger.tasks.length < 2) return "The model sees the whole session: it has one task so far.";
+  if (options.mode === "memory") return `Every task stays in view; ${entry.task}'s memory record stands in for the old exchanges it covers.`;
+  return `The model sees only ${entry.task}'s history${options.mode === "full" ? " (its memory record for the old part)" : ""}; the other tasks are left out.`;
+}
+
+const MAX_RELABELS_SHOWN = 3;
+
+/** `/rcm why`: what the last model call received and why. */
+export function renderWhy(options: ViewSettings, report: CallReport | undefined, state: SessionState | undefined): string {
+  if (state?.off) return "opencode-rcm is off for this session (/rcm off): every model call gets the native history.";
+  if (!report) return "No model call of this session has passed through opencode-rcm yet.";
+  const lines = [`Last model call (mode ${options.mode}): ${callHead(options, report)}`];
+  lines.push(...callLines(report).map((line) => `  ${line}`));
+  lines.push(...relabelLines(state));
+  return lines.join("\n");
+}
+
+/** One line on what the call was: narrowed to a task, or the full history and why. */
+export function callHead(options: ViewSettings, report: CallReport): string {
+  const sure = report.confidence === undefined ? "" : `, ${percent(report.confidence)} sure`;
+  if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
+  if (options.mode === "memory") return `task ${report.task ?? "?"}${sure}; every task stays in view, its record stands in for what it covers.`;
+  return `only ${report.task ?? "?"}'s history${sure}.`;
+}
+
+/** Kept, left out, replaced; the record; messages and tokens before and after. */
+export function callLines(report: CallReport): string[] {
+  const kept = report.groups.filter((tally) => tally.kept > 0).map((tally) => `${labelOf(tally.label)} ${tally.kept}`);
+  const left = report.groups.filter((tally) => tally.dropped > 0).map((tally) => `${labelOf(tally.label)} ${tally.dropped}`);
+  const replaced = report.groups.filter((tally) => tally.replaced > 0).map((tally) => `${labelOf(tally.label)} ${tally.replaced}`);
+  const { native, routingSaved, memorySaved } = report.tokens;
+  return [
+    `Kept (exchanges): ${kept.join(", ") || "none"}`,
+    `Left out: ${left.join(", ") || "nothing"}`,
+    ...(replaced.length > 0 ? [`Replaced by the task's record: ${replaced.join(", ")}`] : []),
+    recordLine(report),
+    `Messages ${report.messagesBefore} -> ${report.messagesAfter}; tokens ${tokens(native)} -> ${tokens(native - routingSaved - memorySaved)} (saved: routing ${tokens(routingSaved)}, memory ${tokens(memorySaved)}; estimates)`,
+  ];
+}
+
+function recordLine(report: CallReport): string {
+  const { record } = report;
+  if (record) {
+    const shown = record.shown ? "shown to the model" : "not shown: the model sees all it covers anyway";
+    return `Record: ${record.task}'s covers ${plural(record.covers, "exchange")}, replaced ${record.replaced}, ${record.verbatim} kept word for word; ${shown}`;
+  }
+  if (report.memory === undefined) return "Record: none (memory is off in this mode)";
+  return `Record: ${report.memory.replace(/^none \((.*)\)$/, "none: $1")}`;
+}
+
+function labelOf(label: string): string {
+  return label === "shared" ? "rules for every task" : label;
+}
+
+/** Requests the session relabelled after their edits showed their task, the latest few. */
+function relabelLines(state: SessionState | undefined): string[] {
+  if (!state) return [];
+  const { order, decisions } = state.ledger;
+  const relabelled = order.flatMap((messageID, position) => {
+    const entry = decisions[messageID];
+    return entry?.relabelled ? [`  request ${position + 1}: routed to ${entry.relabelled.from}, now ${entry.task} (its edits: ${entry.relabelled.files.join(", ")})`] : [];
+  });
+  if (relabelled.length === 0) return [];
+  return [`Relabelled by their edits (${relabelled.length}; later routing and memory follow them):`, ...relabelled.slice(-MAX_RELABELS_SHOWN)];
+}
+
+/** The session's last routed request's decision. */
+export function lastEntry(ledger: Ledger): LedgerEntry | undefined {
+  const last = ledger.order.at(-1);
+  return last === undefined ? undefined : ledger.decisions[last];
+}

@@ -1,0 +1,88 @@
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve, sep } from "node:path";
+import { CliError } from "../cli-error.js";
+import { knownProjects } from "../store/project-file.js";
+import { sessionStateFile, type SessionState } from "../store/session-state-file.js";
+import { defaultStateRoot } from "../store/state-dir.js";
+
+/** A session's state could not be found or read: printed as one line. */
+export class SessionLookupError extends CliError {
+  override name = "SessionLookupError";
+  constructor(message: string) {
+    super(message, { code: "session" });
+  }
+}
+
+export interface StoredSession {
+  sessionID: string;
+  /** When its state was last written: the session's last routed request or turn end. */
+  modified: Date;
+  state: SessionState;
+}
+
+/**
+ * The state dir of the project that holds `directory`: the `stateDir` option when set, else
+ * the project (under the default state root) whose worktree contains it, the deepest first.
+ */
+export async function projectStateDir(options: {
+  directory: string;
+  stateDir: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+}): Promise<string> {
+  if (options.stateDir) return options.stateDir;
+  const directory = resolve(options.directory);
+  const root = defaultStateRoot(options.env, options.home);
+  const projects = await knownProjects(root);
+  const inside = (base: string) => directory === base || directory.startsWith(base.endsWith(sep) ? base : `${base}${sep}`);
+  const matches = projects
+    .map((project) => ({ project, depth: Math.max(-1, ...[project.worktree, ...project.directories].filter(inside).map((base) => base.length)) }))
+    .filter((match) => match.depth >= 0)
+    .sort((a, b) => b.depth - a.depth);
+  const best = matches[0];
+  if (best) return best.project.stateDir;
+  throw new SessionLookupError(
+    `no opencode-rcm state for ${directory} under ${root}: run OpenCode there with the plug-in (in a mode other than native) first, or name the folder with --state-dir`,
+  );
+}
+
+/** The project's sessions, most recently active first; unreadable files are named in `problems`, never moved. */
+export async function storedSessions(stateDir: string): Promise<{ sessions: StoredSession[]; problems: string[] }> {
+  const dir = join(stateDir, "sessions");
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return { sessions: [], problems: [] };
+  }
+  const sessions: StoredSession[] = [];
+  const problems: string[] = [];
+  for (const name of names.filter((entry) => /^[A-Za-z0-9_-]+\.json$/.test(entry))) {
+    const sessionID = name.slice(0, -".json".length);
+    const file = sessionStateFile(stateDir, sessionID);
+    const [read, info] = await Promise.all([file.peek(), stat(file.path).catch(() => undefined)]);
+    if (read.status === "loaded" && info) sessions.push({ sessionID, modified: info.mtime, state: read.value });
+    else if (read.status === "unreadable") problems.push(`${file.path}: ${read.reason}`);
+  }
+  sessions.sort((a, b) => b.modified.getTime() - a.modified.getTime() || a.sessionID.localeCompare(b.sessionID));
+  return { sessions, problems };
+}
+
+/** One session by id, unique prefix, or (none given) the most recently active one. */
+export async function findSession(stateDir: string, wanted: string | undefined): Promise<StoredSession> {
+  const { sessions, problems } = await storedSessions(stateDir);
+  if (sessions.length === 0) {
+    throw new SessionLookupError(`no sessions in ${join(stateDir, "sessions")}${problems.length > 0 ? ` (unreadable: ${problems.join("; ")})` : ""}`);
+  }
+  if (wanted === undefined || wanted === "latest") return sessions[0] as StoredSession;
+  const exact = sessions.find((session) => session.sessionID === wanted);
+  if (exact) return exact;
+  const byPrefix = sessions.filter((session) => session.sessionID.startsWith(wanted));
+  if (byPrefix.length === 1) return byPrefix[0] as StoredSession;
+  const known = sessions.slice(0, 5).map((session) => session.sessionID).join(", ");
+  throw new SessionLookupError(
+    byPrefix.length > 1
+      ? `"${wanted}" matches ${byPrefix.length} sessions (${byPrefix.map((session) => session.sessionID).join(", ")}): give more of the id`
+      : `no session "${wanted}" in ${join(stateDir, "sessions")} (recent: ${known}; opencode-rcm sessions lists them)`,
+  );
+}

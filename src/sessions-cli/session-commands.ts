@@ -1,0 +1,104 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { loadOptions } from "../config/load-options.js";
+import type { Options } from "../config/options-schema.js";
+import { renderStatus, renderWhy } from "../session-views/render-status.js";
+import { pendingIntents, postIntent, type SessionIntent } from "../store/session-inbox.js";
+import { findSession, projectStateDir, SessionLookupError, storedSessions, type StoredSession } from "./find-sessions.js";
+
+/** Where the CLI looks: the project of `directory`, with the options its rcm.jsonc files and RCM_* variables give. */
+export interface SessionScope {
+  directory: string;
+  stateDir?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  now?: Date;
+}
+
+const LISTED_SESSIONS = 10;
+
+/** `opencode-rcm sessions`: the project's recent sessions with their tasks. */
+export async function sessionsCommand(scope: SessionScope, options: { all?: boolean } = {}): Promise<string> {
+  const { stateDir } = await open(scope);
+  const { sessions, problems } = await storedSessions(stateDir);
+  if (sessions.length === 0) return `No sessions yet in ${stateDir}.\n`;
+  const shown = options.all ? sessions : sessions.slice(0, LISTED_SESSIONS);
+  const now = scope.now ?? new Date();
+  const lines = [`Sessions of ${stateDir} (most recent first${shown.length < sessions.length ? `; ${sessions.length - shown.length} more with --all` : ""}):`];
+  for (const session of shown) {
+    const { ledger, off } = session.state;
+    const current = ledger.decisions[ledger.order.at(-1) ?? ""]?.task;
+    const requests = ledger.order.length;
+    lines.push(`${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${ledger.tasks.length} task${ledger.tasks.length === 1 ? "" : "s"}${off ? "  (off)" : ""}`);
+    for (const task of ledger.tasks) lines.push(`  ${task.id === current ? "*" : " "} ${task.id.padEnd(4)} ${task.title}`);
+  }
+  for (const problem of problems) lines.push(`unreadable (left as it is): ${problem}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** `opencode-rcm status [session]`: as /rcm status shows it, plus what waits for OpenCode. */
+export async function statusCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
+  const { stateDir, options } = await open(scope);
+  const session = await findSession(stateDir, wanted);
+  return `Session ${session.sessionID}\n${renderStatus(options, session.state)}\n${await waiting(stateDir, session)}`;
+}
+
+/** `opencode-rcm why [session]`: what the session's last model call received. */
+export async function whyCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
+  const { stateDir, options } = await open(scope);
+  const session = await findSession(stateDir, wanted);
+  return `Session ${session.sessionID}\n${renderWhy(options, session.state.lastCall, session.state)}\n${await waiting(stateDir, session)}`;
+}
+
+/** `opencode-rcm move [session] <task|new>`: the session's last routed request belongs to another task. */
+export async function moveCommand(scope: SessionScope, wanted: string | undefined, target: string): Promise<string> {
+  const { stateDir } = await open(scope);
+  const session = await findSession(stateDir, wanted);
+  const { ledger } = session.state;
+  const messageID = ledger.order.at(-1);
+  if (messageID === undefined) throw new SessionLookupError(`session ${session.sessionID} has no routed request to move`);
+  if (target !== "new" && !ledger.tasks.some((task) => task.id === target)) {
+    throw new SessionLookupError(`no task "${target}" in session ${session.sessionID} (tasks: ${ledger.tasks.map((task) => task.id).join(", ") || "none"}, or new)`);
+  }
+  const from = ledger.decisions[messageID]?.task ?? "?";
+  await postIntent(stateDir, session.sessionID, { kind: "move", messageID, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } });
+  const to = target === "new" ? "a new task" : target;
+  return `Request ${ledger.order.length} of session ${session.sessionID} moves from ${from} to ${to}.\n${APPLIED_WHEN}\n`;
+}
+
+/** `opencode-rcm off|on [session]`. */
+export async function switchCommand(scope: SessionScope, wanted: string | undefined, off: boolean): Promise<string> {
+  const { stateDir } = await open(scope);
+  const session = await findSession(stateDir, wanted);
+  await postIntent(stateDir, session.sessionID, { kind: off ? "off" : "on" });
+  const what = off ? "off for this session: the model gets the native history" : "on again for this session";
+  return `opencode-rcm turns ${what} (session ${session.sessionID}).\n${APPLIED_WHEN}\n`;
+}
+
+const APPLIED_WHEN =
+  "OpenCode applies it at the session's next request (the state file is its own while it runs); until then, opencode-rcm status shows it as waiting.";
+
+async function open(scope: SessionScope): Promise<{ stateDir: string; options: Options }> {
+  const directory = resolve(scope.directory);
+  const { options } = await loadOptions({ tuple: undefined, directory, worktree: directory, env: scope.env, home: homedir() });
+  const stateDir = await projectStateDir({ directory, stateDir: scope.stateDir ?? options.stateDir, env: scope.env, home: homedir() });
+  return { stateDir, options };
+}
+
+async function waiting(stateDir: string, session: StoredSession): Promise<string> {
+  const intents = await pendingIntents(stateDir, session.sessionID);
+  if (intents.length === 0) return "";
+  return `Waiting for OpenCode to apply (at the session's next request): ${intents.map(({ intent }) => describeIntent(intent)).join("; ")}\n`;
+}
+
+function describeIntent(intent: SessionIntent): string {
+  if (intent.kind === "move") return `move the last request to ${intent.target.kind === "new" ? "a new task" : intent.target.task}`;
+  return `switch ${intent.kind}`;
+}
+
+function ago(when: Date, now: Date): string {
+  const seconds = Math.max(0, Math.round((now.getTime() - when.getTime()) / 1000));
+  if (seconds < 60) return `${seconds} s ago`.padEnd(12);
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`.padEnd(12);
+  if (seconds < 86_400) return `${Math.round(seconds / 3600)} h ago`.padEnd(12);
+  return when.toISOString().slice(0, 10).padEnd(12);
+}
