@@ -159,7 +159,7 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
     shard,
   });
   const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
-  return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(values.out, "results.jsonl")}\nreport:  ${resolve(values.out, "report.md")}\n`;
+  return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(values.out, "results.jsonl")}\nreport:  ${resolve(values.out, "report.md")}\n         ${resolve(values.out, "report.html")} (open in a browser)\n`;
 }
 
 function agentChoice(agent: string | undefined, model: string | undefined, providerConfig: string | undefined): AgentChoice {

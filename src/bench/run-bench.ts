@@ -1,10 +1,12 @@
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { MessageWithParts } from "../core/messages.js";
 import type { AuxUsage } from "../core/routing/decision.js";
 import type { Ledger } from "../core/routing/ledger.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
+import { opencodeBinary } from "../harness/opencode-binary.js";
 import { packageRoot } from "../harness/package-root.js";
 import { startOpencodeServer, type OpencodeServer } from "../harness/opencode-server.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
@@ -92,12 +94,19 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
   const outDir = resolve(options.outDir);
   const suite = await loadSuite(resolve(options.suiteDir));
   const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
+  // What can fail before the first session is checked before the run directory exists.
+  opencodeBinary();
+  const created = !existsSync(outDir);
   await mkdir(join(outDir, "tmp"), { recursive: true });
   // Temp files (scoring's scratch index and patch files, OpenCode's own) stay in the run directory too.
   const previousTmp = process.env["TMPDIR"];
   process.env["TMPDIR"] = join(outDir, "tmp");
   try {
     return await runModes({ ...options, outDir, suite, specs });
+  } catch (error) {
+    // A run that failed before any result leaves no half-made folder behind (one it did not create stays).
+    if (created && !existsSync(runFiles(outDir).results)) await rm(outDir, { recursive: true, force: true });
+    throw error;
   } finally {
     if (previousTmp === undefined) delete process.env["TMPDIR"];
     else process.env["TMPDIR"] = previousTmp;

@@ -11,9 +11,15 @@ export interface IsolatedHome {
 
 /**
  * Creates XDG data/config/cache/state dirs under `root` and writes `config` as the global
- * opencode.json, in a config dir prepared so that OpenCode does not npm-install into it.
+ * opencode.json (and `tui` as tui.json), in a config dir prepared so that OpenCode does not
+ * npm-install into it.
  */
-export async function createIsolatedHome(options: { root: string; config: Record<string, unknown> }): Promise<IsolatedHome> {
+export async function createIsolatedHome(options: {
+  root: string;
+  config: Record<string, unknown>;
+  /** The global tui.json (where the TUI finds its plug-ins), if any. */
+  tui?: Record<string, unknown>;
+}): Promise<IsolatedHome> {
   const xdg = {
     XDG_DATA_HOME: join(options.root, "data"),
     XDG_CONFIG_HOME: join(options.root, "config"),
@@ -24,6 +30,7 @@ export async function createIsolatedHome(options: { root: string; config: Record
   const configDir = join(xdg.XDG_CONFIG_HOME, "opencode");
   await prepareConfigDir(configDir);
   await writeFile(join(configDir, "opencode.json"), JSON.stringify(options.config, null, 2));
+  if (options.tui) await writeFile(join(configDir, "tui.json"), JSON.stringify(options.tui, null, 2));
   return {
     root: options.root,
     configDir,

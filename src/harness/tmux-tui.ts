@@ -19,6 +19,8 @@ export interface TuiSession {
    * `done` holds and the TUI is idle again.
    */
   submit(line: string, done: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Sends keys as tmux names them ("Enter", "Down", "Escape", "C-p"). */
+  keys(...keys: string[]): Promise<void>;
   /** Quits OpenCode and the tmux server; waits until the OpenCode process is gone. */
   close(): Promise<void>;
 }
@@ -103,6 +105,9 @@ export async function startTui(options: { directory: string; home: IsolatedHome;
       await waitFor(typed, `the prompt to read ${JSON.stringify(line)}`, 10_000);
       await tmux("send-keys", "-t", "oc", "Enter");
       return waitFor((text) => done(text) && !BUSY.test(text), `the answer to ${JSON.stringify(line)}`, timeoutMs);
+    },
+    async keys(...keys) {
+      await tmux("send-keys", "-t", "oc", ...keys);
     },
     close,
   };

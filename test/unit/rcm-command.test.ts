@@ -49,7 +49,7 @@ describe("/rcm answered by the plug-in", () => {
       "Tasks (2):",
       "* t1   current   2 requests   latest request  Task A: add textkit/slugify.py with a slugify(text)…",
       "  t2   suspended 1 request    1 request ago   Task B: write a CHANGELOG entry for the 0.2 release",
-      expect.stringMatching(/^Last request: t1 "Task A: .*", \d+% sure: back to t1; .*\.$/),
+      expect.stringMatching(/^Last request: t1 "Task A: .*", \d+% sure: .+\.$/),
       "  The model sees only t1's history; the other tasks are left out.",
       "Saved so far: ~0 tokens (routing ~0, memory ~0) over 0 model calls; estimated, not sent.",
     ]);
@@ -116,10 +116,10 @@ describe("/rcm answered by the plug-in", () => {
   it("a mistyped command answers with what went wrong and the usage", async () => {
     const { routing } = await routedSession();
     for (const [args, problem] of [
-      ["bogus", 'unknown /rcm command "bogus"'],
-      ["move", "/rcm move needs a task id or new"],
-      ["move somewhere", "/rcm move needs a task id or new"],
-      ["show", "/rcm show needs a task id"],
+      ["bogus", 'unknown /rcm-text command "bogus"'],
+      ["move", "/rcm-text move needs a task id or new"],
+      ["move somewhere", "/rcm-text move needs a task id or new"],
+      ["show", "/rcm-text show needs a task id"],
     ] as const) {
       const failure = answerRcmCommand({ ...router, routing }, sessionID, args);
       await expect(failure).rejects.toBeInstanceOf(UsageError);

@@ -150,7 +150,7 @@ describe("evidence for routing", () => {
     await routing.learn(sessionID, toInteractionGroups(upToBack));
     const routed = await routing.route(sessionID, (back as MessageWithParts).info.id, "keep unicode letters in slugify.py");
     expect(routed?.task.id).toBe("t1");
-    expect(routed?.entry.reason).toBe("back to t1; named its file slugify.py");
+    expect(routed?.entry.reason).toBe("named its file slugify.py");
     expect(reads).toBe(1);
   });
 });

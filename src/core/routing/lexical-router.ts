@@ -160,24 +160,24 @@ function describe(options: {
 }): string {
   const { chosen, rule, verdict, features, current } = options;
   const { facts } = features;
-  const parts: string[] = [];
+  // The task and whether it is new are said next to the reason everywhere it is shown: the reason says why.
+  const why: string[] = [];
   if (chosen === "new") {
-    parts.push("a new task");
-    if (facts.unseenCheckout) parts.push(`checkout ${facts.unseenCheckout} is in no task`);
-    if (facts.newTaskCue && verdict.why === "") parts.push("says it starts something new");
-    if (facts.unknownReference) parts.push(`no task mentions ${facts.unknownReference}`);
-    if (parts.length === 1 && verdict.why === "") parts.push(`${Math.round(facts.novelty * 100)}% of its words are new to this session`);
+    if (facts.unseenCheckout) why.push(`checkout ${facts.unseenCheckout} is in no task`);
+    if (facts.newTaskCue && verdict.why === "") why.push("says it starts something new");
+    if (facts.unknownReference) why.push(`no task mentions ${facts.unknownReference}`);
+    if (why.length === 0 && verdict.why === "") why.push(`${Math.round(facts.novelty * 100)}% of its words are new to this session`);
   } else {
-    parts.push(`${chosen.task.id === current ? "stays on" : "back to"} ${chosen.task.id}`);
-    if (chosen.workspace) parts.push("in its checkout");
-    if (chosen.explicit) parts.push("names it");
-    if (chosen.backReference) parts.push("refers back to it");
+    if (chosen.workspace) why.push("in its checkout");
+    if (chosen.explicit) why.push("names it");
+    if (chosen.backReference) why.push("refers back to it");
     const { files, symbols, words } = chosen.evidence;
     const shares = [files > 0 ? "files" : "", symbols > 0 ? "code names" : "", words > 0 ? "words" : ""].filter(Boolean);
-    if (verdict.why === "" && shares.length > 0) parts.push(`shares its ${shares.join(", ")}`);
-    if (facts.followUp) parts.push("reads as a follow-up");
+    if (verdict.why === "" && shares.length > 0) why.push(`shares its ${shares.join(", ")}`);
+    if (facts.followUp) why.push("reads as a follow-up");
+    if (why.length === 0 && verdict.why === "") why.push(chosen.task.id === current ? "nothing points elsewhere" : "closest in its words");
   }
-  if (verdict.why !== "") parts.push(verdict.why);
-  if (rule) parts.push(describeRule(rule, chosen));
-  return parts.join("; ");
+  if (verdict.why !== "") why.push(verdict.why);
+  if (rule) why.push(describeRule(rule, chosen));
+  return why.join("; ");
 }

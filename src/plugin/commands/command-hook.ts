@@ -25,6 +25,8 @@ export function createCommandHook(options: {
     } catch (error) {
       answer = `opencode-rcm: ${error instanceof Error ? error.message : String(error)}`;
     }
-    await deliverCommandAnswer({ client, logger: deps.logger, sessionID, command: RCM_COMMAND, answer, model: sessionModels.get(sessionID), agent: sessionAgents.get(sessionID) });
+    // Headed by the command line, so consecutive answers read apart in the transcript.
+    const line = `/${RCM_COMMAND}${input.arguments.trim() === "" ? "" : ` ${input.arguments.trim()}`}`;
+    await deliverCommandAnswer({ client, logger: deps.logger, sessionID, command: RCM_COMMAND, answer: `${line}\n${answer}`, model: sessionModels.get(sessionID), agent: sessionAgents.get(sessionID) });
   };
 }

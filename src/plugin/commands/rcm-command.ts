@@ -1,22 +1,27 @@
 import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
 import type { Options } from "../../config/options-schema.js";
 import type { SessionRouting } from "../session-routing.js";
-import { describeDecision, renderStatus, renderTaskTable, renderWhy } from "../../session-views/render-status.js";
+import { describeDecision, renderStatus, renderTaskTable, renderWhy, whenRecordWritten } from "../../session-views/render-status.js";
 
-export const RCM_COMMAND = "rcm";
+/**
+ * The server's command, for clients without the TUI part (web, desktop, `opencode run`). Not
+ * `rcm`: the TUI sends a typed `/rcm ...` to a server command of that name before its own,
+ * and the TUI part's `/rcm` runs with no request that can fail.
+ */
+export const RCM_COMMAND = "rcm-text";
 
 export const RCM_USAGE = [
-  "/rcm [status]          mode, tasks, current task, last decision, tokens saved",
-  "/rcm why               what the last model call received, and why",
-  "/rcm tasks             the session's tasks with their goals",
-  "/rcm show <task>       one task's memory record (e.g. /rcm show t2)",
-  "/rcm move <task|new>   the last request belongs to <task> (or a new task) from the next call on",
-  "/rcm off | /rcm on     native history for this session / back on",
+  "/rcm-text [status]          mode, tasks, current task, last decision, tokens saved",
+  "/rcm-text why               what the last model call received, and why",
+  "/rcm-text tasks             the session's tasks with their goals",
+  "/rcm-text show <task>       one task's memory record (e.g. /rcm-text show t2)",
+  "/rcm-text move <task|new>   the last request belongs to <task> (or a new task) from the next call on",
+  "/rcm-text off | on          native history for this session / back on",
 ].join("\n");
 
-/** The config entry that makes `/rcm` a command; its template is never sent (the plug-in answers). */
+/** The config entry that makes `/rcm-text` a command; its template is never sent (the plug-in answers). */
 export const RCM_COMMAND_CONFIG = {
-  description: "opencode-rcm: status, why, tasks, show <task>, move <task|new>, off, on",
+  description: "opencode-rcm as a message (web, desktop, opencode run): status, why, tasks, show <task>, move <task|new>, off, on",
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 
@@ -37,32 +42,25 @@ export async function answerRcmCommand(deps: { options: Options; routing?: Sessi
     case "show": {
       if (!state) return renderStatus(options, state);
       const id = rest[0];
-      if (!id) throw new UsageError("/rcm show needs a task id, e.g. /rcm show t2");
+      if (!id) throw new UsageError(`/${RCM_COMMAND} show needs a task id, e.g. /${RCM_COMMAND} show t2`);
       return showTask(state.ledger, state.records, id, options.memory.recordTokens, whenRecordWritten(options, id));
     }
     case "move": {
       const target = rest[0];
-      if (!target || !/^(t\d+|new)$/.test(target)) throw new UsageError("/rcm move needs a task id or new, e.g. /rcm move t1");
+      if (!target || !/^(t\d+|new)$/.test(target)) throw new UsageError(`/${RCM_COMMAND} move needs a task id or new, e.g. /${RCM_COMMAND} move t1`);
       const moved = await routing.move(sessionID, target === "new" ? { kind: "new" } : { kind: "task", task: target });
       const ledger = (await routing.snapshot(sessionID))?.ledger;
       return `Moved the last request from ${moved.from} to ${moved.task.id}${moved.entry.opened ? " (new task)" : ""} "${moved.task.title}". The next model call gets ${moved.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, moved.entry)}` : ""}`;
     }
     case "off":
       await routing.setOff(sessionID, true);
-      return "opencode-rcm is off for this session: the model gets the native history until /rcm on.";
+      return `opencode-rcm is off for this session: the model gets the native history until /${RCM_COMMAND} on.`;
     case "on":
       await routing.setOff(sessionID, false);
       return `opencode-rcm is on again for this session (mode ${options.mode}). Requests sent while it was off are kept in every task's view.`;
     default:
-      throw new UsageError(`unknown /rcm command "${verb}"`);
+      throw new UsageError(`unknown /${RCM_COMMAND} command "${verb}"`);
   }
-}
-
-/** When a task without a record gets one, as the options have it. */
-export function whenRecordWritten(options: Options, task: string): string {
-  if (options.mode !== "memory" && options.mode !== "full") return `memory is off in mode ${options.mode}, so tasks get no records (mode memory or full writes them)`;
-  const batch = options.memory.replaceBatchTokens.toLocaleString("en");
-  return `one is written after a turn of ${task} ends once its exchanges not yet in a record reach ~${batch} tokens (memory.replaceBatchTokens), and before OpenCode compacts the session`;
 }
 
 /** A mistyped `/rcm` command: the answer is the message and the usage. */

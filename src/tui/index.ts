@@ -1,0 +1,66 @@
+import { homedir } from "node:os";
+import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plugin/tui";
+import { packageRoot } from "../harness/package-root.js";
+import { locateState, type TuiScope } from "./locate-state.js";
+import { openRcmMenu } from "./rcm-menu.js";
+import { taskPanel } from "./task-panel.js";
+
+/** After the built-in context section (100), before MCP (200). */
+const PANEL_ORDER = 150;
+
+/**
+ * The TUI part (listed in tui.json): the sidebar's task panel, `/rcm` run inside the TUI,
+ * and the options' problems on screen. It reads what the server part writes and never
+ * breaks the TUI: a failure is logged (OpenCode's log) and the TUI goes on without it.
+ */
+const tui: TuiPlugin = async (api) => {
+  const log = (message: string, error?: unknown): void => {
+    const detail = error === undefined ? "" : `: ${error instanceof Error ? error.message : String(error)}`;
+    void api.client.app.log({ service: "opencode-rcm", level: "warn", message: `tui: ${message}${detail}` }).catch(() => undefined);
+  };
+  let scope: TuiScope;
+  try {
+    const { directory, worktree } = api.state.path;
+    scope = await locateState({
+      directory,
+      worktree,
+      plugins: api.state.config.plugin,
+      packageDir: packageRoot(),
+      env: process.env,
+      home: homedir(),
+      projectID: async () => (await api.client.project.current({ directory })).data?.id,
+    });
+  } catch (error) {
+    log("could not read the options; no task panel or /rcm in this TUI", error);
+    return;
+  }
+  showProblems(api, scope.problems);
+  api.slots.register({
+    order: PANEL_ORDER,
+    slots: { sidebar_content: (_context: unknown, props: { session_id: string }) => taskPanel(api, scope, props, (error) => log("task panel", error)) },
+  });
+  api.keymap.registerLayer({
+    commands: [
+      {
+        namespace: "palette",
+        name: "rcm.menu",
+        title: "opencode-rcm: status, why, tasks, show, move, off/on",
+        category: "opencode-rcm",
+        slashName: "rcm",
+        run: () => void openRcmMenu(api, scope).catch((error: unknown) => log("/rcm", error)),
+      },
+    ],
+    bindings: [],
+  });
+};
+
+/** The options' problems, now that the TUI is up to show them (the server part's start-up toast comes too early for it). */
+function showProblems(api: TuiPluginApi, problems: readonly string[]): void {
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, 3).join("\n");
+  const more = problems.length > 3 ? `\n(+${problems.length - 3} more in the log)` : "";
+  api.ui.toast({ variant: "warning", title: "opencode-rcm: config problem", message: shown + more, duration: 10_000 });
+}
+
+const plugin: TuiPluginModule & { id: string } = { id: "opencode-rcm", tui };
+export default plugin;

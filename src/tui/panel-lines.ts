@@ -1,0 +1,69 @@
+import type { ViewSettings } from "../session-views/render-status.js";
+import { callHead, consequence, lastEntry, taskRows } from "../session-views/render-status.js";
+import { clip, percent, plural, tokens } from "../session-views/words.js";
+import type { SessionState } from "../store/session-state-file.js";
+
+/** How a line is drawn: the panel maps tones to the theme's colours. */
+export type Tone = "title" | "text" | "muted" | "current" | "warning";
+
+export interface PanelLine {
+  text: string;
+  tone: Tone;
+}
+
+/** What the panel knows: the options, the session's stored state, what waits in its inbox, the options' problems. */
+export interface PanelInput {
+  settings: ViewSettings;
+  state: SessionState | undefined;
+  /** Changes asked for from the TUI or the CLI that the server has not applied yet. */
+  pending: number;
+  problems: readonly string[];
+  /** Characters a line may take in the sidebar (titles are clipped to fit). */
+  width: number;
+}
+
+/**
+ * The sidebar's task panel, as lines: the tasks (current marked, status, requests, when
+ * last active, title), the last decision in words, what the last model call kept and left
+ * out, the tokens saved, and any option problem. Pure: the TUI draws it, tests read it.
+ */
+export function panelLines(input: PanelInput): PanelLine[] {
+  const { settings, state, pending, problems, width } = input;
+  const lines: PanelLine[] = [];
+  const off = state?.off === true;
+  lines.push({ text: `RCM · ${settings.mode}${off ? " · OFF" : ""}`, tone: "title" });
+  for (const problem of problems) lines.push({ text: `config problem: ${problem}`, tone: "warning" });
+  if (settings.mode === "native") {
+    lines.push({ text: "native mode: changes nothing", tone: "muted" });
+    return lines;
+  }
+  if (!state || state.ledger.tasks.length === 0) {
+    lines.push({ text: "No tasks yet: the first request opens t1.", tone: "muted" });
+    return lines;
+  }
+  for (const row of taskRows(state.ledger)) {
+    const mark = row.current ? "▶" : " ";
+    lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
+    lines.push({ text: `    ${row.status} · ${plural(row.requests, "req")} · ${row.lastActive}`, tone: "muted" });
+  }
+  const last = lastEntry(state.ledger);
+  if (last) {
+    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${percent(last.confidence)} sure`;
+    lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
+    if (last.router !== "user" && !last.shared) lines.push({ text: `  ${clip(last.reason, width * 3)}`, tone: "muted" });
+    lines.push({ text: `  ${consequence(settings, state, last)}`, tone: last.confidence < settings.confidenceThreshold || last.shared || off ? "warning" : "muted" });
+  }
+  const call = state.lastCall;
+  if (call && !off) {
+    lines.push({ text: `Last call: ${callHead(settings, call)}`, tone: "text" });
+    const kept = call.groups.filter((tally) => tally.kept > 0).map((tally) => `${tally.label} ${tally.kept}`);
+    const left = call.groups.filter((tally) => tally.dropped > 0).map((tally) => `${tally.label} ${tally.dropped}`);
+    const replaced = call.groups.filter((tally) => tally.replaced > 0).map((tally) => `${tally.label} ${tally.replaced}`);
+    lines.push({ text: `  kept ${kept.join(", ") || "none"}${left.length > 0 ? `; left out ${left.join(", ")}` : ""}`, tone: "muted" });
+    if (replaced.length > 0) lines.push({ text: `  replaced by a record: ${replaced.join(", ")}`, tone: "muted" });
+  }
+  const { saved } = state;
+  lines.push({ text: `Saved ${tokens(saved.routingTokens + saved.memoryTokens)} tokens in ${plural(saved.calls, "call")}`, tone: "muted" });
+  if (pending > 0) lines.push({ text: `${plural(pending, "change")} waiting for the next request`, tone: "warning" });
+  return lines;
+}
