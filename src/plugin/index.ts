@@ -9,7 +9,7 @@ import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
 import { auxSourceOf } from "../config/options-schema.js";
 import { loadOptions } from "../config/load-options.js";
-import { announceProblems, createToaster, routingToast } from "./notifier.js";
+import { announceProblems, createToaster, plainTerminal, routingToast } from "./notifier.js";
 import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
 import { createCommandHook } from "./commands/command-hook.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
@@ -29,7 +29,7 @@ const server: Plugin = async (input, rawOptions) => {
   const logger = createLogger(input.client);
   const { options, problems, files } = await loadOptions({ tuple: rawOptions, directory: input.directory, worktree: input.worktree, env: process.env, home: homedir() });
   const toast = createToaster(input.client, logger, options.notify === "toast");
-  await announceProblems(problems, input.client, logger);
+  await announceProblems(problems, input.client, logger, plainTerminal(process.argv));
   const routes = options.mode !== "native";
   const remembers = options.mode === "memory" || options.mode === "full";
   const guard = createFailOpenGuard(logger);

@@ -48,12 +48,28 @@ export function createToaster(client: PluginInput["client"], logger: Logger, ena
  * Options problems, loud at start-up: each in the log, and one toast for all (whatever
  * `notify` says: a bad key falls back alone and the rest works, which the user must know).
  */
-export async function announceProblems(problems: readonly OptionProblem[], client: PluginInput["client"], logger: Logger): Promise<void> {
+export async function announceProblems(
+  problems: readonly OptionProblem[],
+  client: PluginInput["client"],
+  logger: Logger,
+  /** Where a terminal reads them too (`opencode run`, `serve`, `web`: no TUI to show a toast). */
+  terminal?: (text: string) => void,
+): Promise<void> {
   for (const problem of problems) await logger.log("warn", describeProblem(problem), { key: problem.key });
   if (problems.length === 0) return;
+  terminal?.(problems.map((problem) => `opencode-rcm: config problem: ${describeProblem(problem)}\n`).join(""));
   const shown = problems.slice(0, 3).map(describeProblem).join("\n");
   const more = problems.length > 3 ? `\n(+${problems.length - 3} more in the log)` : "";
   // Not awaited: the toast route waits for this instance, whose start-up waits for the plug-in.
   void createToaster(client, logger, true)({ title: "opencode-rcm: config problem", message: shown + more, variant: "warning" }, 10_000);
 }
 
+
+/**
+ * The terminal OpenCode runs in, when no TUI draws on it: `opencode run`, `serve` and `web`
+ * (argv[2] is the subcommand; the TUI's server part runs in a worker with none).
+ */
+export function plainTerminal(argv: readonly string[]): ((text: string) => void) | undefined {
+  const subcommand = argv[2];
+  return subcommand === "run" || subcommand === "serve" || subcommand === "web" ? (text) => void process.stderr.write(text) : undefined;
+}

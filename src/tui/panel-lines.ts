@@ -1,5 +1,6 @@
 import type { ViewSettings } from "../session-views/render-status.js";
-import { callHead, consequence, lastEntry, taskRows } from "../session-views/render-status.js";
+import { lastEntry, taskRows } from "../session-views/render-status.js";
+import type { LedgerEntry } from "../core/routing/ledger.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
 
@@ -44,26 +45,42 @@ export function panelLines(input: PanelInput): PanelLine[] {
   for (const row of taskRows(state.ledger)) {
     const mark = row.current ? "▶" : " ";
     lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
-    lines.push({ text: `    ${row.status} · ${plural(row.requests, "req")} · ${row.lastActive}`, tone: "muted" });
+    lines.push({ text: `    ${row.status} · ${plural(row.requests, "req")} · ${shortAgo(row.lastActive)}`, tone: "muted" });
   }
   const last = lastEntry(state.ledger);
   if (last) {
     const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${percent(last.confidence)} sure`;
     lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
     if (last.router !== "user" && !last.shared) lines.push({ text: `  ${clip(last.reason, width * 3)}`, tone: "muted" });
-    lines.push({ text: `  ${consequence(settings, state, last)}`, tone: last.confidence < settings.confidenceThreshold || last.shared || off ? "warning" : "muted" });
+    const { text, fallback } = panelConsequence(settings, state, last);
+    lines.push({ text: `  ${text}`, tone: fallback ? "warning" : "muted" });
   }
   const call = state.lastCall;
   if (call && !off) {
-    lines.push({ text: `Last call: ${callHead(settings, call)}`, tone: "text" });
     const kept = call.groups.filter((tally) => tally.kept > 0).map((tally) => `${tally.label} ${tally.kept}`);
     const left = call.groups.filter((tally) => tally.dropped > 0).map((tally) => `${tally.label} ${tally.dropped}`);
     const replaced = call.groups.filter((tally) => tally.replaced > 0).map((tally) => `${tally.label} ${tally.replaced}`);
-    lines.push({ text: `  kept ${kept.join(", ") || "none"}${left.length > 0 ? `; left out ${left.join(", ")}` : ""}`, tone: "muted" });
+    lines.push({ text: `Last call: ${call.fallback ? "full history, " : ""}kept ${kept.join(", ") || "none"}`, tone: "text" });
+    if (left.length > 0) lines.push({ text: `  left out ${left.join(", ")}`, tone: "muted" });
     if (replaced.length > 0) lines.push({ text: `  replaced by a record: ${replaced.join(", ")}`, tone: "muted" });
   }
   const { saved } = state;
   lines.push({ text: `Saved ${tokens(saved.routingTokens + saved.memoryTokens)} tokens in ${plural(saved.calls, "call")}`, tone: "muted" });
   if (pending > 0) lines.push({ text: `${plural(pending, "change")} waiting for the next request`, tone: "warning" });
   return lines;
+}
+
+/** What the last decision does to the model's view, in a few words (the sidebar is narrow). */
+function panelConsequence(settings: ViewSettings, state: SessionState, entry: LedgerEntry): { text: string; fallback: boolean } {
+  if (state.off) return { text: "full history: RCM is off", fallback: true };
+  if (entry.shared) return { text: "full history: a rule for every task", fallback: true };
+  if (entry.confidence < settings.confidenceThreshold) return { text: `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
+  if (state.ledger.tasks.length < 2) return { text: "one task so far: the whole session", fallback: false };
+  if (settings.mode === "memory") return { text: `all tasks in view; ${entry.task}'s record for its old part`, fallback: false };
+  return { text: `the model gets only ${entry.task}'s history`, fallback: false };
+}
+
+/** "latest request" stays; "3 requests ago" becomes "3 reqs ago" to fit a line. */
+function shortAgo(lastActive: string): string {
+  return lastActive.replace(/ requests? ago$/, (match) => (match.startsWith(" requests") ? " reqs ago" : " req ago"));
 }
