@@ -1,9 +1,6 @@
 import { z } from "zod";
 import { OptionsSchema } from "./options-schema.js";
 
-/** Where the published schema is fetched from; a config file's `$schema` names it. */
-export const SCHEMA_URL = "https://unpkg.com/opencode-rcm/rcm.schema.json";
-
 /**
  * The JSON schema of an rcm.jsonc file, generated from the options' zod schema (the one
  * source of truth) and published as `rcm.schema.json`. Rules across keys are not
@@ -14,10 +11,10 @@ export function optionsJsonSchema(): Record<string, unknown> {
   const properties = generated.properties as Record<string, unknown>;
   return {
     ...generated,
-    $id: SCHEMA_URL,
     title: "opencode-rcm options (rcm.jsonc)",
     description: "Options of the opencode-rcm plug-in for OpenCode: ~/.config/opencode/rcm.jsonc, .opencode/rcm.jsonc, or the [\"opencode-rcm\", { ... }] tuple in opencode.json.",
-    properties: { $schema: { type: "string", description: "This schema's URL, for editors." }, ...properties },
+    // No $id: the schema is read from the installed package ("$schema": "../node_modules/opencode-rcm/rcm.schema.json").
+    properties: { $schema: { type: "string", description: "Where this schema is, for editors: a path into the installed package." }, ...properties },
   };
 }
 

@@ -1,19 +1,28 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGitRepo } from "../../src/harness/git-repo.js";
+import { createIsolatedHome } from "../../src/harness/isolated-home.js";
 import { opencodeBinary } from "../../src/harness/opencode-binary.js";
+import { offlineConfig, type PluginEntry } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/harness/package-root.js";
+import { startTui } from "../../src/harness/tmux-tui.js";
+import { startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { ASK, EVERYDAY_SCRIPT, replyOf } from "./support/everyday-session.js";
 
 const run = promisify(execFile);
 const ROOT = packageRoot();
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
+/** A copy of the sources as a fresh clone has them: no dist/. */
+let checkout: string;
 let app: string;
+let installed: string;
 let cli: string;
 /** This PATH without any directory holding an opencode: the installed package must find it itself or say how. */
 const PATH = (process.env["PATH"] ?? "/usr/bin:/bin")
@@ -23,18 +32,29 @@ const PATH = (process.env["PATH"] ?? "/usr/bin:/bin")
 
 beforeAll(async () => {
   temp = await makeTempDir("rcm-installed");
+  // The sources as a clone has them (tracked and new files, nothing ignored: no dist/), with
+  // this repository's node_modules for the build tools. `npm pack` must build it (prepack).
+  checkout = join(temp.path, "checkout");
+  const { stdout: listed } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT, maxBuffer: 20 * 1024 * 1024 });
+  for (const file of listed.split("\0").filter((path) => path !== "" && existsSync(join(ROOT, path)))) {
+    await mkdir(dirname(join(checkout, file)), { recursive: true });
+    await cp(join(ROOT, file), join(checkout, file));
+  }
+  await symlink(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
+  expect(existsSync(join(checkout, "dist"))).toBe(false);
+  const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", temp.path], { cwd: checkout, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
+  const name = stdout.trim().split("\n").at(-1) ?? "";
   // The tarball `npm publish` would upload, installed by npm into an empty project. Tests talk
   // to loopback only, so npm installs offline from the cache `npm ci` filled: the project's
   // lockfile pins the tarball and, for its dependencies, the very versions this repository's
   // lockfile resolved (npm needs no registry metadata then).
-  const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", temp.path], { cwd: ROOT, maxBuffer: 10 * 1024 * 1024 });
-  const name = stdout.trim().split("\n").at(-1) ?? "";
   app = join(temp.path, "app");
   await mkdir(app);
   await writeProject(app, `file:../${name}`, await readFile(join(temp.path, name)));
   await run("npm", ["ci", "--offline", "--no-audit", "--no-fund"], { cwd: app, maxBuffer: 10 * 1024 * 1024, timeout: 300_000 });
+  installed = join(app, "node_modules", "opencode-rcm");
   cli = join(app, "node_modules", ".bin", "opencode-rcm");
-}, 360_000);
+}, 600_000);
 afterAll(async () => {
   await temp?.remove();
 });
@@ -64,11 +84,25 @@ async function writeProject(dir: string, spec: string, tarball: Buffer): Promise
   await writeFile(join(dir, "package-lock.json"), `${JSON.stringify({ name: "app", version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
 }
 
+/**
+ * OpenCode's resolved config in `directory` as `opencode debug config` prints it: the
+ * plug-in's server part loaded when its command is there (OpenCode says nothing when a
+ * listed plug-in does not resolve).
+ */
+async function resolvedConfig(directory: string, env: Record<string, string>): Promise<{ command?: Record<string, unknown> }> {
+  const { stdout } = await run(opencodeBinary(), ["debug", "config"], { cwd: directory, env: { PATH, ...env }, maxBuffer: 10 * 1024 * 1024, timeout: 120_000 });
+  return JSON.parse(stdout) as { command?: Record<string, unknown> };
+}
+
 describe("the package as installed from its tarball", () => {
-  it("ships what it needs and nothing of the tests: LICENSE, the mini suite, source maps with their sources, no test fakes", async () => {
-    const installed = join(app, "node_modules", "opencode-rcm");
+  it("is built by npm pack from a fresh clone and ships what it needs: dist with the TUI part, LICENSE, the mini suite, the routing test split, the schema, no test fakes", async () => {
     expect(await readFile(join(installed, "LICENSE"), "utf8")).toContain("MIT License");
     expect(await readdir(join(installed, "fixtures", "switch-mini"))).toEqual(expect.arrayContaining(["suite.json", "sessions.jsonl", "tasks", "repos", "agent.json"]));
+    expect((await readdir(join(installed, "fixtures", "routing-corpus", "test"))).filter((file) => file.endsWith(".jsonl")).length).toBeGreaterThanOrEqual(6);
+    expect(existsSync(join(installed, "fixtures", "routing-corpus", "train"))).toBe(false);
+    expect(existsSync(join(installed, "dist", "tui", "index.js"))).toBe(true);
+    const schema = JSON.parse(await readFile(join(installed, "rcm.schema.json"), "utf8")) as Record<string, unknown>;
+    expect(schema["$id"]).toBeUndefined();
     const files = (await readdir(join(installed, "dist"), { recursive: true })).map(String);
     expect(files.some((file) => file.includes("fake-aux-endpoint"))).toBe(false);
     const maps = files.filter((file) => file.endsWith(".js.map"));
@@ -79,15 +113,64 @@ describe("the package as installed from its tarball", () => {
     }
   });
 
-  it("runs --version and route-eval, and a two-session bench with the OpenCode binary it is given", async () => {
+  it("loads in OpenCode by each README entry: the project's node_modules, an absolute path (a global install), a checkout", async () => {
+    const model = await startScriptedModel({ script: EVERYDAY_SCRIPT, logFile: join(temp.path, "install-requests.jsonl") });
+    try {
+      // README: npm i opencode-rcm in the project; "./node_modules/opencode-rcm" in its opencode.json and tui.json.
+      const projectHome = await createIsolatedHome({ root: join(temp.path, "home-project"), config: offlineConfig({ modelBaseURL: model.url, plugins: [] }) });
+      const { OPENCODE_DISABLE_PROJECT_CONFIG: _projectConfigOff, ...projectEnv } = projectHome.env;
+      await writeFile(join(app, "opencode.json"), `${JSON.stringify({ plugin: ["./node_modules/opencode-rcm"] }, null, 2)}\n`);
+      await writeFile(join(app, "tui.json"), `${JSON.stringify({ plugin: ["./node_modules/opencode-rcm"] }, null, 2)}\n`);
+      expect((await resolvedConfig(app, projectEnv)).command).toHaveProperty("rcm-text");
+      // A bare name is skipped by OpenCode without a word (it would install it from the registry): the README's check catches it.
+      await writeFile(join(app, "opencode.json"), `${JSON.stringify({ plugin: ["opencode-rcm"] }, null, 2)}\n`);
+      expect((await resolvedConfig(app, projectEnv)).command ?? {}).not.toHaveProperty("rcm-text");
+      await writeFile(join(app, "opencode.json"), `${JSON.stringify({ plugin: ["./node_modules/opencode-rcm"] }, null, 2)}\n`);
+
+      // README: a global install (npm i -g), its absolute path in ~/.config/opencode/opencode.json and tui.json.
+      for (const [name, entry] of [
+        ["global", resolve(installed)],
+        ["checkout", checkout],
+      ] as const) {
+        const home = await createIsolatedHome({ root: join(temp.path, `home-${name}`), config: offlineConfig({ modelBaseURL: model.url, plugins: [entry] satisfies PluginEntry[] }) });
+        const empty = join(temp.path, `project-${name}`);
+        await createGitRepo(empty, { "README.md": "# empty\n" });
+        expect((await resolvedConfig(empty, home.env)).command, name).toHaveProperty("rcm-text");
+      }
+
+      // The TUI part of the npm install: its panel in the real TUI after one request.
+      await createGitRepo(join(temp.path, "tui-project"), { "README.md": "# tools\n" });
+      const tuiProject = join(temp.path, "tui-project");
+      const tuiHome = await createIsolatedHome({
+        root: join(temp.path, "home-tui"),
+        config: offlineConfig({ modelBaseURL: model.url, plugins: [resolve(installed)] }),
+        tui: { plugin: [resolve(installed)] },
+      });
+      const tui = await startTui({ directory: tuiProject, home: tuiHome, modelName: "scripted" });
+      try {
+        await tui.submit(ASK.dates, (screen) => screen.includes(replyOf("dates")), 90_000);
+        await tui.waitFor((screen) => screen.includes("RCM · full") && screen.includes("▶ t1 Fix the date parser"), "the task panel of the installed package");
+      } finally {
+        await tui.close();
+      }
+    } finally {
+      await model.close();
+    }
+  }, 400_000);
+
+  it("runs --version, route-eval on the split it ships, and a two-session bench with the OpenCode binary it is given", async () => {
     const env = { ...process.env, PATH: `${join(process.execPath, "..")}${delimiter}${PATH}` };
     const version = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).version as string;
     expect((await run(cli, ["--version"], { env })).stdout.trim()).toBe(`opencode-rcm ${version}`);
-    const evaluated = await run(cli, ["route-eval", join(ROOT, "fixtures", "routing-corpus", "test"), "--json"], { env, maxBuffer: 10 * 1024 * 1024 });
-    expect(JSON.parse(evaluated.stdout)).toHaveProperty("accuracy");
+    // npx in the project, no path: the held-out test split in the package.
+    const evaluated = await run("npx", ["--offline", "opencode-rcm", "route-eval", "--json"], { cwd: app, env, maxBuffer: 10 * 1024 * 1024 });
+    const figures = JSON.parse(evaluated.stdout) as { n: number; accuracy: number };
+    expect(figures.n).toBeGreaterThan(100);
+    expect(figures.accuracy).toBeGreaterThan(0.5);
 
-    // Without opencode-ai beside it and none on PATH: one line that says what to do.
-    const missing = await run(cli, ["bench", "mini", "--sessions", "1", "--modes", "native", "--out", join(temp.path, "no-opencode")], { env }).then(
+    // Without opencode-ai beside it and none on PATH: one line that says what to do, and no run folder left.
+    const noOpencode = join(temp.path, "no-opencode");
+    const missing = await run(cli, ["bench", "mini", "--sessions", "1", "--modes", "native", "--out", noOpencode], { env }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
@@ -96,10 +179,12 @@ describe("the package as installed from its tarball", () => {
     expect(missing?.stderr).toContain("opencode not found");
     expect(missing?.stderr).toContain("--opencode-bin");
     expect(missing?.stderr.trim()).toMatch(/\(opencode-not-found\)$/);
+    expect(existsSync(noOpencode)).toBe(false);
 
     const out = join(temp.path, "run");
     const bench = await run(cli, ["bench", "mini", "--sessions", "2", "--modes", "native", "--out", out, "--opencode-bin", opencodeBinary()], { env, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
     expect(bench.stdout).toContain("2 session runs now, 0 already done; done.");
+    expect(bench.stdout).toContain(`${join(out, "report.html")} (open in a browser)`);
     const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n");
     expect(lines.map((line) => JSON.parse(line).resolved)).toEqual([true, true]);
     expect(await readFile(join(out, "report.html"), "utf8")).toContain('<svg class="chart resolution"');
