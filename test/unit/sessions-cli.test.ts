@@ -1,0 +1,123 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { createSessionRouting } from "../../src/plugin/session-routing.js";
+import { moveCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "../../src/sessions-cli/session-commands.js";
+import { noteProject } from "../../src/store/project-file.js";
+import { pendingIntents, postIntent, sessionInboxDir } from "../../src/store/session-inbox.js";
+import { resolveStateDir } from "../../src/store/state-dir.js";
+import { mainSession } from "../support/fixtures.js";
+import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
+import { namedTaskRouter } from "../support/routing.js";
+import { makeTempDir } from "../support/temp-dir.js";
+
+const run = promisify(execFile);
+const CLI = join(packageRoot(), "dist", "cli.js");
+
+// The recorded two-task session: slugify (t1), changelog (t2), back to slugify.
+const history = mainSession("two-tasks-with-tool-error");
+const sessionID = history[0]?.info.sessionID as string;
+const users = history.filter((message) => message.info.role === "user");
+const textOf = (message: MessageWithParts) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let env: Record<string, string>;
+let project: string;
+let stateDir: string;
+beforeEach(async () => {
+  temp = await makeTempDir("rcm-sessions-cli");
+  env = { XDG_DATA_HOME: join(temp.path, "data"), XDG_CONFIG_HOME: join(temp.path, "config") };
+  project = join(temp.path, "project");
+  // Where the plug-in keeps the project's state by default, noted as it does at load.
+  stateDir = resolveStateDir({ projectID: "abc123", env, home: temp.path });
+  await noteProject(stateDir, { projectID: "abc123", worktree: project, directory: project });
+});
+afterEach(async () => {
+  await temp.remove();
+});
+
+/** The plug-in's server part as OpenCode runs it: the session routed request by request. */
+async function servedSession() {
+  const source = sourceFor({ [sessionID]: { messages: history } });
+  const routing = createSessionRouting({ stateDir, router: namedTaskRouter, source, logger: recordingLogger() });
+  for (const request of users) {
+    source.upTo(request.info.id);
+    await routing.route(sessionID, request.info.id, textOf(request));
+  }
+  source.upTo("(none)");
+  return routing;
+}
+
+describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", () => {
+  it("finds the project's sessions from a folder inside it, with their tasks, and reads them without changing a file", async () => {
+    await servedSession();
+    const scope = { directory: join(project, "src"), env };
+    const listed = await sessionsCommand(scope);
+    expect(listed).toContain(`Sessions of ${stateDir}`);
+    expect(listed).toMatch(new RegExp(`${sessionID} +\\d+ s ago +3 requests, 2 tasks`));
+    expect(listed).toMatch(/\* t1 +Task A: add textkit\/slugify\.py/);
+    expect(listed).toMatch(/ {3}t2 +Task B: write a CHANGELOG entry/);
+    const before = await readdir(join(stateDir, "sessions"));
+    const status = await statusCommand(scope, sessionID.slice(0, 8));
+    expect(status).toMatch(new RegExp(`^Session ${sessionID}\\nopencode-rcm is on: mode full, lexical router, sure from 80%\\.`));
+    expect(await whyCommand(scope, undefined)).toContain("No model call of this session has passed through opencode-rcm yet.");
+    expect(await readdir(join(stateDir, "sessions"))).toEqual(before);
+  });
+
+  it("names what it could not find: a folder with no state, a session id matching none", async () => {
+    await servedSession();
+    await expect(sessionsCommand({ directory: join(temp.path, "elsewhere"), env })).rejects.toThrow(/no opencode-rcm state for .*elsewhere under .*opencode\/rcm: run OpenCode there with the plug-in/);
+    await expect(statusCommand({ directory: project, env }, "ses_nope")).rejects.toThrow(/no session "ses_nope" in .*sessions \(recent: ses_/);
+    await expect(moveCommand({ directory: project, env }, undefined, "t9")).rejects.toThrow(`no task "t9" in session ${sessionID} (tasks: t1, t2, or new)`);
+  });
+
+  it("move, off and on wait in the session's inbox; the server applies them at its next step, and status says what still waits", async () => {
+    const routing = await servedSession();
+    const scope = { directory: project, env };
+    expect(await moveCommand(scope, undefined, "t2")).toContain(`Request 3 of session ${sessionID} moves from t1 to t2.`);
+    expect(await switchCommand(scope, undefined, true)).toContain("opencode-rcm turns off for this session");
+    expect((await pendingIntents(stateDir, sessionID)).map((pending) => pending.intent.kind)).toEqual(["move", "off"]);
+    expect(await statusCommand(scope, undefined)).toContain("Waiting for OpenCode to apply (at the session's next request): move the last request to t2; switch off");
+
+    // The server's next step for the session (the next request's transform, say) applies both, in order.
+    const call = await routing.forCall(sessionID);
+    expect(call?.off).toBe(true);
+    const last = call?.ledger.order.at(-1) ?? "";
+    expect(call?.ledger.decisions[last]).toMatchObject({ task: "t2", router: "user" });
+    expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
+    const status = await statusCommand(scope, undefined);
+    expect(status).toContain("opencode-rcm is OFF for this session");
+    expect(status).not.toContain("Waiting");
+    await switchCommand(scope, undefined, false);
+    await routing.pickUp();
+    expect((await routing.forCall(sessionID))?.off).toBe(false);
+  });
+
+  it("a request in the inbox that cannot be read is set aside as .bad and logged, never applied", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const logger = recordingLogger();
+    const routing = createSessionRouting({ stateDir, router: namedTaskRouter, source, logger });
+    await postIntent(stateDir, sessionID, { kind: "off" });
+    await writeFile(join(sessionInboxDir(stateDir, sessionID), "000000000000001-deadbeef.json"), '{"kind":"explode"}\n');
+    expect((await routing.forCall(sessionID))?.off).toBe(true);
+    expect((await readdir(sessionInboxDir(stateDir, sessionID))).sort()).toEqual(["000000000000001-deadbeef.json.bad"]);
+    expect(logger.lines.some((line) => line.includes("ignored an unreadable request from the TUI or CLI"))).toBe(true);
+  });
+
+  it("runs as a command: sessions from the project folder, a usage error in one line and a hint", async () => {
+    await servedSession();
+    const listed = await run(process.execPath, [CLI, "sessions", "--dir", project], { env: { ...process.env, ...env } });
+    expect(listed.stdout).toContain(sessionID);
+    const failed = await run(process.execPath, [CLI, "move", "a", "b", "c", "--dir", project], { env: { ...process.env, ...env } }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr.trim().split("\n")).toEqual(['opencode-rcm: move takes [<session>] <task|new>, got a b c (usage)', 'Run "opencode-rcm move --help" for the options.']);
+    expect(JSON.parse(await readFile(join(stateDir, "project.json"), "utf8")).data).toEqual({ projectID: "abc123", worktree: project, directories: [project] });
+  });
+});

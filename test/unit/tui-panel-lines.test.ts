@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS, OptionsSchema } from "../../src/config/options-schema.js";
+import { emptyLedger, recordDecision, moveRequest, type Ledger } from "../../src/core/routing/ledger.js";
+import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
+import { panelLines } from "../../src/tui/panel-lines.js";
+import { namesThisPackage, pluginTupleOptions } from "../../src/tui/plugin-tuple.js";
+
+const decide = (ledger: Ledger, id: string, target: { kind: "new"; title: string } | { kind: "task"; task: string }, confidence: number, reason = "named its file src/a.py") =>
+  recordDecision(ledger, id, { target, confidence, related: [], shared: false, reason, router: "lexical", basis: "content" }).ledger;
+
+function threeTasks(): Ledger {
+  let ledger = decide(emptyLedger(), "m1", { kind: "new", title: "Fix the date parser in src/dates.py" }, 1, "first request of the session");
+  ledger = decide(ledger, "m2", { kind: "new", title: "New task: add a --json flag to the command line" }, 0.95, "says it starts a new task");
+  ledger = decide(ledger, "m3", { kind: "task", task: "t1" }, 0.92);
+  return decide(ledger, "m4", { kind: "new", title: "The install guide is out of date" }, 0.61, "names no task and brings words no task used: may be a new task");
+}
+
+const state = (ledger: Ledger, extra: Partial<SessionState> = {}): SessionState => ({ sessionID: "ses_1", ledger, records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS, ...extra });
+const settings = DEFAULT_OPTIONS;
+
+describe("the TUI's task panel", () => {
+  it("lists the tasks with the current one marked, the last decision in words and why the full history was kept", () => {
+    const lines = panelLines({ settings, state: state(threeTasks()), pending: 0, problems: [], width: 36 }).map((line) => line.text);
+    expect(lines).toEqual([
+      "RCM · full",
+      "  t1 Fix the date parser in src/dat…",
+      "    suspended · 2 reqs · 1 req ago",
+      "  t2 New task: add a --json flag to…",
+      "    suspended · 1 req · 2 reqs ago",
+      "▶ t3 The install guide is out of da…",
+      "    current · 1 req · latest request",
+      "Last request: t3, 61% sure",
+      "  names no task and brings words no task used: may be a new task",
+      "  full history: under 80% sure",
+      "Saved ~0 tokens in 0 calls",
+    ]);
+  });
+
+  it("says what the last call kept, left out and replaced, what you moved, what waits, and an option's problem", () => {
+    const moved = moveRequest(threeTasks(), "m4", { kind: "task", task: "t2" }).ledger;
+    const lastCall = {
+      messagesBefore: 12,
+      messagesAfter: 5,
+      groups: [
+        { label: "t2", kept: 1, dropped: 0, replaced: 1 },
+        { label: "t1", kept: 0, dropped: 2, replaced: 0 },
+      ],
+      fallback: false,
+      reason: "task t2",
+      task: "t2",
+      confidence: 1,
+      tokens: { native: 4000, routingSaved: 2500, memorySaved: 300 },
+    };
+    const lines = panelLines({
+      settings,
+      state: state(moved, { lastCall, saved: { calls: 9, routingTokens: 11_800, memoryTokens: 500 } }),
+      pending: 1,
+      problems: ["~/.config/opencode/rcm.jsonc:3: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored"],
+      width: 36,
+    }).map((line) => line.text);
+    expect(lines[1]).toBe("config problem: ~/.config/opencode/rcm.jsonc:3: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
+    expect(lines).toContain("Last request: t2, you moved it");
+    expect(lines).toContain("  the model gets only t2's history");
+    expect(lines).toContain("Last call: kept t2 1");
+    expect(lines).toContain("  left out t1 2");
+    expect(lines).toContain("  replaced by a record: t2 1");
+    expect(lines).toContain("Saved ~12.3k tokens in 9 calls");
+    expect(lines.at(-1)).toBe("1 change waiting for the next request");
+  });
+
+  it("says when it is off, in native mode, or has no task yet", () => {
+    expect(panelLines({ settings, state: state(threeTasks(), { off: true }), pending: 0, problems: [], width: 36 })[0]?.text).toBe("RCM · full · OFF");
+    expect(panelLines({ settings: OptionsSchema.parse({ mode: "native" }), state: undefined, pending: 0, problems: [], width: 36 }).map((line) => line.text)).toEqual(["RCM · native", "native mode: changes nothing"]);
+    expect(panelLines({ settings, state: state(emptyLedger()), pending: 0, problems: [], width: 36 }).map((line) => line.text)).toEqual(["RCM · full", "No tasks yet: the first request opens t1."]);
+  });
+});
+
+describe("our entry in OpenCode's plug-in list, as the TUI part finds its options", () => {
+  it("is the npm name, a path to the package or into it, or its file URL; nothing else", () => {
+    const root = "/home/me/.npm-global/lib/node_modules/opencode-rcm";
+    expect(namesThisPackage("opencode-rcm", root)).toBe(true);
+    expect(namesThisPackage("opencode-rcm@0.1.0", root)).toBe(true);
+    expect(namesThisPackage(root, root)).toBe(true);
+    expect(namesThisPackage(`file://${root}/dist/plugin/index.js`, root)).toBe(true);
+    expect(namesThisPackage("/work/checkout", "/work/checkout")).toBe(true);
+    expect(namesThisPackage("opencode-rcm-extra", root)).toBe(false);
+    expect(namesThisPackage("/home/me/other-plugin", root)).toBe(false);
+    expect(namesThisPackage("./node_modules/opencode-rcm", root)).toBe(false);
+    expect(pluginTupleOptions(["other", ["file:///work/checkout", { mode: "router" }]], "/work/checkout")).toEqual({ mode: "router" });
+    expect(pluginTupleOptions([["other", { mode: "memory" }]], "/work/checkout")).toBeUndefined();
+  });
+});
