@@ -34,25 +34,27 @@ const tui: TuiPlugin = async (api) => {
     log("could not read the options; no task panel or /rcm in this TUI", error);
     return;
   }
-  showProblems(api, scope.problems);
-  api.slots.register({
-    order: PANEL_ORDER,
-    slots: { sidebar_content: (_context: unknown, props: { session_id: string }) => taskPanel(api, scope, props, (error) => log("task panel", error)) },
-  });
-  api.keymap.registerLayer({
-    commands: [
-      {
-        namespace: "palette",
-        name: "rcm.menu",
-        title: "opencode-rcm: status, why, tasks, show, move, off/on",
-        category: "opencode-rcm",
-        slashName: "rcm",
-        run: () => void openRcmMenu(api, scope).catch((error: unknown) => log("/rcm", error)),
-      },
-    ],
-    bindings: [],
-  });
+  try {
+    showProblems(api, scope.problems);
+    api.slots.register({
+      order: PANEL_ORDER,
+      slots: { sidebar_content: (_context: unknown, props: { session_id: string }) => taskPanel(api, scope, props, (error) => log("task panel", error)) },
+    });
+    registerRcmCommand(api, () => void openRcmMenu(api, scope).catch((error: unknown) => log("/rcm", error)));
+  } catch (error) {
+    log("could not set up the task panel or /rcm", error);
+  }
 };
+
+/** `/rcm` as a command of the TUI itself (in the palette too): 1.18's command layer, or the older `api.command` where that is all there is. */
+function registerRcmCommand(api: TuiPluginApi, run: () => void): void {
+  const title = "opencode-rcm: status, why, tasks, show, move, off/on";
+  if (typeof api.keymap?.registerLayer === "function") {
+    api.keymap.registerLayer({ commands: [{ namespace: "palette", name: "rcm.menu", title, category: "opencode-rcm", slashName: "rcm", run }], bindings: [] });
+  } else {
+    api.command?.register(() => [{ title, value: "rcm.menu", category: "opencode-rcm", slash: { name: "rcm" }, onSelect: run }]);
+  }
+}
 
 /** The options' problems, now that the TUI is up to show them (the server part's start-up toast comes too early for it). */
 function showProblems(api: TuiPluginApi, problems: readonly string[]): void {
