@@ -43,10 +43,10 @@ const COMMAND_HELP: Readonly<Record<string, string>> = {
           --json                             print the result as JSON`,
   "route-eval": `  route-eval [<file.jsonl | directory>...]
           Run a router online over labelled sessions (one JSON session per line; a
-          directory means every *.jsonl in it; default: the corpus's held-out test split this
-          package ships, fixtures/routing-corpus/test) and report accuracy, fallback rate, confident-wrong
-          rate (all, harmful, merge), calibration (ECE and a reliability table), new-task
-          precision/recall, and the same per session shape and writing style.
+          directory means every *.jsonl in it; default: the held-out test split this package
+          ships, fixtures/routing-corpus/test) and report accuracy, fallback rate,
+          confident-wrong rate (all, harmful, merge), calibration (ECE and a reliability
+          table), new-task precision/recall, and the same per session shape and style.
           --router lexical|model|hybrid   (default: lexical; model and hybrid use
                                    RCM_AUX_BASE_URL, RCM_AUX_MODEL and the key in
                                    RCM_AUX_API_KEY; hybrid asks only when unsure)
@@ -278,7 +278,13 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 /** Every failure as one line: the CLI's own errors as they are, a bad option as a usage error, anything else as `internal` (exit 1). */
 function asCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
-  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return new UsageError(error.message);
+  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return new UsageError(parseArgsProblem(error.message));
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(`${message} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`, { code: "internal", exitCode: 1 });
+}
+
+/** node:util's parseArgs message, without its advice on positionals that start with "-" (it reads as noise here). */
+function parseArgsProblem(message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  return unknown ? `unknown option ${unknown[1]}` : message;
 }

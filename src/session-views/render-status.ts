@@ -18,14 +18,17 @@ export function renderStatus(options: ViewSettings, state: SessionState | undefi
   const last = lastEntry(ledger);
   if (last) lines.push(`Last request: ${describeDecision(ledger, last)}`, `  ${consequence(options, state, last)}`);
   const total = saved.routingTokens + saved.memoryTokens;
-  lines.push(`Saved so far: ${tokens(total)} tokens (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}) over ${plural(saved.calls, "model call")}; estimated, not sent.`);
+  lines.push(`Saved so far: ${tokens(total)} tokens kept out of ${plural(saved.calls, "model call")} (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}; estimates).`);
   return lines.join("\n");
 }
+
+/** A title's share of a task-table row: the row stays on one line of a dialog or terminal. */
+const TABLE_TITLE_CHARS = 48;
 
 /** The session's tasks, one line each: id, status, requests, when last active, title. */
 export function renderTaskTable(ledger: Ledger): string[] {
   if (ledger.tasks.length === 0) return ["No tasks yet: the first request opens t1."];
-  return [`Tasks (${ledger.tasks.length}):`, ...taskRows(ledger).map((row) => `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${row.title}`)];
+  return [`Tasks (${ledger.tasks.length}):`, ...taskRows(ledger).map((row) => `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`)];
 }
 
 export interface TaskRow {
@@ -71,8 +74,12 @@ export function consequence(options: ViewSettings, state: SessionState, entry: L
   if (entry.shared) return "The model sees the full history: a rule is meant for every task.";
   if (entry.confidence < options.confidenceThreshold) return `The model sees the full history: ${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}, not sure enough to leave anything out.`;
   if (state.ledger.tasks.length < 2) return "The model sees the whole session: it has one task so far.";
-  if (options.mode === "memory") return `Every task stays in view; ${entry.task}'s memory record stands in for the old exchanges it covers.`;
-  return `The model sees only ${entry.task}'s history${options.mode === "full" ? " (its memory record for the old part)" : ""}; the other tasks are left out.`;
+  if (options.mode === "memory") {
+    const record = state.records[entry.task] ? `${entry.task}'s memory record stands in for the old exchanges it covers` : `${entry.task} has no memory record yet`;
+    return `Every task stays in view; ${record}.`;
+  }
+  const record = options.mode === "full" && state.records[entry.task] !== undefined ? " (its memory record for the old part)" : "";
+  return `The model sees only ${entry.task}'s history${record}; the other tasks are left out.`;
 }
 
 const MAX_RELABELS_SHOWN = 3;

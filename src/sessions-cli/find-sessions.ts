@@ -42,7 +42,7 @@ export async function projectStateDir(options: {
   const best = matches[0];
   if (best) return best.project.stateDir;
   throw new SessionLookupError(
-    `no opencode-rcm state for ${directory} under ${root}: run OpenCode there with the plug-in (in a mode other than native) first, or name the folder with --state-dir`,
+    `no opencode-rcm state for ${directory} under ${root}: name the project with --dir <project folder>, or run OpenCode there with the plug-in (in a mode other than native) first; with a stateDir option, pass it as --state-dir`,
   );
 }
 

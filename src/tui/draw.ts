@@ -14,7 +14,12 @@ function drawLine(api: TuiPluginApi, line: PanelLine): unknown {
   const text = createElement("text");
   setProp(text, "fg", colour(api, line.tone));
   insert(text, line.text);
-  return text;
+  if (!line.indent) return text;
+  // Set in by a box, not by spaces, so a wrapped line keeps its indent.
+  const indented = createElement("box");
+  setProp(indented, "paddingLeft", line.indent);
+  insert(indented, text);
+  return indented;
 }
 
 function colour(api: TuiPluginApi, tone: Tone): unknown {

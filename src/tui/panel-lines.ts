@@ -10,6 +10,8 @@ export type Tone = "title" | "text" | "muted" | "current" | "warning";
 export interface PanelLine {
   text: string;
   tone: Tone;
+  /** Columns the line (and its wrapped rest) is set in by. */
+  indent?: number;
 }
 
 /** What the panel knows: the options, the session's stored state, what waits in its inbox, the options' problems. */
@@ -45,29 +47,37 @@ export function panelLines(input: PanelInput): PanelLine[] {
   for (const row of taskRows(state.ledger)) {
     const mark = row.current ? "▶" : " ";
     lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
-    lines.push({ text: `    ${row.status} · ${plural(row.requests, "req")} · ${shortAgo(row.lastActive)}`, tone: "muted" });
+    lines.push({ text: `${row.status} · ${plural(row.requests, "req")} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
   }
   const last = lastEntry(state.ledger);
   if (last) {
     const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${percent(last.confidence)} sure`;
     lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
-    if (last.router !== "user" && !last.shared) lines.push({ text: `  ${clip(last.reason, width * 3)}`, tone: "muted" });
+    if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
-    lines.push({ text: `  ${text}`, tone: fallback ? "warning" : "muted" });
+    lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });
   }
   const call = state.lastCall;
   if (call && !off) {
     const kept = call.groups.filter((tally) => tally.kept > 0).map((tally) => `${tally.label} ${tally.kept}`);
     const left = call.groups.filter((tally) => tally.dropped > 0).map((tally) => `${tally.label} ${tally.dropped}`);
     const replaced = call.groups.filter((tally) => tally.replaced > 0).map((tally) => `${tally.label} ${tally.replaced}`);
-    lines.push({ text: `Last call: ${call.fallback ? "full history, " : ""}kept ${kept.join(", ") || "none"}`, tone: "text" });
-    if (left.length > 0) lines.push({ text: `  left out ${left.join(", ")}`, tone: "muted" });
-    if (replaced.length > 0) lines.push({ text: `  replaced by a record: ${replaced.join(", ")}`, tone: "muted" });
+    lines.push({ text: `${callLabel(state, call.requestID)}: ${call.fallback ? "full history, " : ""}kept ${kept.join(", ") || "none"}`, tone: "text" });
+    if (left.length > 0) lines.push({ text: `left out ${left.join(", ")}`, tone: "muted", indent: 2 });
+    if (replaced.length > 0) lines.push({ text: `replaced by a record: ${replaced.join(", ")}`, tone: "muted", indent: 2 });
   }
   const { saved } = state;
   lines.push({ text: `Saved ${tokens(saved.routingTokens + saved.memoryTokens)} tokens in ${plural(saved.calls, "call")}`, tone: "muted" });
   if (pending > 0) lines.push({ text: `${plural(pending, "change")} waiting for the next request`, tone: "warning" });
   return lines;
+}
+
+/** "Last call", or what makes it older than the decision above it: a move since, or an earlier request (short: the sidebar is narrow). */
+function callLabel(state: SessionState, requestID: string | undefined): string {
+  const lastID = state.ledger.order.at(-1);
+  if (requestID === undefined || lastID === undefined) return "Last call";
+  if (requestID !== lastID) return "Earlier call";
+  return state.ledger.decisions[lastID]?.router === "user" ? "Call before the move" : "Last call";
 }
 
 /** What the last decision does to the model's view, in a few words (the sidebar is narrow). */

@@ -9,6 +9,9 @@ import { readSession, type TuiScope } from "./locate-state.js";
 
 type Action = "status" | "why" | "tasks" | "show" | "move" | "off" | "on";
 
+/** The menu's entries padded to one width, so each description starts in one column. */
+const MENU_TITLE_WIDTH = 8;
+
 /**
  * `/rcm` in the TUI: a menu of what the server-side command did, run here with no model turn
  * and no request that can fail. Reading is straight from the state file; a change (move,
@@ -23,14 +26,16 @@ export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope): Promise<v
   }
   const { state, pending } = await readSession(scope.stateDir, sessionID);
   const off = state?.off === true;
-  const options: TuiDialogSelectOption<Action>[] = [
-    { title: "status", value: "status", description: "tasks, current task, last decision, tokens saved" },
-    { title: "why", value: "why", description: "what the last model call received, and why" },
-    { title: "tasks", value: "tasks", description: "each task with its goal" },
-    { title: "show…", value: "show", description: "one task's memory record" },
-    { title: "move…", value: "move", description: "the last request belongs to another task (or a new one)" },
-    off ? { title: "on", value: "on", description: "opencode-rcm back on for this session" } : { title: "off", value: "off", description: "native history for this session" },
+  // Short descriptions: the dialog cuts them at its width.
+  const entries: TuiDialogSelectOption<Action>[] = [
+    { title: "status", value: "status", description: "tasks, last decision, savings" },
+    { title: "why", value: "why", description: "what the last model call got" },
+    { title: "tasks", value: "tasks", description: "each task and its goal" },
+    { title: "show…", value: "show", description: "a task's memory record" },
+    { title: "move…", value: "move", description: "the last request to another task" },
+    off ? { title: "on", value: "on", description: "back on for this session" } : { title: "off", value: "off", description: "native history for this session" },
   ];
+  const options = entries.map((option) => ({ ...option, title: option.title.padEnd(MENU_TITLE_WIDTH) }));
   const pendingNote = pending > 0 ? ` (${plural(pending, "change")} waiting for the next request)` : "";
   select(api, `/rcm${pendingNote}`, options, (action) => void act(api, scope, sessionID, state, action));
 }
@@ -88,7 +93,8 @@ function select<Value>(api: TuiPluginApi, title: string, options: TuiDialogSelec
 
 function alert(api: TuiPluginApi, title: string, message: string): void {
   api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }));
-  api.ui.dialog.setSize("large");
+  // The widest: the task table keeps its columns on a usual terminal.
+  api.ui.dialog.setSize("xlarge");
 }
 
 /** The session on screen, if the TUI shows one. */

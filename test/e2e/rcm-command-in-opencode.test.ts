@@ -57,7 +57,7 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
       expect(status).toMatch(/ {2}t3 +suspended +1 request/);
       expect(status).toMatch(/ {2}t4 +suspended +1 request/);
       expect(status).toMatch(/Last request: t1 "Fix the date parser.*", \d+% sure: /);
-      expect(status).toMatch(/Saved so far: ~[1-9][\d.]*k? tokens \(routing ~[1-9]/);
+      expect(status).toMatch(/Saved so far: ~[1-9][\d.]*k? tokens kept out of \d+ model calls \(routing ~[1-9]/);
 
       const why = await command("why");
       expect(why).toMatch(/only t1's history, \d+% sure\./);

@@ -42,7 +42,8 @@ async function keep(name: string, text: string): Promise<void> {
 
 /** `/rcm`, then the menu's entry `downs` rows below the first, then Enter; resolves with the screen `done` accepts. */
 async function menu(tui: TuiSession, downs: number, done: (screen: string) => boolean, what: string): Promise<string> {
-  await tui.submit("/rcm", (screen) => screen.includes("move…") && screen.includes("Search"));
+  const shown = await tui.submit("/rcm", (screen) => screen.includes("move…") && screen.includes("Search"));
+  await keep("rcm-menu", shown);
   for (let step = 0; step < downs; step += 1) {
     await tui.keys("Down");
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -125,6 +126,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         const moved = await tui.waitFor((screen) => sidebar(screen).includes("Last request: t1, you moved it"), "the panel after the move");
         expect(moved).toContain("/rcm move t1: request 3 moves from t3 to t1");
         expect(sidebar(moved)).toMatch(/▶ t1 Fix the date parser/);
+        expect(sidebar(moved)).toContain("Call before the move: kept t3 1");
         await keep("panel-after-move", moved);
         // Every /rcm so far ran in the TUI: no model request.
         expect((await model.requests()).length).toBe(calls);

@@ -47,11 +47,11 @@ describe("/rcm answered by the plug-in", () => {
     expect(status.split("\n")).toEqual([
       "opencode-rcm is on: mode router, lexical router, sure from 80%.",
       "Tasks (2):",
-      "* t1   current   2 requests   latest request  Task A: add textkit/slugify.py with a slugify(text)…",
-      "  t2   suspended 1 request    1 request ago   Task B: write a CHANGELOG entry for the 0.2 release",
+      "* t1   current   2 requests   latest request  Task A: add textkit/slugify.py with a slugify(t…",
+      "  t2   suspended 1 request    1 request ago   Task B: write a CHANGELOG entry for the 0.2 rel…",
       expect.stringMatching(/^Last request: t1 "Task A: .*", \d+% sure: .+\.$/),
       "  The model sees only t1's history; the other tasks are left out.",
-      "Saved so far: ~0 tokens (routing ~0, memory ~0) over 0 model calls; estimated, not sent.",
+      "Saved so far: ~0 tokens kept out of 0 model calls (routing ~0, memory ~0; estimates).",
     ]);
     expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toBe(status);
   });
@@ -70,7 +70,7 @@ describe("/rcm answered by the plug-in", () => {
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
     const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), routing };
     expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(/^Last model call \(mode memory\): task t1, \d+% sure; every task stays in view/);
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toContain(`Saved so far: ${tokens(report.tokens.routingSaved)} tokens (routing ${tokens(report.tokens.routingSaved)}, memory ~0) over 1 model call;`);
+    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toContain(`Saved so far: ${tokens(report.tokens.routingSaved)} tokens kept out of 1 model call (routing ${tokens(report.tokens.routingSaved)}, memory ~0; estimates).`);
   });
 
   it("move: the last request goes to the named task, is stored as the user's decision, and routing learns it", async () => {

@@ -70,7 +70,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
 
   it("names what it could not find: a folder with no state, a session id matching none", async () => {
     await servedSession();
-    await expect(sessionsCommand({ directory: join(temp.path, "elsewhere"), env })).rejects.toThrow(/no opencode-rcm state for .*elsewhere under .*opencode\/rcm: run OpenCode there with the plug-in/);
+    await expect(sessionsCommand({ directory: join(temp.path, "elsewhere"), env })).rejects.toThrow(/no opencode-rcm state for .*elsewhere under .*opencode\/rcm: name the project with --dir <project folder>, or run OpenCode there/);
     await expect(statusCommand({ directory: project, env }, "ses_nope")).rejects.toThrow(/no session "ses_nope" in .*sessions \(recent: ses_/);
     await expect(moveCommand({ directory: project, env }, undefined, "t9")).rejects.toThrow(`no task "t9" in session ${sessionID} (tasks: t1, t2, or new)`);
   });

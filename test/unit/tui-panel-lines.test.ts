@@ -17,10 +17,12 @@ function threeTasks(): Ledger {
 
 const state = (ledger: Ledger, extra: Partial<SessionState> = {}): SessionState => ({ sessionID: "ses_1", ledger, records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS, ...extra });
 const settings = DEFAULT_OPTIONS;
+/** A line as the sidebar sets it: indented by its box. */
+const shown = (line: { text: string; indent?: number }) => `${" ".repeat(line.indent ?? 0)}${line.text}`;
 
 describe("the TUI's task panel", () => {
   it("lists the tasks with the current one marked, the last decision in words and why the full history was kept", () => {
-    const lines = panelLines({ settings, state: state(threeTasks()), pending: 0, problems: [], width: 36 }).map((line) => line.text);
+    const lines = panelLines({ settings, state: state(threeTasks()), pending: 0, problems: [], width: 36 }).map(shown);
     expect(lines).toEqual([
       "RCM · full",
       "  t1 Fix the date parser in src/dat…",
@@ -49,6 +51,7 @@ describe("the TUI's task panel", () => {
       reason: "task t2",
       task: "t2",
       confidence: 1,
+      requestID: "m4",
       tokens: { native: 4000, routingSaved: 2500, memorySaved: 300 },
     };
     const lines = panelLines({
@@ -57,11 +60,12 @@ describe("the TUI's task panel", () => {
       pending: 1,
       problems: ["~/.config/opencode/rcm.jsonc:3: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored"],
       width: 36,
-    }).map((line) => line.text);
+    }).map(shown);
     expect(lines[1]).toBe("config problem: ~/.config/opencode/rcm.jsonc:3: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
     expect(lines).toContain("Last request: t2, you moved it");
     expect(lines).toContain("  the model gets only t2's history");
-    expect(lines).toContain("Last call: kept t2 1");
+    // The call answered m4 before the user moved it: the panel says so rather than contradict the line above.
+    expect(lines).toContain("Call before the move: kept t2 1");
     expect(lines).toContain("  left out t1 2");
     expect(lines).toContain("  replaced by a record: t2 1");
     expect(lines).toContain("Saved ~12.3k tokens in 9 calls");
@@ -70,8 +74,8 @@ describe("the TUI's task panel", () => {
 
   it("says when it is off, in native mode, or has no task yet", () => {
     expect(panelLines({ settings, state: state(threeTasks(), { off: true }), pending: 0, problems: [], width: 36 })[0]?.text).toBe("RCM · full · OFF");
-    expect(panelLines({ settings: OptionsSchema.parse({ mode: "native" }), state: undefined, pending: 0, problems: [], width: 36 }).map((line) => line.text)).toEqual(["RCM · native", "native mode: changes nothing"]);
-    expect(panelLines({ settings, state: state(emptyLedger()), pending: 0, problems: [], width: 36 }).map((line) => line.text)).toEqual(["RCM · full", "No tasks yet: the first request opens t1."]);
+    expect(panelLines({ settings: OptionsSchema.parse({ mode: "native" }), state: undefined, pending: 0, problems: [], width: 36 }).map(shown)).toEqual(["RCM · native", "native mode: changes nothing"]);
+    expect(panelLines({ settings, state: state(emptyLedger()), pending: 0, problems: [], width: 36 }).map(shown)).toEqual(["RCM · full", "No tasks yet: the first request opens t1."]);
   });
 });
 

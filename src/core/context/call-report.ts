@@ -27,6 +27,8 @@ export const CallReportSchema = z.object({
   reason: z.string(),
   task: z.string().optional(),
   confidence: z.number().optional(),
+  /** The routed request the call answered: a later decision about it (a move) postdates the call. */
+  requestID: z.string().optional(),
   /** The memory step's summary (record used, groups replaced), when memory is on. */
   memory: z.string().optional(),
   /** The same, for people: the record used, the exchanges it covers, how many it replaced, whether it was shown. */
@@ -82,6 +84,7 @@ export function reportCall(options: {
     reason: options.narrowingReason ?? (active.kind === "none" ? active.reason : `task ${active.task}`),
     task: entry?.task,
     confidence: entry?.confidence,
+    ...(view.current.kind === "routed" ? { requestID: view.current.requestID } : {}),
     memory: options.memory,
     ...(options.record ? { record: options.record } : {}),
     tokens,
