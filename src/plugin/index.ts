@@ -42,7 +42,8 @@ const server: Plugin = async (input, rawOptions) => {
   const usesOpencodeModels = aux !== undefined && auxSourceOf(options.aux) === "opencode";
   const stateDir = resolveStateDir({ stateDir: options.stateDir, projectID: input.project.id, env: process.env, home: homedir() });
   // So the CLI finds this project's sessions from a folder in it.
-  if (routes) await noteProject(stateDir, { projectID: input.project.id, worktree: input.worktree, directory: input.directory }).catch((error: unknown) =>
+  const settings = { mode: options.mode, router: options.router, confidenceThreshold: options.confidenceThreshold };
+  if (routes) await noteProject(stateDir, { projectID: input.project.id, worktree: input.worktree, directory: input.directory, settings }).catch((error: unknown) =>
     logger.log("warn", `could not note the project in ${stateDir}: ${error instanceof Error ? error.message : String(error)}`),
   );
   const routing = routes

@@ -12,7 +12,7 @@ import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import { sessionStateFile } from "../store/session-state-file.js";
-import { pendingIntents, removeIntents, sessionsWithInbox } from "../store/session-inbox.js";
+import { pendingIntents, removeInbox, removeIntents, sessionsWithInbox, type SessionIntent } from "../store/session-inbox.js";
 import type { VersionedJsonFile } from "../store/versioned-json-file.js";
 import type { MemoryUpdateLog, SessionState } from "../store/session-state-file.js";
 import type { TaskRecord } from "../core/memory/record.js";
@@ -122,23 +122,41 @@ export function createSessionRouting(deps: {
       session.catch(() => sessions.delete(sessionID));
     }
     const opened = await session;
-    if (options.intents && !opened.subagent) await applyIntents(sessionID, opened);
+    if (options.intents) await applyIntents(sessionID, opened);
     return opened;
   };
 
+  /**
+   * Applies the session's waiting intents in order, each file removed once it is applied (or
+   * dropped as moot), so a crash in between repeats at most one, and a repeat changes nothing.
+   * One that fails for a passing reason (the history could not be read) stays, with the rest
+   * behind it, for the next step.
+   */
   const applyIntents = async (sessionID: string, session: RoutedSession): Promise<void> => {
     const onBad = (file: string, reason: string) => void deps.logger.log("warn", `ignored an unreadable request from the TUI or CLI (${reason}); left as ${file}.bad`, { sessionID });
-    const intents = await pendingIntents(deps.stateDir, sessionID, onBad);
-    if (intents.length === 0) return;
-    for (const { intent } of intents) {
+    for (const pending of await pendingIntents(deps.stateDir, sessionID, onBad)) {
+      const { intent } = pending;
       try {
-        if (intent.kind === "move") await moveMessage(session, sessionID, intent.messageID, intent.target);
-        else await switchOff(session, sessionID, intent.kind === "off");
+        const moot = session.subagent ? "a sub-agent session is left untouched" : intent.kind === "move" ? await applyMove(session, sessionID, intent) : await switchOff(session, sessionID, intent.kind === "off");
+        if (moot) await deps.logger.log("info", `dropped ${intent.kind} from the TUI or CLI: ${moot}`, { sessionID });
       } catch (error) {
-        await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI: ${error instanceof Error ? error.message : String(error)}`, { sessionID });
+        await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI yet (kept for the next step): ${error instanceof Error ? error.message : String(error)}`, { sessionID });
+        return;
       }
+      await removeIntents([pending]);
     }
-    await removeIntents(intents);
+  };
+
+  /** A move asked for from outside: undefined once applied, or why there was nothing to do. */
+  const applyMove = async (session: RoutedSession, sessionID: string, intent: Extract<SessionIntent, { kind: "move" }>): Promise<string | undefined> => {
+    const { ledger } = session.state;
+    const now = ledger.decisions[intent.messageID]?.task;
+    if (now === undefined) return "that request was never routed in this session";
+    if (now !== intent.from) return `the request is in ${now} now, not ${intent.from}: it moved since`;
+    const { target } = intent;
+    if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) return `no task ${target.task} in this session`;
+    await moveMessage(session, sessionID, intent.messageID, target);
+    return undefined;
   };
 
   const moveMessage = async (
@@ -164,10 +182,12 @@ export function createSessionRouting(deps: {
     return { messageID, from, entry: moved.entry, task: moved.task };
   };
 
-  const switchOff = async (session: RoutedSession, sessionID: string, off: boolean): Promise<void> => {
-    if (session.state.off === off) return;
+  /** `/rcm off` and `on`: undefined once switched, or why there was nothing to do. */
+  const switchOff = async (session: RoutedSession, sessionID: string, off: boolean): Promise<string | undefined> => {
+    if (session.state.off === off) return `already ${off ? "off" : "on"}`;
     await save(session, { ...session.state, off });
     await deps.logger.log("info", `switched ${off ? "off (native history)" : "on"} for this session by the user`, { sessionID });
+    return undefined;
   };
 
   const load = async (sessionID: string): Promise<RoutedSession> => {
@@ -301,10 +321,13 @@ export function createSessionRouting(deps: {
         if (!session.subagent) await switchOff(session, sessionID, off);
       }),
     pickUp: async () => {
+      // Only sessions this server holds: another session gets its intents at its next step,
+      // and a session another OpenCode process runs is that process's to change.
       for (const sessionID of await sessionsWithInbox(deps.stateDir)) {
+        if (!sessions.has(sessionID)) continue;
         await serialised(sessionID, async () => {
-          if ((await pendingIntents(deps.stateDir, sessionID)).length > 0) await open(sessionID, { intents: true });
-        });
+          await open(sessionID, { intents: true });
+        }).catch((error: unknown) => deps.logger.log("warn", `could not apply changes from the TUI or CLI: ${error instanceof Error ? error.message : String(error)}`, { sessionID }));
       }
     },
     learn: (sessionID, groups) =>
@@ -320,6 +343,7 @@ export function createSessionRouting(deps: {
     forget: (sessionID) => {
       sessions.delete(sessionID);
       queues.delete(sessionID);
+      void removeInbox(deps.stateDir, sessionID).catch(() => undefined);
     },
     commitRecord: (sessionID, record, update) =>
       serialised(sessionID, async () => {

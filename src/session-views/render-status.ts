@@ -7,13 +7,24 @@ import { clip, percent, plural, tokens } from "./words.js";
 /** What the words depend on: the mode (what a decision does) and the threshold (what "sure" means). */
 export type ViewSettings = Pick<Options, "mode" | "router" | "confidenceThreshold">;
 
+/** How the caller's user says things: how to switch back on, and what no state means there. */
+export interface ViewWords {
+  /** "/rcm-text on", "opencode-rcm on"...; default: the TUI's menu. */
+  onCommand?: string;
+  /** Why there is no state: the server answers for a sub-agent session, the TUI and CLI for one with nothing routed yet. */
+  absent?: string;
+}
+
+const TUI_WORDS: Required<ViewWords> = { onCommand: "/rcm, then on", absent: "nothing has been routed in this session yet" };
+
 /** `/rcm status`: on or off, the session's tasks, the current task, the last decision, the savings. */
-export function renderStatus(options: ViewSettings, state: SessionState | undefined): string {
+export function renderStatus(options: ViewSettings, state: SessionState | undefined, words: ViewWords = {}): string {
+  const { onCommand, absent } = { ...TUI_WORDS, ...words };
   if (options.mode === "native") return "opencode-rcm is in native mode: it changes nothing (set mode in rcm.jsonc).";
   const head = `mode ${options.mode}, ${options.router} router, sure from ${percent(options.confidenceThreshold)}`;
-  if (!state) return `opencode-rcm leaves this sub-agent session untouched (${head}).`;
+  if (!state) return `opencode-rcm: ${absent} (${head}).`;
   const { ledger, saved } = state;
-  const lines = [state.off ? `opencode-rcm is OFF for this session: native history (/rcm on to resume; ${head}).` : `opencode-rcm is on: ${head}.`];
+  const lines = [state.off ? `opencode-rcm is OFF for this session: native history (${onCommand} to resume; ${head}).` : `opencode-rcm is on: ${head}.`];
   lines.push(...renderTaskTable(ledger));
   const last = lastEntry(ledger);
   if (last) lines.push(`Last request: ${describeDecision(ledger, last)}`, `  ${consequence(options, state, last)}`);
@@ -85,8 +96,9 @@ export function consequence(options: ViewSettings, state: SessionState, entry: L
 const MAX_RELABELS_SHOWN = 3;
 
 /** `/rcm why`: what the last model call received and why. */
-export function renderWhy(options: ViewSettings, report: CallReport | undefined, state: SessionState | undefined): string {
-  if (state?.off) return "opencode-rcm is off for this session (/rcm off): every model call gets the native history.";
+export function renderWhy(options: ViewSettings, report: CallReport | undefined, state: SessionState | undefined, words: ViewWords = {}): string {
+  const { onCommand } = { ...TUI_WORDS, ...words };
+  if (state?.off) return `opencode-rcm is off for this session: every model call gets the native history (${onCommand} to resume).`;
   if (!report) return "No model call of this session has passed through opencode-rcm yet.";
   const lines = [`Last model call (mode ${options.mode}): ${callHead(options, report)}`];
   lines.push(...callLines(report).map((line) => `  ${line}`));

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { loadOptions } from "../config/load-options.js";
 import type { Options } from "../config/options-schema.js";
 import { renderStatus, renderWhy } from "../session-views/render-status.js";
+import { projectFile } from "../store/project-file.js";
 import { pendingIntents, postIntent, type SessionIntent } from "../store/session-inbox.js";
 import { findSession, projectStateDir, SessionLookupError, storedSessions, type StoredSession } from "./find-sessions.js";
 
@@ -15,6 +16,7 @@ export interface SessionScope {
 }
 
 const LISTED_SESSIONS = 10;
+const CLI_WORDS = { onCommand: "opencode-rcm on" };
 
 /** `opencode-rcm sessions`: the project's recent sessions with their tasks. */
 export async function sessionsCommand(scope: SessionScope, options: { all?: boolean } = {}): Promise<string> {
@@ -39,14 +41,14 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
 export async function statusCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
   const { stateDir, options } = await open(scope);
   const session = await findSession(stateDir, wanted);
-  return `Session ${session.sessionID}\n${renderStatus(options, session.state)}\n${await waiting(stateDir, session)}`;
+  return `Session ${session.sessionID}\n${renderStatus(options, session.state, CLI_WORDS)}\n${await waiting(stateDir, session)}`;
 }
 
 /** `opencode-rcm why [session]`: what the session's last model call received. */
 export async function whyCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
   const { stateDir, options } = await open(scope);
   const session = await findSession(stateDir, wanted);
-  return `Session ${session.sessionID}\n${renderWhy(options, session.state.lastCall, session.state)}\n${await waiting(stateDir, session)}`;
+  return `Session ${session.sessionID}\n${renderWhy(options, session.state.lastCall, session.state, CLI_WORDS)}\n${await waiting(stateDir, session)}`;
 }
 
 /** `opencode-rcm move [session] <task|new>`: the session's last routed request belongs to another task. */
@@ -60,7 +62,7 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
     throw new SessionLookupError(`no task "${target}" in session ${session.sessionID} (tasks: ${ledger.tasks.map((task) => task.id).join(", ") || "none"}, or new)`);
   }
   const from = ledger.decisions[messageID]?.task ?? "?";
-  await postIntent(stateDir, session.sessionID, { kind: "move", messageID, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } });
+  await postIntent(stateDir, session.sessionID, { kind: "move", messageID, from, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } });
   const to = target === "new" ? "a new task" : target;
   return `Request ${ledger.order.length} of session ${session.sessionID} moves from ${from} to ${to}.\n${APPLIED_WHEN}\n`;
 }
@@ -77,11 +79,17 @@ export async function switchCommand(scope: SessionScope, wanted: string | undefi
 const APPLIED_WHEN =
   "OpenCode applies it at the session's next request (the state file is its own while it runs); until then, opencode-rcm status shows it as waiting.";
 
+/**
+ * The project's state folder and the options to speak with: the server part's, as it noted
+ * them in project.json (the opencode.json tuple included), else the rcm.jsonc files' and RCM_*.
+ */
 async function open(scope: SessionScope): Promise<{ stateDir: string; options: Options }> {
   const directory = resolve(scope.directory);
   const { options } = await loadOptions({ tuple: undefined, directory, worktree: directory, env: scope.env, home: homedir() });
   const stateDir = await projectStateDir({ directory, stateDir: scope.stateDir ?? options.stateDir, env: scope.env, home: homedir() });
-  return { stateDir, options };
+  const noted = await projectFile(stateDir).peek();
+  const settings = noted.status === "loaded" ? noted.value.settings : undefined;
+  return { stateDir, options: settings ? { ...options, ...settings } : options };
 }
 
 async function waiting(stateDir: string, session: StoredSession): Promise<string> {

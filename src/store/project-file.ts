@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { MODES, ROUTERS } from "../config/options-schema.js";
 import { versionedJsonFile } from "./versioned-json-file.js";
 
 /**
@@ -8,11 +9,17 @@ import { versionedJsonFile } from "./versioned-json-file.js";
  * it when it loads; the CLI reads it to find a directory's sessions without knowing how
  * OpenCode names projects.
  */
+/** The options the server part ran with (the opencode.json tuple included, which the CLI cannot see). */
+export const ProjectSettingsSchema = z.object({ mode: z.enum(MODES), router: z.enum(ROUTERS), confidenceThreshold: z.number().min(0).max(1) });
+export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
+
 export const ProjectFileSchema = z.object({
   projectID: z.string().min(1),
   worktree: z.string().min(1),
   /** Directories OpenCode served this project from (a monorepo's packages, say). */
   directories: z.array(z.string().min(1)),
+  /** As of the latest server start in the project. */
+  settings: ProjectSettingsSchema.optional(),
 });
 export type ProjectFile = z.infer<typeof ProjectFileSchema>;
 
@@ -27,13 +34,15 @@ export function projectFile(stateDir: string) {
   });
 }
 
-/** Notes the project's worktree and this directory, once per directory. */
-export async function noteProject(stateDir: string, project: { projectID: string; worktree: string; directory: string }): Promise<void> {
+/** Notes the project's worktree, this directory and the options in force; writes only what changed. */
+export async function noteProject(stateDir: string, project: { projectID: string; worktree: string; directory: string; settings: ProjectSettings }): Promise<void> {
   const file = projectFile(stateDir);
   const known = await file.peek();
   const directories = known.status === "loaded" ? known.value.directories : [];
-  if (known.status === "loaded" && known.value.worktree === project.worktree && directories.includes(project.directory)) return;
-  await file.save({ projectID: project.projectID, worktree: project.worktree, directories: [...new Set([...directories, project.directory])].sort() });
+  const settings = ProjectSettingsSchema.parse(project.settings);
+  const same = known.status === "loaded" && known.value.worktree === project.worktree && directories.includes(project.directory) && JSON.stringify(known.value.settings) === JSON.stringify(settings);
+  if (same) return;
+  await file.save({ projectID: project.projectID, worktree: project.worktree, directories: [...new Set([...directories, project.directory])].sort(), settings });
 }
 
 /** Every project under `<root>` (the default state root) with its state dir. */

@@ -16,6 +16,8 @@ export const SessionIntentSchema = z.discriminatedUnion("kind", [
     kind: z.literal("move"),
     /** The request to move: the one that was the last routed when the user asked. */
     messageID: z.string().min(1),
+    /** Its task when the user asked: a request no longer there has moved since, and is left alone (applying twice changes nothing). */
+    from: z.string().min(1),
     target: z.discriminatedUnion("kind", [z.object({ kind: z.literal("task"), task: z.string().min(1) }), z.object({ kind: z.literal("new") })]),
   }),
   z.object({ kind: z.literal("off") }),
@@ -86,9 +88,14 @@ export async function sessionsWithInbox(stateDir: string): Promise<string[]> {
 /** The title of the toasts the TUI's /rcm sends through the server: seeing one, the server applies waiting intents at once. */
 export const INTENT_TOAST_TITLE = "opencode-rcm";
 
-/** Removes applied intents. */
+/** Removes applied (or dropped) intents. */
 export async function removeIntents(intents: readonly PendingIntent[]): Promise<void> {
   await Promise.all(intents.map((pending) => rm(pending.file, { force: true })));
+}
+
+/** Removes a deleted session's inbox, whatever waits in it. */
+export async function removeInbox(stateDir: string, sessionID: string): Promise<void> {
+  await rm(sessionInboxDir(stateDir, sessionID), { recursive: true, force: true });
 }
 
 function parseIntent(text: string): { ok: true; intent: SessionIntent } | { ok: false; reason: string } {

@@ -38,9 +38,19 @@ const tui: TuiPlugin = async (api) => {
     showProblems(api, scope.problems);
     api.slots.register({
       order: PANEL_ORDER,
-      slots: { sidebar_content: (_context: unknown, props: { session_id: string }) => taskPanel(api, scope, props, (error) => log("task panel", error)) },
+      slots: {
+        // Runs at render time, outside this set-up: a failure leaves the sidebar without the panel, never breaks it.
+        sidebar_content: (_context: unknown, props: { session_id: string }) => {
+          try {
+            return taskPanel(api, scope, props, (error) => log("task panel", error));
+          } catch (error) {
+            log("task panel", error);
+            return null;
+          }
+        },
+      },
     });
-    registerRcmCommand(api, () => void openRcmMenu(api, scope).catch((error: unknown) => log("/rcm", error)));
+    registerRcmCommand(api, () => void openRcmMenu(api, scope, (what, error) => log(what, error)).catch((error: unknown) => log("/rcm", error)));
   } catch (error) {
     log("could not set up the task panel or /rcm", error);
   }

@@ -63,5 +63,6 @@ export async function sessionStamp(stateDir: string, sessionID: string): Promise
 async function stampOf(stateDir: string, sessionID: string): Promise<{ stamp: string; pending: number; exists: boolean }> {
   const info = await stat(sessionStateFile(stateDir, sessionID).path).catch(() => undefined);
   const pending = (await pendingIntents(stateDir, sessionID)).length;
-  return { stamp: `${info?.mtimeMs ?? 0}:${info?.size ?? 0}:${pending}`, pending, exists: info !== undefined };
+  // The inode too: every save is a rename, so two saves of one size within one mtime tick still differ.
+  return { stamp: `${info?.ino ?? 0}:${info?.mtimeMs ?? 0}:${info?.size ?? 0}:${pending}`, pending, exists: info !== undefined };
 }

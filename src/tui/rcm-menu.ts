@@ -18,7 +18,7 @@ const MENU_TITLE_WIDTH = 8;
  * off, on) goes to the session's inbox and is announced with a toast through the server,
  * which applies it on seeing the toast.
  */
-export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope): Promise<void> {
+export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope, onError: (what: string, error: unknown) => void): Promise<void> {
   const sessionID = currentSession(api);
   if (!sessionID || !scope.stateDir) {
     api.ui.toast({ variant: "info", title: "opencode-rcm", message: "Open a session first: /rcm works on the session on screen." });
@@ -37,10 +37,18 @@ export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope): Promise<v
   ];
   const options = entries.map((option) => ({ ...option, title: option.title.padEnd(MENU_TITLE_WIDTH) }));
   const pendingNote = pending > 0 ? ` (${plural(pending, "change")} waiting for the next request)` : "";
-  select(api, `/rcm${pendingNote}`, options, (action) => void act(api, scope, sessionID, state, action));
+  select(api, `/rcm${pendingNote}`, options, (action) => void act(api, scope, sessionID, state, action, onError).catch(failed(api, onError, `/rcm ${action}`)));
 }
 
-async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, action: Action): Promise<void> {
+/** A failure after the menu closed: in the log, and said on screen (the dialog is gone). */
+function failed(api: TuiPluginApi, onError: (what: string, error: unknown) => void, what: string): (error: unknown) => void {
+  return (error) => {
+    onError(what, error);
+    api.ui.toast({ variant: "error", title: "opencode-rcm", message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` });
+  };
+}
+
+async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, action: Action, onError: (what: string, error: unknown) => void): Promise<void> {
   const { options } = scope;
   switch (action) {
     case "status":
@@ -61,7 +69,7 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
       const from = state.ledger.decisions[messageID]?.task ?? "?";
       const targets: TuiDialogSelectOption<string>[] = [...taskOptions(state).filter((option) => option.value !== from), { title: "new", value: "new", description: "a new task, titled after the request" }];
       return select(api, `/rcm move: request ${state.ledger.order.length} (now ${from}) belongs to…`, targets, (target) =>
-        void change(api, scope, sessionID, { kind: "move", messageID, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } }, `/rcm move ${target}: request ${state.ledger.order.length} moves from ${from} to ${target === "new" ? "a new task" : target}; the next model call follows it.`),
+        void change(api, scope, sessionID, { kind: "move", messageID, from, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } }, `/rcm move ${target}: request ${state.ledger.order.length} moves from ${from} to ${target === "new" ? "a new task" : target}; the next model call follows it.`).catch(failed(api, onError, `/rcm move ${target}`)),
       );
     }
     case "off":

@@ -99,7 +99,7 @@ describe("/rcm answered by the plug-in", () => {
     const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     expect(await restarted.forCall(sessionID)).toMatchObject({ off: true });
     expect(await restarted.route(sessionID, "msg_while_off", "Something else entirely.")).toBeUndefined();
-    expect(await answerRcmCommand({ ...router, routing: restarted }, sessionID, "status")).toContain("opencode-rcm is OFF for this session: native history (/rcm on to resume;");
+    expect(await answerRcmCommand({ ...router, routing: restarted }, sessionID, "status")).toContain("opencode-rcm is OFF for this session: native history (/rcm-text on to resume;");
     await answerRcmCommand({ ...router, routing: restarted }, sessionID, "on");
     expect(await restarted.forCall(sessionID)).toMatchObject({ off: false });
   });

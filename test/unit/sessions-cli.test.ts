@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -34,7 +34,8 @@ beforeEach(async () => {
   project = join(temp.path, "project");
   // Where the plug-in keeps the project's state by default, noted as it does at load.
   stateDir = resolveStateDir({ projectID: "abc123", env, home: temp.path });
-  await noteProject(stateDir, { projectID: "abc123", worktree: project, directory: project });
+  // The server noted its options too: the opencode.json tuple's, which the CLI cannot read itself.
+  await noteProject(stateDir, { projectID: "abc123", worktree: project, directory: project, settings: { mode: "router", router: "lexical", confidenceThreshold: 0.75 } });
 });
 afterEach(async () => {
   await temp.remove();
@@ -61,11 +62,12 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(listed).toMatch(new RegExp(`${sessionID} +\\d+ s ago +3 requests, 2 tasks`));
     expect(listed).toMatch(/\* t1 +Task A: add textkit\/slugify\.py/);
     expect(listed).toMatch(/ {3}t2 +Task B: write a CHANGELOG entry/);
-    const before = await readdir(join(stateDir, "sessions"));
+    const files = async () => Promise.all((await readdir(join(stateDir, "sessions"))).map(async (name) => [name, (await stat(join(stateDir, "sessions", name))).mtimeMs]));
+    const before = await files();
     const status = await statusCommand(scope, sessionID.slice(0, 8));
-    expect(status).toMatch(new RegExp(`^Session ${sessionID}\\nopencode-rcm is on: mode full, lexical router, sure from 80%\\.`));
+    expect(status).toMatch(new RegExp(`^Session ${sessionID}\\nopencode-rcm is on: mode router, lexical router, sure from 75%\\.`));
     expect(await whyCommand(scope, undefined)).toContain("No model call of this session has passed through opencode-rcm yet.");
-    expect(await readdir(join(stateDir, "sessions"))).toEqual(before);
+    expect(await files()).toEqual(before);
   });
 
   it("names what it could not find: a folder with no state, a session id matching none", async () => {
@@ -90,11 +92,47 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(call?.ledger.decisions[last]).toMatchObject({ task: "t2", router: "user" });
     expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
     const status = await statusCommand(scope, undefined);
-    expect(status).toContain("opencode-rcm is OFF for this session");
+    expect(status).toContain("opencode-rcm is OFF for this session: native history (opencode-rcm on to resume;");
     expect(status).not.toContain("Waiting");
+    // The TUI's toast makes the server apply what waits at once, for a session it holds: the file says so before any other step.
     await switchCommand(scope, undefined, false);
     await routing.pickUp();
-    expect((await routing.forCall(sessionID))?.off).toBe(false);
+    expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
+    expect(JSON.parse(await readFile(join(stateDir, "sessions", `${sessionID}.json`), "utf8")).data.off).toBe(false);
+  });
+
+  it("a move applies once: asked twice, or after the request moved since, it changes nothing more", async () => {
+    const routing = await servedSession();
+    const scope = { directory: project, env };
+    await moveCommand(scope, undefined, "new");
+    await moveCommand(scope, undefined, "new");
+    await routing.forCall(sessionID);
+    const ledger = (await routing.forCall(sessionID))?.ledger;
+    // One new task, not two: the second intent found the request in t3, not in t1 where it was asked from.
+    expect(ledger?.tasks.map((task) => task.id)).toEqual(["t1", "t2", "t3"]);
+    expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
+  });
+
+  it("pickUp leaves sessions this server does not hold to their own next step, and survives one it cannot load", async () => {
+    const routing = await servedSession();
+    await postIntent(stateDir, "ses_elsewhere", { kind: "off" });
+    await postIntent(stateDir, sessionID, { kind: "off" });
+    await routing.pickUp();
+    expect((await pendingIntents(stateDir, "ses_elsewhere")).length).toBe(1);
+    expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
+    routing.forget(sessionID);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await readdir(join(stateDir, "sessions"))).not.toContain(`${sessionID}.inbox`);
+  });
+
+  it("drops what was asked for a sub-agent session, which the plug-in leaves untouched", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history, parentID: "ses_parent" } });
+    const logger = recordingLogger();
+    const routing = createSessionRouting({ stateDir, router: namedTaskRouter, source, logger });
+    await postIntent(stateDir, sessionID, { kind: "off" });
+    expect(await routing.forCall(sessionID)).toBeUndefined();
+    expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
+    expect(logger.lines).toContain("info: dropped off from the TUI or CLI: a sub-agent session is left untouched");
   });
 
   it("a request in the inbox that cannot be read is set aside as .bad and logged, never applied", async () => {
@@ -118,6 +156,6 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     );
     expect(failed?.code).toBe(2);
     expect(failed?.stderr.trim().split("\n")).toEqual(['opencode-rcm: move takes [<session>] <task|new>, got a b c (usage)', 'Run "opencode-rcm move --help" for the options.']);
-    expect(JSON.parse(await readFile(join(stateDir, "project.json"), "utf8")).data).toEqual({ projectID: "abc123", worktree: project, directories: [project] });
+    expect(JSON.parse(await readFile(join(stateDir, "project.json"), "utf8")).data).toMatchObject({ projectID: "abc123", worktree: project, directories: [project] });
   });
 });

@@ -30,17 +30,18 @@ export async function answerRcmCommand(deps: { options: Options; routing?: Sessi
   const [verb = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
   const { options, routing } = deps;
   if (verb === "help") return RCM_USAGE;
-  if (!routing) return renderStatus(options, undefined);
+  const words = { onCommand: `/${RCM_COMMAND} on`, absent: "leaves this sub-agent session untouched" };
+  if (!routing) return renderStatus(options, undefined, words);
   const state = await routing.snapshot(sessionID);
   switch (verb) {
     case "status":
-      return renderStatus(options, state);
+      return renderStatus(options, state, words);
     case "why":
-      return renderWhy(options, state?.lastCall, state);
+      return renderWhy(options, state?.lastCall, state, words);
     case "tasks":
-      return state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state);
+      return state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state, words);
     case "show": {
-      if (!state) return renderStatus(options, state);
+      if (!state) return renderStatus(options, state, words);
       const id = rest[0];
       if (!id) throw new UsageError(`/${RCM_COMMAND} show needs a task id, e.g. /${RCM_COMMAND} show t2`);
       return showTask(state.ledger, state.records, id, options.memory.recordTokens, whenRecordWritten(options, id));
