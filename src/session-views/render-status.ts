@@ -116,9 +116,7 @@ export function callHead(options: ViewSettings, report: CallReport): string {
 
 /** Kept, left out, replaced; the record; messages and tokens before and after. */
 export function callLines(report: CallReport): string[] {
-  const kept = report.groups.filter((tally) => tally.kept > 0).map((tally) => `${labelOf(tally.label)} ${tally.kept}`);
-  const left = report.groups.filter((tally) => tally.dropped > 0).map((tally) => `${labelOf(tally.label)} ${tally.dropped}`);
-  const replaced = report.groups.filter((tally) => tally.replaced > 0).map((tally) => `${labelOf(tally.label)} ${tally.replaced}`);
+  const { kept, left, replaced } = callTallies(report, labelOf);
   const { native, routingSaved, memorySaved } = report.tokens;
   return [
     `Kept (exchanges): ${kept.join(", ") || "none"}`,
@@ -127,6 +125,13 @@ export function callLines(report: CallReport): string[] {
     recordLine(report),
     `Messages ${report.messagesBefore} -> ${report.messagesAfter}; tokens ${tokens(native)} -> ${tokens(native - routingSaved - memorySaved)} (saved: routing ${tokens(routingSaved)}, memory ${tokens(memorySaved)}; estimates)`,
   ];
+}
+
+/** A call's exchanges per task, kept, left out and replaced, as "t2 3" pieces; `label` names a task (or `shared`). */
+export function callTallies(report: CallReport, label: (id: string) => string = (id) => id): { kept: string[]; left: string[]; replaced: string[] } {
+  const pieces = (count: (tally: CallReport["groups"][number]) => number) =>
+    report.groups.filter((tally) => count(tally) > 0).map((tally) => `${label(tally.label)} ${count(tally)}`);
+  return { kept: pieces((tally) => tally.kept), left: pieces((tally) => tally.dropped), replaced: pieces((tally) => tally.replaced) };
 }
 
 function recordLine(report: CallReport): string {

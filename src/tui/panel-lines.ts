@@ -1,5 +1,5 @@
 import type { ViewSettings } from "../session-views/render-status.js";
-import { lastEntry, taskRows } from "../session-views/render-status.js";
+import { callTallies, lastEntry, taskRows } from "../session-views/render-status.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
@@ -59,9 +59,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
   }
   const call = state.lastCall;
   if (call && !off) {
-    const kept = call.groups.filter((tally) => tally.kept > 0).map((tally) => `${tally.label} ${tally.kept}`);
-    const left = call.groups.filter((tally) => tally.dropped > 0).map((tally) => `${tally.label} ${tally.dropped}`);
-    const replaced = call.groups.filter((tally) => tally.replaced > 0).map((tally) => `${tally.label} ${tally.replaced}`);
+    const { kept, left, replaced } = callTallies(call);
     lines.push({ text: `${callLabel(state, call.requestID)}: ${call.fallback ? "full history, " : ""}kept ${kept.join(", ") || "none"}`, tone: "text" });
     if (left.length > 0) lines.push({ text: `left out ${left.join(", ")}`, tone: "muted", indent: 2 });
     if (replaced.length > 0) lines.push({ text: `replaced by a record: ${replaced.join(", ")}`, tone: "muted", indent: 2 });
