@@ -11,7 +11,7 @@ import { packageRoot } from "../dist/harness/package-root.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
 import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";
 
-const { values } = parseArgs({ options: { context: { type: "string", default: "12000" }, "timeout-s": { type: "string", default: "120" } } });
+const { values } = parseArgs({ options: { context: { type: "string", default: "12000" }, output: { type: "string", default: "1000" }, "timeout-s": { type: "string", default: "120" } } });
 const CONTEXT = Number(values.context);
 const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
 const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
@@ -41,7 +41,7 @@ async function run(label, plugins) {
   try {
     const repo = join(dir, "repo");
     await createGitRepo(repo, { "README.md": "# x\n", "src/__init__.py": "" });
-    return await withScriptedOpencode({ runDir: join(dir, "run"), directory: repo, script: script(repo), plugins, contextLimit: CONTEXT, outputLimit: 1000 }, async ({ client, model }) => {
+    return await withScriptedOpencode({ runDir: join(dir, "run"), directory: repo, script: script(repo), plugins, contextLimit: CONTEXT, outputLimit: Number(values.output) }, async ({ client, model }) => {
       const id = (await client.session.create({}, { throwOnError: true })).data.id;
       let finished = 0;
       for (const text of ASKS) {

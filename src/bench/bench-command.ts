@@ -15,17 +15,20 @@ import { importSwebench } from "./swebench/import-swebench.js";
 import { exportPredictions } from "./swebench/predictions.js";
 import { mergeRuns } from "./merge-runs.js";
 import { parseShard } from "./shard.js";
+import { isRegime, REGIME_NAMES } from "./drive/regimes.js";
 
 export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--sessions N] [--concurrency 3] [--out runs/switch-mini]
           [--model provider/model [--provider-config <file>]]
           The whole benchmark on the bundled mini suite (fixtures/switch-mini), offline with
           the scripted agent unless --model is given; prints the report.
-  bench run --suite <dir> --out <dir> (--agent scripted | --model provider/model [--provider-config <file>])
+  bench run --suite <dir> --out <dir> (--agent scripted [--regime roomy|tight] | --model provider/model [--provider-config <file>])
           [--modes native,router,full] [--sessions N] [--concurrency N] [--seed S]
           [--budget-s 900] [--max-continuations 3] [--test-timeout-s 900]
           [--env local|docker [--image <name, {instance_id} {repo}>]] [--shard i/n]
           Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode,
-          score every focus patch, and write results.jsonl, report.md and report.html. Rerunning with
+          score every focus patch, and write results.jsonl, report.md and report.html.
+          --regime: the scripted model's window: roomy (200k, never compacts, the default) or
+          tight (16k context, 8k output: OpenCode compacts, and the summary keeps nothing). Rerunning with
           the same --out skips finished sessions; Ctrl-C leaves consistent files.
           --env docker: each session in a container of its focus task's image (the task's
           "image", else SWE-bench's name for the instance, or --image), scored in a fresh one.
@@ -119,6 +122,7 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
       agent: { type: "string" },
       model: { type: "string" },
       "provider-config": { type: "string" },
+      regime: { type: "string" },
       modes: { type: "string", default: "native,router,full" },
       sessions: { type: "string" },
       concurrency: { type: "string", default: "1" },
@@ -140,7 +144,7 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
   if (!values.out) throw new BenchUsageError("bench run needs --out <dir>");
   const modes = values.modes.split(",").map((mode) => mode.trim());
   for (const mode of modes) if (!(MODES as readonly string[]).includes(mode)) throw new BenchUsageError(`--modes: unknown mode "${mode}" (one of ${MODES.join(", ")})`);
-  const agent = agentChoice(values.agent, values.model, values["provider-config"]);
+  const agent = agentChoice(values.agent, values.model, values["provider-config"], values.regime);
   const summary = await runBench({
     suiteDir: values.suite,
     outDir: values.out,
@@ -162,9 +166,11 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
   return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(values.out, "results.jsonl")}\nreport:  ${resolve(values.out, "report.md")}\n         ${resolve(values.out, "report.html")} (open in a browser)\n`;
 }
 
-function agentChoice(agent: string | undefined, model: string | undefined, providerConfig: string | undefined): AgentChoice {
+function agentChoice(agent: string | undefined, model: string | undefined, providerConfig: string | undefined, regime: string | undefined): AgentChoice {
   if (agent !== undefined && model !== undefined) throw new BenchUsageError("give --agent scripted or --model provider/model, not both");
-  if (agent === "scripted") return { kind: "scripted" };
+  if (regime !== undefined && agent !== "scripted") throw new BenchUsageError("--regime needs --agent scripted (a provider's model has its own window)");
+  if (regime !== undefined && !isRegime(regime)) throw new BenchUsageError(`--regime must be one of ${REGIME_NAMES.join(", ")}, not "${regime}"`);
+  if (agent === "scripted") return regime === undefined ? { kind: "scripted" } : { kind: "scripted", regime };
   if (agent !== undefined) throw new BenchUsageError(`--agent: only "scripted" is known, got "${agent}"`);
   if (model === undefined) throw new BenchUsageError("bench run needs --agent scripted or --model provider/model");
   if (!/^[^/\s]+\/\S+$/.test(model)) throw new BenchUsageError(`--model must be provider/model, got "${model}"`);

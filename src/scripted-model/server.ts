@@ -13,6 +13,12 @@ export interface ScriptedModelOptions {
   port?: number;
   /** Id reported by GET /v1/models. */
   model?: string;
+  /**
+   * The model's context window in estimated tokens. A request whose messages plus its
+   * `max_tokens` exceed it is refused as a provider refuses it (400,
+   * `context_length_exceeded`), which OpenCode answers with a compaction. Unset: no limit.
+   */
+  contextLimit?: number;
 }
 
 export const RecordedRequestSchema = z.object({
@@ -74,6 +80,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** Deterministic token estimate (~4 chars per token, minimum 1) so benchmark runs are reproducible. */
 function estimateTokens(chars: number): number {
   return Math.max(1, Math.ceil(chars / 4));
+}
+
+/** The refusal of a request that does not fit `limit`, worded as OpenAI words it; undefined when it fits. */
+function contextOverflow(body: ChatRequestBody, limit: number | undefined): string | undefined {
+  if (limit === undefined) return undefined;
+  const prompt = estimateTokens(JSON.stringify(body.messages).length);
+  const completion = typeof body["max_tokens"] === "number" ? body["max_tokens"] : 0;
+  if (prompt + completion <= limit) return undefined;
+  return `This model's maximum context length is ${limit} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion).`;
 }
 
 function usageFor(body: ChatRequestBody, reply: Reply) {
@@ -180,6 +195,11 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       throw new HttpError(400, `Invalid request: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "bad body"}`);
     }
     const body = check.data;
+    const overflow = contextOverflow(body, options.contextLimit);
+    if (overflow) {
+      sendJson(res, 400, { error: { message: overflow, type: "invalid_request_error", code: "context_length_exceeded" } });
+      return;
+    }
     let reply: Reply;
     try {
       reply = await respond({ body, index });

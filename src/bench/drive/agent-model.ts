@@ -5,10 +5,11 @@ import { offlineConfig, quietConfig, type PluginEntry } from "../../harness/open
 import { startScriptedModel } from "../../scripted-model/index.js";
 import { createScriptedAgent, loadPlaybook } from "../scripted-agent.js";
 import type { Suite } from "../suite/schema.js";
+import { REGIMES, type Regime } from "./regimes.js";
 
 /** Who does the work: the suite's scripted agent, or any OpenCode provider/model. */
 export type AgentChoice =
-  | { kind: "scripted" }
+  | { kind: "scripted"; regime?: Regime | undefined }
   | { kind: "model"; model: string; providerConfig?: string | undefined };
 
 export interface AgentModel {
@@ -26,8 +27,10 @@ export async function startAgentModel(options: { agent: AgentChoice; suite: Suit
   const { agent, suite } = options;
   if (agent.kind === "scripted") {
     const playbook = await loadPlaybook(join(suite.dir, "agent.json"));
-    const model = await startScriptedModel({ script: createScriptedAgent(playbook), logFile: options.logFile });
-    return { config: (plugins) => offlineConfig({ modelBaseURL: model.url, plugins }), close: () => model.close() };
+    const window = REGIMES[agent.regime ?? "roomy"];
+    const model = await startScriptedModel({ script: createScriptedAgent(playbook), logFile: options.logFile, contextLimit: window.context });
+    const limits = { contextLimit: window.context, outputLimit: window.output };
+    return { config: (plugins) => offlineConfig({ modelBaseURL: model.url, plugins, ...limits }), close: () => model.close() };
   }
   const provider = agent.providerConfig ? await readProviders(agent.providerConfig) : {};
   return { config: (plugins) => quietConfig({ model: agent.model, provider, plugins }), close: async () => undefined };

@@ -1,0 +1,18 @@
+/**
+ * The model windows a scripted-agent run can use. `roomy`: nothing is ever compacted.
+ * `tight`: a small model (16k context, 8k output, so OpenCode compacts at 8k),
+ * where OpenCode compacts while a task is suspended, and the scripted summarizer keeps
+ * nothing of the tasks (as lossy as a small model's summary can be).
+ */
+export const REGIMES = {
+  roomy: { context: 200_000, output: 8_000 },
+  tight: { context: 16_000, output: 8_000 },
+} as const;
+
+export type Regime = keyof typeof REGIMES;
+export const REGIME_NAMES = Object.keys(REGIMES) as Regime[];
+export const DEFAULT_REGIME: Regime = "roomy";
+
+export function isRegime(value: string): value is Regime {
+  return Object.hasOwn(REGIMES, value);
+}
