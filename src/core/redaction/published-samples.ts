@@ -24,10 +24,12 @@ const PUBLISHED_SAMPLES = [
 
 /** `spans` without those that lie inside a published sample (a span that reaches past one stays). */
 export function withoutPublishedSamples(text: string, spans: readonly SecretSpan[]): SecretSpan[] {
-  const samples: { start: number; end: number }[] = [];
-  for (const sample of PUBLISHED_SAMPLES) {
-    for (let at = text.indexOf(sample); at >= 0; at = text.indexOf(sample, at + 1)) samples.push({ start: at, end: at + sample.length });
-  }
-  if (samples.length === 0) return [...spans];
-  return spans.filter((span) => !samples.some((sample) => span.start >= sample.start && span.end <= sample.end));
+  // Per span, not per text: spans are few, and most texts hold no sample at all.
+  return spans.filter((span) => !PUBLISHED_SAMPLES.some((sample) => insideSample(text, span, sample)));
+}
+
+function insideSample(text: string, span: SecretSpan, sample: string): boolean {
+  if (span.end - span.start > sample.length || !sample.includes(text.slice(span.start, span.end))) return false;
+  const at = text.indexOf(sample, Math.max(0, span.end - sample.length));
+  return at >= 0 && at <= span.start;
 }
