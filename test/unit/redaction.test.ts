@@ -86,8 +86,31 @@ describe("redactSecrets", () => {
     'existingSecret: "my-release-postgresql"',
     "PASSWORD=abc",
     "SECRET=123456",
+    'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
+    '"Authorization": f"Bearer {token}",',
+    "Authorization: `Bearer ${process.env.API_TOKEN}`,",
+    "Authorization: `Bearer ${oauth2AccessTokenForServiceAccount}`,",
+    "Authorization: Bearer __GITHUB_TOKEN_2__",
+    "  id-token: write",
   ])("leaves a reference or a placeholder alone: %s", async (line) => {
     expect(await redactSecrets(line)).toBe(line);
+  });
+
+  it("leaves the exact published sample credentials alone, and nothing that merely resembles them", async () => {
+    const jwtIo =
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk5yJV_adQssw5c";
+    for (const line of [
+      "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      `curl -H "Authorization: Bearer ${jwtIo}" http://localhost:8080/me`,
+      "stripe.api_key = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc'",
+      'Sentry.init({ dsn: "https://examplePublicKey@o0.ingest.sentry.io/0" });',
+    ]) {
+      expect(await redactSecrets(line)).toBe(line);
+    }
+    // The same shapes with other characters are somebody's keys.
+    expect(await redactSecrets(`token = "${jwtIo.slice(0, -4)}Xw5d"`)).toBe('token = "[REDACTED:jwt]"');
+    expect(await redactSecrets("stripe.api_key = 'sk_test_4eC39HqLyjWDarjtT1zdp7dX'")).toBe("stripe.api_key = '[REDACTED:stripe-key]'");
+    expect(await redactSecrets("NEXT_PUBLIC_STRIPE_KEY=pk_live_9Fq2LmXw81TzKd0aVb7NcYe3")).toBe("NEXT_PUBLIC_STRIPE_KEY=[REDACTED:stripe-key]");
   });
 
   it("redacts many texts in one pass exactly as one by one", async () => {

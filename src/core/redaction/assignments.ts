@@ -16,6 +16,8 @@ const SETTING_WORDS = new Set([
 const KEY_QUALIFIERS = new Set([
   "api", "access", "secret", "private", "encryption", "signing", "master", "account", "auth", "session", "client", "app",
   "fernet", "license", "consumer", "shared", "hmac", "jwt", "crypto", "cipher", "subscription", "webhook", "admin", "service", "storage",
+  // Providers whose API key is called just that: `KAGGLE_KEY`.
+  "kaggle",
 ]);
 /** Names whose last words alone say nothing, but which always hold a credential. */
 const SECRET_NAMES = /^(?:client[-_]key[-_]data|client[-_]certificate[-_]data|appid|app[-_]id[-_]secret|x[-_]api[-_]key|x[-_]auth[-_]token|sessid|phpsessid|jsessionid|connect\.sid|_session|session)$/i;
@@ -41,7 +43,8 @@ export function isSecretName(name: string): boolean {
   return last === "key" && KEY_QUALIFIERS.has(words.at(-2) ?? "");
 }
 
-const NOT_SECRETS = new Set(["required", "optional", "include", "omit", "same-origin", "bearer", "basic", "yes", "no", "on", "off"]);
+// Access levels are settings, not secrets: GitHub Actions' `id-token: write` is a permission.
+const NOT_SECRETS = new Set(["required", "optional", "include", "omit", "same-origin", "bearer", "basic", "yes", "no", "on", "off", "read", "write", "read-all", "write-all"]);
 
 /**
  * Whether an assignment's value is data. `strong` (quoted, an UPPER_CASE env name, a tight
@@ -59,12 +62,13 @@ function looksSecret(value: string, options: { quoted: boolean; strong: boolean;
   return !isIdentifier(value) && value.length >= 6 && /\d/.test(value) && /[A-Za-z]/.test(value);
 }
 
-// NAME=value, export NAME="value", NAME: value, "name": "value", name = 'value', name => 'v'.
+// NAME=value, export NAME="value", NAME: value, "name": "value", name = 'value', name => 'v',
+// os.environ["NAME"] = "value".
 // A quoted value may not start with a space, so the closing quote of one string is not read
 // as the opening quote of a value (`print("Token: " + t)`). An unquoted value runs to the end
 // of the token: `&`, `#` and `;` inside it stay part of it unless a space comes first.
 const ASSIGNMENT =
-  /(["']?)([A-Za-z_][\w.-]{0,63})(["']?[ \t]*)(:=|=>|[:=])(?![=:])([ \t]*)("(?!\s)(?:[^"\\\n]|\\.)*"|'(?!\s)(?:[^'\\\n]|\\.)*'|[^\s"'`,<>{}()[\]]+)/g;
+  /(["']?)([A-Za-z_][\w.-]{0,63})(["']?\]?[ \t]*)(:=|=>|[:=])(?![=:])([ \t]*)("(?!\s)(?:[^"\\\n]|\\.)*"|'(?!\s)(?:[^'\\\n]|\\.)*'|[^\s"'`,<>{}()[\]]+)/g;
 
 /** `name: value` alone on its line (after indentation or a list dash): a YAML mapping, not code. */
 function isWholeLineValue(line: string, start: number, end: number): boolean {
@@ -89,9 +93,10 @@ function lineAssignments(text: string): SecretSpan[] {
   ASSIGNMENT.lastIndex = 0;
   for (let found = ASSIGNMENT.exec(text); found !== null; found = ASSIGNMENT.exec(text)) {
     const [match, openQuote = "", name = "", middle, separator, after, rawValue = ""] = found;
-    // Checked here, not by a look-behind (slow in Bun): a name starts a word, and is not `${NAME:?...}`.
+    // Checked here, not by a look-behind (slow in Bun): a name starts a word (after a sigil too:
+    // PHP's and Perl's `$token = "..."`), and is not `${NAME:?...}`.
     const before = text[found.index - 1] ?? "";
-    if (/[\w$-]/.test(before) || (before === "{" && text[found.index - 2] === "$")) {
+    if (/[\w-]/.test(before) || (before === "{" && text[found.index - 2] === "$")) {
       ASSIGNMENT.lastIndex = found.index + openQuote.length + name.length;
       continue;
     }

@@ -1,7 +1,7 @@
 import { isSecretName } from "./assignments.js";
 import { literalsOf, type Literals } from "./literals.js";
 import { isReference } from "./references.js";
-import { groupSpans, type SecretSpan } from "./spans.js";
+import { groupSpans, MARKER_PREFIX, type SecretSpan } from "./spans.js";
 
 /**
  * Credentials that sit where only their surroundings say what they are: URLs, HTTP headers
@@ -12,7 +12,13 @@ const notReference = (value: string) => !isReference(value) && !/^[:@]?\$/.test(
 /** `needs`: lower-case text the rule cannot match without; a rule whose text is absent is not run. */
 const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: string, match: RegExpExecArray) => boolean }[] = [
   // scheme://user:password@host keeps scheme, user and host; the password runs to the last `@` before the host.
-  { kind: "url-password", needs: ["://"], re: /\b[a-z][a-z\d+.-]{0,20}:\/\/[^\s:@/?#'"`]*:([^\s/?#'"`]+?)@(?=[\w.[\]-]+(?:[:/?#'"`\s]|$))/dgi, accept: notReference },
+  // A user already redacted (a Sentry DSN's key) is no `user:password`: the colon is the marker's.
+  {
+    kind: "url-password",
+    needs: ["://"],
+    re: /\b[a-z][a-z\d+.-]{0,20}:\/\/[^\s:@/?#'"`]*:([^\s/?#'"`]+?)@(?=[\w.[\]-]+(?:[:/?#'"`\s]|$))/dgi,
+    accept: (value, match) => notReference(value) && !match[0].includes(MARKER_PREFIX),
+  },
   // Authorization headers of any scheme, and `Bearer xyz` anywhere (a digit required: prose survives).
   { kind: "auth-header", needs: ["authorization"], re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[\["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: notReference },
   { kind: "bearer-token", needs: ["bearer"], re: /\bbearer\s+((?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*)/dgi, accept: notReference },
@@ -39,6 +45,10 @@ const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: strin
   // jwt.sign(payload, 'secret') and Fernet(b"key"): the literal is the key.
   { kind: "signing-key", needs: ["jwt."], re: /\bjwt\.(?:sign|verify|encode|decode)\((?:[^()]|\([^()]*\))*?,\s*b?(["'])([^"'\n]{8,})\1/dg },
   { kind: "fernet-key", needs: ["fernet("], re: /\bFernet\(\s*b?(["'])([\w-]{43}=)\1/dg },
+  // A Twilio auth token is 32 bare hex: quoted on a line that names Twilio or its account SID (`Client(account_sid, "...")`).
+  { kind: "twilio-auth-token", needs: ["twilio", "sid"], re: /^(?=[^\n]*(?:twilio|account_?sid|\bAC[0-9a-f]{32}\b))[^\n]*?["']([0-9a-f]{32})["']/dgim },
+  // kaggle.json: {"username":"...","key":"<32 hex>"}.
+  { kind: "kaggle-key", needs: ["username"], re: /["']username["']\s*:\s*["'][^"'\n]*["']\s*,\s*["']key["']\s*:\s*["']([0-9a-f]{32})["']/dg },
   // .pgpass: host:port:database:user:password
   { kind: "pgpass-password", needs: [":"], re: /^[\w.*-]+:(?:\d+|\*):[\w*-]+:[\w.*@-]+:(\S+)$/dgm, accept: notReference },
 ];

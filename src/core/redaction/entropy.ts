@@ -1,4 +1,4 @@
-import { isReference } from "./references.js";
+import { isReference, isWordsIdentifier } from "./references.js";
 import type { SecretSpan } from "./spans.js";
 
 /**
@@ -8,6 +8,9 @@ import type { SecretSpan } from "./spans.js";
 const CONTEXT = /secret|token|passw|credential|api[-_ ]?key|\b(?:auth\w*|private[-_ ]?key|access[-_ ]?key|signing|bearer|session\w*)\b/i;
 // Digests name their algorithm: go.sum's h1:, SRI's sha512-, docker's sha256:.
 const DIGEST_BEFORE = /(?:\bh\d:|\bsha\d*[-:=]|\bmd5[-:=])$/i;
+// A placeholder's or a variable's name (`${oauth2AccessTokenV2}`, `{{ apiToken2 }}`, `%GithubToken2%`,
+// `$this->apiToken2`) can read as random; a name is made of words (isWordsIdentifier), a key is not.
+const PLACEHOLDER_BEFORE = /(?:[$%<@]|\{\s*|env:|->|\[["']|%\()$/;
 const TOKEN = /(?<![\w+/=.-])[A-Za-z0-9+/_-]{24,}={0,2}(?![\w+/=.-])/g;
 const MIN_BITS_PER_CHAR = 3.8;
 
@@ -18,7 +21,9 @@ export function entropyFindings(text: string): SecretSpan[] {
     if (CONTEXT.test(line)) {
       TOKEN.lastIndex = 0;
       for (let found = TOKEN.exec(line); found !== null; found = TOKEN.exec(line)) {
-        if (isRandom(found[0]) && !DIGEST_BEFORE.test(line.slice(0, found.index))) spans.push({ start: lineStart + found.index, end: lineStart + found.index + found[0].length, kind: "high-entropy" });
+        if (!isRandom(found[0]) || DIGEST_BEFORE.test(line.slice(0, found.index))) continue;
+        if (PLACEHOLDER_BEFORE.test(line.slice(Math.max(0, found.index - 8), found.index)) && isWordsIdentifier(found[0])) continue;
+        spans.push({ start: lineStart + found.index, end: lineStart + found.index + found[0].length, kind: "high-entropy" });
       }
     }
     lineStart += line.length + 1;

@@ -4,6 +4,7 @@ import { entropyFindings } from "./entropy.js";
 import { keyBlockFindings } from "./key-blocks.js";
 import { literalsOf } from "./literals.js";
 import { libraryFindings } from "./library-findings.js";
+import { withoutPublishedSamples } from "./published-samples.js";
 import { replaceSpans, type SecretSpan } from "./spans.js";
 import { tokenFormatFindings } from "./token-formats.js";
 
@@ -11,8 +12,9 @@ import { tokenFormatFindings } from "./token-formats.js";
  * Replaces the secrets in text bound for an auxiliary model with `[REDACTED:<kind>]`.
  * Deterministic. Detection is secretlint's recommended rules, then the project's rules for
  * what they do not cover (other providers' formats, credentials named by their context,
- * command lines, netrc, cookies), then a gated entropy check; the spans are merged so
- * replacements never nest, then replaced in one pass.
+ * command lines, netrc, cookies), then a gated entropy check; findings inside a published
+ * sample credential (AWS's documented keys, jwt.io's token) are dropped; the spans are merged
+ * so replacements never nest, then replaced in one pass.
  */
 export async function redactSecrets(text: string): Promise<string> {
   const spans = await findSecrets(text);
@@ -41,7 +43,7 @@ const SEPARATOR = "\n\n\n";
 
 export async function findSecrets(text: string): Promise<SecretSpan[]> {
   const has = literalsOf(text.toLowerCase());
-  return [
+  const spans = [
     ...(await libraryFindings(text, has)),
     ...tokenFormatFindings(text, has),
     ...keyBlockFindings(text),
@@ -49,4 +51,5 @@ export async function findSecrets(text: string): Promise<SecretSpan[]> {
     ...assignmentFindings(text),
     ...entropyFindings(text),
   ];
+  return withoutPublishedSamples(text, spans);
 }

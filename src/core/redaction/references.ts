@@ -2,7 +2,7 @@ import { MARKER_PREFIX } from "./spans.js";
 
 /** Placeholders of the common template syntaxes. */
 const PLACEHOLDER =
-  /\$\{\{[^}]*\}\}|\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_]\w*|%\([\w.]+\)[sdr]|%[sdr]|\{\{[^}]*\}\}|\{[\w.[\]'"()|: -]*\}|<[\w .:/|-]+>|#\{[^}]*\}|@[A-Z_][A-Z0-9_.]*@|@[a-z][A-Za-z.]*@|__[A-Z_]+__/g;
+  /\$\{\{[^}]*\}\}|\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_]\w*|%\([\w.]+\)[sdr]|%[sdr]|\{\{[^}]*\}\}|\{[\w.[\]'"()|: -]*\}|<[\w .:/|-]+>|#\{[^}]*\}|@[A-Z_][A-Z0-9_.]*@|@[a-z][A-Za-z.]*@|__[A-Z_][A-Z0-9_]*__/g;
 const WHOLE_PLACEHOLDER = new RegExp(`^(?:${PLACEHOLDER.source})$`);
 const FILLER = /^(?:\[?REDACTED\]?|\*+|x{4,}|X{4,}|\.{3}|…|changeme|change-me|your[_-][\w-]+|example[\w-]*|placeholder|dummy|redacted|secret|password|token|none|null|nil|undefined|true|false)$/i;
 
@@ -45,6 +45,11 @@ export function isCode(value: string, strong: boolean): boolean {
   // CamelCase words, each letters then digits: `Ed25519PrivateKey`, `Uint8Array`, not `Xk29fLq8Wz`.
   if (/^(?:[A-Z][a-z]+\d*|[A-Z]{2,}\d*(?=[A-Z][a-z]|$|[<[]))+(?:<.*>|\[.*\])?(?:\s*\|\s*[\w.]+)*$/.test(v)) return true;
   return /^(?:str|string|int|bytes|bool|boolean|number|any|unknown|object|secretstr|char\[\]|byte\[\]|optional\[.*\]|list\[.*\]|dict\[.*\])(?:\s*\|\s*\w+)*$/i.test(v);
+}
+
+/** A name made of words (`oauth2AccessTokenForTenant`), not a random token: digits only at a word's end. */
+export function isWordsIdentifier(value: string): boolean {
+  return IDENTIFIER.test(value);
 }
 
 /** A lone identifier (`apiKey`, `password`): code wherever a value could be computed. */

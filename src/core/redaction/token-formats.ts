@@ -57,10 +57,12 @@ const FORMATS: { kind: string; body: string; literals: string[] | undefined }[] 
 // URLs carry a bot token. A format whose literal is absent from the text is not run at all.
 const PATTERNS = FORMATS.map(({ kind, body, literals }) => ({ kind, literals, re: new RegExp(String.raw`(${body})(?![\w-])`, "gd") }));
 
-// Webhook URLs carry their secret in the path.
-const WEBHOOKS: { kind: string; literals: string[]; re: RegExp }[] = [
+// URLs that carry their secret: webhooks in the path, a Sentry DSN (its key lets anyone post
+// events to the project) before the `@`, wherever the URL stands, not only under a `dsn` name.
+const SECRET_URLS: { kind: string; literals: string[]; re: RegExp }[] = [
   { kind: "slack-webhook", literals: ["hooks.slack.com"], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/([A-Za-z0-9/]+)/dg },
   { kind: "discord-webhook", literals: ["/api/webhooks/"], re: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/([\w-]{40,})/dg },
+  { kind: "sentry-dsn", literals: ["sentry.io/"], re: /https?:\/\/([0-9a-f]{32})@[\w.-]*\bsentry\.io\/\d+/dg },
 ];
 
 const standsAlone = (text: string, start: number): boolean => start === 0 || !/[\w-]/.test(text[start - 1] ?? "") || text.endsWith("/bot", start);
@@ -73,6 +75,6 @@ export function tokenFormatFindings(text: string, has: Literals = literalsOf(tex
     if (literals && !present(literals)) continue;
     spans.push(...groupSpans(text, re, kind).filter((span) => standsAlone(text, span.start)));
   }
-  for (const { kind, literals, re } of WEBHOOKS) if (present(literals)) spans.push(...groupSpans(text, re, kind));
+  for (const { kind, literals, re } of SECRET_URLS) if (present(literals)) spans.push(...groupSpans(text, re, kind));
   return spans;
 }
