@@ -20,6 +20,7 @@ export const MODEL_BATCH_LIMITS: BatchLimits = { maxGroups: 6, maxTokens: 12_000
 export function createModelMemoryUpdater(client: AuxClient, limits: BatchLimits = MODEL_BATCH_LIMITS): MemoryUpdater {
   return {
     name: "model",
+    everyTurn: false,
     limits,
     async update(input) {
       const template = await loadPrompt("memory");

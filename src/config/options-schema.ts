@@ -56,7 +56,7 @@ export const MemoryOptionsSchema = z
       .max(200_000)
       .default(DEFAULT_REPLACE_BATCH_TOKENS)
       .describe(
-        "Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, so the prompt cache survives between batches; a task's record is updated once its unrecorded exchanges reach as many, and before every compaction (0: update after every turn, replace at once).",
+        "Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, so the prompt cache survives between batches (0: replace at once). A record is written at its task's first finished turn; the extractive updater keeps it current at every turn, the model updater once the unrecorded exchanges reach as many tokens, and both before every compaction.",
       ),
     recordTokens: z.number().int().min(200).max(20_000).default(1500).describe("Bound of a rendered record, in (estimated) tokens."),
     batchGroups: z.number().int().min(1).max(50).default(6).describe("At most this many groups per aux-model update..."),

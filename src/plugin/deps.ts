@@ -2,6 +2,7 @@ import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
 import type { Options } from "../config/options-schema.js";
 import type { SessionFlags } from "./session-flags.js";
+import type { CallBudgets } from "./call-budgets.js";
 import type { SessionMemory } from "./session-memory.js";
 import type { SessionRouting } from "./session-routing.js";
 
@@ -15,4 +16,6 @@ export interface PluginDeps {
   routing?: SessionRouting | undefined;
   /** Present in the modes with memory (memory, full). */
   memory?: SessionMemory | undefined;
+  /** With memory: how much a call may carry before OpenCode compacts (when the model's limits are known). */
+  budgets?: CallBudgets | undefined;
 }

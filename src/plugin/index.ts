@@ -21,6 +21,8 @@ import { createSessionRouting } from "./session-routing.js";
 import { clientSessionSource } from "./session-source.js";
 import { createTasksTool } from "./tasks-tool.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
+import { createCallBudgets } from "./call-budgets.js";
+import { modelThresholds } from "./model-thresholds.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { PluginDeps } from "./deps.js";
 
@@ -66,7 +68,9 @@ const server: Plugin = async (input, rawOptions) => {
           threshold: options.confidenceThreshold,
           batchTokens: options.memory.replaceBatchTokens,
         }) : undefined;
-  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), routing, memory };
+  // Read from OpenCode itself: the memory never pushes a call over the window OpenCode compacts at.
+  const budgets = memory ? createCallBudgets(modelThresholds(input.client)) : undefined;
+  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), routing, memory, budgets };
   await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
     directory: input.directory,
     configFiles: files,
@@ -99,11 +103,12 @@ const server: Plugin = async (input, rawOptions) => {
     "experimental.session.compacting": async (hookInput, output) => {
       await deps.guard("compacting", hookInput.sessionID, async () => {
         deps.sessions.markCompactionClone(hookInput.sessionID);
-        // The summary may be all that is left of a task: give it every record, complete.
+        // The summary may be all that is left of a task: bring every record up to date first (the
+        // transform then puts them in place of the exchanges they cover in what is summarized).
         await memory?.updateBeforeCompaction(hookInput.sessionID, COMPACTION_UPDATE_WAIT_MS);
         const state = memory && routing ? await routing.snapshot(hookInput.sessionID) : undefined;
         if (!state) return;
-        const text = compactionInstructions({ ...state, recordTokens: options.memory.recordTokens });
+        const text = compactionInstructions(state);
         if (text !== undefined) output.context.push(text);
       });
     },
@@ -112,6 +117,7 @@ const server: Plugin = async (input, rawOptions) => {
         if (event.type === "session.deleted") {
           routing?.forget(event.properties.info.id);
           memory?.forget(event.properties.info.id);
+          budgets?.forget(event.properties.info.id);
           sessionModels.delete(event.properties.info.id);
           sessionAgents.delete(event.properties.info.id);
           return;

@@ -58,9 +58,11 @@ export function createSessionMemory(deps: {
   /** Groups routed below it are not remembered (their task is a guess). */
   threshold?: number;
   /**
-   * A task's record is updated once its finished, unrecorded exchanges reach this many
-   * estimated tokens (and before every compaction). Exchanges are replaced in batches of
-   * the same size, so a smaller update could not take anything out of the prompt yet.
+   * An updater that calls a model (not `everyTurn`) brings a record up to date once the task's
+   * finished, unrecorded exchanges reach this many estimated tokens (and before every
+   * compaction): exchanges are replaced in batches of that size, so a smaller update could not
+   * take anything out of the prompt yet. Every task's first record is written at its first
+   * finished turn, whatever the updater, so the memory is there from the start.
    */
   batchTokens?: number;
   maxSessions?: number;
@@ -86,7 +88,8 @@ export function createSessionMemory(deps: {
       const groups = pending.get(task.id);
       const key = `${sessionID}\u0000${task.id}`;
       if (!groups || (failedAt.get(key) ?? -1) >= groups.length) continue;
-      if (!everything && !reachesBatch(groups, messages)) continue;
+      const due = everything || deps.updater.everyTurn || state.records[task.id] === undefined || reachesBatch(groups, messages);
+      if (!due) continue;
       let remaining = digestGroups(messages, groups);
       let previous = state.records[task.id];
       const requestIDs = requestIDsOf(state.ledger, task.id, threshold);

@@ -1,9 +1,11 @@
 import { activeTask, buildCallView, type ActiveTask, type CallView } from "../core/context/call-view.js";
-import { reportCall, type CallReport } from "../core/context/call-report.js";
+import { planTokens, reportCall, type CallReport } from "../core/context/call-report.js";
 import { applyPlan, EMPTY_PLAN, isEmptyPlan, type ContextPlan } from "../core/context/context-plan.js";
 import { annotateForDebug, renderDebugAnnotation } from "../core/context/debug-annotation.js";
 import { narrowToTask, type NarrowingNote } from "../core/context/narrow-to-task.js";
 import { replaceCoveredExchanges } from "../core/context/replace-covered-exchanges.js";
+import { recordsForCompaction } from "../core/context/records-for-compaction.js";
+import { estimateTokens } from "../core/memory/estimate-tokens.js";
 import { renderRecord } from "../core/memory/render-record.js";
 import type { TaskRecord } from "../core/memory/record.js";
 import type { MessageWithParts } from "../core/messages.js";
@@ -32,7 +34,11 @@ export function createTransformHandler(deps: PluginDeps) {
     const messages = output.messages;
     const sessionID = messages[0]?.info.sessionID;
     await deps.guard("transform", sessionID, async () => {
-      if (sessionID === undefined || deps.sessions.takeCompactionClone(sessionID)) return;
+      if (sessionID === undefined) return;
+      if (deps.sessions.takeCompactionClone(sessionID)) {
+        if (deps.memory && deps.routing) await recordsInPlace({ deps, rendered, sessionID, messages });
+        return;
+      }
       // Runs on every model call: do nothing that the options do not ask for.
       if (!deps.routing && !deps.options.debug) return;
       const call = deps.routing ? await deps.routing.forCall(sessionID) : { ledger: emptyLedger(), off: false };
@@ -51,7 +57,8 @@ export function createTransformHandler(deps: PluginDeps) {
       const active = activeTask(view, threshold);
       if (deps.routing && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
       const narrowed = plan;
-      if (deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active }));
+      const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
+      if (deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active, budget, groupTokens }));
       if (deps.routing) await deps.routing.noteCall(sessionID, reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }));
       if (deps.options.debug) {
         const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
@@ -59,12 +66,13 @@ export function createTransformHandler(deps: PluginDeps) {
         // Info, not debug: OpenCode writes debug lines only with --log-level DEBUG.
         await deps.logger.log("info", text, { sessionID });
       }
+      if (budget !== undefined) deps.budgets?.sent(sessionID, planTokens(messages, plan));
       if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
     });
   };
 }
 
-/** Step: the active task's record replaces the exchanges it covers (memory and full). */
+/** Step: the active task's record replaces the exchanges it covers (memory and full), within the window's budget. */
 async function withRecord(options: {
   deps: PluginDeps;
   rendered: WeakMap<TaskRecord, string>;
@@ -73,24 +81,55 @@ async function withRecord(options: {
   plan: ContextPlan;
   ledger: Ledger;
   active: ActiveTask;
+  budget: number | undefined;
+  groupTokens: (group: CallView["groups"][number], messages: CallView["messages"]) => number;
 }): Promise<{ plan: ContextPlan; summary: string; record?: CallReport["record"] }> {
   const { deps, rendered, sessionID, view, plan, ledger, active } = options;
   if (active.kind === "none") return { plan, summary: `none (${active.reason})` };
   const record = await deps.memory?.recordFor(sessionID, active.requestID, active.task);
   if (!record) return { plan, summary: `none (no record of ${active.task} yet)` };
+  const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
   let renderedRecord = rendered.get(record);
   if (renderedRecord === undefined) {
-    const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
     renderedRecord = renderRecord(record, { title, maxTokens: deps.options.memory.recordTokens });
     rendered.set(record, renderedRecord);
   }
+  // The budget matters only when the whole history and the record together could exceed it (cached sizes: cheap).
+  const whole = view.groups.reduce((sum, group) => sum + options.groupTokens(group, view.messages), 0) + estimateTokens(renderedRecord);
+  const budget = options.budget !== undefined && whole > options.budget ? options.budget : undefined;
+  const fitRecord = (maxTokens: number) => renderRecord(record, { title, maxTokens });
   const { keepRecent, replaceBatchTokens } = deps.options.memory;
-  const replaced = replaceCoveredExchanges({ view, plan, active, record, renderedRecord, keepRecent, batchTokens: replaceBatchTokens });
-  const { replacedGroups, verbatimGroups, recordShown } = replaced.note;
-  const shown = recordShown ? `recordChars=${renderedRecord.length}` : "not shown (nothing the view lacks)";
-  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} ${shown}`;
+  const replaced = replaceCoveredExchanges({ view, plan, active, record, renderedRecord, keepRecent, batchTokens: replaceBatchTokens, budget, fitRecord });
+  const { replacedGroups, verbatimGroups, recordShown, window } = replaced.note;
+  const shown = recordShown ? `recordChars=${renderedRecord.length}` : window === "no room" ? "not shown (no room left in the window)" : "not shown (nothing the view lacks)";
+  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} ${shown}${window ? ` window: ${window}` : ""}`;
   return { plan: replaced.plan, summary, record: { task: active.task, covers: record.coverage.groups.length, replaced: replacedGroups, verbatim: verbatimGroups, shown: recordShown } };
 }
+
+/**
+ * The compaction clone (the older history OpenCode is about to summarize): every task's record
+ * in place of the exchanges it covers, so the summarizer reads the records instead of
+ * reading them on top of the history.
+ */
+async function recordsInPlace(options: { deps: PluginDeps; rendered: WeakMap<TaskRecord, string>; sessionID: string; messages: MessageWithParts[] }): Promise<void> {
+  const { deps, sessionID, messages } = options;
+  const state = await deps.routing?.snapshot(sessionID);
+  if (!state || state.off || Object.keys(state.records).length === 0) return;
+  const view = buildCallView({ messages, ledger: state.ledger });
+  const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
+  const titleOf = (task: string) => state.ledger.tasks.find((entry) => entry.id === task)?.title ?? task;
+  const render = (task: string, maxTokens?: number) => {
+    const record = state.records[task];
+    return record ? renderRecord(record, { title: titleOf(task), maxTokens: maxTokens ?? deps.options.memory.recordTokens }) : "";
+  };
+  const { plan, placed, appended } = recordsForCompaction({ view, ledger: state.ledger, records: state.records, render, budget: budget === undefined ? undefined : budget - COMPACTION_PROMPT_TOKENS });
+  if (isEmptyPlan(plan)) return;
+  replaceInPlace(messages, applyPlan(messages, plan));
+  await deps.logger.log("info", `compaction: the records of ${placed.join(", ") || "no task"} in place of the exchanges they cover${appended.length > 0 ? `; ${appended.join(", ")} (summarized before) at the top` : ""}`, { sessionID });
+}
+
+/** Room kept in the compaction call for OpenCode's summary prompt and the plug-in's instructions. */
+const COMPACTION_PROMPT_TOKENS = 1_500;
 
 /** OpenCode reads the array it passed in; a spread into splice would overflow the stack on huge histories. */
 function replaceInPlace(target: MessageWithParts[], next: readonly MessageWithParts[]): void {

@@ -163,8 +163,7 @@ function relabelLines(state: SessionState | undefined): string[] {
 /** When a task without a record gets one, as the options have it (for `/rcm show`). */
 export function whenRecordWritten(options: Pick<Options, "mode" | "memory">, task: string): string {
   if (options.mode !== "memory" && options.mode !== "full") return `memory is off in mode ${options.mode}, so tasks get no records (mode memory or full writes them)`;
-  const batch = options.memory.replaceBatchTokens.toLocaleString("en");
-  return `one is written after a turn of ${task} ends once its exchanges not yet in a record reach ~${batch} tokens (memory.replaceBatchTokens), and before OpenCode compacts the session`;
+  return `one is written when the first turn of ${task} ends (a turn still running, or one routed below the confidence threshold, is not yet recorded)`;
 }
 
 /** The session's last routed request's decision. */

@@ -395,27 +395,26 @@ describe("uncoveredGroups", () => {
 });
 
 describe("compactionInstructions", () => {
-  it("names every task with its status and includes each record as rendered", async () => {
+  it("names every task with its status and whether a record stands for it, without the records themselves", async () => {
     const record = await extractiveRecord(history, twoTasks, "t1", [a1, a2]);
-    const text = compactionInstructions({ ledger: twoTasks, records: { t1: record }, recordTokens: 1500 }) as string;
+    const text = compactionInstructions({ ledger: twoTasks, records: { t1: record } }) as string;
     expect(text).toContain("the suspended ones included");
-    expect(text).toContain(`Task t1 (current):\n${renderRecord(record, { title: "slugify", maxTokens: 1500 })}`);
-    expect(text).toContain("Task t2 (suspended): changelog\n(no memory record yet");
+    expect(text).toContain("- Task t1 (current): slugify (its memory record is in the conversation)");
+    expect(text).toContain("- Task t2 (suspended): changelog (no memory record yet");
+    expect(text).not.toContain(renderRecord(record, { title: "slugify" }));
     expect(text.indexOf("Task t1 (")).toBeLessThan(text.indexOf("Task t2 ("));
   });
 
   it("makes the task of the last routed request the current one", () => {
     const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
     const records = { t1: recordCovering("t1", [a1]), t2: recordCovering("t2", [b1]) };
-    const text = compactionInstructions({ ledger, records, recordTokens: 1500 }) as string;
-    expect(text).toContain("Task t1 (suspended):\n");
-    expect(text).toContain("Task t2 (current):\n");
-    expect(text).toContain(renderRecord(records.t2, { title: "changelog", maxTokens: 1500 }));
-    expect(text).toContain("goal of t1");
+    const text = compactionInstructions({ ledger, records }) as string;
+    expect(text).toContain("- Task t1 (suspended): slugify");
+    expect(text).toContain("- Task t2 (current): changelog");
   });
 
   it("is undefined when the session has no tasks", () => {
-    expect(compactionInstructions({ ledger: emptyLedger(), records: {}, recordTokens: 1500 })).toBeUndefined();
+    expect(compactionInstructions({ ledger: emptyLedger(), records: {} })).toBeUndefined();
   });
 });
 

@@ -116,6 +116,7 @@ function scriptedUpdater(limits = extractiveUpdater.limits) {
   const updater = {
     name: "extractive" as const,
     limits,
+    everyTurn: true,
     mode: "ok" as "ok" | "fail",
     calls,
     async update(input: MemoryUpdateInput) {
@@ -239,6 +240,7 @@ describe("session memory in the plug-in", () => {
     const throwing: MemoryUpdater = {
       name: "model",
       limits: extractiveUpdater.limits,
+      everyTurn: false,
       update: () => {
         calls += 1;
         throw new Error("updater exploded");
@@ -295,6 +297,7 @@ describe("session memory in the plug-in", () => {
     const slow: MemoryUpdater = {
       name: "extractive",
       limits: extractiveUpdater.limits,
+      everyTurn: true,
       async update(input) {
         calls += 1;
         entered();
@@ -380,35 +383,35 @@ describe("session memory in the plug-in", () => {
     expect(records["t2"]?.coverage.groups).toEqual([b1]);
   });
 
-  it("updates a task once its unrecorded exchanges reach a batch, and every task before a compaction", async () => {
+  it("writes every task's record at its first finished turn, and the extractive updater keeps it current at every turn", async () => {
     const { route, memory: memoryWith, stored } = setup();
     for (const request of requests) await route(request);
-    // A's two turns are a few hundred estimated tokens, B's one turn fewer.
     const memory = memoryWith(extractiveUpdater, 100_000);
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
-    expect((await stored()).data.records).toEqual({});
-    expect(await memory.recordFor(sessionID, a2, "t1")).toBeUndefined();
-
-    await memory.updateBeforeCompaction(sessionID, 10_000);
     const records = (await stored()).data.records;
-    // The calls after the summary (same request) take the new record, not the pinned absence of one.
-    expect((await memory.recordFor(sessionID, a2, "t1"))?.coverage.groups).toEqual([a1, a2]);
     expect(records["t1"]?.coverage.groups).toEqual([a1, a2]);
     expect(records["t2"]?.coverage.groups).toEqual([b1]);
   });
 
-  it("with a batch A's turns fill and B's do not, updates A alone", async () => {
+  it("with an updater that calls a model: the first record at once, then only when a batch is full or a compaction comes", async () => {
     const { route, memory: memoryWith, stored } = setup();
-    for (const request of requests) await route(request);
-    const groups = toInteractionGroups(history);
-    const tokensOf = (id: string) => sumOfMessages(groups.find((group) => group.id === id)!, history);
-    const batch = tokensOf(a1) + tokensOf(a2);
-    expect(tokensOf(b1)).toBeLessThan(batch);
-    const memory = memoryWith(extractiveUpdater, batch);
+    const modelLike: MemoryUpdater = { ...extractiveUpdater, name: "model", everyTurn: false };
+    const memory = memoryWith(modelLike, 100_000);
+    await route(requests[0]!);
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
-    expect(Object.keys((await stored()).data.records)).toEqual(["t1"]);
+    expect((await stored()).data.records["t1"]?.coverage.groups).toEqual([a1]);
+
+    for (const request of requests.slice(1)) await route(request);
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    // t1 has a record and one more turn, far short of a batch: it waits; t2's first record is written.
+    expect((await stored()).data.records["t1"]?.coverage.groups).toEqual([a1]);
+    expect((await stored()).data.records["t2"]?.coverage.groups).toEqual([b1]);
+
+    await memory.updateBeforeCompaction(sessionID, 10_000);
+    expect((await memory.recordFor(sessionID, a2, "t1"))?.coverage.groups).toEqual([a1, a2]);
   });
 
   it("gives up waiting for a slow update before a compaction after the wait, and the update still lands", async () => {

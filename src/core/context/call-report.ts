@@ -104,6 +104,16 @@ function isIgnoredNote(message: MessageWithParts | undefined): boolean {
 }
 
 /** A message's estimated tokens: its text, reasoning, tool inputs and results. */
+/** Estimated tokens of the messages a plan sends. */
+export function planTokens(messages: readonly MessageWithParts[], plan: ContextPlan): number {
+  let total = 0;
+  messages.forEach((message, index) => {
+    if (!plan.dropped.has(index)) total += messageTokens(message);
+    for (const inserted of plan.before.get(index) ?? []) total += messageTokens(inserted);
+  });
+  return total;
+}
+
 export function messageTokens(message: MessageWithParts | undefined): number {
   if (!message) return 0;
   let chars = 0;

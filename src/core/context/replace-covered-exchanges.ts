@@ -1,9 +1,10 @@
 import { groupRequestID } from "../interaction-groups.js";
 import type { MessageWithParts, TextPart } from "../messages.js";
-import { covers, type TaskRecord } from "../memory/record.js";
+import { estimateTokens } from "../memory/estimate-tokens.js";
+import { activeConstraints, covers, type TaskRecord } from "../memory/record.js";
 import type { ActiveTask } from "./call-view.js";
 import type { CallView } from "./call-view.js";
-import { messageTokens } from "./call-report.js";
+import { messageTokens, planTokens } from "./call-report.js";
 import { withDropped, withInsertedBefore, type ContextPlan } from "./context-plan.js";
 
 export const DEFAULT_KEEP_RECENT = 2;
@@ -17,8 +18,10 @@ export interface MemoryNote {
   replacedGroups: number;
   /** Older groups of the task kept whole (not covered, among the most recent, or short of a batch). */
   verbatimGroups: number;
-  /** False when the view already holds everything the record carries. */
+  /** False when the view already holds everything the record carries, or the window has no room for it. */
   recordShown: boolean;
+  /** How the window's budget shaped the step; absent when there was no budget or it was not needed. */
+  window?: "replaced all covered" | "record trimmed" | "no room";
 }
 
 /**
@@ -33,11 +36,16 @@ export interface MemoryNote {
  *   until the next batch is full. The same history always gives the same cut, so between
  *   batches consecutive calls keep their prefix.
  * - The record goes in only when it carries something the view lacks: an exchange was
- *   replaced, or the task's history is partly out of view (a compaction summary, or the
- *   request itself compacted away). It is a synthetic user message right before the current
+ *   replaced, the request itself was compacted away, or a compaction summary is in view that
+ *   does not already carry the record's constraints. It is a synthetic user message right before the current
  *   request (or, with the request out of view, before the latest user message), so what
  *   comes before it keeps its bytes and the request stays the last user message, verbatim.
  * - Groups of other tasks, shared and compaction groups are left as they are.
+ * - With a `budget` (the tokens the call's messages may take before OpenCode would compact),
+ *   the memory never pushes the call over it: when the record does not fit, every covered
+ *   exchange goes at once (a compaction would cost far more than the cache), then the record
+ *   is trimmed to the room left (`fitRecord`, constraints kept), and if even that does not
+ *   fit, the step changes nothing: native history, as without the plug-in.
  */
 export function replaceCoveredExchanges(options: {
   view: CallView;
@@ -48,6 +56,10 @@ export function replaceCoveredExchanges(options: {
   keepRecent?: number;
   /** 0: replace every covered exchange at once. */
   batchTokens?: number;
+  /** Estimated tokens the call's messages may take, the record included; undefined: no limit known. */
+  budget?: number | undefined;
+  /** The record rendered within a smaller bound, for when the whole one does not fit the budget. */
+  fitRecord?: ((maxTokens: number) => string) | undefined;
 }): { plan: ContextPlan; note: MemoryNote } {
   const { view, active, record, renderedRecord } = options;
   const keepRecent = options.keepRecent ?? DEFAULT_KEEP_RECENT;
@@ -70,20 +82,54 @@ export function replaceCoveredExchanges(options: {
     if (exchange.length === 0) return;
     candidates.push({ exchange, tokens: exchange.reduce((sum, index) => sum + messageTokens(messages[index]), 0) });
   });
-  const replaced = candidates.slice(0, batchCut(candidates.map((candidate) => candidate.tokens), batchTokens));
-  verbatimGroups += candidates.length - replaced.length;
-  const replacedGroups = replaced.length;
-  const dropped = replaced.flatMap((candidate) => candidate.exchange);
-  let plan = withDropped(options.plan, dropped);
+  const batched = candidates.slice(0, batchCut(candidates.map((candidate) => candidate.tokens), batchTokens));
   // Right before the request; after a compaction that took it out of view, right before the
   // latest user message (OpenCode's "Continue"), so the record reaches the continuation too.
   const requestIndex = active.inView
     ? messages.findIndex((message) => message.info.id === active.requestID)
-    : messages.findLastIndex((message, index) => message.info.role === "user" && !plan.dropped.has(index));
+    : messages.findLastIndex((message, index) => message.info.role === "user" && !options.plan.dropped.has(index));
   const anchor = messages[requestIndex];
-  const lacking = replacedGroups > 0 || !active.inView || groups.some((group, position) => inContext[position] && group.kind === "compaction");
-  if (anchor && lacking) plan = withInsertedBefore(plan, requestIndex, recordMessage(anchor, active.task, renderedRecord));
-  return { plan, note: { task: active.task, replacedGroups, verbatimGroups, recordShown: anchor !== undefined && lacking } };
+  const summaryLacks = groups.some((group, position) => inContext[position] && group.kind === "compaction") && !summaryCarries(view, record);
+  const lacking = (replaced: number) => replaced > 0 || !active.inView || summaryLacks;
+  const withRecord = (replaced: typeof candidates, text: string | undefined) => {
+    const plan = withDropped(options.plan, replaced.flatMap((candidate) => candidate.exchange));
+    return anchor && text !== undefined && lacking(replaced.length) ? withInsertedBefore(plan, requestIndex, recordMessage(anchor, active.task, text)) : plan;
+  };
+  const finish = (replaced: typeof candidates, text: string | undefined, window?: MemoryNote["window"]) => ({
+    plan: withRecord(replaced, text),
+    note: {
+      task: active.task,
+      replacedGroups: replaced.length,
+      verbatimGroups: verbatimGroups + candidates.length - replaced.length,
+      recordShown: anchor !== undefined && text !== undefined && lacking(replaced.length),
+      ...(window ? { window } : {}),
+    },
+  });
+  const { budget } = options;
+  if (budget === undefined || !lacking(batched.length) || planTokens(messages, withRecord(batched, renderedRecord)) <= budget) return finish(batched, renderedRecord);
+  if (planTokens(messages, withRecord(candidates, renderedRecord)) <= budget) return finish(candidates, renderedRecord, "replaced all covered");
+  const room = budget - planTokens(messages, withRecord(candidates, undefined));
+  const trimmed = room > 0 ? options.fitRecord?.(room) : undefined;
+  if (trimmed !== undefined && estimateTokens(trimmed) <= room) return finish(candidates, trimmed, "record trimmed");
+  return finish([], undefined, "no room");
+}
+
+/** Whether a compaction summary in view already carries every constraint of the record, word for word. */
+function summaryCarries(view: CallView, record: TaskRecord): boolean {
+  const constraints = activeConstraints(record).map((constraint) => flat(constraint.text));
+  if (constraints.length === 0) return false;
+  const summary = flat(
+    view.groups
+      .filter((group) => group.kind === "compaction")
+      .flatMap((group) => group.indices.flatMap((index) => view.messages[index]?.parts ?? []))
+      .map((part) => (part.type === "text" ? part.text : ""))
+      .join("\n"),
+  );
+  return constraints.every((constraint) => summary.includes(constraint));
+}
+
+function flat(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
 /** How many of the candidates, oldest first, make up the whole batches: cumulative tokens up to the last multiple of `batch`. */

@@ -11,6 +11,7 @@ import type { MemoryUpdateInput, MemoryUpdater } from "./updater.js";
 export const extractiveUpdater: MemoryUpdater = {
   name: "extractive",
   limits: { maxGroups: 50, maxTokens: 200_000 },
+  everyTurn: true,
   // async: a throw (an empty batch) becomes a rejection, as with the model updater.
   async update(input) {
     return { ok: true, record: applyProposal({ input, proposal: proposeExtractively(input), updater: "extractive" }) };

@@ -30,5 +30,7 @@ export interface BatchLimits {
 export interface MemoryUpdater {
   readonly name: "model" | "extractive";
   readonly limits: BatchLimits;
+  /** Cheap enough (no model call) to bring a record up to date at every finished turn. */
+  readonly everyTurn: boolean;
   update(input: MemoryUpdateInput): Promise<MemoryUpdateResult>;
 }
