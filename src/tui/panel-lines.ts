@@ -3,6 +3,10 @@ import { callTallies, lastEntry, taskRows } from "../session-views/render-status
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
+import { activeConstraints } from "../core/memory/record.js";
+
+/** Constraints of the current task's record the panel lists; /rcm show has them all. */
+const SHOWN_CONSTRAINTS = 3;
 
 /** How a line is drawn: the panel maps tones to the theme's colours. */
 export type Tone = "title" | "text" | "muted" | "current" | "warning";
@@ -56,6 +60,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
     lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });
+    if (settings.mode === "memory" || settings.mode === "full") lines.push(...memoryLines(state, last.task, width));
   }
   const call = state.lastCall;
   if (call && !off) {
@@ -67,6 +72,17 @@ export function panelLines(input: PanelInput): PanelLine[] {
   const { saved } = state;
   lines.push({ text: `Saved ${tokens(saved.routingTokens + saved.memoryTokens)} tokens in ${plural(saved.calls, "call")}`, tone: "muted" });
   if (pending > 0) lines.push({ text: `${plural(pending, "change")} waiting for the next request`, tone: "warning" });
+  return lines;
+}
+
+/** The current task's memory record in brief: its rules (the user's requirements) first. */
+function memoryLines(state: SessionState, task: string, width: number): PanelLine[] {
+  const record = state.records[task];
+  if (!record) return [{ text: `Memory of ${task}: written when its first turn ends`, tone: "muted" }];
+  const rules = activeConstraints(record);
+  const lines: PanelLine[] = [{ text: `Memory of ${task}: ${plural(rules.length, "rule")}, ${plural(record.progress.length, "step")} done`, tone: "text" }];
+  for (const rule of rules.slice(0, SHOWN_CONSTRAINTS)) lines.push({ text: `• ${clip(rule.text.replace(/\s+/g, " "), width * 2)}`, tone: "muted", indent: 2 });
+  if (rules.length > SHOWN_CONSTRAINTS) lines.push({ text: `+${rules.length - SHOWN_CONSTRAINTS} more: /rcm show ${task}`, tone: "muted", indent: 2 });
   return lines;
 }
 

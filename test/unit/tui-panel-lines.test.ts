@@ -3,6 +3,7 @@ import { DEFAULT_OPTIONS, OptionsSchema } from "../../src/config/options-schema.
 import { emptyLedger, recordDecision, moveRequest, type Ledger } from "../../src/core/routing/ledger.js";
 import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
 import { panelLines } from "../../src/tui/panel-lines.js";
+import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import { namesThisPackage, pluginTupleOptions } from "../../src/tui/plugin-tuple.js";
 
 const decide = (ledger: Ledger, id: string, target: { kind: "new"; title: string } | { kind: "task"; task: string }, confidence: number, reason = "named its file src/a.py") =>
@@ -34,8 +35,35 @@ describe("the TUI's task panel", () => {
       "Last request: t3, 61% sure",
       "  names no task and brings words no task used: may be a new task",
       "  full history: under 80% sure",
+      "Memory of t3: written when its first turn ends",
       "Saved ~0 tokens in 0 calls",
     ]);
+  });
+
+  it("shows the current task's memory record: its rules first, the rest a command away", () => {
+    const rules = ["It must lowercase the text", "join words with hyphens", "keep unicode letters", "no new dependencies"];
+    const record: TaskRecord = {
+      version: RECORD_VERSION,
+      task: "t3",
+      goal: "Update the install guide",
+      constraints: rules.map((text, n) => ({ id: `c${n + 1}`, text, sources: ["m4"] })),
+      progress: [{ text: "rewrote INSTALL.md", sources: ["m4"] }],
+      pending: [],
+      files: [],
+      uncertainties: [],
+      coverage: { through: "m4", groups: ["m4"] },
+      lastUpdate: { updater: "extractive", groups: 1, notes: [] },
+    };
+    const lines = panelLines({ settings, state: state(threeTasks(), { records: { t3: record } }), pending: 0, problems: [], width: 36 }).map(shown);
+    expect(lines.slice(lines.indexOf("Memory of t3: 4 rules, 1 step done"), -1)).toEqual([
+      "Memory of t3: 4 rules, 1 step done",
+      "  • It must lowercase the text",
+      "  • join words with hyphens",
+      "  • keep unicode letters",
+      "  +1 more: /rcm show t3",
+    ]);
+    const router = panelLines({ settings: { ...settings, mode: "router" }, state: state(threeTasks(), { records: { t3: record } }), pending: 0, problems: [], width: 36 });
+    expect(router.some((line) => line.text.startsWith("Memory of"))).toBe(false);
   });
 
   it("says what the last call kept, left out and replaced, what you moved, what waits, and an option's problem", () => {
