@@ -1,8 +1,14 @@
 import type { Logger } from "./logger.js";
 
-export type GuardedHook = "chat.message" | "transform" | "event" | "compacting" | "memory update";
+export type GuardedHook = "chat.message" | "transform" | "tasks tool" | "event" | "compacting" | "memory update";
 
 export type Guard = (hook: GuardedHook, sessionID: string | undefined, run: () => Promise<void> | void) => Promise<void>;
+
+/** What a failure leaves in place, where it is not the native history. */
+const FALLBACKS: Partial<Record<GuardedHook, string>> = {
+  "memory update": "the previous records stay in use",
+  "tasks tool": "rcm_tasks stays offered for this call",
+};
 
 /**
  * Runs a hook body so that it can never fail a turn: an exception is logged once per
@@ -18,7 +24,7 @@ export function createFailOpenGuard(logger: Logger): Guard {
       const key = `${sessionID ?? "(no session)"}\u0000${hook}`;
       if (reported.has(key)) return;
       reported.add(key);
-      const fallback = hook === "memory update" ? "the previous records stay in use" : "falling back to native history for this call";
+      const fallback = FALLBACKS[hook] ?? "falling back to native history for this call";
       await logger.log("error", `${hook} failed; ${fallback}`, {
         sessionID: sessionID ?? null,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),

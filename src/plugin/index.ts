@@ -19,7 +19,8 @@ import { createSessionFlags } from "./session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./session-memory.js";
 import { createSessionRouting } from "./session-routing.js";
 import { clientSessionSource } from "./session-source.js";
-import { createTasksTool } from "./tasks-tool.js";
+import { createTasksTool, TASKS_TOOL } from "./tasks-tool.js";
+import { createTasksToolGate } from "./tasks-tool-gate.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
 import { createCallBudgets } from "./call-budgets.js";
 import { modelThresholds } from "./model-thresholds.js";
@@ -77,6 +78,9 @@ const server: Plugin = async (input, rawOptions) => {
   });
 
   const transform = createTransformHandler(deps);
+  // Only with memory: a tool changes what the model is offered, which native and router must not.
+  const offersTasksTool = routing !== undefined && memory !== undefined;
+  const gateTasksTool = offersTasksTool ? createTasksToolGate({ routing, guard }) : undefined;
   const hooks: Hooks = {
     config: async (config) => {
       // The hidden agent that answers the plug-in's own calls to the user's models.
@@ -98,8 +102,12 @@ const server: Plugin = async (input, rawOptions) => {
       });
     },
     // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
-    "experimental.chat.messages.transform": (hookInput, output) =>
-      transform(hookInput, output as unknown as TransformOutput),
+    "experimental.chat.messages.transform": async (hookInput, output) => {
+      const current = output as unknown as TransformOutput;
+      // First: it marks the user message OpenCode took for this call, which the transform may move.
+      await gateTasksTool?.(current.messages);
+      await transform(hookInput, current);
+    },
     "experimental.session.compacting": async (hookInput, output) => {
       await deps.guard("compacting", hookInput.sessionID, async () => {
         deps.sessions.markCompactionClone(hookInput.sessionID);
@@ -133,8 +141,7 @@ const server: Plugin = async (input, rawOptions) => {
       });
     },
   };
-  // Only with memory: a tool changes what the model is offered, which native and router must not.
-  if (routing && memory) hooks.tool = { rcm_tasks: createTasksTool({ routing, recordTokens: options.memory.recordTokens }) };
+  if (offersTasksTool) hooks.tool = { [TASKS_TOOL]: createTasksTool({ routing, recordTokens: options.memory.recordTokens }) };
   return hooks;
 };
 

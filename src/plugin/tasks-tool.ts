@@ -2,6 +2,9 @@ import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { listTasks, showTask } from "../core/memory/describe-tasks.js";
 import type { SessionRouting } from "./session-routing.js";
 
+/** The tool's name, as OpenCode offers it to the model and as a user message's `tools` map names it. */
+export const TASKS_TOOL = "rcm_tasks";
+
 const args = {
   action: tool.schema.enum(["list", "show"]).describe("list: every task of this session; show: one task's memory record"),
   task: tool.schema.string().regex(/^t\d+$/).optional().describe("The task id for show, e.g. t2"),
@@ -22,7 +25,7 @@ export function createTasksTool(deps: { routing: SessionRouting; recordTokens: n
       const parsed = ArgsSchema.safeParse(raw);
       if (!parsed.success) {
         const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`);
-        throw new Error(`rcm_tasks: invalid arguments: ${problems.join("; ")}`);
+        throw new Error(`${TASKS_TOOL}: invalid arguments: ${problems.join("; ")}`);
       }
       const state = await deps.routing.snapshot(context.sessionID);
       if (!state) return "opencode-rcm does not track tasks in sub-agent sessions.";

@@ -126,5 +126,6 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
     expect(bodiesWithoutOwnTool(failing)).toEqual(bodies(baseline));
     expect(failing.serverOutput.match(/transform failed; falling back/g)).toHaveLength(1);
     expect(failing.serverOutput.match(/chat\.message failed; falling back/g)).toHaveLength(1);
+    expect(failing.serverOutput.match(/tasks tool failed; rcm_tasks stays offered/g)).toHaveLength(1);
   });
 });

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
+import type { SessionRouting } from "../../src/plugin/session-routing.js";
+import { createTasksToolGate } from "../../src/plugin/tasks-tool-gate.js";
+import { TASKS_TOOL } from "../../src/plugin/tasks-tool.js";
+import { mainSession } from "../support/fixtures.js";
+import { recordingLogger } from "../support/plugin-parts.js";
+import { fixedRouting, ledgerOf, stateOf } from "../support/routing.js";
+
+/** A fresh copy of a recorded two-request session, as OpenCode hands each call its own objects. */
+function history(): MessageWithParts[] {
+  return structuredClone(mainSession("two-tasks-with-tool-error"));
+}
+const sessionOf = (messages: readonly MessageWithParts[]) => messages[0]?.info.sessionID ?? "";
+const userTools = (messages: readonly MessageWithParts[]) => messages.filter((message) => message.info.role === "user").map((message) => (message.info.role === "user" ? message.info.tools : undefined));
+
+async function gate(messages: MessageWithParts[], routing: SessionRouting) {
+  const logger = recordingLogger();
+  await createTasksToolGate({ routing, guard: createFailOpenGuard(logger) })(messages);
+  return logger.lines;
+}
+
+describe("the rcm_tasks gate", () => {
+  it("switches the tool off on every user message of a one-task session, keeping the message's other tool switches", async () => {
+    const messages = history();
+    const users = messages.filter((message) => message.info.role === "user");
+    expect(users.length).toBeGreaterThan(1);
+    const first = users[0]?.info;
+    if (first?.role === "user") first.tools = { webfetch: false };
+    const routing = fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"]])) });
+    expect(await gate(messages, routing)).toEqual([]);
+    expect(userTools(messages)).toEqual([{ webfetch: false, [TASKS_TOOL]: false }, ...users.slice(1).map(() => ({ [TASKS_TOOL]: false }))]);
+  });
+
+  it("leaves the messages alone once a second task is open", async () => {
+    const messages = history();
+    const before = structuredClone(messages);
+    const routing = fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
+    await gate(messages, routing);
+    expect(messages).toEqual(before);
+  });
+
+  it("switches the tool off in a sub-agent session, where it tracks no tasks", async () => {
+    const messages = history();
+    await gate(messages, fixedRouting({}));
+    expect(userTools(messages).every((tools) => tools?.[TASKS_TOOL] === false)).toBe(true);
+  });
+
+  it("keeps the tool while the history holds a call of it, so no call loses its definition", async () => {
+    const messages = history();
+    const tool = messages.flatMap((message) => message.parts).find((part) => part.type === "tool");
+    if (tool?.type !== "tool") throw new Error("the fixture has no tool call");
+    tool.tool = TASKS_TOOL;
+    const before = structuredClone(messages);
+    await gate(messages, fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"]])) }));
+    expect(messages).toEqual(before);
+  });
+
+  it("leaves the tool offered and logs once when the routing state cannot be read", async () => {
+    const messages = history();
+    const before = structuredClone(messages);
+    const broken: SessionRouting = {
+      ...fixedRouting({}),
+      forCall: async () => {
+        throw new Error("state file unreadable");
+      },
+    };
+    const lines = await gate(messages, broken);
+    expect(messages).toEqual(before);
+    expect(lines).toEqual(["error: tasks tool failed; rcm_tasks stays offered for this call"]);
+  });
+});
