@@ -80,7 +80,7 @@ const server: Plugin = async (input, rawOptions) => {
   const transform = createTransformHandler(deps);
   // Only with memory: a tool changes what the model is offered, which native and router must not.
   const offersTasksTool = routing !== undefined && memory !== undefined;
-  const gateTasksTool = offersTasksTool ? createTasksToolGate({ routing, guard }) : undefined;
+  const gateTasksTool = offersTasksTool ? createTasksToolGate({ routing, guard, afterCompactionOnly: options.mode === "memory" }) : undefined;
   const hooks: Hooks = {
     config: async (config) => {
       // The hidden agent that answers the plug-in's own calls to the user's models.

@@ -18,11 +18,20 @@ const TASKS_WORTH_THE_TOOL = 2;
  * "Continue" messages included. Run it before the transform handler on every model call.
  *
  * The prompt cache: tools come before the messages, so offering the tool changes the prefix
- * once, at the first call after a second task opens. The decision only ever goes from hidden
+ * once, at the first call after a second task opens (in mode memory, after the first
+ * compaction, which changed the prefix anyway). The decision only ever goes from hidden
  * to offered (tasks are never removed from the ledger), so that is the one miss a session
  * pays; a session that never opens a second task pays none.
  */
-export function createTasksToolGate(deps: { routing: SessionRouting; guard: Guard }) {
+export function createTasksToolGate(deps: {
+  routing: SessionRouting;
+  guard: Guard;
+  /**
+   * Mode memory leaves every task's history in view: the tool can help only once a compaction
+   * took some of it out, and that compaction has already changed the prefix.
+   */
+  afterCompactionOnly: boolean;
+}) {
   return async (messages: readonly MessageWithParts[]): Promise<void> => {
     const sessionID = messages[0]?.info.sessionID;
     // On failure the tool stays offered, as it always was before the gate: the turn goes on.
@@ -31,12 +40,17 @@ export function createTasksToolGate(deps: { routing: SessionRouting; guard: Guar
       // A call already in the history keeps its tool, whatever else: a tool call without its definition confuses models.
       if (calledBefore(messages)) return;
       const call = await deps.routing.forCall(sessionID);
-      if (call !== undefined && call.ledger.tasks.length >= TASKS_WORTH_THE_TOOL) return;
+      const outOfView = !deps.afterCompactionOnly || compacted(messages);
+      if (call !== undefined && call.ledger.tasks.length >= TASKS_WORTH_THE_TOOL && outOfView) return;
       for (const { info } of messages) {
         if (info.role === "user") info.tools = { ...info.tools, [TASKS_TOOL]: false };
       }
     });
   };
+}
+
+function compacted(messages: readonly MessageWithParts[]): boolean {
+  return messages.some((message) => message.parts.some((part) => part.type === "compaction"));
 }
 
 function calledBefore(messages: readonly MessageWithParts[]): boolean {

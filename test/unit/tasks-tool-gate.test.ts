@@ -15,9 +15,9 @@ function history(): MessageWithParts[] {
 const sessionOf = (messages: readonly MessageWithParts[]) => messages[0]?.info.sessionID ?? "";
 const userTools = (messages: readonly MessageWithParts[]) => messages.filter((message) => message.info.role === "user").map((message) => (message.info.role === "user" ? message.info.tools : undefined));
 
-async function gate(messages: MessageWithParts[], routing: SessionRouting) {
+async function gate(messages: MessageWithParts[], routing: SessionRouting, afterCompactionOnly = false) {
   const logger = recordingLogger();
-  await createTasksToolGate({ routing, guard: createFailOpenGuard(logger) })(messages);
+  await createTasksToolGate({ routing, guard: createFailOpenGuard(logger), afterCompactionOnly })(messages);
   return logger.lines;
 }
 
@@ -39,6 +39,17 @@ describe("the rcm_tasks gate", () => {
     const routing = fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
     await gate(messages, routing);
     expect(messages).toEqual(before);
+  });
+
+  it("in mode memory (every task's history in view), offers it with two tasks only once a compaction is in view", async () => {
+    const twoTasks = (messages: MessageWithParts[]) => fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
+    const inView = history();
+    await gate(inView, twoTasks(inView), true);
+    expect(userTools(inView).every((tools) => tools?.[TASKS_TOOL] === false)).toBe(true);
+    const compacted = structuredClone(mainSession("auto-compaction"));
+    const before = structuredClone(compacted);
+    await gate(compacted, twoTasks(compacted), true);
+    expect(compacted).toEqual(before);
   });
 
   it("switches the tool off in a sub-agent session, where it tracks no tasks", async () => {
