@@ -2,8 +2,8 @@
 // from /proc; tool processes not counted) under a scripted load of concurrent sessions,
 // without the plug-in and with it (mode full, or --mode), rounds interleaved so both see the same
 // machine. Build first: npm run build && node scripts/bench-server-cpu.mjs [--sessions 20] [--rounds 3] [--mode full]
-// [--batch-tokens N]: memory.replaceBatchTokens; 0 updates the records after every turn (the
-// load's turns are far short of the default batch, so by default no record is updated).
+// [--batch-tokens N]: memory.replaceBatchTokens (the extractive updater brings each record up
+// to date after every turn whatever it is; the batch decides when exchanges are replaced).
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

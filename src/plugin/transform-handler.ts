@@ -1,5 +1,5 @@
 import { activeTask, buildCallView, type ActiveTask, type CallView } from "../core/context/call-view.js";
-import { planTokens, reportCall, type CallReport } from "../core/context/call-report.js";
+import { reportCall, type CallReport } from "../core/context/call-report.js";
 import { applyPlan, EMPTY_PLAN, isEmptyPlan, type ContextPlan } from "../core/context/context-plan.js";
 import { annotateForDebug, renderDebugAnnotation } from "../core/context/debug-annotation.js";
 import { narrowToTask, type NarrowingNote } from "../core/context/narrow-to-task.js";
@@ -59,14 +59,16 @@ export function createTransformHandler(deps: PluginDeps) {
       const narrowed = plan;
       const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
       if (deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active, budget, groupTokens }));
-      if (deps.routing) await deps.routing.noteCall(sessionID, reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }));
+      const report = deps.routing ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }) : undefined;
+      if (report) await deps.routing?.noteCall(sessionID, report);
       if (deps.options.debug) {
         const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
         plan = annotateForDebug({ view, plan, text });
         // Info, not debug: OpenCode writes debug lines only with --log-level DEBUG.
         await deps.logger.log("info", text, { sessionID });
       }
-      if (budget !== undefined) deps.budgets?.sent(sessionID, planTokens(messages, plan));
+      // From the report's cached group sizes: a walk over every message per call costs the server.
+      if (budget !== undefined && report?.tokens.sent !== undefined) deps.budgets?.sent(sessionID, report.tokens.sent);
       if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
     });
   };

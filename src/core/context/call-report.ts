@@ -34,7 +34,13 @@ export const CallReportSchema = z.object({
   /** The same, for people: the record used, the exchanges it covers, how many it replaced, whether it was shown. */
   record: z.object({ task: z.string(), covers: z.number().int(), replaced: z.number().int(), verbatim: z.number().int(), shown: z.boolean() }).optional(),
   /** Estimated tokens the call would have had without the plug-in, and what each step left out. */
-  tokens: z.object({ native: z.number(), routingSaved: z.number(), memorySaved: z.number() }),
+  tokens: z.object({
+    native: z.number(),
+    routingSaved: z.number(),
+    memorySaved: z.number(),
+    /** Estimated tokens of the messages the call sent (less than native minus the savings when a record cost more than it replaced). */
+    sent: z.number().optional(),
+  }),
 });
 export type CallReport = z.infer<typeof CallReportSchema>;
 
@@ -53,7 +59,7 @@ export function reportCall(options: {
   const { view, active, narrowed, final, groupTokens = sumOfMessages } = options;
   const { messages, groups, tasks } = view;
   const tallies = new Map<string, GroupTally>();
-  const tokens = { native: 0, routingSaved: 0, memorySaved: 0 };
+  const tokens = { native: 0, routingSaved: 0, memorySaved: 0, sent: 0 };
   groups.forEach((group, position) => {
     // The plug-in's own answers (/rcm): shown to the user, never sent, no one's history.
     if (group.indices.every((index) => isIgnoredNote(messages[index]))) return;
@@ -74,7 +80,9 @@ export function reportCall(options: {
   });
   const before = new Set([...narrowed.before.values()].flat());
   const inserted = [...final.before.values()].flat().filter((message) => !before.has(message));
-  tokens.memorySaved = Math.max(0, tokens.memorySaved - inserted.reduce((sum, message) => sum + messageTokens(message), 0));
+  const insertedTokens = inserted.reduce((sum, message) => sum + messageTokens(message), 0);
+  tokens.sent = tokens.native - tokens.routingSaved - tokens.memorySaved + insertedTokens;
+  tokens.memorySaved = Math.max(0, tokens.memorySaved - insertedTokens);
   const entry = active.kind === "task" ? active.entry : view.current.kind === "routed" ? view.current.entry : undefined;
   return {
     messagesBefore: messages.length,
