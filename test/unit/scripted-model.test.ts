@@ -216,6 +216,19 @@ describe("scripted model server", () => {
     expect(json.error.message).toContain("/v1/nope");
   });
 
+  it("refuses a request over its context window as a provider does, and logs it", async () => {
+    const server = await startScriptedModel({ script, logFile: join(dir, "window.jsonl"), contextLimit: 1_000 });
+    servers.push(server);
+    const fits = await post(server, { model: "m", max_tokens: 500, messages: [user("a".repeat(1_000))] });
+    expect(fits.status).toBe(200);
+    const over = await post(server, { model: "m", max_tokens: 500, messages: [user("a".repeat(2_000))] });
+    expect(over.status).toBe(400);
+    const json = (await over.json()) as { error: { code: string; message: string } };
+    expect(json.error.code).toBe("context_length_exceeded");
+    expect(json.error.message).toMatch(/^This model's maximum context length is 1000 tokens\. However, you requested \d+ tokens/);
+    expect(await server.requests()).toHaveLength(2);
+  });
+
   it("lists the configured model on GET /v1/models", async () => {
     const server = await startScriptedModel({ script, logFile: join(dir, "log.jsonl"), model: "scripted-x" });
     servers.push(server);
