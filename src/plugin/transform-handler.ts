@@ -21,8 +21,9 @@ export interface TransformOutput {
  * `experimental.chat.messages.transform`, one pipeline per model call: build the call's view
  * once; let the router learn from it; then named steps add to one plan (narrow to the task:
  * modes router and full; replace covered exchanges with the record: memory and full; the
- * debug line), applied once, in place (OpenCode ignores a new array). The compaction clone
- * and sub-agent sessions pass through untouched.
+ * debug line), applied once, in place (OpenCode ignores a new array). On the compaction
+ * clone the records take the place of what they cover (memory and full); sub-agent sessions
+ * pass through untouched.
  */
 export function createTransformHandler(deps: PluginDeps) {
   const narrows = deps.options.mode === "router" || deps.options.mode === "full";
@@ -36,7 +37,7 @@ export function createTransformHandler(deps: PluginDeps) {
     await deps.guard("transform", sessionID, async () => {
       if (sessionID === undefined) return;
       if (deps.sessions.takeCompactionClone(sessionID)) {
-        if (deps.memory && deps.routing) await recordsInPlace({ deps, rendered, sessionID, messages });
+        if (deps.memory && deps.routing) await recordsInPlace({ deps, sessionID, messages });
         return;
       }
       // Runs on every model call: do nothing that the options do not ask for.
@@ -113,7 +114,7 @@ async function withRecord(options: {
  * in place of the exchanges it covers, so the summarizer reads the records instead of
  * reading them on top of the history.
  */
-async function recordsInPlace(options: { deps: PluginDeps; rendered: WeakMap<TaskRecord, string>; sessionID: string; messages: MessageWithParts[] }): Promise<void> {
+async function recordsInPlace(options: { deps: PluginDeps; sessionID: string; messages: MessageWithParts[] }): Promise<void> {
   const { deps, sessionID, messages } = options;
   const state = await deps.routing?.snapshot(sessionID);
   if (!state || state.off || Object.keys(state.records).length === 0) return;
