@@ -1,0 +1,248 @@
+import {
+  CHECK_THAT,
+  DEBUG_AID,
+  DECISION,
+  DELIVERABLE_NOUN,
+  FILLER,
+  HEDGE,
+  MODAL,
+  NOT_A_VERB,
+  ONE_OFF,
+  PLEASANT,
+  POLITE,
+  PROHIBITION,
+  REPORTED,
+  STANDING,
+  VERBS,
+  WANT_IN_COMPLAINT,
+  WORKSPACE,
+} from "./requirement-cues.js";
+
+/**
+ * What one clause of a request is:
+ * - `requirement`: it asks for something on its own (an imperative, a want, a decision, a
+ *   deliverable, a standing instruction);
+ * - `rule`: a plain statement of how things are to be ("A holiday is not a working day"),
+ *   a requirement only where the request is already specifying the target;
+ * - `none`: a question, a description, background, a one-off instruction, a pleasantry.
+ */
+export type ClauseKind = "requirement" | "rule" | "none";
+
+export interface ClauseContext {
+  /** The sentence is a polite request ("Can you ... and ...?"): its question mark does not make it a question. */
+  polite?: boolean;
+  /** The sentence opened with a standing instruction ("From now on ..."): every clause of it is one. */
+  standing?: boolean;
+  /** The sentence ends with a question mark. */
+  question?: boolean;
+  /** The request has other sentences: a bare "Fix it" then points at the defect they describe. */
+  hasContext?: boolean;
+}
+
+/** Task labels and back-references in front of a clause: "t2 —", "Task B:", "back to X —", "for the X one:". */
+const TASK_LABEL =
+  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+(?: \w+)?|(?:the )?(?:first|second|third|fourth|fifth|last|other) (?:task|one|issue|bug|report|thing)|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+|the [^,:—–]{1,50} (?:one|issue|bug|report|task|fix)))\s*(?:[—–:]|\s-)\s*/i;
+/** Section and speaker labels: "Review round:", "CI:", "Different thing —", "Separate task, still config:". */
+const SECTION_LABEL =
+  /^(?:one more |another )?(?:review(?:er)?|review round|review point|review comment|from review|ci|ci failure|lint(?: job)?|conclusion on the pr|different (?:thing|area|issue|one|bug)|separate (?:task|thing|issue|question|bug)|unrelated(?: question)?|new (?:issue|one|bug|task|thing)|related|follow-up|heads-up|one more (?:thing|review point|from review)|last (?:thing|one))\b[^:—–.!?]{0,30}?\s*(?:[—–:]|\s-)\s*/i;
+/** A deliverable named as a heading: "tests: ...", "Test: ...". What follows defines it. */
+export const DELIVERABLE_LABEL = /^(?:(?:t\d+|task \d+)\s+)?(?:tests?|docs|changelog|fixtures?|docstring)\s*:\s+(?=\S)/i;
+/** A lead of scope or condition before the main clause: "If X, ...", "When X, ...", "For t1, ...". */
+const CONDITION =
+  /^(?:if|when|whenever|unless|once|where|wherever|for|in|on|after|before|while|with|without|as long as|since|given|because|otherwise|at minimum|then|if not|if so)\b[^,]{0,120},\s+/i;
+/** Someone's words taken up as an instruction: "the maintainer says keep ...", "reviewer: ...". */
+const SAYS = /^(?:(?:the |a |our |one )?(?:maintainers?|reviewers?|reviewer \w+|owner|lead|team|upstream|\w+)\s+)?(?:says?|said|asks?|replied|wrote|answered)(?: that)?\s+/i;
+
+/** The clause without workspace path, label, fillers, polite opener and leading condition: where the verb is. */
+export function bareOf(clause: string): string {
+  return withoutLabels(clause).replace(POLITE, "");
+}
+
+/** The clause without workspace path, labels and fillers; a polite opener stays. */
+export function withoutLabels(clause: string): string {
+  let rest = clause.replace(WORKSPACE, "").replace(/[.;,!]+$/, "").replace(/^[—–:,;-]+\s*/, "");
+  for (let previous = ""; previous !== rest; ) {
+    previous = rest;
+    rest = stripFillers(rest.replace(TASK_LABEL, "").replace(SECTION_LABEL, "").replace(DELIVERABLE_LABEL, ""));
+  }
+  return rest;
+}
+
+/** The clause past a leading condition too: "If not, add X" → "add X". */
+export function mainOf(clause: string): string {
+  const bare = bareOf(clause);
+  // "and to check it still works", split off "the reviewer asks to X": the verb follows "to".
+  const after = bareOf(bare.replace(CONDITION, "")).replace(/^to\s+(?=[a-z])/i, "");
+  return after === "" ? bare : after;
+}
+
+export function stripFillers(text: string): string {
+  let rest = text.trim();
+  for (let previous = ""; previous !== rest; ) [previous, rest] = [rest, rest.replace(FILLER, "").trim()];
+  return rest;
+}
+
+/** Whether the clause begins with an instruction verb (known, or verb-shaped before an object). */
+export function opensImperative(text: string): boolean {
+  const words = mainOf(text).split(/\s+/);
+  const first = (words[0] ?? "").toLowerCase().replace(/[,:]$/, "");
+  const second = (words[1] ?? "").toLowerCase();
+  if (first === "") return false;
+  if (/^(?:don't|do|never)$/.test(first) && /^(?:not|\w+)$/.test(second) && !/^(?:you|we|i|they|it)$/.test(second)) return first !== "do" || second === "not";
+  if (VERBS.has(first)) return !(first === "set" && /^(?:of|to)$/.test(second)) && !/^(?:is|are|was|were|has|have|does|doesn't|should|must|can|will)$/.test(second);
+  return verbShaped(first, second);
+}
+
+/** An unknown first word reads as a verb when an object follows it: "regenerate the snapshots", "dedent it". */
+function verbShaped(first: string, second: string): boolean {
+  if (NOT_A_VERB.has(first) || !/^[a-z][a-z-]{2,}$/.test(first)) return false;
+  if (/(?:ed|ing|ly|ness|ment|tion|sion|ity|ous|ful|able|ible)$/.test(first) || (/s$/.test(first) && !/ss$/.test(first))) return false;
+  return /^(?:the|a|an|it|them|this|that|these|those|its|their|every|each|all|both|any|our|my|your|\u0000\d+\u0000\S*)$/.test(second);
+}
+
+/** Whether the text opens a new clause with its own subject and verb ("the indent counts toward width"). */
+export function opensStatement(text: string): boolean {
+  // "that the tag must match": a complement of the verb before, not a new clause.
+  if (/^that\s+(?:the|a|an|every|each|no|it|they|\S+\s+(?:is|are|must|should))\b/i.test(text.trim())) return false;
+  if (/^(?:\S+\s+){0,4}?(?:what|how|whether|why|which)\b/i.test(text.trim())) return false;
+  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither|it|they|we|i|you)\s+)?(?:[\w.`'()\u0000/*<>=-]+\s+){0,5}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
+    text.trim(),
+  );
+}
+
+/**
+ * Whether the text opens with a deliverable named without a verb: "tests in context_test.go
+ * for ...", "a CHANGELOG entry under Changed", "repro test in tests/x.py". The noun heads the
+ * phrase: a word of a path ("tests/format/...") or a noun followed by its verb ("the
+ * docstrings say ...") does not count.
+ */
+export function opensDeliverable(text: string): boolean {
+  const words = bareOf(text).replace(/^(?:also|and|plus)\s+/i, "").split(/\s+/);
+  for (let index = 0; index < Math.min(words.length, 4); index += 1) {
+    const word = (words[index] ?? "").replace(/[,:;.]+$/, "");
+    if (!/\//.test(word) && new RegExp(`^(?:${DELIVERABLE_NOUN.source})$`, "i").test(word)) return !ATTACHES.test(words[index + 1] ?? "") && modifiersOnly(words.slice(0, index));
+    if (index === 0 && /^(?:changelog_\S+|changes\.\w+|history\.md)$/i.test(word)) return true;
+  }
+  return false;
+}
+
+/** Words that, after a noun, make it the subject of a verb: "the tests fail", "docs say". */
+const ATTACHES =
+  /^(?:is|are|was|were|fails?|failed|pass|passes|passed|says?|said|shows?|showed|looks?|seems?|breaks?|broke|still|already|don't|doesn't|didn't|can|can't|could|will|would|have|has|had|do|does|did|get|gets|got|go|goes|went|runs?|ran|expects?|compares?|contains?|checks?|asserts?|rel(?:y|ies|ied)|hits?|covers?|needs?|uses?|mentions?|claims?|flags?|points?|complains?|hangs?|errors?|crash(?:es)?|indented|stay|stays|vanish(?:es)?|gets|broken|missing)$/i;
+
+/** Determiners, numbers, names and adjectives before a deliverable noun; a verb there makes it a sentence. */
+function modifiersOnly(words: readonly string[]): boolean {
+  return words.every((word) => !VERBS.has(word.toLowerCase()) && !/^(?:is|are|was|were|has|have|i|we|you|they|it)$/i.test(word));
+}
+
+/** What one clause is; see ClauseKind. */
+export function clauseKind(clause: string, context: ClauseContext = {}): ClauseKind {
+  const bare = bareOf(clause);
+  if (bare === "" || isPleasantry(bare) || !/[a-z]{2}/i.test(bare)) return "none";
+  if (context.question && !context.polite) return "none";
+  if (/\?\s*$/.test(clause) && !context.polite) return "none";
+  if (STANDING.test(bare)) return "requirement";
+  const main = mainOf(clause);
+  if (isOneOff(main) || isOneOff(bare)) return "none";
+  // Under "From now on ..." even a statement is an instruction: "snapshots are regenerated with -u".
+  if (context.standing) return "requirement";
+  if (DELIVERABLE_LABEL.test(withoutLabelsButDeliverable(clause))) return "requirement";
+  if (context.polite) return opensImperative(main) ? "requirement" : "none";
+  if (isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address|resolve|correct|reformat|repair)\b/i.test(main) ? "requirement" : "none";
+  if (DECISION.test(main) || DECISION.test(bare)) return "requirement";
+  if (saysInstruction(bare)) return "requirement";
+  if (opensImperative(main)) return "requirement";
+  if (statesWant(clause)) return "requirement";
+  if (PROHIBITION.test(main) && wordCount(main) >= 2 && !opensStatement(main.replace(/^\S+\s+/, ""))) return "requirement";
+  if (opensDeliverable(bare) && (wordCount(bare) >= 2 || !/^tests?$/i.test(bare))) return "requirement";
+  if (isAlsoFragment(bare)) return "requirement";
+  if (pointsBack(bare)) return "requirement";
+  return isRuleStatement(bare) ? "rule" : "none";
+}
+
+/**
+ * "lint complains about the nested ternary, flatten it": an instruction whose pronoun points
+ * at the statement before it, in the same sentence, keeps that statement as its referent.
+ */
+function pointsBack(bare: string): boolean {
+  const comma = bare.lastIndexOf(", ");
+  if (comma < 0) return false;
+  const tail = stripFillers(bare.slice(comma + 2)).replace(POLITE, "");
+  return /\b(?:it|them|that|those|these|this one)\b/i.test(tail) && opensImperative(tail) && !isOneOff(tail);
+}
+
+function withoutLabelsButDeliverable(clause: string): string {
+  return clause.replace(WORKSPACE, "").replace(TASK_LABEL, "").replace(SECTION_LABEL, "");
+}
+
+function isOneOff(text: string): boolean {
+  if (CHECK_THAT.test(text)) return false;
+  return ONE_OFF.test(text) || (DEBUG_AID.test(text) && /^(?:log|print|put|add|emit|dump|write)\b/i.test(text));
+}
+
+/** "implement it", "ok fix it there": a go-ahead whose content is elsewhere. */
+function isBareGoAhead(main: string): boolean {
+  return /^(?:\w+)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly))*$/i.test(main) && wordCount(main) <= 4;
+}
+
+/** "The maintainer says keep X": an instruction passed on. */
+function saysInstruction(bare: string): boolean {
+  const said = SAYS.exec(bare);
+  return said !== null && !/^(?:we|it|they|that|this|the|a|an|there)\b/i.test(bare.slice(said[0].length)) && opensImperative(bare.slice(said[0].length));
+}
+
+/** A want or obligation stated by the user or adopted by them, not a reported opinion or a want of information. */
+function statesWant(clause: string): boolean {
+  const text = bareOf(clause);
+  const modal = MODAL.exec(text);
+  if (!modal || WANT_IN_COMPLAINT.test(text)) return false;
+  if (REPORTED.test(text.slice(0, modal.index))) return false;
+  if (HEDGE.test(text) && !/\b(?:should|must|needs? to|has to|have to|want|would like|'d like)\b/i.test(text)) return false;
+  // Descriptions that mention a tool's demand: "Postgres complains that a column has to appear ...".
+  if (/\b(?:complains?|errors? (?:out )?(?:with|saying)|says|said|warns?|message)\b[^.]*$/i.test(text.slice(0, modal.index))) return false;
+  // A gerund subject describes a circumstance: "Reproducing needs a server".
+  if (/^\w+ing\b/i.test(text) && modal.index > 0 && /^needs?\b/i.test(modal[0])) return false;
+  // A want of information is session work: "I'd like to see how hard it would be".
+  const wanted = text.slice(modal.index + modal[0].length).replace(/^\s*(?:(?:you|us|me|it|them)\s+)?(?:to\s+)?/i, "");
+  return !isOneOff(wanted) && !/^(?:know|understand|hear|learn|see|figure|find out|check whether|confirm|ask)\b/i.test(wanted);
+}
+
+/** "wildcard * too", "also the boolean case, send(true)": a short follow-up that can only mean "this as well". */
+function isAlsoFragment(bare: string): boolean {
+  return wordCount(bare) <= 10 && (/\b(?:too|as well)$/i.test(bare) || /^also\b/i.test(bare)) && !opensStatement(bare.replace(/^also\s+/i, ""));
+}
+
+// Statements that describe today's behaviour, diagnose it, or give background.
+const DESCRIPTION =
+  /\b(?:currently|today|right now|at the moment|for now|still|anymore|any more|no longer|used to|instead of|but|however|although|though|regression|since (?:v?\d|version|\w+ \d)|broke|broken|breaks|crash(?:es|ed)?|fails?|failed|failing|hangs?|blows? up|panics?|panicked|wrong(?:ly)?|bug|issue #?\d*|ticket|traceback|repro(?:duce|duction)?|on purpose|bad practice|the docs say|people|users|someone|somebody|ci\b|lint|flake8|my guess|my hunch|confusing|surprising|unexpected(?:ly)?|weird|odd|ugly|slow|is fine|are fine|works fine|works|worked|happens|happened)\b|\b(?:was|were|wasn't|weren't|did|didn't|had|hadn't)\b/i;
+/** Where code lives is a pointer, not a target: "the validator lives in core/union.rs". */
+const LOCATION = /\b(?:lives?|sits?|is defined|are defined|is implemented|are implemented|is set up|are set up|is computed|gets computed|is handled|are handled|is called|happens|is done|is in|are in|comes from)\b[^.]*(?:\/|\.\w{1,4}\b|\bin the\b|\bcode\b|\bmodule\b|\bfile\b)|^see\b/i;
+/** Anaphoric evaluations and reasons: "it's a visible behaviour change", "that's the point". */
+const JUSTIFICATION = /^(?:it's|it is|that's|that is|this is(?! only)|which|because|since|as|so that|otherwise|the reason|the point)\b/i;
+const NARRATIVE = /^(?:i|we|you|my|our|your|they|he|she|someone|people|users)\b/i;
+
+/** A general statement of how things are to be: present tense, no example output, no background. */
+export function isRuleStatement(bare: string): boolean {
+  if (wordCount(bare) < 3 || isPleasantry(bare) || !hasPresentVerb(bare)) return false;
+  if (DESCRIPTION.test(bare) || LOCATION.test(bare) || JUSTIFICATION.test(bare) || NARRATIVE.test(bare) || HEDGE.test(bare) || REPORTED.test(bare)) return false;
+  return !/\b(?:i|we|you|my|our|your)\b/i.test(bare) && !WANT_IN_COMPLAINT.test(bare);
+}
+
+const COPULAS = new Set("is are isn't aren't can cannot can't may will won't does doesn't do don't has have gets get".split(" "));
+/** Plural subjects take the bare form: "blank lines stay", "both flags count". */
+const BARE_PRESENT = new Set("stay go become count apply hold win come end start fall match remain appear belong mean take".split(" "));
+
+/** A verb in the present tense: a rule is stated in it ("A holiday is not a working day"). */
+function hasPresentVerb(text: string): boolean {
+  return (text.toLowerCase().match(/[a-z']+/g) ?? []).some(
+    (word) => COPULAS.has(word) || BARE_PRESENT.has(word) || (/s$/.test(word) && [word.slice(0, -1), word.slice(0, -2), word.replace(/ies$/, "y")].some((stem) => VERBS.has(stem) || BARE_PRESENT.has(stem))),
+  );
+}
+
+export function isPleasantry(text: string): boolean {
+  return (text.toLowerCase().match(/[a-z']+/g) ?? []).every((word) => PLEASANT.has(word));
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== "").length;
+}

@@ -1,0 +1,113 @@
+/**
+ * The words that tell a requirement from a description, as data: which verbs open an
+ * instruction, which instructions are about this session's work rather than its result,
+ * which words ask for something ("should", "we want") and which only report ("argues").
+ * Code spans are masked as `\u0000n\u0000` before these are applied.
+ */
+
+/** Base-form verbs that open an instruction about the code, tests, docs or repository. */
+export const VERBS = new Set(
+  `accept add adjust align allow annotate append apply assert assign attach avoid backport base bound break bubble bump cache call cap
+  catch change clamp clarify clean clear close collapse collect combine compare compute convert copy correct count cover create credit
+  cut decode dedupe deduplicate default defer define delete deprecate describe detect disable disallow document double drop emit enable
+  encode enforce ensure escape exclude expand expose extend extract factor fall fill filter fix flag flatten flip flush fold follow force
+  format forward gate generate give group guard handle hide hoist honour honor ignore implement include indent infer initialise initialize
+  inline insert introduce invert isolate join keep label leave let limit link load lock lower make map mark match memoize mention merge
+  migrate mirror mock move name narrow normalise normalize note omit order override pad parametrise parametrize parse pass patch pause pin
+  point populate port prefer prefix preserve prevent print propagate protect prune put quote raise rank reassemble rebuild recompute record
+  redirect redo reduce refactor reformat refuse regenerate register reject remove rename render reorder replace require reset resize
+  resolve respect restore restrict resume retain retry return reuse revert reword rewrite round route save scope select send separate
+  serialize serialise set shorten shrink simplify skip snapshot sort specify split stick stop store strip subclass support suppress swap
+  switch tag tighten translate treat trim truncate turn unify unwrap update upgrade uppercase lowercase use validate warn widen wire wrap
+  write`.split(/\s+/),
+);
+
+/**
+ * Instructions about this session's work, not about the result: nothing of them has to
+ * hold once the work is done ("run the tests", "push it", "show me the diff").
+ */
+export const ONE_OFF = new RegExp(
+  "^(?:" +
+    [
+      "run|rerun|re-run|push(?! \\S+ onto)|submit|rebase|squash|deploy|bisect|dig|debug|diagnose|profile|benchmark|measure|investigate|reproduce|repro(?! (?:test|case))|confirm|finish|finali[sz]e|proceed|draft|reply|ping|paste|grep|search|find|look(?! up\\b)",
+      "see(?! (?:that|to it)\\b)|say (?:what|how|why|whether|which|if)|tell (?:me|us)",
+      "commit (?:it|this|that|them|now|and)|merge (?:it|this|the (?:pr|branch))|release (?:it|v?\\d)|publish (?:it|v?\\d)|tag (?:a|the) release",
+      "show (?:me|us|what|how|where|why|whether|if|the (?:diff|output|log|logs|error|failure|traceback|result|results|numbers|code))",
+      "explain(?!\\s+(?:in|inside|within)\\b)|summari[sz]e|walk (?:me|us) through|let (?:me|us) know|report back|give (?:me|us)",
+      "try(?![^,.;]*\\b(?:first|then|before)\\b)|have a look|take a look|figure out|work out|read (?:through|up on|the (?:log|logs|docs|thread|issue|code|source))",
+      "answer (?:the|their|his|her|them|that)|respond (?:to|on)|post (?:it|the|a|that)|close (?:it|this|the (?:issue|pr|ticket|thread|discussion))|open (?:a|an|the) (?:pr|pull request|issue|ticket)",
+      "wrap (?:it|this|this one|things) up|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
+      "verify (?:whether|if)|check(?!\\s+(?:that|it|they|this|those|we|the \\S+ still)\\b)",
+    ].join("|") +
+    ")\\b",
+  "i",
+);
+
+/** "Check that X still holds" names a behaviour that must survive the change. */
+export const CHECK_THAT = /^(?:check|verify|make sure|ensure|confirm) (?:that |it |they |this |those )?.*\bstill\b/i;
+
+/** Debug work the user will not keep: traces and logs "so we can see". */
+export const DEBUG_AID = /\b(?:so (?:we|i|you) can see|for this input|to see what|debug (?:print|output|log|trace)s?|temporar(?:y|ily)|traces?\b)/i;
+
+/** Words before the verb that do not change what is asked ("Also, please add ..."). */
+export const FILLER =
+  /^(?:please|pls|also|now|then|and|so|ok|okay|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right|great|good|fine|plus|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
+
+/** Polite requests to the agent: "can you add ...?", "I'd like you to add ...", "let's add ...". */
+export const POLITE =
+  /^(?:(?:can|could|would|will) you(?: please)?(?: also)?|(?:would you mind|do you mind)|(?:i|we)(?: would|'d)? (?:like|want|need) you to|let's|let us|go ahead and|feel free to|be sure to|remember to|don't forget to|do not forget to|make it so|i need you to|please)\s+/i;
+
+/**
+ * Wants and obligations: a clause with one states a target ("should", "needs to", "we want",
+ * "the reviewer asks for"). Third-party opinions that are only reported ("a user argues")
+ * are not here: see REPORTED.
+ */
+export const MODAL =
+  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|prefers?|wants?|want(?:ed)? to|(?:reviewers?|maintainers?|owners?|users?|reporters?|callers?|customers?|team|lead|he|she|they|we|i|someone|people|folks|\w+ers?) (?:also |now |still )?(?:asks?|asked) (?:for|to|that)|requests?|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when))\b|^expected\b/i;
+
+/** Statements that put a want in someone's mouth without adopting it. */
+export const REPORTED = /\b(?:argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
+
+/** "What I want", "not what we expected": a want inside a complaint about today's behaviour. */
+export const WANT_IN_COMPLAINT = /\b(?:not )?what (?:i|we|you|they|people|users) (?:want|wanted|need|needed|expect|expected|asked for)\b/i;
+
+/** Hunches and diagnoses: "my guess is ...", "probably the cache". */
+export const HEDGE = /^(?:i think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
+
+/** Leads that make a sentence a standing instruction for the session ("From now on ..."). */
+export const STANDING =
+  /^(?:(?:and |ok,? |also,? )?(?:from now on|going forward|for the rest of (?:this|the) session|for (?:all|each|every one|everything)(?: of)?(?: (?:these|them|this|the tasks|tasks|today|today's tasks))?(?: in this session| today)?|for everything(?: in this session| today)?|in (?:this|the whole) session|throughout(?: this session)?|(?:a )?(?:reminder|heads-up|heads up|ground rule|house rule|rule)s?(?: for (?:everything|all)[^:]{0,40})?:|as (?:i|we) (?:said|asked|mentioned)(?: (?:at the start|before|earlier|above))?|like (?:i|we) (?:said|asked)(?: (?:at the start|before|earlier))?|again,|same (?:rule|as before)))/i;
+
+/** Decisions that constrain later work: "we're not changing the default", "the maintainer declined it". */
+export const DECISION =
+  /^(?:(?:we|i)(?:'re| are|'m| am) not (?:going to )?\w+|(?:we|i) (?:won't|will not|don't want to|do not want to)\b|let's not\b|(?:the )?(?:maintainers?|reviewers?|team|upstream|we)(?: has| have)? (?:already )?(?:declined|rejected|decided|agreed|settled)\b|no (?:code )?changes? (?:here|to|in|needed|required)\b|not a code change\b|won't fix\b|go with\b|stick with\b|we'll go with\b|(?:we|i) (?:went|settled) (?:with|on)\b)/i;
+
+/** A prohibition without a verb: "no new dependencies", "nothing new in the deps". */
+export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:idea|clue|luck|rush|worries|problem|problems|way|wonder|matter|one|doubt|output|error|errors|change in|difference)\b)\S/i;
+
+/** Deliverables named without a verb ("a regression test for ...", "changelog entry too"). */
+export const DELIVERABLE_NOUN =
+  /\b(?:tests?|test cases?|testcases?|changelog|change ?log|changelog_\S+|changes\.\w+|history\.md|news (?:entry|fragment)|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|doc comments?|comments?|notes?|examples?|fixtures?|snapshots?|typings?|type hints?|cross-links?|links?|entry|entries|line|benchmarks?|regression test|assertions?|cases?)\b/i;
+
+/** Words that cannot start an imperative, however a determiner follows them ("Only the ...", "Same thing"). */
+export const NOT_A_VERB = new Set(
+  `a an the this that these those it its it's they them their there here he she we i you your our my me us who what which why how where when
+  whose if unless once until though although whereas while since because as so but or nor and also then now today yesterday currently
+  again even still already otherwise instead either neither other another such same different separate unrelated related similar new old
+  only just both all each every any some no not none nothing something anything everything someone anyone everyone nobody people users
+  user maintainer maintainers reviewer reviewers reporter callers caller folks with without for from in on at by of to into onto over
+  under about like unlike per via after before during between among above below next last first second third one two three
+  maybe perhaps probably apparently yes no ok okay thanks sorry hi hello hey also fine great good well right sure
+  bug issue problem error crash regression report ticket pr ci lint build test tests docs changelog release version output result
+  expected actual steps note`.split(/\s+/),
+);
+
+/** Whole-message pleasantries and acknowledgements: nothing to keep. */
+export const PLEASANT = new Set(
+  `hi hello hey thanks thank you thx ty cheers great cool nice perfect awesome ok okay good job well done sounds looks lgtm a lot so much
+  there again that that's works yes yep yeah sure fine right alright got it makes sense agreed excellent brilliant wonderful lovely no
+  rush worries problem np`.split(/\s+/),
+);
+
+/** The checkout a request names first ("/tmp/run-7/ws4:", "(/srv/r3/ws5)", "Working in /x —"): where, not what. */
+export const WORKSPACE = /^\s*\(?(?:(?:working )?in\s+)?(?:\/|[A-Za-z]:\\)[^\s:)]*\)?[:,]?\s+(?:[—–-]\s+)?/i;
