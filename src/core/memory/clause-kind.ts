@@ -84,20 +84,43 @@ export function stripFillers(text: string): string {
 
 /** Whether the clause begins with an instruction verb (known, or verb-shaped before an object). */
 export function opensImperative(text: string): boolean {
-  const words = mainOf(text).split(/\s+/);
-  const first = (words[0] ?? "").toLowerCase().replace(/[,:]$/, "");
+  const main = mainOf(text);
+  return startsWithVerb(main) || verbAfterScope(main);
+}
+
+/** Two-word verbs whose first word alone would read otherwise: "look up by code first". */
+const PHRASAL = /^(?:look up|fall back|set up|clean up|split up|wire up|hook up|pick up|back off|bail out|opt (?:in|out)|line up|roll back|tear down|carry over|fill in|spell out|factor out|pull out|move out|strip out|leave out|keep on)\b/i;
+
+function startsWithVerb(main: string): boolean {
+  const words = main.split(/\s+/);
+  const first = (words[0] ?? "").toLowerCase();
   const second = (words[1] ?? "").toLowerCase();
-  if (first === "") return false;
-  if (/^(?:don't|do|never)$/.test(first) && /^(?:not|\w+)$/.test(second) && !/^(?:you|we|i|they|it)$/.test(second)) return first !== "do" || second === "not";
-  if (VERBS.has(first)) return !(first === "set" && /^(?:of|to)$/.test(second)) && !/^(?:is|are|was|were|has|have|does|doesn't|should|must|can|will)$/.test(second);
+  // "CLI: ...", "Expected: ...": a word before a colon is a heading, not a verb.
+  if (first === "" || /[:,]$/.test(first)) return false;
+  if (PHRASAL.test(main)) return true;
+  if (/^(?:don't|never)$/.test(first)) return !/^(?:you|we|i|they|it|know|think|see)$/.test(second);
+  if (first === "do") return second === "not";
+  if (VERBS.has(first)) return !(first === "set" && /^(?:of|to)$/.test(second)) && !/^(?:is|are|was|were|has|have|does|doesn't|should|must|can|will|and|or)$/.test(second);
   return verbShaped(first, second);
+}
+
+/** "for param values call percent_encoded() unconditionally": an instruction after a short scope without a comma. */
+function verbAfterScope(main: string): boolean {
+  const words = main.split(/\s+/);
+  if (!/^(?:for|in|on|with|inside|within|under)$/i.test(words[0] ?? "") || main.includes(",")) return false;
+  for (let index = 2; index < Math.min(words.length - 1, 6); index += 1) {
+    const word = (words[index] ?? "").toLowerCase();
+    if (/^(?:i|we|you|it|they|he|she|this|that|there)$/.test(words[index - 1] ?? "")) return false;
+    if (VERBS.has(word) && /^(?:the|a|an|it|them|this|that|its|their|every|each|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(words[index + 1] ?? "")) return true;
+  }
+  return false;
 }
 
 /** An unknown first word reads as a verb when an object follows it: "regenerate the snapshots", "dedent it". */
 function verbShaped(first: string, second: string): boolean {
   if (NOT_A_VERB.has(first) || !/^[a-z][a-z-]{2,}$/.test(first)) return false;
-  if (/(?:ed|ing|ly|ness|ment|tion|sion|ity|ous|ful|able|ible)$/.test(first) || (/s$/.test(first) && !/ss$/.test(first))) return false;
-  return /^(?:the|a|an|it|them|this|that|these|those|its|their|every|each|all|both|any|our|my|your|\u0000\d+\u0000\S*)$/.test(second);
+  if (/(?:ed|ing|ly|ness|ment|tion|sion|ity|ous|ful|able|ible|er|or|ist|ism)$/.test(first) || (/s$/.test(first) && !/ss$/.test(first))) return false;
+  return /^(?:the|a|an|it|them|this|that|these|those|its|their|our|my|your|\u0000\d+\u0000\S*)$/.test(second);
 }
 
 /** Whether the text opens a new clause with its own subject and verb ("the indent counts toward width"). */
@@ -105,34 +128,54 @@ export function opensStatement(text: string): boolean {
   // "that the tag must match": a complement of the verb before, not a new clause.
   if (/^that\s+(?:the|a|an|every|each|no|it|they|\S+\s+(?:is|are|must|should))\b/i.test(text.trim())) return false;
   if (/^(?:\S+\s+){0,4}?(?:what|how|whether|why|which)\b/i.test(text.trim())) return false;
-  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither|it|they|we|i|you)\s+)?(?:[\w.`'()\u0000/*<>=-]+\s+){0,5}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
+  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither|it|they|we|i|you)\s+)?(?:[\w.`'()\u0000/*<>=-]+\s+){0,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
     text.trim(),
   );
 }
 
 /**
  * Whether the text opens with a deliverable named without a verb: "tests in context_test.go
- * for ...", "a CHANGELOG entry under Changed", "repro test in tests/x.py". The noun heads the
- * phrase: a word of a path ("tests/format/...") or a noun followed by its verb ("the
- * docstrings say ...") does not count.
+ * for ...", "a CHANGELOG entry under Changed", "repro test in tests/x.py". The noun heads its
+ * phrase (what follows it is a preposition, a name or the end) and the phrase has no verb of
+ * its own: "tests/format/..." is a path, "the docstrings say ..." a sentence, "docs request"
+ * a request about docs.
  */
 export function opensDeliverable(text: string): boolean {
-  const words = bareOf(text).replace(/^(?:also|and|plus)\s+/i, "").split(/\s+/);
+  const phrase = bareOf(text).replace(/^(?:also|and|plus)\s+/i, "");
+  const words = phrase.split(/\s+/);
   for (let index = 0; index < Math.min(words.length, 4); index += 1) {
-    const word = (words[index] ?? "").replace(/[,:;.]+$/, "");
-    if (!/\//.test(word) && new RegExp(`^(?:${DELIVERABLE_NOUN.source})$`, "i").test(word)) return !ATTACHES.test(words[index + 1] ?? "") && modifiersOnly(words.slice(0, index));
-    if (index === 0 && /^(?:changelog_\S+|changes\.\w+|history\.md)$/i.test(word)) return true;
+    const word = words[index] ?? "";
+    if (/,$/.test(word) && index < words.length - 1 && !isDeliverableWord(word)) return false;
+    if (!isDeliverableWord(word)) continue;
+    if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index))) return false;
+    // A verb before the first relative word or comma makes the noun a subject: "every relative link ... breaks".
+    const rest = words.slice(index + 1).join(" ").split(/\b(?:that|which|where|whose|who|so|because|when|if|with|covering|checking|asserting)\b|[,;:—–(]/)[0] ?? "";
+    return !hasFiniteVerb(rest);
   }
   return false;
 }
 
-/** Words that, after a noun, make it the subject of a verb: "the tests fail", "docs say". */
-const ATTACHES =
-  /^(?:is|are|was|were|fails?|failed|pass|passes|passed|says?|said|shows?|showed|looks?|seems?|breaks?|broke|still|already|don't|doesn't|didn't|can|can't|could|will|would|have|has|had|do|does|did|get|gets|got|go|goes|went|runs?|ran|expects?|compares?|contains?|checks?|asserts?|rel(?:y|ies|ied)|hits?|covers?|needs?|uses?|mentions?|claims?|flags?|points?|complains?|hangs?|errors?|crash(?:es)?|indented|stay|stays|vanish(?:es)?|gets|broken|missing)$/i;
+function isDeliverableWord(word: string): boolean {
+  const bare = word.replace(/[,:;.]+$/, "");
+  return (!bare.includes("/") && DELIVERABLE_WORD.test(bare)) || /^(?:changelog_\S+|changes\.\w+|history\.md|\S+\/\S*entry)$/i.test(bare);
+}
+
+const DELIVERABLE_WORD = new RegExp(`^(?:${DELIVERABLE_NOUN.source})$`, "i");
+/** What may follow the head noun of a deliverable: the end, a preposition, a file name, "too". */
+const HEAD_ENDS =
+  /^(?:$|(?:for|in|on|under|with|about|that|which|where|whose|to|too|as|from|of|against|covering|checking|asserting|referencing|showing|spelling|next|beside|besides|above|below|at|per|into|inside|near|before|after|so|and|plus|\+|—|–|-|\(|\u0000|also|then|first|please|here|there|now|explaining|describing|documenting|pointing|like)\b|[,:;.(+—–]|\S+\.\w{1,5}\b|\d)/i;
 
 /** Determiners, numbers, names and adjectives before a deliverable noun; a verb there makes it a sentence. */
 function modifiersOnly(words: readonly string[]): boolean {
-  return words.every((word) => !VERBS.has(word.toLowerCase()) && !/^(?:is|are|was|were|has|have|i|we|you|they|it)$/i.test(word));
+  return words.every((word) => !/[,:;]$/.test(word) && !VERBS.has(word.toLowerCase()) && !/^(?:is|are|was|were|has|have|i|we|you|they|it|no|not)$/i.test(word) && !/(?:ed|ing)$/i.test(word.replace(/^failing$/i, "")));
+}
+
+/** A finite verb in a stretch of words: an auxiliary, a past tense, or a present form of a known verb. */
+function hasFiniteVerb(text: string): boolean {
+  return (
+    /\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|does|do|did|doesn't|don't|didn't|can|can't|cannot|could|will|won't|would|should|must|may|might)\b/i.test(text) ||
+    hasPresentVerb(text)
+  );
 }
 
 /** What one clause is; see ClauseKind. */
@@ -167,8 +210,11 @@ export function clauseKind(clause: string, context: ClauseContext = {}): ClauseK
 function pointsBack(bare: string): boolean {
   const comma = bare.lastIndexOf(", ");
   if (comma < 0) return false;
-  const tail = stripFillers(bare.slice(comma + 2)).replace(POLITE, "");
-  return /\b(?:it|them|that|those|these|this one)\b/i.test(tail) && opensImperative(tail) && !isOneOff(tail);
+  const joined = bare.slice(comma + 2);
+  const tail = stripFillers(joined).replace(POLITE, "");
+  // "`padding` may be an int or a tuple, so use `Padding.unpack`": the instruction draws on the statement.
+  const drawn = /^so\s/i.test(joined) || /\b(?:it|them|that|those|these|this one)\b/i.test(tail);
+  return drawn && opensImperative(tail) && !isOneOff(tail);
 }
 
 function withoutLabelsButDeliverable(clause: string): string {
@@ -177,12 +223,18 @@ function withoutLabelsButDeliverable(clause: string): string {
 
 function isOneOff(text: string): boolean {
   if (CHECK_THAT.test(text)) return false;
-  return ONE_OFF.test(text) || (DEBUG_AID.test(text) && /^(?:log|print|put|add|emit|dump|write)\b/i.test(text));
+  return ONE_OFF.test(text) || (DEBUG_AID.test(text) && /^(?:log|print|put|add|emit|dump|write)\b/i.test(text)) || SESSION_ARTIFACT.test(text) || TRIAL.test(text);
 }
+
+/** Words for the issue tracker, not the repository: "include the snippet in the reply", "leave a review comment". */
+const SESSION_ARTIFACT = /\b(?:in (?:the|your|my) (?:reply|answer|response|pr description)|review comment|comment on the (?:issue|pr|ticket|thread))\b/i;
+/** "Drop default= and it works": a condition of an observation, not an instruction. */
+const TRIAL = /(?:,\s*|\s)and (?:it|everything|the \w+) (?:works|passes|is fine|goes away|disappears|succeeds)\b/i;
 
 /** "implement it", "ok fix it there": a go-ahead whose content is elsewhere. */
 function isBareGoAhead(main: string): boolean {
-  return /^(?:\w+)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly))*$/i.test(main) && wordCount(main) <= 4;
+  const verb = /^(\w+)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i.exec(main);
+  return verb !== null && (VERBS.has((verb[1] ?? "").toLowerCase()) || /^(?:do|redo|implement|start|go)$/i.test(verb[1] ?? "")) && wordCount(main) <= 5;
 }
 
 /** "The maintainer says keep X": an instruction passed on. */
@@ -200,6 +252,8 @@ function statesWant(clause: string): boolean {
   if (HEDGE.test(text) && !/\b(?:should|must|needs? to|has to|have to|want|would like|'d like)\b/i.test(text)) return false;
   // Descriptions that mention a tool's demand: "Postgres complains that a column has to appear ...".
   if (/\b(?:complains?|errors? (?:out )?(?:with|saying)|says|said|warns?|message)\b[^.]*$/i.test(text.slice(0, modal.index))) return false;
+  // An impersonal "you" describes today's workaround: "to get the hidden ones you have to subtract".
+  if (/^(?:to \w+|if you|when you|unless you)\b[^,]*?,?\s*you (?:have to|need to|must|can)\b/i.test(text)) return false;
   // A gerund subject describes a circumstance: "Reproducing needs a server".
   if (/^\w+ing\b/i.test(text) && modal.index > 0 && /^needs?\b/i.test(modal[0])) return false;
   // A want of information is session work: "I'd like to see how hard it would be".
@@ -209,12 +263,13 @@ function statesWant(clause: string): boolean {
 
 /** "wildcard * too", "also the boolean case, send(true)": a short follow-up that can only mean "this as well". */
 function isAlsoFragment(bare: string): boolean {
+  if (/^plus\s/i.test(bare)) return !opensStatement(bare.replace(/^plus\s+/i, ""));
   return wordCount(bare) <= 10 && (/\b(?:too|as well)$/i.test(bare) || /^also\b/i.test(bare)) && !opensStatement(bare.replace(/^also\s+/i, ""));
 }
 
 // Statements that describe today's behaviour, diagnose it, or give background.
 const DESCRIPTION =
-  /\b(?:currently|today|right now|at the moment|for now|still|anymore|any more|no longer|used to|instead of|but|however|although|though|regression|since (?:v?\d|version|\w+ \d)|broke|broken|breaks|crash(?:es|ed)?|fails?|failed|failing|hangs?|blows? up|panics?|panicked|wrong(?:ly)?|bug|issue #?\d*|ticket|traceback|repro(?:duce|duction)?|on purpose|bad practice|the docs say|people|users|someone|somebody|ci\b|lint|flake8|my guess|my hunch|confusing|surprising|unexpected(?:ly)?|weird|odd|ugly|slow|is fine|are fine|works fine|works|worked|happens|happened)\b|\b(?:was|were|wasn't|weren't|did|didn't|had|hadn't)\b/i;
+  /\b(?:currently|today|right now|at the moment|for now|still(?! (?:apply|applies|hold|holds))|already|anymore|any more|no longer|used to|instead of|but|however|although|though|regression|since (?:v?\d|version|\w+ \d)|broke|broken|breaks|crash(?:es|ed)?|fails?|failed|failing|hangs?|blows? up|panics?|panicked|wrong(?:ly)?|bug|issue #?\d*|ticket|traceback|repro(?:duce|duction)?|on purpose|bad practice|the docs say|people|users|someone|somebody|ci\b|lint|flake8|my guess|my hunch|confusing|surprising|unexpected(?:ly)?|weird|odd|ugly|slow|is fine|are fine|works fine|works|worked|happens|happened)\b|\b(?:was|were|wasn't|weren't|did|didn't|had|hadn't)\b/i;
 /** Where code lives is a pointer, not a target: "the validator lives in core/union.rs". */
 const LOCATION = /\b(?:lives?|sits?|is defined|are defined|is implemented|are implemented|is set up|are set up|is computed|gets computed|is handled|are handled|is called|happens|is done|is in|are in|comes from)\b[^.]*(?:\/|\.\w{1,4}\b|\bin the\b|\bcode\b|\bmodule\b|\bfile\b)|^see\b/i;
 /** Anaphoric evaluations and reasons: "it's a visible behaviour change", "that's the point". */

@@ -45,9 +45,20 @@ type Decision = "keep" | "split" | "drop-before" | "drop-after";
 // Joints where a sentence may hold two clauses; the longer spellings first.
 const JOINT = /:\s+|\s+[—–]\s+|\s+-\s+(?=\S)|,\s+(?:and|plus|but|so|then)\s+|\s+(?:and|plus|then)\s+|,\s+/g;
 
+/** What the clauses before a joint have settled for the rest of the sentence. */
+interface SplitState {
+  /** "In X, ..." or "the rules still apply: a, and b": everything after shares the lead, so no more cuts at "and". */
+  held: boolean;
+  /** After "the maintainer wants two things:", each item is a clause. */
+  listing: boolean;
+}
+
 /** The clauses of one sentence, in order. */
 export function clausesOf(sentence: Sentence): string[] {
-  const scoped = !sentence.standing && /^(?:if|when|whenever|unless|once|where|in|with|without|for|given|as long as)\b[^,:]{0,120},\s+/i.test(bareOf(sentence.text));
+  const state: SplitState = {
+    held: !sentence.standing && /^(?:if|when|whenever|unless|once|where|in|with|without|for|given|as long as)\b[^,:]{0,120},\s+/i.test(bareOf(sentence.text)),
+    listing: false,
+  };
   const out: string[] = [];
   let rest = sentence.text;
   let searchFrom = 0;
@@ -56,29 +67,33 @@ export function clausesOf(sentence: Sentence): string[] {
     const match = JOINT.exec(rest);
     if (!match) break;
     const before = rest.slice(0, match.index);
+    const joint = match[0].trim().toLowerCase();
     const after = rest.slice(match.index + match[0].length);
-    const decision = decide({ before, joint: match[0].trim().toLowerCase(), after, scoped, sentence });
+    const decision = decide({ before, joint, after, sentence, state });
     if (decision === "keep") {
       searchFrom = match.index + match[0].length;
       continue;
     }
     if (decision === "split" || decision === "drop-after") out.push(before);
-    rest = decision === "drop-after" ? "" : after;
-    searchFrom = 0;
+    // "Add X, plus Y": the item after "plus" keeps its word, so it reads as an addition.
+    rest = decision === "drop-after" ? "" : /plus$/.test(joint) ? `plus ${after}` : after;
+    searchFrom = /plus$/.test(joint) ? 5 : 0;
   }
   out.push(rest);
   return out.map((clause) => clause.trim()).filter((clause) => clause !== "");
 }
 
-function decide(options: { before: string; joint: string; after: string; scoped: boolean; sentence: Sentence }): Decision {
-  const { before, joint, after, scoped, sentence } = options;
+function decide(options: { before: string; joint: string; after: string; sentence: Sentence; state: SplitState }): Decision {
+  const { before, joint, after, sentence, state } = options;
   if (before.trim().split(/\s+/).length < 2 && joint === "and") return "keep";
   // A leading condition is not finished before its comma: "If X and Y, return Z".
   if (/^(?:if|when|whenever|unless|once|as long as|after|before|while|where)\b/i.test(stripFillers(bareOf(before))) && !before.includes(",")) return "keep";
-  if (joint === ":") return atColon(before, after);
+  // A label or a standing lead stays with what it introduces: "the first task: changelog line", "as I said, no new deps".
+  if (withoutLabels(`${before}${joint === "," ? "," : ` ${joint}`} x`) === "x" || /^x$/.test(withoutLabels(before).replace(STANDING, "x"))) return "keep";
+  if (joint === ":") return atColon(before, after, state);
   if (joint === "—" || joint === "–" || joint === "-") return atDash(before, after, sentence.standing);
-  // Everything after "In X, ..." shares that scope.
-  if (scoped) return "keep";
+  if (state.listing && /and$/.test(joint)) return "split";
+  if (state.held) return "keep";
   const opens = instructionAhead(after);
   if (joint === "+") return "keep";
   if (/plus$/.test(joint)) return "split";
@@ -94,33 +109,41 @@ function decide(options: { before: string; joint: string; after: string; scoped:
 function atAnd(before: string, joint: string, after: string): Decision {
   const comma = joint.startsWith(",");
   if (opensImperative(after) || isOneOffAhead(after)) {
-    // "snapshot X and restore it", "try A first and fall back to B": one requirement.
-    if (!comma && (/^\S+\s+(?:it|them|that|this|those|these|after|afterwards|again)\b/i.test(stripFillers(after)) || /\bfirst\b/i.test(before))) return "keep";
-    return "split";
+    if (comma) return "split";
+    // "snapshot X and restore both", "try A first and fall back to B", "it should drop X and force Y": one requirement.
+    if (/^\S+\s+(?:both|after|afterwards|again)\b/i.test(stripFillers(after)) || /\bfirst\b/i.test(before)) return "keep";
+    return modalStatementAhead(bareOf(before)) && !opensImperative(before) ? "keep" : "split";
   }
   if (/^to\s+\w+/i.test(after) && /\b(?:asks?|wants?|wanted|needs?|would like|'d like)\b[^,]*\bto\b/i.test(before)) return "split";
-  if (modalStatementAhead(after) || opensDeliverable(after)) return "split";
+  if (modalStatementAhead(after) || (opensDeliverable(after) && clauseKind(before) === "requirement")) return "split";
   return comma && opensStatement(after) ? "split" : "keep";
 }
 
-function atColon(before: string, after: string): Decision {
-  // A label stays with what it labels: "the first task: changelog line".
-  if (withoutLabels(`${before}: x`) === "x") return "keep";
+function atColon(before: string, after: string, state: SplitState): Decision {
   const announced = /\b(?:(?:two|three|four|a few|several|some) things|the following|as follows|like (?:this|so))\s*$/i.test(before);
   if (isOneOffAhead(after)) return announced || MODAL.test(before) ? "drop-before" : "split";
-  if (announced) return "drop-before";
-  if (!instructionAhead(after)) return "keep";
-  return clauseKind(before) === "requirement" && !opensImperative(after) ? "keep" : "split";
+  if (announced) {
+    state.listing = true;
+    return "drop-before";
+  }
+  const kind = clauseKind(before);
+  // "the rules still apply to indented lines: break only at whitespace, and ...": the colon elaborates the statement.
+  if (kind === "rule" || (kind === "requirement" && !opensImperative(after))) {
+    state.held = true;
+    return "keep";
+  }
+  return instructionAhead(after) ? "split" : "keep";
 }
 
 function atDash(before: string, after: string, standing: boolean): Decision {
   if (standing) return "keep";
+  const kind = clauseKind(before);
   // "X shouldn't invent a timezone — it makes Y reject dates": the reason is not part of the rule.
-  if (/^(?:it|that|this|which|because|since|as)\b\s*\S+/i.test(after) && !instructionAhead(after)) return clauseKind(before) === "requirement" ? "drop-after" : "keep";
-  if (instructionAhead(after)) return "split";
-  return opensStatement(after) && clauseKind(before) === "requirement" ? "split" : "keep";
+  if (/^(?:it|that|this|which|because|since|as)\b\s*\S+/i.test(after) && !instructionAhead(after)) return kind === "requirement" ? "drop-after" : "keep";
+  // "assert the message — use pytest.raises with match": how to do what the first half asks.
+  if (instructionAhead(after)) return kind === "requirement" && opensImperative(after) ? "keep" : "split";
+  return opensStatement(after) && kind === "requirement" ? "split" : "keep";
 }
-
 /** A new instruction starts here: an imperative, a new "X should ...", or a deliverable. */
 function instructionAhead(text: string): boolean {
   return (opensImperative(text) && !isOneOffAhead(text)) || modalStatementAhead(text) || opensDeliverable(text);

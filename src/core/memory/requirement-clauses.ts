@@ -1,4 +1,4 @@
-import { bareOf, clauseKind, isRuleStatement, opensImperative } from "./clause-kind.js";
+import { bareOf, clauseKind, isRuleStatement, opensImperative, opensStatement } from "./clause-kind.js";
 import { clausesOf, sentencesOf } from "./clause-split.js";
 import { requestBlocks, type RequestBlock } from "./request-blocks.js";
 import { DELIVERABLE_NOUN, MODAL, WORKSPACE } from "./requirement-cues.js";
@@ -67,6 +67,8 @@ function ruleList(clause: string): string[] {
   if (bareOf(`${head}: x`) === "x" || (!MODAL.test(head) && !opensImperative(head))) return [clause];
   if (DELIVERABLE_NOUN.test(head) && !MODAL.test(head)) return [clause];
   const items = clause.slice(colon + 2).split(/,\s+and\s+|;\s+|,\s+(?=(?:there|a|an|the|each|every|no)\b)/);
+  // One item is a rule of its own only after a rule head: "must hold for any separator: a run becomes one sep".
+  if (items.length === 1 && MODAL.test(head) && opensStatement(items[0] ?? "")) return [head, ...items];
   return items.length < 2 ? [clause] : [head, ...items];
 }
 

@@ -19,7 +19,12 @@ export const VERBS = new Set(
   resolve respect restore restrict resume retain retry return reuse revert reword rewrite round route save scope select send separate
   serialize serialise set shorten shrink simplify skip snapshot sort specify split stick stop store strip subclass support suppress swap
   switch tag tighten translate treat trim truncate turn unify unwrap update upgrade uppercase lowercase use validate warn widen wire wrap
-  write`.split(/\s+/),
+  write build bind compile construct dedent derive dispatch drain enqueue evict expire export fire freeze hash hook import increase decrease
+  increment inject instantiate interpolate invalidate iterate mask minimise minimize nest notify offer optimise optimize pick pipe poll
+  prepend preload process prompt provide query queue refresh reload remember repeat replay reserve rotate sanitise sanitize scan schedule
+  seed serve share shift show sign slice spawn stream subscribe substitute sum surface sync throttle throw toggle transform traverse try
+  unset unpack upload verify wait walk watch accumulate coerce distinguish dedupe drop exit fetch lint loosen reflect reread
+  redraw reindent rewind rerender sniff`.split(/\s+/),
 );
 
 /**
@@ -33,7 +38,7 @@ export const ONE_OFF = new RegExp(
       "see(?! (?:that|to it)\\b)|say (?:what|how|why|whether|which|if)|tell (?:me|us)",
       "commit (?:it|this|that|them|now|and)|merge (?:it|this|the (?:pr|branch))|release (?:it|v?\\d)|publish (?:it|v?\\d)|tag (?:a|the) release",
       "show (?:me|us|what|how|where|why|whether|if|the (?:diff|output|log|logs|error|failure|traceback|result|results|numbers|code))",
-      "explain(?!\\s+(?:in|inside|within)\\b)|summari[sz]e|walk (?:me|us) through|let (?:me|us) know|report back|give (?:me|us)",
+      "explain(?!\\s+(?:in|inside|within)\\b)|write up|summari[sz]e|walk (?:me|us) through|let (?:me|us) know|report back|give (?:me|us)",
       "try(?![^,.;]*\\b(?:first|then|before)\\b)|have a look|take a look|figure out|work out|read (?:through|up on|the (?:log|logs|docs|thread|issue|code|source))",
       "answer (?:the|their|his|her|them|that)|respond (?:to|on)|post (?:it|the|a|that)|close (?:it|this|the (?:issue|pr|ticket|thread|discussion))|open (?:a|an|the) (?:pr|pull request|issue|ticket)",
       "wrap (?:it|this|this one|things) up|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
@@ -51,7 +56,7 @@ export const DEBUG_AID = /\b(?:so (?:we|i|you) can see|for this input|to see wha
 
 /** Words before the verb that do not change what is asked ("Also, please add ..."). */
 export const FILLER =
-  /^(?:please|pls|also|now|then|and|so|ok|okay|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right|great|good|fine|plus|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
+  /^(?:please|pls|also|now|then|and|so|ok|okay|no(?=,)|nope(?=,)|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right|great|good|fine|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
 
 /** Polite requests to the agent: "can you add ...?", "I'd like you to add ...", "let's add ...". */
 export const POLITE =
