@@ -2,6 +2,7 @@ import {
   CHECK_THAT,
   DEBUG_AID,
   DECISION,
+  DELIVERABLE_HEAD,
   DELIVERABLE_NOUN,
   FILLER,
   HEDGE,
@@ -37,6 +38,8 @@ export interface ClauseContext {
   question?: boolean;
   /** The request has other sentences: a bare "Fix it" then points at the defect they describe. */
   hasContext?: boolean;
+  /** The clause is its sentence's only clause: only then can it be a bare go-ahead ("implement it"). */
+  whole?: boolean;
 }
 
 /** Task labels and back-references in front of a clause: "t2 —", "Task B:", "back to X —", "for the X one:". */
@@ -89,7 +92,7 @@ export function opensImperative(text: string): boolean {
 }
 
 /** Two-word verbs whose first word alone would read otherwise: "look up by code first". */
-const PHRASAL = /^(?:look up|fall back|set up|clean up|split up|wire up|hook up|pick up|back off|bail out|opt (?:in|out)|line up|roll back|tear down|carry over|fill in|spell out|factor out|pull out|move out|strip out|leave out|keep on)\b/i;
+const PHRASAL = /^(?:start with|begin with|stick to|look up|fall back|set up|clean up|split up|wire up|hook up|pick up|back off|bail out|opt (?:in|out)|line up|roll back|tear down|carry over|fill in|spell out|factor out|pull out|move out|strip out|leave out|keep on)\b/i;
 
 function startsWithVerb(main: string): boolean {
   const words = main.split(/\s+/);
@@ -107,10 +110,10 @@ function startsWithVerb(main: string): boolean {
 /** "for param values call percent_encoded() unconditionally": an instruction after a short scope without a comma. */
 function verbAfterScope(main: string): boolean {
   const words = main.split(/\s+/);
-  if (!/^(?:for|in|on|with|inside|within|under)$/i.test(words[0] ?? "") || main.includes(",")) return false;
-  for (let index = 2; index < Math.min(words.length - 1, 6); index += 1) {
+  if (!/^(?:for|in|on|with|inside|within|under|if|when|once|unless|whenever)$/i.test(words[0] ?? "") || main.includes(",")) return false;
+  for (let index = 2; index < Math.min(words.length - 1, 8); index += 1) {
     const word = (words[index] ?? "").toLowerCase();
-    if (/^(?:i|we|you|it|they|he|she|this|that|there)$/.test(words[index - 1] ?? "")) return false;
+    if (/^(?:i|we|you|it|they|he|she|this|that|to|not|can|will|should|must|would|could|does|do|did|don't|doesn't)$/i.test(words[index - 1] ?? "")) continue;
     if (VERBS.has(word) && /^(?:the|a|an|it|them|this|that|its|their|every|each|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(words[index + 1] ?? "")) return true;
   }
   return false;
@@ -120,7 +123,7 @@ function verbAfterScope(main: string): boolean {
 function verbShaped(first: string, second: string): boolean {
   if (NOT_A_VERB.has(first) || !/^[a-z][a-z-]{2,}$/.test(first)) return false;
   if (/(?:ed|ing|ly|ness|ment|tion|sion|ity|ous|ful|able|ible|er|or|ist|ism)$/.test(first) || (/s$/.test(first) && !/ss$/.test(first))) return false;
-  return /^(?:the|a|an|it|them|this|that|these|those|its|their|our|my|your|\u0000\d+\u0000\S*)$/.test(second);
+  return /^(?:the|a|an|it|them|these|those|its|their|our|my|your|\u0000\d+\u0000\S*)$/.test(second);
 }
 
 /** Whether the text opens a new clause with its own subject and verb ("the indent counts toward width"). */
@@ -147,7 +150,9 @@ export function opensDeliverable(text: string): boolean {
     const word = words[index] ?? "";
     if (/,$/.test(word) && index < words.length - 1 && !isDeliverableWord(word)) return false;
     if (!isDeliverableWord(word)) continue;
-    if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index))) return false;
+    // "changelog entry", "test case": the noun after heads the phrase.
+    if (DELIVERABLE_HEAD.test((words[index + 1] ?? "").replace(/[,:;.]+$/, ""))) index += 1;
+    if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index).filter((modifier) => !isDeliverableWord(modifier)))) return false;
     // A verb before the first relative word or comma makes the noun a subject: "every relative link ... breaks".
     const rest = words.slice(index + 1).join(" ").split(/\b(?:that|which|where|whose|who|so|because|when|if|with|covering|checking|asserting)\b|[,;:—–(]/)[0] ?? "";
     return !hasFiniteVerb(rest);
@@ -191,7 +196,8 @@ export function clauseKind(clause: string, context: ClauseContext = {}): ClauseK
   if (context.standing) return "requirement";
   if (DELIVERABLE_LABEL.test(withoutLabelsButDeliverable(clause))) return "requirement";
   if (context.polite) return opensImperative(main) ? "requirement" : "none";
-  if (isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address|resolve|correct|reformat|repair)\b/i.test(main) ? "requirement" : "none";
+  if (REPRO_LEAD.test(bare)) return "none";
+  if (context.whole !== false && isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address|resolve|correct|reformat|repair)\b/i.test(main) ? "requirement" : "none";
   if (DECISION.test(main) || DECISION.test(bare)) return "requirement";
   if (saysInstruction(bare)) return "requirement";
   if (opensImperative(main)) return "requirement";
@@ -220,6 +226,9 @@ function pointsBack(bare: string): boolean {
 function withoutLabelsButDeliverable(clause: string): string {
   return clause.replace(WORKSPACE, "").replace(TASK_LABEL, "").replace(SECTION_LABEL, "");
 }
+
+/** Reproduction steps, examples and observed output, under their usual headings. */
+const REPRO_LEAD = /^(?:repro|reproduction|to reproduce|steps(?: to reproduce)?|how to reproduce|example|e\.g\.|for example|output|actual|actual behaviou?r|got|traceback|log|stack ?trace|environment|versions?)\s*:/i;
 
 function isOneOff(text: string): boolean {
   if (CHECK_THAT.test(text)) return false;
@@ -256,9 +265,10 @@ function statesWant(clause: string): boolean {
   if (/^(?:to \w+|if you|when you|unless you)\b[^,]*?,?\s*you (?:have to|need to|must|can)\b/i.test(text)) return false;
   // A gerund subject describes a circumstance: "Reproducing needs a server".
   if (/^\w+ing\b/i.test(text) && modal.index > 0 && /^needs?\b/i.test(modal[0])) return false;
-  // A want of information is session work: "I'd like to see how hard it would be".
+  // A want of information or of session work from us is not a requirement: "I'd like to see how hard it would be".
+  const personal = /(?:^|\b(?:i|we|you)\s+)$/i.test(text.slice(0, modal.index)) || /^(?:i|we)\b/i.test(text);
   const wanted = text.slice(modal.index + modal[0].length).replace(/^\s*(?:(?:you|us|me|it|them)\s+)?(?:to\s+)?/i, "");
-  return !isOneOff(wanted) && !/^(?:know|understand|hear|learn|see|figure|find out|check whether|confirm|ask)\b/i.test(wanted);
+  return !(personal && (isOneOff(wanted) || /^(?:know|understand|hear|learn|see|figure|find out|check whether|confirm|ask)\b/i.test(wanted)));
 }
 
 /** "wildcard * too", "also the boolean case, send(true)": a short follow-up that can only mean "this as well". */

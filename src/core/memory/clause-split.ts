@@ -55,10 +55,7 @@ interface SplitState {
 
 /** The clauses of one sentence, in order. */
 export function clausesOf(sentence: Sentence): string[] {
-  const state: SplitState = {
-    held: !sentence.standing && /^(?:if|when|whenever|unless|once|where|in|with|without|for|given|as long as)\b[^,:]{0,120},\s+/i.test(bareOf(sentence.text)),
-    listing: false,
-  };
+  const state: SplitState = { held: !sentence.standing && opensWithScope(sentence.text), listing: false };
   const out: string[] = [];
   let rest = sentence.text;
   let searchFrom = 0;
@@ -78,9 +75,16 @@ export function clausesOf(sentence: Sentence): string[] {
     // "Add X, plus Y": the item after "plus" keeps its word, so it reads as an addition.
     rest = decision === "drop-after" ? "" : /plus$/.test(joint) ? `plus ${after}` : after;
     searchFrom = /plus$/.test(joint) ? 5 : 0;
+    // A new clause that opens with "with X, ..." holds its scope as the sentence's first one does.
+    if (opensWithScope(rest)) state.held = true;
   }
   out.push(rest);
   return out.map((clause) => clause.trim()).filter((clause) => clause !== "");
+}
+
+/** "In _merge_url, always give ... and strip ...": everything after the comma shares that scope. */
+function opensWithScope(text: string): boolean {
+  return /^(?:if|when|whenever|unless|once|where|in|with|without|for|given|as long as)\b[^,:]{0,120},\s+/i.test(bareOf(text));
 }
 
 function decide(options: { before: string; joint: string; after: string; sentence: Sentence; state: SplitState }): Decision {
@@ -91,6 +95,7 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   // A label or a standing lead stays with what it introduces: "the first task: changelog line", "as I said, no new deps".
   if (withoutLabels(`${before}${joint === "," ? "," : ` ${joint}`} x`) === "x" || /^x$/.test(withoutLabels(before).replace(STANDING, "x"))) return "keep";
   if (joint === ":") return atColon(before, after, state);
+  if (!STANDING.test(withoutLabels(before)) && STANDING.test(withoutLabels(after))) return "split";
   if (joint === "—" || joint === "–" || joint === "-") return atDash(before, after, sentence.standing);
   if (state.listing && /and$/.test(joint)) return "split";
   if (state.held) return "keep";
@@ -108,6 +113,9 @@ function decide(options: { before: string; joint: string; after: string; sentenc
 
 function atAnd(before: string, joint: string, after: string): Decision {
   const comma = joint.startsWith(",");
+  // "update the docs so the examples show X and say what happens", "add a test ... and check the value": one piece of work.
+  if (!comma && /^(?:say|explain|show|mention)\b/i.test(after) && clauseKind(before) === "requirement") return "keep";
+  if (/^(?:check|assert|verify|compare|confirm|make sure)\b/i.test(stripFillers(after)) && /\btests?\b/i.test(before) && clauseKind(before) === "requirement") return "keep";
   if (opensImperative(after) || isOneOffAhead(after)) {
     if (comma) return "split";
     // "snapshot X and restore both", "try A first and fall back to B", "it should drop X and force Y": one requirement.
@@ -127,6 +135,8 @@ function atColon(before: string, after: string, state: SplitState): Decision {
     return "drop-before";
   }
   const kind = clauseKind(before);
+  // "push the proxy: false test": what follows a one-off belongs to it.
+  if (isOneOffAhead(before) && !opensImperative(after)) return "keep";
   // "the rules still apply to indented lines: break only at whitespace, and ...": the colon elaborates the statement.
   if (kind === "rule" || (kind === "requirement" && !opensImperative(after))) {
     state.held = true;
@@ -141,12 +151,12 @@ function atDash(before: string, after: string, standing: boolean): Decision {
   // "X shouldn't invent a timezone — it makes Y reject dates": the reason is not part of the rule.
   if (/^(?:it|that|this|which|because|since|as)\b\s*\S+/i.test(after) && !instructionAhead(after)) return kind === "requirement" ? "drop-after" : "keep";
   // "assert the message — use pytest.raises with match": how to do what the first half asks.
-  if (instructionAhead(after)) return kind === "requirement" && opensImperative(after) ? "keep" : "split";
+  if (instructionAhead(after)) return opensImperative(before) && kind === "requirement" && opensImperative(after) ? "keep" : "split";
   return opensStatement(after) && kind === "requirement" ? "split" : "keep";
 }
 /** A new instruction starts here: an imperative, a new "X should ...", or a deliverable. */
 function instructionAhead(text: string): boolean {
-  return (opensImperative(text) && !isOneOffAhead(text)) || modalStatementAhead(text) || opensDeliverable(text);
+  return (opensImperative(text) && !isOneOffAhead(text)) || modalStatementAhead(text) || opensDeliverable(text) || STANDING.test(withoutLabels(text));
 }
 
 function modalStatementAhead(text: string): boolean {

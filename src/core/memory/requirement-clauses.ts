@@ -22,8 +22,9 @@ export function requirementClauses(text: string): string[] {
   for (const block of blocks) {
     const underTarget = block.item && (specifying || (block.lead !== undefined && announcesTarget(block.lead)));
     for (const sentence of sentencesOf(block.text)) {
-      for (const clause of clausesOf(sentence)) {
-        const kind = clauseKind(clause, { ...sentence, hasContext });
+      const parts = clausesOf(sentence);
+      for (const clause of parts) {
+        const kind = clauseKind(clause, { ...sentence, hasContext, whole: parts.length === 1 });
         const keep = kind === "requirement" || (!block.title && ((kind === "rule" && specifying) || (underTarget && isTargetItem(clause, sentence.question))));
         if (!keep) continue;
         out.push(...ruleList(clause).map((part) => shown(part, unmask)));
@@ -65,12 +66,19 @@ function ruleList(clause: string): string[] {
   if (colon < 0) return [clause];
   const head = clause.slice(0, colon);
   if (bareOf(`${head}: x`) === "x" || (!MODAL.test(head) && !opensImperative(head))) return [clause];
-  if (DELIVERABLE_NOUN.test(head) && !MODAL.test(head)) return [clause];
+  // "the maintainer wants the CHANGELOG to say this: ...": what follows is text to write, not rules.
+  if ((DELIVERABLE_NOUN.test(head) && !MODAL.test(head)) || SAYING.test(head)) return [clause];
   const items = clause.slice(colon + 2).split(/,\s+and\s+|;\s+|,\s+(?=(?:there|a|an|the|each|every|no)\b)/);
+  if (!items.every((item) => opensStatement(item) || opensImperative(item))) return [clause];
+  // "What I want: a, and b": a head that only announces is not a rule of its own.
+  const rules = /^(?:what|here's what|this is what|the (?:rule|rules|goal|target|idea|plan) (?:is|are))\b/i.test(bareOf(head)) ? items : [head, ...items];
   // One item is a rule of its own only after a rule head: "must hold for any separator: a run becomes one sep".
-  if (items.length === 1 && MODAL.test(head) && opensStatement(items[0] ?? "")) return [head, ...items];
-  return items.length < 2 ? [clause] : [head, ...items];
+  if (items.length === 1) return MODAL.test(head) ? rules : [clause];
+  return rules;
 }
+
+/** Heads whose colon introduces words to write: "say", "mention", "flag this". */
+const SAYING = /\b(?:say|says|saying|mention|mentions|note|notes|flag|flags|explain|explains|describe|describes|state|states|read|reads|print|prints|warn|warns|tell|tells|document|documents|word|phrase)\b/i;
 
 /** The clause as the record shows it: code restored, one line, no workspace path or end punctuation. */
 function shown(clause: string, unmask: (text: string) => string): string {

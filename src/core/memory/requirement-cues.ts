@@ -35,13 +35,13 @@ export const ONE_OFF = new RegExp(
   "^(?:" +
     [
       "run|rerun|re-run|push(?! \\S+ onto)|submit|rebase|squash|deploy|bisect|dig|debug|diagnose|profile|benchmark|measure|investigate|reproduce|repro(?! (?:test|case))|confirm|finish|finali[sz]e|proceed|draft|reply|ping|paste|grep|search|find|look(?! up\\b)",
-      "see(?! (?:that|to it)\\b)|say (?:what|how|why|whether|which|if)|tell (?:me|us)",
+      "see(?! (?:that|to it)\\b)|say (?:what|how|why|whether|which|if)|tell (?:me|us)|read(?![^,.;]{0,40}\\bfrom\\b)",
       "commit (?:it|this|that|them|now|and)|merge (?:it|this|the (?:pr|branch))|release (?:it|v?\\d)|publish (?:it|v?\\d)|tag (?:a|the) release",
       "show (?:me|us|what|how|where|why|whether|if|the (?:diff|output|log|logs|error|failure|traceback|result|results|numbers|code))",
       "explain(?!\\s+(?:in|inside|within)\\b)|write up|summari[sz]e|walk (?:me|us) through|let (?:me|us) know|report back|give (?:me|us)",
-      "try(?![^,.;]*\\b(?:first|then|before)\\b)|have a look|take a look|figure out|work out|read (?:through|up on|the (?:log|logs|docs|thread|issue|code|source))",
+      "try(?![^,.;]*\\b(?:first|then|before)\\b)|have a look|take a look|figure out|work out",
       "answer (?:the|their|his|her|them|that)|respond (?:to|on)|post (?:it|the|a|that)|close (?:it|this|the (?:issue|pr|ticket|thread|discussion))|open (?:a|an|the) (?:pr|pull request|issue|ticket)",
-      "wrap (?:it|this|this one|things) up|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
+      "wrap (?:it|this|this one|things) up|complete (?:it|this|the (?:work|task|pr|review|job))|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
       "verify (?:whether|if)|check(?!\\s+(?:that|it|they|this|those|we|the \\S+ still)\\b)",
     ].join("|") +
     ")\\b",
@@ -68,20 +68,20 @@ export const POLITE =
  * are not here: see REPORTED.
  */
 export const MODAL =
-  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|prefers?|wants?|want(?:ed)? to|(?:reviewers?|maintainers?|owners?|users?|reporters?|callers?|customers?|team|lead|he|she|they|we|i|someone|people|folks|\w+ers?) (?:also |now |still )?(?:asks?|asked) (?:for|to|that)|requests?|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when))\b|^expected\b/i;
+  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|prefers?|wants?|want(?:ed)? to|(?:reviewers?|maintainers?|owners?|users?|reporters?|callers?|customers?|team|lead|he|she|they|we|i|someone|people|folks|\w+ers?) (?:also |now |still )?(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when))\b|^expected\b/i;
 
 /** Statements that put a want in someone's mouth without adopting it. */
 export const REPORTED = /\b(?:argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
 
 /** "What I want", "not what we expected": a want inside a complaint about today's behaviour. */
-export const WANT_IN_COMPLAINT = /\b(?:not )?what (?:i|we|you|they|people|users) (?:want|wanted|need|needed|expect|expected|asked for)\b/i;
+export const WANT_IN_COMPLAINT = /\b(?:not|isn't|wasn't|never)\s+(?:\w+\s+)?what (?:i|we|you|they|people|users) (?:want|wanted|need|needed|expect|expected|asked for)\b/i;
 
 /** Hunches and diagnoses: "my guess is ...", "probably the cache". */
 export const HEDGE = /^(?:i think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
 
 /** Leads that make a sentence a standing instruction for the session ("From now on ..."). */
 export const STANDING =
-  /^(?:(?:and |ok,? |also,? )?(?:from now on|going forward|for the rest of (?:this|the) session|for (?:all|each|every one|everything)(?: of)?(?: (?:these|them|this|the tasks|tasks|today|today's tasks))?(?: in this session| today)?|for everything(?: in this session| today)?|in (?:this|the whole) session|throughout(?: this session)?|(?:a )?(?:reminder|heads-up|heads up|ground rule|house rule|rule)s?(?: for (?:everything|all)[^:]{0,40})?:|as (?:i|we) (?:said|asked|mentioned)(?: (?:at the start|before|earlier|above))?|like (?:i|we) (?:said|asked)(?: (?:at the start|before|earlier))?|again,|same (?:rule|as before)))/i;
+  /^(?:(?:and |ok,? |also,? )?(?:from now on|going forward|for the rest of (?:this|the) session|for (?:all|each|every one|everything)(?: of)?(?: (?:these|them|this|the tasks|tasks|today|today's tasks))?(?: in this session| today)?|for everything(?: in this session| today)?|in (?:this|the whole) session|throughout(?: this session)?|(?:[\w-]+ ){0,2}(?:reminder|heads-up|heads up|ground rule|house rule|rule|policy|convention)s?(?: for [^:]{0,40})?:|as (?:i|we) (?:said|asked|mentioned)(?: (?:at the start|before|earlier|above))?|like (?:i|we) (?:said|asked)(?: (?:at the start|before|earlier))?|again,|same (?:rule|as before)))/i;
 
 /** Decisions that constrain later work: "we're not changing the default", "the maintainer declined it". */
 export const DECISION =
@@ -92,7 +92,9 @@ export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:id
 
 /** Deliverables named without a verb ("a regression test for ...", "changelog entry too"). */
 export const DELIVERABLE_NOUN =
-  /\b(?:tests?|test cases?|testcases?|changelog|change ?log|changelog_\S+|changes\.\w+|history\.md|news (?:entry|fragment)|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|doc comments?|comments?|notes?|examples?|fixtures?|snapshots?|typings?|type hints?|cross-links?|links?|entry|entries|line|benchmarks?|regression test|assertions?|cases?)\b/i;
+  /\b(?:tests?|testcases?|changelog|changes\.\w+|history\.md|news|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|fixtures?|snapshots?|typings?|type hints?|cross-links?|benchmarks?)\b/i;
+/** Nouns that head a deliverable phrase after one of the above: "changelog entry", "docs paragraph", "test case". */
+export const DELIVERABLE_HEAD = /^(?:entry|entries|line|lines|note|notes|section|paragraph|page|example|examples|case|cases|update|file|fragment|comment|link)$/i;
 
 /** Words that cannot start an imperative, however a determiner follows them ("Only the ...", "Same thing"). */
 export const NOT_A_VERB = new Set(
