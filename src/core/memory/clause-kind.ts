@@ -166,9 +166,9 @@ function isDeliverableWord(word: string): boolean {
 }
 
 const DELIVERABLE_WORD = new RegExp(`^(?:${DELIVERABLE_NOUN.source})$`, "i");
-/** What may follow the head noun of a deliverable: the end, a preposition, a file name, "too". */
+/** What may follow the head noun of a deliverable: the end, a preposition, a participle, a file name, "too". */
 const HEAD_ENDS =
-  /^(?:$|(?:for|in|on|under|with|about|that|which|where|whose|to|too|as|from|of|against|covering|checking|asserting|referencing|showing|spelling|next|beside|besides|above|below|at|per|into|inside|near|before|after|so|and|plus|\+|—|–|-|\(|\u0000|also|then|first|please|here|there|now|explaining|describing|documenting|pointing|like)\b|[,:;.(+—–]|\S+\.\w{1,5}\b|\d)/i;
+  /^(?:$|(?:for|in|on|under|based|built|using|named|called|similar|with|about|that|which|where|whose|to|too|as|from|of|against|covering|checking|asserting|referencing|showing|spelling|next|beside|besides|above|below|at|per|into|inside|near|before|after|so|and|plus|\+|—|–|-|\(|\u0000|also|then|first|please|here|there|now|explaining|describing|documenting|pointing|like)\b|[,:;.(+—–]|\S+\.\w{1,5}\b|\d)/i;
 
 /** Determiners, numbers, names and adjectives before a deliverable noun; a verb there makes it a sentence. */
 function modifiersOnly(words: readonly string[]): boolean {
@@ -194,7 +194,9 @@ export function clauseKind(clause: string, context: ClauseContext = {}): ClauseK
   if (isOneOff(main) || isOneOff(bare)) return "none";
   // Under "From now on ..." even a statement is an instruction: "snapshots are regenerated with -u".
   if (context.standing) return "requirement";
-  if (DELIVERABLE_LABEL.test(withoutLabelsButDeliverable(clause))) return "requirement";
+  if (CHECK_THAT.test(main)) return "requirement";
+  const labelled = DELIVERABLE_LABEL.exec(withoutLabelsButDeliverable(clause));
+  if (labelled && !hasFiniteVerb(withoutLabelsButDeliverable(clause).slice(labelled[0].length))) return "requirement";
   if (context.polite) return opensImperative(main) ? "requirement" : "none";
   if (REPRO_LEAD.test(bare)) return "none";
   if (context.whole !== false && isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address|resolve|correct|reformat|repair)\b/i.test(main) ? "requirement" : "none";
@@ -204,7 +206,7 @@ export function clauseKind(clause: string, context: ClauseContext = {}): ClauseK
   if (statesWant(clause)) return "requirement";
   if (PROHIBITION.test(main) && wordCount(main) >= 2 && !opensStatement(main.replace(/^\S+\s+/, ""))) return "requirement";
   if (opensDeliverable(bare) && (wordCount(bare) >= 2 || !/^tests?$/i.test(bare))) return "requirement";
-  if (isAlsoFragment(bare)) return "requirement";
+  if (isAlsoFragment(withoutLabelsButDeliverable(clause).trim(), bare)) return "requirement";
   if (pointsBack(bare)) return "requirement";
   return isRuleStatement(bare) ? "rule" : "none";
 }
@@ -272,9 +274,9 @@ function statesWant(clause: string): boolean {
 }
 
 /** "wildcard * too", "also the boolean case, send(true)": a short follow-up that can only mean "this as well". */
-function isAlsoFragment(bare: string): boolean {
-  if (/^plus\s/i.test(bare)) return !opensStatement(bare.replace(/^plus\s+/i, ""));
-  return wordCount(bare) <= 10 && (/\b(?:too|as well)$/i.test(bare) || /^also\b/i.test(bare)) && !opensStatement(bare.replace(/^also\s+/i, ""));
+function isAlsoFragment(text: string, bare: string): boolean {
+  if (/^plus\s/i.test(text)) return !opensStatement(bare);
+  return wordCount(bare) <= 10 && (/\b(?:too|as well)[.!]?$/i.test(text) || /^(?:and\s+)?also\b/i.test(text)) && !opensStatement(bare) && !hasFiniteVerb(bare);
 }
 
 // Statements that describe today's behaviour, diagnose it, or give background.
@@ -299,7 +301,13 @@ const BARE_PRESENT = new Set("stay go become count apply hold win come end start
 
 /** A verb in the present tense: a rule is stated in it ("A holiday is not a working day"). */
 function hasPresentVerb(text: string): boolean {
-  return (text.toLowerCase().match(/[a-z']+/g) ?? []).some(
+  // Words of paths, names and code ("routes_test.go", `f()`) are not verbs.
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => !/[/._()=\u0000\d]/.test(word))
+    .map((word) => word.replace(/[^a-z']/g, ""));
+  return words.some(
     (word) => COPULAS.has(word) || BARE_PRESENT.has(word) || (/s$/.test(word) && [word.slice(0, -1), word.slice(0, -2), word.replace(/ies$/, "y")].some((stem) => VERBS.has(stem) || BARE_PRESENT.has(stem))),
   );
 }

@@ -97,7 +97,7 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   if (joint === ":") return atColon(before, after, state);
   if (!STANDING.test(withoutLabels(before)) && STANDING.test(withoutLabels(after))) return "split";
   if (joint === "—" || joint === "–" || joint === "-") return atDash(before, after, sentence.standing);
-  if (state.listing && /and$/.test(joint)) return "split";
+  if (state.listing && /^,\s*and$/.test(joint)) return "split";
   if (state.held) return "keep";
   const opens = instructionAhead(after);
   if (joint === "+") return "keep";
@@ -114,13 +114,15 @@ function decide(options: { before: string; joint: string; after: string; sentenc
 function atAnd(before: string, joint: string, after: string): Decision {
   const comma = joint.startsWith(",");
   // "update the docs so the examples show X and say what happens", "add a test ... and check the value": one piece of work.
-  if (!comma && /^(?:say|explain|show|mention)\b/i.test(after) && clauseKind(before) === "requirement") return "keep";
-  if (/^(?:check|assert|verify|compare|confirm|make sure)\b/i.test(stripFillers(after)) && /\btests?\b/i.test(before) && clauseKind(before) === "requirement") return "keep";
+  if (!comma && /^(?:say|explain)\b/i.test(after) && clauseKind(before) === "requirement") return "keep";
+  if (!comma && /^(?:check|assert|verify|compare|confirm)\b/i.test(stripFillers(after)) && /\btests?\b/i.test(before) && clauseKind(before) === "requirement") return "keep";
+  // "add the input and snapshot it": a bare verb on the same object continues the work.
+  if (!comma && /^\S+\s+(?:it|them)$/i.test(stripFillers(after).replace(/[.!]$/, ""))) return "keep";
   if (opensImperative(after) || isOneOffAhead(after)) {
     if (comma) return "split";
     // "snapshot X and restore both", "try A first and fall back to B", "it should drop X and force Y": one requirement.
-    if (/^\S+\s+(?:both|after|afterwards|again)\b/i.test(stripFillers(after)) || /\bfirst\b/i.test(before)) return "keep";
-    return modalStatementAhead(bareOf(before)) && !opensImperative(before) ? "keep" : "split";
+    if (/^\S+\s+(?:after|afterwards|again)\b/i.test(stripFillers(after)) || /\bfirst\b/i.test(before)) return "keep";
+    return modalStatementAhead(mainOf(before)) && !opensImperative(before) ? "keep" : "split";
   }
   if (/^to\s+\w+/i.test(after) && /\b(?:asks?|wants?|wanted|needs?|would like|'d like)\b[^,]*\bto\b/i.test(before)) return "split";
   if (modalStatementAhead(after) || (opensDeliverable(after) && clauseKind(before) === "requirement")) return "split";
@@ -135,6 +137,8 @@ function atColon(before: string, after: string, state: SplitState): Decision {
     return "drop-before";
   }
   const kind = clauseKind(before);
+  // "implement it: keep at most one blank line": the go-ahead only announces its content.
+  if (/^\S+\s+(?:it|this|that)$/i.test(mainOf(before)) && instructionAhead(after)) return "drop-before";
   // "push the proxy: false test": what follows a one-off belongs to it.
   if (isOneOffAhead(before) && !opensImperative(after)) return "keep";
   // "the rules still apply to indented lines: break only at whitespace, and ...": the colon elaborates the statement.

@@ -67,18 +67,19 @@ function ruleList(clause: string): string[] {
   const head = clause.slice(0, colon);
   if (bareOf(`${head}: x`) === "x" || (!MODAL.test(head) && !opensImperative(head))) return [clause];
   // "the maintainer wants the CHANGELOG to say this: ...": what follows is text to write, not rules.
-  if ((DELIVERABLE_NOUN.test(head) && !MODAL.test(head)) || SAYING.test(head)) return [clause];
+  if (DELIVERABLE_NOUN.test(head) || SAYING.test(head)) return [clause];
   const items = clause.slice(colon + 2).split(/,\s+and\s+|;\s+|,\s+(?=(?:there|a|an|the|each|every|no)\b)/);
   if (!items.every((item) => opensStatement(item) || opensImperative(item))) return [clause];
   // "What I want: a, and b": a head that only announces is not a rule of its own.
-  const rules = /^(?:what|here's what|this is what|the (?:rule|rules|goal|target|idea|plan) (?:is|are))\b/i.test(bareOf(head)) ? items : [head, ...items];
+  const announces = /^(?:what|here's what|this is what|the (?:rule|rules|goal|target|idea|plan) (?:is|are))\b/i.test(bareOf(head)) || bareOf(head).split(/\s+/).length <= 2;
+  const rules = announces ? items : [head, ...items];
   // One item is a rule of its own only after a rule head: "must hold for any separator: a run becomes one sep".
   if (items.length === 1) return MODAL.test(head) ? rules : [clause];
   return rules;
 }
 
 /** Heads whose colon introduces words to write: "say", "mention", "flag this". */
-const SAYING = /\b(?:say|says|saying|mention|mentions|note|notes|flag|flags|explain|explains|describe|describes|state|states|read|reads|print|prints|warn|warns|tell|tells|document|documents|word|phrase)\b/i;
+const SAYING = /\b(?:spell|spells|spelling|say|says|saying|mention|mentions|note|notes|flag|flags|explain|explains|describe|describes|state|states|read|reads|print|prints|warn|warns|tell|tells|document|documents|word|phrase)\b/i;
 
 /** The clause as the record shows it: code restored, one line, no workspace path or end punctuation. */
 function shown(clause: string, unmask: (text: string) => string): string {
