@@ -38,8 +38,8 @@ export interface ClauseContext {
   question?: boolean;
   /** The request has other sentences: a bare "Fix it" then points at the defect they describe. */
   hasContext?: boolean;
-  /** The clause is its sentence's only clause: only then can it be a bare go-ahead ("implement it"). */
-  whole?: boolean;
+  /** The sentence opened with a hunch ("my guess: ..."): its statements are guesses, not targets. */
+  hedged?: boolean;
 }
 
 /** Task labels and back-references in front of a clause: "t2 —", "Task B:", "back to X —", "for the X one:". */
@@ -100,11 +100,30 @@ function startsWithVerb(main: string): boolean {
   const second = (words[1] ?? "").toLowerCase();
   // "CLI: ...", "Expected: ...": a word before a colon is a heading, not a verb.
   if (first === "" || /[:,]$/.test(first)) return false;
+  // "Separate deprecation, TargetEncoder: ...": a word and a noun before a comma or colon are a heading.
+  if (/[:,]$/.test(second) && !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)) return false;
+  // "say a command where ...": an example, not an instruction.
+  if (first === "say" && /^(?:a|an|the|you)$/.test(second)) return false;
+  if (nounLed(words)) return false;
   if (PHRASAL.test(main)) return true;
   if (/^(?:don't|never)$/.test(first)) return !/^(?:you|we|i|they|it|know|think|see)$/.test(second);
   if (first === "do") return second === "not";
   if (VERBS.has(first)) return !(first === "set" && /^(?:of|to)$/.test(second)) && !/^(?:is|are|was|were|has|have|does|doesn't|should|must|can|will|and|or)$/.test(second);
   return verbShaped(first, second);
+}
+
+/**
+ * "Test files are generated ...": a first word that is also a noun, followed by the clause's
+ * own auxiliary, heads the subject. Only the stretch before a comma or a relative word counts.
+ */
+function nounLed(words: readonly string[]): boolean {
+  const stretch: string[] = [];
+  for (const word of words.slice(1, 7)) {
+    if (/^(?:that|which|who|where|when|if|because|so|while|unless|since|as|but|and|or|to|until|before|after)$/i.test(word)) break;
+    stretch.push(word);
+    if (/[,;:]$/.test(word)) break;
+  }
+  return !/^(?:make|let|have|help|get)$/i.test(words[0] ?? "") && stretch.some((word) => /^(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|does|doesn't|don't|can't|won't|didn't)$/i.test(word.replace(/[,;:]$/, "")));
 }
 
 /** "for param values call percent_encoded() unconditionally": an instruction after a short scope without a comma. */
@@ -113,7 +132,8 @@ function verbAfterScope(main: string): boolean {
   if (!/^(?:for|in|on|with|inside|within|under|if|when|once|unless|whenever)$/i.test(words[0] ?? "") || main.includes(",")) return false;
   for (let index = 2; index < Math.min(words.length - 1, 8); index += 1) {
     const word = (words[index] ?? "").toLowerCase();
-    if (/^(?:i|we|you|it|they|he|she|this|that|to|not|can|will|should|must|would|could|does|do|did|don't|doesn't)$/i.test(words[index - 1] ?? "")) continue;
+    const previous = words.slice(Math.max(0, index - 2), index).join(" ");
+    if (/\b(?:i|we|you|it|they|he|she|this|that|to|not|can|will|should|must|would|could|does|do|did|don't|doesn't|is|are|was|were|be|been|being|gets?|got)$|\b(?:i|we|you|they|he|she)\b/i.test(previous)) continue;
     if (VERBS.has(word) && /^(?:the|a|an|it|them|this|that|its|their|every|each|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(words[index + 1] ?? "")) return true;
   }
   return false;
@@ -129,7 +149,7 @@ function verbShaped(first: string, second: string): boolean {
 /** Whether the text opens a new clause with its own subject and verb ("the indent counts toward width"). */
 export function opensStatement(text: string): boolean {
   // "that the tag must match": a complement of the verb before, not a new clause.
-  if (/^that\s+(?:the|a|an|every|each|no|it|they|\S+\s+(?:is|are|must|should))\b/i.test(text.trim())) return false;
+  if (/^that\s/i.test(text.trim())) return false;
   if (/^(?:\S+\s+){0,4}?(?:what|how|whether|why|which)\b/i.test(text.trim())) return false;
   return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither|it|they|we|i|you)\s+)?(?:[\w.`'()\u0000/*<>=-]+\s+){0,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
     text.trim(),
@@ -154,21 +174,25 @@ export function opensDeliverable(text: string): boolean {
     if (DELIVERABLE_HEAD.test((words[index + 1] ?? "").replace(/[,:;.]+$/, ""))) index += 1;
     if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index).filter((modifier) => !isDeliverableWord(modifier)))) return false;
     // A verb before the first relative word or comma makes the noun a subject: "every relative link ... breaks".
-    const rest = words.slice(index + 1).join(" ").split(/\b(?:that|which|where|whose|who|so|because|when|if|with|covering|checking|asserting)\b|[,;:—–(]/)[0] ?? "";
-    return !hasFiniteVerb(rest);
+    return !hasFiniteVerb(headOf(words.slice(index + 1).join(" ")));
   }
   return false;
 }
 
+/** A phrase up to its first relative word or comma: "an object that has seek" → "an object". */
+function headOf(text: string): string {
+  return text.split(/\b(?:that|which|where|whose|who|so|because|when|if|with|covering|checking|asserting)\b|[,;:—–(]/)[0] ?? "";
+}
+
 function isDeliverableWord(word: string): boolean {
   const bare = word.replace(/[,:;.]+$/, "");
-  return (!bare.includes("/") && DELIVERABLE_WORD.test(bare)) || /^(?:changelog_\S+|changes\.\w+|history\.md|\S+\/\S*entry)$/i.test(bare);
+  return (!bare.includes("/") && DELIVERABLE_WORD.test(bare)) || /^(?:changelog[._/-]\S+|changes(?:\.\w+)?|history\.md|news\.\w+|\S+\/\S*entry|docs?\/\S+)$/i.test(bare);
 }
 
 const DELIVERABLE_WORD = new RegExp(`^(?:${DELIVERABLE_NOUN.source})$`, "i");
 /** What may follow the head noun of a deliverable: the end, a preposition, a participle, a file name, "too". */
 const HEAD_ENDS =
-  /^(?:$|(?:for|in|on|under|based|built|using|named|called|similar|with|about|that|which|where|whose|to|too|as|from|of|against|covering|checking|asserting|referencing|showing|spelling|next|beside|besides|above|below|at|per|into|inside|near|before|after|so|and|plus|\+|—|–|-|\(|\u0000|also|then|first|please|here|there|now|explaining|describing|documenting|pointing|like)\b|[,:;.(+—–]|\S+\.\w{1,5}\b|\d)/i;
+  /^(?:$|(?:for|in|on|under|only|based|built|using|named|called|similar|with|about|that|which|where|whose|to|too|as|from|of|against|covering|checking|asserting|referencing|showing|spelling|next|beside|besides|above|below|at|per|into|inside|near|before|after|so|and|plus|\+|—|–|-|\(|\u0000|also|then|first|please|here|there|now|explaining|describing|documenting|pointing|like)\b|[,:;.(+—–]|\S+\.\w{1,5}\b|\d)/i;
 
 /** Determiners, numbers, names and adjectives before a deliverable noun; a verb there makes it a sentence. */
 function modifiersOnly(words: readonly string[]): boolean {
@@ -196,11 +220,12 @@ export function clauseKind(clause: string, context: ClauseContext = {}): ClauseK
   if (context.standing) return "requirement";
   if (CHECK_THAT.test(main)) return "requirement";
   const labelled = DELIVERABLE_LABEL.exec(withoutLabelsButDeliverable(clause));
-  if (labelled && !hasFiniteVerb(withoutLabelsButDeliverable(clause).slice(labelled[0].length))) return "requirement";
+  if (labelled && !hasFiniteVerb(headOf(withoutLabelsButDeliverable(clause).slice(labelled[0].length)))) return "requirement";
   if (context.polite) return opensImperative(main) ? "requirement" : "none";
   if (REPRO_LEAD.test(bare)) return "none";
-  if (context.whole !== false && isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address|resolve|correct|reformat|repair)\b/i.test(main) ? "requirement" : "none";
+  if (isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address)\b/i.test(main) ? "requirement" : "none";
   if (DECISION.test(main) || DECISION.test(bare)) return "requirement";
+  if (context.hedged) return opensImperative(main) ? "requirement" : "none";
   if (saysInstruction(bare)) return "requirement";
   if (opensImperative(main)) return "requirement";
   if (statesWant(clause)) return "requirement";
@@ -208,7 +233,7 @@ export function clauseKind(clause: string, context: ClauseContext = {}): ClauseK
   if (opensDeliverable(bare) && (wordCount(bare) >= 2 || !/^tests?$/i.test(bare))) return "requirement";
   if (isAlsoFragment(withoutLabelsButDeliverable(clause).trim(), bare)) return "requirement";
   if (pointsBack(bare)) return "requirement";
-  return isRuleStatement(bare) ? "rule" : "none";
+  return isRuleStatement(bare, clause) ? "rule" : "none";
 }
 
 /**
@@ -221,7 +246,7 @@ function pointsBack(bare: string): boolean {
   const joined = bare.slice(comma + 2);
   const tail = stripFillers(joined).replace(POLITE, "");
   // "`padding` may be an int or a tuple, so use `Padding.unpack`": the instruction draws on the statement.
-  const drawn = /^so\s/i.test(joined) || /\b(?:it|them|that|those|these|this one)\b/i.test(tail);
+  const drawn = /^so\s/i.test(joined) || /\b(?:it|them|that|those|these|this one|there)\b/i.test(tail);
   return drawn && opensImperative(tail) && !isOneOff(tail);
 }
 
@@ -244,8 +269,9 @@ const TRIAL = /(?:,\s*|\s)and (?:it|everything|the \w+) (?:works|passes|is fine|
 
 /** "implement it", "ok fix it there": a go-ahead whose content is elsewhere. */
 function isBareGoAhead(main: string): boolean {
-  const verb = /^(\w+)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i.exec(main);
-  return verb !== null && (VERBS.has((verb[1] ?? "").toLowerCase()) || /^(?:do|redo|implement|start|go)$/i.test(verb[1] ?? "")) && wordCount(main) <= 5;
+  // Only verbs that say nothing of their own: "wrap it" or "normalise them" still say what to do.
+  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
+  return verb.test(main);
 }
 
 /** "The maintainer says keep X": an instruction passed on. */
@@ -259,6 +285,8 @@ function statesWant(clause: string): boolean {
   const text = bareOf(clause);
   const modal = MODAL.exec(text);
   if (!modal || WANT_IN_COMPLAINT.test(text)) return false;
+  // "ffmpeg wants the terminal's stdin", "eject wants the number": only people want things.
+  if (/^wants?$/i.test(modal[0]) && !PERSON_BEFORE.test(text.slice(0, modal.index))) return false;
   if (REPORTED.test(text.slice(0, modal.index))) return false;
   if (HEDGE.test(text) && !/\b(?:should|must|needs? to|has to|have to|want|would like|'d like)\b/i.test(text)) return false;
   // Descriptions that mention a tool's demand: "Postgres complains that a column has to appear ...".
@@ -272,6 +300,9 @@ function statesWant(clause: string): boolean {
   const wanted = text.slice(modal.index + modal[0].length).replace(/^\s*(?:(?:you|us|me|it|them)\s+)?(?:to\s+)?/i, "");
   return !(personal && (isOneOff(wanted) || /^(?:know|understand|hear|learn|see|figure|find out|check whether|confirm|ask)\b/i.test(wanted)));
 }
+
+const PERSON_BEFORE =
+  /(?:^|\b(?:I|i|we|you|they|he|she|users?|reviewers?|maintainers?|reporters?|callers?|customers?|people|folks|team|lead|someone|everyone|nobody|owners?|authors?|contributors?|developers?|colleagues?|qa|[A-Z][a-z]+[A-Za-z]*)\b(?:\s+(?:also|really|now|still|only|just|actually|doesn't|does not|don't|do not|no longer))*\s+)$/;
 
 /** "wildcard * too", "also the boolean case, send(true)": a short follow-up that can only mean "this as well". */
 function isAlsoFragment(text: string, bare: string): boolean {
@@ -289,9 +320,10 @@ const JUSTIFICATION = /^(?:it's|it is|that's|that is|this is(?! only)|which|beca
 const NARRATIVE = /^(?:i|we|you|my|our|your|they|he|she|someone|people|users)\b/i;
 
 /** A general statement of how things are to be: present tense, no example output, no background. */
-export function isRuleStatement(bare: string): boolean {
+export function isRuleStatement(bare: string, raw: string = bare): boolean {
   if (wordCount(bare) < 3 || isPleasantry(bare) || !hasPresentVerb(bare)) return false;
-  if (DESCRIPTION.test(bare) || LOCATION.test(bare) || JUSTIFICATION.test(bare) || NARRATIVE.test(bare) || HEDGE.test(bare) || REPORTED.test(bare)) return false;
+  // Fillers count here: "Right now X is overwritten", "Now it produces a double slash" describe today.
+  if (DESCRIPTION.test(raw) || /^(?:now|right now)\b/i.test(raw.replace(WORKSPACE, "").trim()) || LOCATION.test(bare) || JUSTIFICATION.test(bare) || NARRATIVE.test(bare) || HEDGE.test(bare) || REPORTED.test(bare)) return false;
   return !/\b(?:i|we|you|my|our|your)\b/i.test(bare) && !WANT_IN_COMPLAINT.test(bare);
 }
 

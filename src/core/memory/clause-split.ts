@@ -1,5 +1,5 @@
 import { bareOf, clauseKind, mainOf, withoutLabels, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
-import { MODAL, ONE_OFF, PROHIBITION, STANDING } from "./requirement-cues.js";
+import { HEDGE, MODAL, ONE_OFF, PROHIBITION, STANDING } from "./requirement-cues.js";
 
 /**
  * Sentences and clauses of one masked block. Two requirements that each stand on their own
@@ -17,13 +17,15 @@ export interface Sentence {
   polite: boolean;
   /** Opens with "From now on", "For all of these:", "as I said": every clause of it is a standing instruction. */
   standing: boolean;
+  /** Opens with a hunch ("my guess: ..."). */
+  hedged: boolean;
   question: boolean;
 }
 
 /** The sentences of a masked block; ";" ends one too. */
 export function sentencesOf(text: string): Sentence[] {
   const out: Sentence[] = [];
-  for (const { segment } of SENTENCES.segment(text)) {
+  for (const segment of segmentsOf(text)) {
     // The segmenter misses a sentence that starts in lower case ("right. then print it").
     for (const part of segment.split(/(?<=[a-z0-9)'"\u0000][.!?])\s+(?=[a-z])(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|ca)\.\s+)/)) {
       const whole = part.trim();
@@ -31,8 +33,9 @@ export function sentencesOf(text: string): Sentence[] {
       const bare = withoutLabels(whole);
       const polite = /^(?:(?:can|could|would|will) you|would you mind|do you mind)\b/i.test(bare);
       const standing = STANDING.test(bare);
+      const hedged = HEDGE.test(bare);
       for (const piece of whole.split(/;\s+/)) {
-        if (piece.trim() !== "") out.push({ text: piece.trim(), polite, standing, question: /\?\s*$/.test(piece.trim()) });
+        if (piece.trim() !== "") out.push({ text: piece.trim(), polite, standing, hedged, question: /\?\s*$/.test(piece.trim()) });
       }
     }
   }
@@ -40,6 +43,20 @@ export function sentencesOf(text: string): Sentence[] {
 }
 
 /** At a joint: go on, cut there, drop the part before (it only announced), or drop the rest (a reason). */
+/**
+ * Sentences as the segmenter finds them, with two repairs: "e.g." and "i.e." never end one,
+ * and a quoted sentence ("... taken.") ends one when the next starts with a capital.
+ */
+function segmentsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const { segment } of SENTENCES.segment(text)) {
+    const previous = out.at(-1);
+    if (previous !== undefined && /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|ca)\.\s*$/i.test(previous)) out[out.length - 1] = previous + segment;
+    else out.push(segment);
+  }
+  return out.flatMap((segment) => segment.split(/(?<=\u0000\d+\u0000\u0002)\s+(?=[A-Z])/));
+}
+
 type Decision = "keep" | "split" | "drop-before" | "drop-after";
 
 // Joints where a sentence may hold two clauses; the longer spellings first.
@@ -82,6 +99,12 @@ export function clausesOf(sentence: Sentence): string[] {
   return out.map((clause) => clause.trim()).filter((clause) => clause !== "");
 }
 
+/** "from now on", "for every one of these", "as I said": a lead with nothing of its own, kept with its instruction. */
+function isStandingLead(text: string): boolean {
+  const rest = withoutLabels(text).replace(STANDING, "");
+  return rest !== withoutLabels(text) && rest.replace(/[\s,:.;—–-]/g, "").length <= 12 && rest.trim().split(/\s+/).length <= 3;
+}
+
 /** "In _merge_url, always give ... and strip ...": everything after the comma shares that scope. */
 function opensWithScope(text: string): boolean {
   return /^(?:if|when|whenever|unless|once|where|in|with|without|for|given|as long as)\b[^,:]{0,120},\s+/i.test(bareOf(text));
@@ -93,7 +116,7 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   // A leading condition is not finished before its comma: "If X and Y, return Z".
   if (/^(?:if|when|whenever|unless|once|as long as|after|before|while|where)\b/i.test(stripFillers(bareOf(before))) && !before.includes(",")) return "keep";
   // A label or a standing lead stays with what it introduces: "the first task: changelog line", "as I said, no new deps".
-  if (withoutLabels(`${before}${joint === "," ? "," : ` ${joint}`} x`) === "x" || /^x$/.test(withoutLabels(before).replace(STANDING, "x"))) return "keep";
+  if (withoutLabels(`${before}${joint === "," ? "," : ` ${joint}`} x`) === "x" || isStandingLead(before) || isStandingLead(after)) return "keep";
   if (joint === ":") return atColon(before, after, state);
   if (!STANDING.test(withoutLabels(before)) && STANDING.test(withoutLabels(after))) return "split";
   if (joint === "—" || joint === "–" || joint === "-") return atDash(before, after, sentence.standing);
@@ -101,12 +124,16 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   if (state.held) return "keep";
   const opens = instructionAhead(after);
   if (joint === "+") return "keep";
-  if (/plus$/.test(joint)) return "split";
+  // "plus a test in X" is a second item; "an async view plus test_client" is one thing.
+  if (/plus$/.test(joint)) return /^(?:a|an|the|one|another|some|tests?|docs|changelog)\b/i.test(after) ? "split" : "keep";
   if (/but$/.test(joint)) return opens || opensStatement(after) ? "split" : "keep";
   if (/(?:so|then)$/.test(joint)) return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement" && !/then$/.test(joint)) ? "split" : "keep";
   if (/and$/.test(joint)) return atAnd(before, joint, after);
   // A bare comma: a prohibition or a new "X should" after a requirement, or a trailing reason.
-  if (clauseKind(before) !== "requirement") return "keep";
+  if (clauseKind(before) !== "requirement") {
+    // "the test is flaky on macOS, put a timeout on the wait": the statement is context; a pronoun keeps it as referent.
+    return opensImperative(after) && !isOneOffAhead(after) && !/\b(?:it|them|that|those|these|this|there)\b/i.test(after) && /\s/.test(before.trim()) && !/^(?:ok|okay|yes|yeah|right|fine|sure|so|also|and|but|then|now|please)$/i.test(before.trim()) ? "split" : "keep";
+  }
   if (PROHIBITION.test(after) || (opensStatement(after) && /^(?:it|that|this|they|people|users|i|we|you)\b/i.test(after))) return "split";
   return modalStatementAhead(after) ? "split" : "keep";
 }
@@ -137,6 +164,8 @@ function atColon(before: string, after: string, state: SplitState): Decision {
     return "drop-before";
   }
   const kind = clauseKind(before);
+  // "fails with TTLibError: specify a font number": what follows is the program's output.
+  if (/\b(?:\w*(?:Error|Exception|Warning)|fails? with|failed with|raises?|raised|errors? (?:out )?with|complains?|complained|says|said|prints?|printed|outputs?|shows?|message|reads?)\s*$/.test(before)) return "keep";
   // "implement it: keep at most one blank line": the go-ahead only announces its content.
   if (/^\S+\s+(?:it|this|that)$/i.test(mainOf(before)) && instructionAhead(after)) return "drop-before";
   // "push the proxy: false test": what follows a one-off belongs to it.

@@ -26,13 +26,14 @@ const BULLET = /^(?:[-*•+]|\d{1,2}[.)])\s+/;
 /** Splits a request into masked blocks. */
 export function requestBlocks(text: string): MaskedRequest {
   const code: string[] = [];
-  const hold = (span: string) => `\u0000${code.push(span) - 1}\u0000`;
+  // A quoted span that ends a sentence ("... taken.") is marked, so the sentence can end after it.
+  const hold = (span: string) => `\u0000${code.push(span) - 1}\u0000${/[.!?]["'`]$/.test(span) ? "\u0002" : ""}`;
   const masked = withoutCodeBlocks(text)
     .replace(/`[^`\n]+`/g, hold)
     .replace(/"[^"\n]{1,80}"/g, hold)
     // A single-quoted string opens after a non-word character, so "don't" is never one.
     .replace(/(?<![\w'])'[^'\n]{1,80}'(?![\w'])/g, hold);
-  const unmask = (part: string) => part.replace(/\u0000(\d+)\u0000/g, (_, index: string) => code[Number(index)] ?? "");
+  const unmask = (part: string) => part.replace(/\u0000(\d+)\u0000\u0002?/g, (_, index: string) => code[Number(index)] ?? "");
   return { blocks: blocksOf(masked), unmask };
 }
 

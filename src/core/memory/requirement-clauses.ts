@@ -22,10 +22,13 @@ export function requirementClauses(text: string): string[] {
   for (const block of blocks) {
     const underTarget = block.item && (specifying || (block.lead !== undefined && announcesTarget(block.lead)));
     for (const sentence of sentencesOf(block.text)) {
-      const parts = clausesOf(sentence);
-      for (const clause of parts) {
-        const kind = clauseKind(clause, { ...sentence, hasContext, whole: parts.length === 1 });
-        const keep = kind === "requirement" || (!block.title && ((kind === "rule" && specifying) || (underTarget && isTargetItem(clause, sentence.question))));
+      let previousKept = false;
+      for (const clause of clausesOf(sentence)) {
+        const kind = clauseKind(clause, { ...sentence, hasContext });
+        // "run the unit tests plus the core tests": an item after "plus" is what the clause before it is.
+        const added: boolean = /^plus\s/i.test(clause) ? previousKept : true;
+        const keep: boolean = added && (kind === "requirement" || (!block.title && ((kind === "rule" && specifying) || (underTarget && isTargetItem(clause, sentence.question)))));
+        previousKept = keep;
         if (!keep) continue;
         out.push(...ruleList(clause).map((part) => shown(part, unmask)));
         specifying = true;

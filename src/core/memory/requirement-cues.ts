@@ -34,14 +34,14 @@ export const VERBS = new Set(
 export const ONE_OFF = new RegExp(
   "^(?:" +
     [
-      "run|rerun|re-run|push(?! \\S+ onto)|submit|rebase|squash|deploy|bisect|dig|debug|diagnose|profile|benchmark|measure|investigate|reproduce|repro(?! (?:test|case))|confirm|finish|finali[sz]e|proceed|draft|reply|ping|paste|grep|search|find|look(?! up\\b)",
+      "run|rerun|re-run|push(?! \\S+ onto)|submit|commit(?! messages?\\b)|sketch|rebase|squash|deploy|bisect|dig|debug|diagnose|profile|benchmark|measure|investigate|reproduce|repro(?! (?:test|case))|confirm|finish|finali[sz]e|proceed|draft|reply|ping|paste|grep|search|find|look(?! up\\b)",
       "see(?! (?:that|to it)\\b)|say (?:what|how|why|whether|which|if)|tell (?:me|us)|read(?![^,.;]{0,40}\\bfrom\\b)",
-      "commit (?:it|this|that|them|now|and)|merge (?:it|this|the (?:pr|branch))|release (?:it|v?\\d)|publish (?:it|v?\\d)|tag (?:a|the) release",
+      "merge (?:it|this|the (?:pr|branch))|release (?:it|v?\\d)|publish (?:it|v?\\d)|tag (?:a|the) release",
       "show (?:me|us|what|how|where|why|whether|if|the (?:diff|output|log|logs|error|failure|traceback|result|results|numbers|code))",
       "explain(?!\\s+(?:in|inside|within)\\b)|write up|summari[sz]e|walk (?:me|us) through|let (?:me|us) know|report back|give (?:me|us)",
       "try(?![^,.;]*\\b(?:first|then|before)\\b)|have a look|take a look|figure out|work out",
       "answer (?:the|their|his|her|them|that)|respond (?:to|on)|post (?:it|the|a|that)|close (?:it|this|the (?:issue|pr|ticket|thread|discussion))|open (?:a|an|the) (?:pr|pull request|issue|ticket)",
-      "wrap (?:it|this|this one|things) up|complete (?:it|this|the (?:work|task|pr|review|job))|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
+      "wrap (?:it|this|this one|things) up|complete (?:it|this|the (?:work|task|pr|review|job|change|fix))|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
       "verify (?:whether|if)|check(?!\\s+(?:that|it|they|this|those|we|the \\S+ still)\\b)",
     ].join("|") +
     ")\\b",
@@ -56,7 +56,7 @@ export const DEBUG_AID = /\b(?:so (?:we|i|you) can see|for this input|to see wha
 
 /** Words before the verb that do not change what is asked ("Also, please add ..."). */
 export const FILLER =
-  /^(?:please|pls|also|now|then|and|so|ok|okay|no(?=,)|nope(?=,)|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right|great|good|fine|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
+  /^(?:please|pls|also|now|then|and|so|ok|okay|no(?=,)|nope(?=,)|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right(?=,)|great|good|fine|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
 
 /** Polite requests to the agent: "can you add ...?", "I'd like you to add ...", "let's add ...". */
 export const POLITE =
@@ -79,16 +79,26 @@ export const WANT_IN_COMPLAINT = /\b(?:not|isn't|wasn't|never)\s+(?:\w+\s+)?what
 /** Hunches and diagnoses: "my guess is ...", "probably the cache". */
 export const HEDGE = /^(?:i think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
 
-/** Leads that make a sentence a standing instruction for the session ("From now on ..."). */
-export const STANDING =
-  /^(?:(?:and |ok,? |also,? )?(?:from now on|going forward|for the rest of (?:this|the) session|for (?:all|each|every one|everything)(?: of)?(?: (?:these|them|this|the tasks|tasks|today|today's tasks))?(?: in this session| today)?|for everything(?: in this session| today)?|in (?:this|the whole) session|throughout(?: this session)?|(?:[\w-]+ ){0,2}(?:reminder|heads-up|heads up|ground rule|house rule|rule|policy|convention)s?(?: for [^:]{0,40})?:|as (?:i|we) (?:said|asked|mentioned)(?: (?:at the start|before|earlier|above))?|like (?:i|we) (?:said|asked)(?: (?:at the start|before|earlier))?|again,|same (?:rule|as before)))/i;
+/** Leads that make a sentence a standing instruction for the session ("From now on ...", "For all of these: ..."). */
+export const STANDING = new RegExp(
+  "^(?:(?:and |ok,? |also,? |please,? )?(?:" +
+    [
+      "from now on|going forward|throughout(?: (?:today|this session|the session))?|for the rest of (?:this|the|today's) (?:session|day|work)",
+      "(?:for|on|in) (?:all|each|every|any|anything|everything|every one|each one)\\b[^:,.]{0,30}?(?:these|them|tasks?|today|session|here|else)\\b",
+      "for everything|in (?:this|the whole) session",
+      "(?:[\\w-]+ ){0,2}(?:reminder|heads-up|heads up|ground rules?|house rules?|rules?|policy|convention)s?(?: (?:for|of) [^:]{0,40})?:",
+      "as (?:i|we) (?:said|asked|mentioned)(?: (?:at the start|before|earlier|above))?|like (?:i|we) (?:said|asked)(?: (?:at the start|before|earlier))?|again,|same (?:rule|as before)",
+    ].join("|") +
+    "))",
+  "i",
+);
 
 /** Decisions that constrain later work: "we're not changing the default", "the maintainer declined it". */
 export const DECISION =
   /^(?:(?:we|i)(?:'re| are|'m| am) not (?:going to )?\w+|(?:we|i) (?:won't|will not|don't want to|do not want to)\b|let's not\b|(?:the )?(?:maintainers?|reviewers?|team|upstream|we)(?: has| have)? (?:already )?(?:declined|rejected|decided|agreed|settled)\b|no (?:code )?changes? (?:here|to|in|needed|required)\b|not a code change\b|won't fix\b|go with\b|stick with\b|we'll go with\b|(?:we|i) (?:went|settled) (?:with|on)\b)/i;
 
 /** A prohibition without a verb: "no new dependencies", "nothing new in the deps". */
-export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:idea|clue|luck|rush|worries|problem|problems|way|wonder|matter|one|doubt|output|error|errors|change in|difference)\b)\S/i;
+export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:idea|clue|luck|rush|worries|problem|problems|way|wonder|matter|one|doubt|output|error|errors|change in|difference|left|else|more|pending|further|yet|to (?:add|do)|from)\b)\S/i;
 
 /** Deliverables named without a verb ("a regression test for ...", "changelog entry too"). */
 export const DELIVERABLE_NOUN =
