@@ -40,6 +40,8 @@ export interface ClauseContext {
   hasContext?: boolean;
   /** The sentence opened with a hunch ("my guess: ..."): its statements are guesses, not targets. */
   hedged?: boolean;
+  /** The sentence opened with "Repro:" or "Steps:": it reproduces, it asks for nothing. */
+  repro?: boolean;
 }
 
 /** Task labels and back-references in front of a clause: "t2 —", "Task B:", "back to X —", "for the X one:". */
@@ -100,8 +102,8 @@ function startsWithVerb(main: string): boolean {
   const second = (words[1] ?? "").toLowerCase();
   // "CLI: ...", "Expected: ...": a word before a colon is a heading, not a verb.
   if (first === "" || /[:,]$/.test(first)) return false;
-  // "Separate deprecation, TargetEncoder: ...": a word and a noun before a comma or colon are a heading.
-  if (/[:,]$/.test(second) && !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)) return false;
+  // "Separate deprecation, TargetEncoder: ...", "Docs fix:": a capitalised word and a noun before a comma or colon are a heading.
+  if (/^[A-Z]/.test(words[0] ?? "") && /[:,]$/.test(second) && !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)) return false;
   // "say a command where ...": an example, not an instruction.
   if (first === "say" && /^(?:a|an|the|you)$/.test(second)) return false;
   if (nounLed(words)) return false;
@@ -119,7 +121,8 @@ function startsWithVerb(main: string): boolean {
 function nounLed(words: readonly string[]): boolean {
   const stretch: string[] = [];
   for (const word of words.slice(1, 7)) {
-    if (/^(?:that|which|who|where|when|if|because|so|while|unless|since|as|but|and|or|to|until|before|after)$/i.test(word)) break;
+    // A participle, a relative word or code opens a phrase of its own: "add a test showing X is applied".
+    if (/^(?:that|which|who|where|when|if|because|so|while|unless|since|as|but|and|or|to|until|before|after)$/i.test(word) || /ing$|[(\u0000]/i.test(word)) break;
     stretch.push(word);
     if (/[,;:]$/.test(word)) break;
   }
@@ -151,7 +154,8 @@ export function opensStatement(text: string): boolean {
   // "that the tag must match": a complement of the verb before, not a new clause.
   if (/^that\s/i.test(text.trim())) return false;
   if (/^(?:\S+\s+){0,4}?(?:what|how|whether|why|which)\b/i.test(text.trim())) return false;
-  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither|it|they|we|i|you)\s+)?(?:[\w.`'()\u0000/*<>=-]+\s+){0,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
+  // A subject first: "should assert they differ" after "and" shares the subject before it.
+  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither)\s+)?(?:[\w.`'()\u0000/*<>=-]+\s+){1,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
     text.trim(),
   );
 }
@@ -181,7 +185,7 @@ export function opensDeliverable(text: string): boolean {
 
 /** A phrase up to its first relative word or comma: "an object that has seek" → "an object". */
 function headOf(text: string): string {
-  return text.split(/\b(?:that|which|where|whose|who|so|because|when|if|with|covering|checking|asserting)\b|[,;:—–(]/)[0] ?? "";
+  return text.split(/\b(?:that|which|where|whose|who|so|because|when|if|with|covering|checking|asserting)\b|[,;:—–]|\s\(/)[0] ?? "";
 }
 
 function isDeliverableWord(word: string): boolean {
@@ -222,8 +226,8 @@ export function clauseKind(clause: string, context: ClauseContext = {}): ClauseK
   const labelled = DELIVERABLE_LABEL.exec(withoutLabelsButDeliverable(clause));
   if (labelled && !hasFiniteVerb(headOf(withoutLabelsButDeliverable(clause).slice(labelled[0].length)))) return "requirement";
   if (context.polite) return opensImperative(main) ? "requirement" : "none";
-  if (REPRO_LEAD.test(bare)) return "none";
-  if (isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address)\b/i.test(main) ? "requirement" : "none";
+  if (context.repro || REPRO_LEAD.test(bare)) return "none";
+  if (isBareGoAhead(main)) return context.hasContext && /^(?:fix|handle|address|patch)\b/i.test(main) ? "requirement" : "none";
   if (DECISION.test(main) || DECISION.test(bare)) return "requirement";
   if (context.hedged) return opensImperative(main) ? "requirement" : "none";
   if (saysInstruction(bare)) return "requirement";
@@ -255,7 +259,7 @@ function withoutLabelsButDeliverable(clause: string): string {
 }
 
 /** Reproduction steps, examples and observed output, under their usual headings. */
-const REPRO_LEAD = /^(?:repro|reproduction|to reproduce|steps(?: to reproduce)?|how to reproduce|example|e\.g\.|for example|output|actual|actual behaviou?r|got|traceback|log|stack ?trace|environment|versions?)\s*:/i;
+export const REPRO_LEAD = /^(?:repro|reproduction|to reproduce|steps(?: to reproduce)?|how to reproduce|minimal(?: repro| example| case)?|example|e\.g\.|for example|output|actual|actual behaviou?r|got|traceback|log|stack ?trace|environment|versions?)\s*:/i;
 
 function isOneOff(text: string): boolean {
   if (CHECK_THAT.test(text)) return false;
@@ -270,7 +274,7 @@ const TRIAL = /(?:,\s*|\s)and (?:it|everything|the \w+) (?:works|passes|is fine|
 /** "implement it", "ok fix it there": a go-ahead whose content is elsewhere. */
 function isBareGoAhead(main: string): boolean {
   // Only verbs that say nothing of their own: "wrap it" or "normalise them" still say what to do.
-  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
+  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make|write|patch)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
   return verb.test(main);
 }
 
@@ -286,7 +290,7 @@ function statesWant(clause: string): boolean {
   const modal = MODAL.exec(text);
   if (!modal || WANT_IN_COMPLAINT.test(text)) return false;
   // "ffmpeg wants the terminal's stdin", "eject wants the number": only people want things.
-  if (/^wants?$/i.test(modal[0]) && !PERSON_BEFORE.test(text.slice(0, modal.index))) return false;
+  if (/^wants?$/i.test(modal[0]) && !PERSON.test(text.slice(0, modal.index))) return false;
   if (REPORTED.test(text.slice(0, modal.index))) return false;
   if (HEDGE.test(text) && !/\b(?:should|must|needs? to|has to|have to|want|would like|'d like)\b/i.test(text)) return false;
   // Descriptions that mention a tool's demand: "Postgres complains that a column has to appear ...".
@@ -301,8 +305,8 @@ function statesWant(clause: string): boolean {
   return !(personal && (isOneOff(wanted) || /^(?:know|understand|hear|learn|see|figure|find out|check whether|confirm|ask)\b/i.test(wanted)));
 }
 
-const PERSON_BEFORE =
-  /(?:^|\b(?:I|i|we|you|they|he|she|users?|reviewers?|maintainers?|reporters?|callers?|customers?|people|folks|team|lead|someone|everyone|nobody|owners?|authors?|contributors?|developers?|colleagues?|qa|[A-Z][a-z]+[A-Za-z]*)\b(?:\s+(?:also|really|now|still|only|just|actually|doesn't|does not|don't|do not|no longer))*\s+)$/;
+/** Someone in the clause before "wants": "the maintainer is fine with X but wants Y", "I want". */
+const PERSON = /^$|\b(?:I|i|we|you|they|he|she|users?|reviewers?|maintainers?|reporters?|callers?|customers?|people|folks|team|lead|someone|everyone|nobody|owners?|authors?|contributors?|developers?|colleagues?|qa)\b|\b[A-Z][a-z]+[a-zA-Z]*\s+(?:\w+\s+)?$/;
 
 /** "wildcard * too", "also the boolean case, send(true)": a short follow-up that can only mean "this as well". */
 function isAlsoFragment(text: string, bare: string): boolean {

@@ -1,5 +1,5 @@
-import { bareOf, clauseKind, mainOf, withoutLabels, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
-import { HEDGE, MODAL, ONE_OFF, PROHIBITION, STANDING } from "./requirement-cues.js";
+import { bareOf, clauseKind, mainOf, REPRO_LEAD, withoutLabels, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
+import { HEDGE, MODAL, ONE_OFF, PROHIBITION, STANDING, VERBS } from "./requirement-cues.js";
 
 /**
  * Sentences and clauses of one masked block. Two requirements that each stand on their own
@@ -19,6 +19,8 @@ export interface Sentence {
   standing: boolean;
   /** Opens with a hunch ("my guess: ..."). */
   hedged: boolean;
+  /** Opens with "Repro:", "Steps:": reproduction, however many clauses follow. */
+  repro: boolean;
   question: boolean;
 }
 
@@ -34,8 +36,9 @@ export function sentencesOf(text: string): Sentence[] {
       const polite = /^(?:(?:can|could|would|will) you|would you mind|do you mind)\b/i.test(bare);
       const standing = STANDING.test(bare);
       const hedged = HEDGE.test(bare);
+      const repro = REPRO_LEAD.test(bare);
       for (const piece of whole.split(/;\s+/)) {
-        if (piece.trim() !== "") out.push({ text: piece.trim(), polite, standing, hedged, question: /\?\s*$/.test(piece.trim()) });
+        if (piece.trim() !== "") out.push({ text: piece.trim(), polite, standing, hedged, repro, question: /\?\s*$/.test(piece.trim()) });
       }
     }
   }
@@ -125,14 +128,14 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   const opens = instructionAhead(after);
   if (joint === "+") return "keep";
   // "plus a test in X" is a second item; "an async view plus test_client" is one thing.
-  if (/plus$/.test(joint)) return /^(?:a|an|the|one|another|some|tests?|docs|changelog)\b/i.test(after) ? "split" : "keep";
+  if (/plus$/.test(joint)) return /^(?:a|an|the|one|another|some)\b/i.test(after) || opensDeliverable(after) ? "split" : "keep";
   if (/but$/.test(joint)) return opens || opensStatement(after) ? "split" : "keep";
   if (/(?:so|then)$/.test(joint)) return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement" && !/then$/.test(joint)) ? "split" : "keep";
   if (/and$/.test(joint)) return atAnd(before, joint, after);
   // A bare comma: a prohibition or a new "X should" after a requirement, or a trailing reason.
   if (clauseKind(before) !== "requirement") {
     // "the test is flaky on macOS, put a timeout on the wait": the statement is context; a pronoun keeps it as referent.
-    return opensImperative(after) && !isOneOffAhead(after) && !/\b(?:it|them|that|those|these|this|there)\b/i.test(after) && /\s/.test(before.trim()) && !/^(?:ok|okay|yes|yeah|right|fine|sure|so|also|and|but|then|now|please)$/i.test(before.trim()) ? "split" : "keep";
+    return strongImperative(after) && !isOneOffAhead(after) && !/\b(?:it|them|that|those|these|this|there)\b/i.test(after) && /\s/.test(before.trim()) ? "split" : "keep";
   }
   if (PROHIBITION.test(after) || (opensStatement(after) && /^(?:it|that|this|they|people|users|i|we|you)\b/i.test(after))) return "split";
   return modalStatementAhead(after) ? "split" : "keep";
@@ -190,6 +193,12 @@ function atDash(before: string, after: string, standing: boolean): Decision {
 /** A new instruction starts here: an imperative, a new "X should ...", or a deliverable. */
 function instructionAhead(text: string): boolean {
   return (opensImperative(text) && !isOneOffAhead(text)) || modalStatementAhead(text) || opensDeliverable(text) || STANDING.test(withoutLabels(text));
+}
+
+/** A known verb before its object ("put a timeout on ..."): clear enough to start a clause after a bare comma. */
+function strongImperative(text: string): boolean {
+  const [verb = "", object = ""] = stripFillers(text).split(/\s+/);
+  return opensImperative(text) && VERBS.has(verb.toLowerCase()) && /^(?:the|a|an|its|their|every|each|all|both|any|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(object);
 }
 
 function modalStatementAhead(text: string): boolean {

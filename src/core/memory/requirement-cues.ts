@@ -24,7 +24,7 @@ export const VERBS = new Set(
   prepend preload process prompt provide query queue refresh reload remember repeat replay reserve rotate sanitise sanitize scan schedule
   seed serve share shift show sign slice spawn stream subscribe substitute sum surface sync throttle throw toggle transform traverse try
   unset unpack upload verify wait walk watch accumulate coerce distinguish dedupe drop exit fetch lint loosen reflect reread
-  redraw reindent rewind rerender sniff`.split(/\s+/),
+  redraw reindent rewind rerender sniff say state list claim read`.split(/\s+/),
 );
 
 /**
@@ -34,7 +34,7 @@ export const VERBS = new Set(
 export const ONE_OFF = new RegExp(
   "^(?:" +
     [
-      "run|rerun|re-run|push(?! \\S+ onto)|submit|commit(?! messages?\\b)|sketch|rebase|squash|deploy|bisect|dig|debug|diagnose|profile|benchmark|measure|investigate|reproduce|repro(?! (?:test|case))|confirm|finish|finali[sz]e|proceed|draft|reply|ping|paste|grep|search|find|look(?! up\\b)",
+      "run|rerun|re-run|push(?! \\S+ onto)|submit|commit(?! messages?\\b)|sketch|lint(?= it| this| that| now| the| again)|rebase|squash|deploy|bisect|dig|debug|diagnose|profile|benchmark|measure|investigate|reproduce|repro(?! (?:test|case))|confirm|finish|finali[sz]e|proceed|draft|reply|ping|paste|grep|search|find|look(?! up\\b)",
       "see(?! (?:that|to it)\\b)|say (?:what|how|why|whether|which|if)|tell (?:me|us)|read(?![^,.;]{0,40}\\bfrom\\b)",
       "merge (?:it|this|the (?:pr|branch))|release (?:it|v?\\d)|publish (?:it|v?\\d)|tag (?:a|the) release",
       "show (?:me|us|what|how|where|why|whether|if|the (?:diff|output|log|logs|error|failure|traceback|result|results|numbers|code))",
@@ -68,13 +68,14 @@ export const POLITE =
  * are not here: see REPORTED.
  */
 export const MODAL =
-  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|prefers?|wants?|want(?:ed)? to|(?:reviewers?|maintainers?|owners?|users?|reporters?|callers?|customers?|team|lead|he|she|they|we|i|someone|people|folks|\w+ers?) (?:also |now |still )?(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b/i;
+  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|prefers?|wants?|want(?:ed)? to|(?:reviewers?|maintainers?|owners?|users?|reporters?|callers?|customers?|team|lead|he|she|they|we|i|someone|people|folks|\w+ers?) (?:also |now |still )?(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b|^(?:the )?(?:fix|goal|target|desired (?:behaviou?r|result|output))\s*(?:is\s*)?[:—–]/i;
 
 /** Statements that put a want in someone's mouth without adopting it. */
 export const REPORTED = /\b(?:argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
 
 /** "What I want", "not what we expected": a want inside a complaint about today's behaviour. */
-export const WANT_IN_COMPLAINT = /\b(?:not|isn't|wasn't|never)\s+(?:\w+\s+)?what (?:i|we|you|they|people|users) (?:want|wanted|need|needed|expect|expected|asked for)\b/i;
+export const WANT_IN_COMPLAINT =
+  /\b(?:not|isn't|wasn't|never)\s+(?:\w+\s+)?what (?:i|we|you|they|people|users) (?:want|wanted|need|needed|expect|expected|asked for)\b|\b(?:like|as) (?:it|they|this|that|one|you|we|i) (?:should|would|must)\b/i;
 
 /** Hunches and diagnoses: "my guess is ...", "probably the cache". */
 export const HEDGE = /^(?:i think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
@@ -102,13 +103,15 @@ export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:id
 
 /** Deliverables named without a verb ("a regression test for ...", "changelog entry too"). */
 export const DELIVERABLE_NOUN =
-  /\b(?:tests?|testcases?|changelog|changes\.\w+|history\.md|news|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|fixtures?|snapshots?|typings?|type hints?|cross-links?|benchmarks?)\b/i;
+  /\b(?:tests?|testcases?|changelog|changesets?|changes\.\w+|history\.md|news|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|fixtures?|snapshots?|typings?|type hints?|cross-links?|benchmarks?)\b/i;
 /** Nouns that head a deliverable phrase after one of the above: "changelog entry", "docs paragraph", "test case". */
 export const DELIVERABLE_HEAD = /^(?:entry|entries|line|lines|note|notes|section|paragraph|page|example|examples|case|cases|update|file|fragment|comment|link)$/i;
 
 /** Words that cannot start an imperative, however a determiner follows them ("Only the ...", "Same thing"). */
 export const NOT_A_VERB = new Set(
   `a an the this that these those it its it's they them their there here he she we i you your our my me us who what which why how where when
+  yet nor thus hence therefore however behind beyond across along around through toward towards upon within except despite inside
+  outside against alongside beside besides near past till versus whether
   whose if unless once until though although whereas while since because as so but or nor and also then now today yesterday currently
   again even still already otherwise instead either neither other another such same different separate unrelated related similar new old
   only just both all each every any some no not none nothing something anything everything someone anyone everyone nobody people users
