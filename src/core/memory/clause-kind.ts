@@ -49,12 +49,12 @@ const TASK_LABEL =
   /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+(?: \w+)?|(?:the )?(?:first|second|third|fourth|fifth|last|other) (?:task|one|issue|bug|report|thing)|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+|the [^,:—–]{1,50} (?:one|issue|bug|report|task|fix)))\s*(?:[—–:]|\s-)\s*/i;
 /** Section and speaker labels: "Review round:", "CI:", "Different thing —", "Separate task, still config:". */
 const SECTION_LABEL =
-  /^(?:one more |another )?(?:review(?:er)?|review round|review point|review comment|from review|ci|ci failure|lint(?: job)?|conclusion on the pr|different (?:thing|area|issue|one|bug)|separate (?:task|thing|issue|question|bug)|unrelated(?: question)?|new (?:issue|one|bug|task|thing)|related|follow-up|heads-up|one more (?:thing|review point|from review)|last (?:thing|one))\b[^:—–.!?]{0,30}?\s*(?:[—–:]|\s-)\s*/i;
+  /^(?:one more |another )?(?:review(?:er)?|review round|review point|review comment|from review|ci|ci failure|lint(?: job)?|conclusion on the pr|(?:different|separate|unrelated|new|another|related|other)(?: [\w-]+){0,2} (?:task|thing|issue|question|bug|one|report|request|area|problem|fix|feature|ticket)|unrelated|related|follow-up|heads-up|one more (?:thing|review point|from review)|last (?:thing|one))\b[^:—–.!?]{0,40}?\s*(?:[—–:]|\s-)\s*/i;
 /** A deliverable named as a heading: "tests: ...", "Test: ...". What follows defines it. */
 export const DELIVERABLE_LABEL = /^(?:(?:t\d+|task \d+)\s+)?(?:tests?|docs|changelog|fixtures?|docstring)\s*:\s+(?=\S)/i;
 /** A lead of scope or condition before the main clause: "If X, ...", "When X, ...", "For t1, ...". */
 const CONDITION =
-  /^(?:if|when|whenever|unless|once|where|wherever|for|in|on|after|before|while|with|without|as long as|since|given|because|otherwise|at minimum|then|if not|if so)\b[^,]{0,120},\s+/i;
+  /^(?:if|when|whenever|unless|once|where|wherever|for|in|on|after|before|while|with|without|as long as|since|given|because|otherwise|at minimum|then|if not|if so)\b[^,]{0,120},\s+(?!(?:and|or|but|plus)\s)/i;
 /** Someone's words taken up as an instruction: "the maintainer says keep ...", "reviewer: ...". */
 const SAYS = /^(?:(?:the |a |our |one )?(?:maintainers?|reviewers?|reviewer \w+|owner|lead|team|upstream|\w+)\s+)?(?:says?|said|asks?|replied|wrote|answered)(?: that)?\s+/i;
 
@@ -155,7 +155,7 @@ export function opensStatement(text: string): boolean {
   if (/^that\s/i.test(text.trim())) return false;
   if (/^(?:\S+\s+){0,4}?(?:what|how|whether|why|which)\b/i.test(text.trim())) return false;
   // A subject first: "should assert they differ" after "and" shares the subject before it.
-  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither)\s+)?(?:[\w.`'()\u0000/*<>=-]+\s+){1,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
+  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither)\s+)?(?:(?!(?:that|which|who|whose|where|when)\s)[\w.`'()\u0000/*<>=-]+\s+){1,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
     text.trim(),
   );
 }
@@ -173,7 +173,9 @@ export function opensDeliverable(text: string): boolean {
   for (let index = 0; index < Math.min(words.length, 4); index += 1) {
     const word = words[index] ?? "";
     if (/,$/.test(word) && index < words.length - 1 && !isDeliverableWord(word)) return false;
-    if (!isDeliverableWord(word)) continue;
+    // "a versionchanged note in docs/...", "a comment above the loop": a note or comment placed somewhere.
+    const placed = DELIVERABLE_HEAD.test(word) && /^(?:in|under|above|below|on|next|beside|at)\b/i.test(words[index + 1] ?? "");
+    if (!isDeliverableWord(word) && !placed) continue;
     // "changelog entry", "test case": the noun after heads the phrase.
     if (DELIVERABLE_HEAD.test((words[index + 1] ?? "").replace(/[,:;.]+$/, ""))) index += 1;
     if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index).filter((modifier) => !isDeliverableWord(modifier)))) return false;
@@ -290,7 +292,7 @@ function statesWant(clause: string): boolean {
   const modal = MODAL.exec(text);
   if (!modal || WANT_IN_COMPLAINT.test(text)) return false;
   // "ffmpeg wants the terminal's stdin", "eject wants the number": only people want things.
-  if (/^wants?$/i.test(modal[0]) && !PERSON.test(text.slice(0, modal.index))) return false;
+  if (/^(?:wants?|suggests|proposes|recommends|prefers?|insists?)$/i.test(modal[0]) && !PERSON.test(text.slice(0, modal.index))) return false;
   if (REPORTED.test(text.slice(0, modal.index))) return false;
   if (HEDGE.test(text) && !/\b(?:should|must|needs? to|has to|have to|want|would like|'d like)\b/i.test(text)) return false;
   // Descriptions that mention a tool's demand: "Postgres complains that a column has to appear ...".

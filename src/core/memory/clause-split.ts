@@ -128,7 +128,7 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   const opens = instructionAhead(after);
   if (joint === "+") return "keep";
   // "plus a test in X" is a second item; "an async view plus test_client" is one thing.
-  if (/plus$/.test(joint)) return /^(?:a|an|the|one|another|some)\b/i.test(after) || opensDeliverable(after) ? "split" : "keep";
+  if (/plus$/.test(joint)) return joint.startsWith(",") || /^(?:a|an|the|one|another|some)\b/i.test(after) || opensDeliverable(after) ? "split" : "keep";
   if (/but$/.test(joint)) return opens || opensStatement(after) ? "split" : "keep";
   if (/(?:so|then)$/.test(joint)) return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement" && !/then$/.test(joint)) ? "split" : "keep";
   if (/and$/.test(joint)) return atAnd(before, joint, after);
@@ -138,6 +138,8 @@ function decide(options: { before: string; joint: string; after: string; sentenc
     return strongImperative(after) && !isOneOffAhead(after) && !/\b(?:it|them|that|those|these|this|there)\b/i.test(after) && /\s/.test(before.trim()) ? "split" : "keep";
   }
   if (PROHIBITION.test(after) || (opensStatement(after) && /^(?:it|that|this|they|people|users|i|we|you)\b/i.test(after))) return "split";
+  // "take the throw out, keep the call, and assert ...": a list of instructions, each on its own.
+  if (opensImperative(before) && strongImperative(after)) return "split";
   return modalStatementAhead(after) ? "split" : "keep";
 }
 
@@ -147,13 +149,15 @@ function atAnd(before: string, joint: string, after: string): Decision {
   if (!comma && /^(?:say|explain)\b/i.test(after) && clauseKind(before) === "requirement") return "keep";
   if (!comma && /^(?:check|assert|verify|compare|confirm)\b/i.test(stripFillers(after)) && /\btests?\b/i.test(before) && clauseKind(before) === "requirement") return "keep";
   // "add the input and snapshot it": a bare verb on the same object continues the work.
-  if (!comma && /^\S+\s+(?:it|them)$/i.test(stripFillers(after).replace(/[.!]$/, ""))) return "keep";
+  if (!comma && /^\S+\s+(?:it|them)$/i.test(stripFillers(after).replace(/[.!]$/, "")) && !isOneOffAhead(before)) return "keep";
   if (opensImperative(after) || isOneOffAhead(after)) {
     if (comma) return "split";
     // "snapshot X and restore both", "try A first and fall back to B", "it should drop X and force Y": one requirement.
     if (/^\S+\s+(?:after|afterwards|again)\b/i.test(stripFillers(after)) || /\bfirst\b/i.test(before)) return "keep";
     return modalStatementAhead(mainOf(before)) && !opensImperative(before) ? "keep" : "split";
   }
+  // "in README.md and docs/index.md": two names, one object.
+  if (/\.\w{1,5}$|\//.test(before.trim()) && /^\S*[/.]\S*(?:\s|$)/.test(after)) return "keep";
   if (/^to\s+\w+/i.test(after) && /\b(?:asks?|wants?|wanted|needs?|would like|'d like)\b[^,]*\bto\b/i.test(before)) return "split";
   if (modalStatementAhead(after) || (opensDeliverable(after) && clauseKind(before) === "requirement")) return "split";
   return comma && opensStatement(after) ? "split" : "keep";
@@ -174,7 +178,7 @@ function atColon(before: string, after: string, state: SplitState): Decision {
   // "push the proxy: false test": what follows a one-off belongs to it.
   if (isOneOffAhead(before) && !opensImperative(after)) return "keep";
   // "the rules still apply to indented lines: break only at whitespace, and ...": the colon elaborates the statement.
-  if (kind === "rule" || (kind === "requirement" && !opensImperative(after))) {
+  if (kind === "rule" || (kind === "requirement" && !opensImperative(after) && !(opensImperative(before) && modalStatementAhead(after)))) {
     state.held = true;
     return "keep";
   }

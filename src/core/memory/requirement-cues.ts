@@ -84,7 +84,7 @@ export const HEDGE = /^(?:i think|i guess|i suspect|i believe|i assume|i'm not s
 export const STANDING = new RegExp(
   "^(?:(?:and |ok,? |also,? |please,? )?(?:" +
     [
-      "from now on|going forward|throughout(?: (?:today|this session|the session))?|for the rest of (?:this|the|today's) (?:session|day|work)",
+      "from now on|from here on|from this point on|henceforth|going forward|throughout(?: (?:today|this session|the session))?|for the rest of (?:this|the|today's) (?:session|day|work)",
       "(?:for|on|in) (?:all|each|every|any|anything|everything|every one|each one)\\b[^:,.]{0,30}?(?:these|them|tasks?|today|session|here|else)\\b",
       "for everything|in (?:this|the whole) session",
       "(?:[\\w-]+ ){0,2}(?:reminder|heads-up|heads up|ground rules?|house rules?|rules?|policy|convention)s?(?: (?:for|of) [^:]{0,40})?:",
