@@ -51,7 +51,7 @@ const TASK_LABEL =
 const SECTION_LABEL =
   /^(?:one more |another )?(?:review(?:er)?|review round|review point|review comment|from review|ci|ci failure|lint(?: job)?|conclusion on the pr|(?:different|separate|unrelated|new|another|related|other)(?: [\w-]+){0,2} (?:task|thing|issue|question|bug|one|report|request|area|problem|fix|feature|ticket)|unrelated|related|follow-up|heads-up|one more (?:thing|review point|from review)|last (?:thing|one))\b[^:—–.!?]{0,40}?\s*(?:[—–:]|\s-)\s*/i;
 /** A deliverable named as a heading: "tests: ...", "Test: ...". What follows defines it. */
-export const DELIVERABLE_LABEL = /^(?:(?:t\d+|task \d+)\s+)?(?:tests?|docs|changelog|fixtures?|docstring)\s*:\s+(?=\S)/i;
+export const DELIVERABLE_LABEL = /^(?:(?:t\d+|task \d+)\s+)?(?:(?:for|in) the )?(?:tests?|docs|changelog|fixtures?|docstring)\s*:\s+(?=\S)/i;
 /** A lead of scope or condition before the main clause: "If X, ...", "When X, ...", "For t1, ...". */
 const CONDITION =
   /^(?:if|when|whenever|unless|once|where|wherever|for|in|on|after|before|while|with|without|as long as|since|given|because|otherwise|at minimum|then|if not|if so)\b[^,]{0,120},\s+(?!(?:and|or|but|plus)\s)/i;
@@ -202,7 +202,11 @@ const HEAD_ENDS =
 
 /** Determiners, numbers, names and adjectives before a deliverable noun; a verb there makes it a sentence. */
 function modifiersOnly(words: readonly string[]): boolean {
-  return words.every((word) => !/[,:;]$/.test(word) && !VERBS.has(word.toLowerCase()) && !/^(?:is|are|was|were|has|have|i|we|you|they|it|no|not)$/i.test(word) && !/(?:ed|ing)$/i.test(word.replace(/^failing$/i, "")));
+  // A participle right before the noun is an adjective ("failing test", "versionchanged note"); further back it is a verb.
+  return words.every(
+    (word, index) =>
+      !/[,:;]$/.test(word) && !VERBS.has(word.toLowerCase()) && !/^(?:is|are|was|were|has|have|i|we|you|they|it|it's|that's|there's|no|not)$/i.test(word) && (index === words.length - 1 || !/(?:ed|ing)$/i.test(word)),
+  );
 }
 
 /** A finite verb in a stretch of words: an auxiliary, a past tense, or a present form of a known verb. */
@@ -318,7 +322,7 @@ function isAlsoFragment(text: string, bare: string): boolean {
 
 // Statements that describe today's behaviour, diagnose it, or give background.
 const DESCRIPTION =
-  /\b(?:currently|today|right now|at the moment|for now|still(?! (?:apply|applies|hold|holds))|already|anymore|any more|no longer|used to|instead of|but|however|although|though|regression|since (?:v?\d|version|\w+ \d)|broke|broken|breaks|crash(?:es|ed)?|fails?|failed|failing|hangs?|blows? up|panics?|panicked|wrong(?:ly)?|bug|issue #?\d*|ticket|traceback|repro(?:duce|duction)?|on purpose|bad practice|the docs say|people|users|someone|somebody|ci\b|lint|flake8|my guess|my hunch|confusing|surprising|unexpected(?:ly)?|weird|odd|ugly|slow|is fine|are fine|works fine|works|worked|happens|happened)\b|\b(?:was|were|wasn't|weren't|did|didn't|had|hadn't)\b/i;
+  /\b(?:currently|today|right now|at the moment|for now|still(?! (?:apply|applies|hold|holds))|already|anymore|any more|no longer|used to|but|however|although|though|regression|since (?:v?\d|version|\w+ \d)|broke|broken|breaks|crash(?:es|ed)?|fails?|failed|failing|hangs?|blows? up|panics?|panicked|wrong(?:ly)?|bug|issue #?\d*|ticket|traceback|repro(?:duce|duction)?|on purpose|bad practice|the docs say|people|users|someone|somebody|ci\b|(?:is|are) off\b|off by|lint|flake8|my guess|my hunch|confusing|surprising|unexpected(?:ly)?|weird|odd|ugly|slow|is fine|are fine|works fine|works|worked|happens|happened)\b|\b(?:was|were|wasn't|weren't|did|didn't|had|hadn't)\b/i;
 /** Where code lives is a pointer, not a target: "the validator lives in core/union.rs". */
 const LOCATION = /\b(?:lives?|sits?|is defined|are defined|is implemented|are implemented|is set up|are set up|is computed|gets computed|is handled|are handled|is called|happens|is done|is in|are in|comes from)\b[^.]*(?:\/|\.\w{1,4}\b|\bin the\b|\bcode\b|\bmodule\b|\bfile\b)|^see\b/i;
 /** Anaphoric evaluations and reasons: "it's a visible behaviour change", "that's the point". */

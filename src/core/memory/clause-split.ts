@@ -130,7 +130,10 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   // "plus a test in X" is a second item; "an async view plus test_client" is one thing.
   if (/plus$/.test(joint)) return joint.startsWith(",") || /^(?:a|an|the|one|another|some)\b/i.test(after) || opensDeliverable(after) ? "split" : "keep";
   if (/but$/.test(joint)) return opens || opensStatement(after) ? "split" : "keep";
-  if (/(?:so|then)$/.test(joint)) return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement" && !/then$/.test(joint)) ? "split" : "keep";
+  // "the shell completes paths, so the prefix should only go on plain items": the rule stands without its reason;
+  // "`padding` may be an int, so use `Padding.unpack`": an instruction keeps the fact it draws on.
+  if (/so$/.test(joint)) return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement") || (modalStatementAhead(after) && !opensImperative(after)) ? "split" : "keep";
+  if (/then$/.test(joint)) return isOneOffAhead(after) ? "split" : "keep";
   if (/and$/.test(joint)) return atAnd(before, joint, after);
   // A bare comma: a prohibition or a new "X should" after a requirement, or a trailing reason.
   if (clauseKind(before) !== "requirement") {
@@ -159,7 +162,8 @@ function atAnd(before: string, joint: string, after: string): Decision {
   // "in README.md and docs/index.md": two names, one object.
   if (/\.\w{1,5}$|\//.test(before.trim()) && /^\S*[/.]\S*(?:\s|$)/.test(after)) return "keep";
   if (/^to\s+\w+/i.test(after) && /\b(?:asks?|wants?|wanted|needs?|would like|'d like)\b[^,]*\bto\b/i.test(before)) return "split";
-  if (modalStatementAhead(after) || (opensDeliverable(after) && clauseKind(before) === "requirement")) return "split";
+  // "add a comment, and tests in X": a second deliverable; "clarify it in the docstring and the tables docs": one place more.
+  if (modalStatementAhead(after) || (opensDeliverable(after) && clauseKind(before) === "requirement" && (comma || /^(?:a |an |the )?(?:\S+ )?(?:tests?|changelog|fixtures?|snapshots?)\b/i.test(after)))) return "split";
   return comma && opensStatement(after) ? "split" : "keep";
 }
 

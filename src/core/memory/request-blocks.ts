@@ -33,7 +33,11 @@ export function requestBlocks(text: string): MaskedRequest {
     .replace(/"[^"\n]{1,80}"/g, hold)
     // A single-quoted string opens after a non-word character, so "don't" is never one.
     .replace(/(?<![\w'])'[^'\n]{1,80}'(?![\w'])/g, hold);
-  const unmask = (part: string) => part.replace(/\u0000(\d+)\u0000\u0002?/g, (_, index: string) => code[Number(index)] ?? "");
+  // Masks nest (a quoted string holding a code span): restore until none is left.
+  const unmask = (part: string): string => {
+    const restored = part.replace(/\u0000(\d+)\u0000\u0002?/g, (_, index: string) => code[Number(index)] ?? "");
+    return restored === part ? restored : unmask(restored);
+  };
   return { blocks: blocksOf(masked), unmask };
 }
 
@@ -72,7 +76,9 @@ function blocksOf(masked: string): RequestBlock[] {
   lines.forEach((raw, index) => {
     const line = raw.trim();
     const bullet = BULLET.exec(line);
-    if (line === "" || bullet) {
+    // An unindented line that starts a sentence after a list item ends the list.
+    const afterList = item && !bullet && line !== "" && /^[A-Z]/.test(line) && !/^\s/.test(raw);
+    if (line === "" || bullet || afterList) {
       flush();
       item = bullet !== null;
     }

@@ -86,5 +86,5 @@ const SAYING = /\b(?:spell|spells|spelling|say|says|saying|mention|mentions|note
 
 /** The clause as the record shows it: code restored, one line, no workspace path or end punctuation. */
 function shown(clause: string, unmask: (text: string) => string): string {
-  return unmask(clause).replace(/\s+/g, " ").trim().replace(WORKSPACE, "").replace(/^[—–:,;-]+\s*/, "").replace(/[.;,]+$/, "").trim();
+  return unmask(clause).replace(/\s+/g, " ").trim().replace(WORKSPACE, "").replace(/^[—–:,;-]+\s*/, "").replace(/[.;,:]+$/, "").trim();
 }

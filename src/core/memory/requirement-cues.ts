@@ -24,7 +24,7 @@ export const VERBS = new Set(
   prepend preload process prompt provide query queue refresh reload remember repeat replay reserve rotate sanitise sanitize scan schedule
   seed serve share shift show sign slice spawn stream subscribe substitute sum surface sync throttle throw toggle transform traverse try
   unset unpack upload verify wait walk watch accumulate coerce distinguish dedupe drop exit fetch lint loosen reflect reread
-  redraw reindent rewind rerender sniff say state list claim read`.split(/\s+/),
+  redraw reindent rewind rerender sniff say state list claim read expect`.split(/\s+/),
 );
 
 /**
@@ -103,7 +103,7 @@ export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:id
 
 /** Deliverables named without a verb ("a regression test for ...", "changelog entry too"). */
 export const DELIVERABLE_NOUN =
-  /\b(?:tests?|testcases?|changelog|changesets?|changes\.\w+|history\.md|news|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|fixtures?|snapshots?|typings?|type hints?|cross-links?|benchmarks?)\b/i;
+  /\b(?:tests?|testcases?|changelog|changesets?|changes\.\w+|history\.md|news|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|fixtures?|snapshots?|typings|type hints?|cross-links?|benchmarks?)\b/i;
 /** Nouns that head a deliverable phrase after one of the above: "changelog entry", "docs paragraph", "test case". */
 export const DELIVERABLE_HEAD = /^(?:entry|entries|line|lines|note|notes|section|paragraph|page|example|examples|case|cases|update|file|fragment|comment|link)$/i;
 
