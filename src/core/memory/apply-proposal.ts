@@ -1,5 +1,6 @@
 import type { AuxUsage } from "../routing/decision.js";
 import { toolCallsOf } from "./group-digest.js";
+import { overrideMark } from "./override-mark.js";
 import { MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
 import { RECORD_VERSION, type Constraint, type ProgressItem, type TaskRecord } from "./record.js";
 import { isProgressEvidence } from "./tool-evidence.js";
@@ -36,19 +37,18 @@ export function applyProposal(options: {
   const byID = new Map(constraints.map((constraint) => [constraint.id, constraint]));
   const kept = new Set<string>();
   const superseded = new Set<string>();
-  for (const { id, by } of proposal.superseded) {
+  for (const { id, by, because } of proposal.superseded) {
     const constraint = byID.get(id);
     if (!constraint || constraint.supersededBy !== undefined) {
       notes.push(`ignored superseding of unknown constraint ${id}`);
       continue;
     }
-    const newer = order.get(by);
-    const newest = Math.max(...constraint.sources.map((source) => order.get(source) ?? -1));
-    if (newer === undefined || newer <= newest) {
-      notes.push(`kept ${id}: ${JSON.stringify(by)} is not a newer user message of ${task.id}`);
+    const mark = overrideMark({ by, because, sources: constraint.sources, order, batch, what: id, taskID: task.id });
+    if (!mark.ok) {
+      notes.push(mark.note);
       continue;
     }
-    constraint.supersededBy = by;
+    Object.assign(constraint, { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) });
     superseded.add(id);
   }
   const known = (text: string) => constraints.some((constraint) => constraint.supersededBy === undefined && same(constraint.text, text));
@@ -67,7 +67,14 @@ export function applyProposal(options: {
       continue;
     }
     if (known(text)) continue;
-    constraints.push({ id: `c${constraints.length + 1}`, text, sources });
+    constraints.push({ id: `c${constraints.length + 1}`, text, sources, ...newOverride(proposed, sources) });
+  }
+  // A new constraint that a later message of the same batch overrides is recorded, marked.
+  function newOverride(proposed: RecordProposal["constraints"][number], sources: readonly string[]): Partial<Constraint> {
+    if (proposed.supersededBy === undefined) return {};
+    const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clip(proposed.text)), taskID: task.id });
+    if (!mark.ok) notes.push(mark.note);
+    return mark.ok ? { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) } : {};
   }
   for (const constraint of previous?.constraints ?? []) {
     if (constraint.supersededBy !== undefined || kept.has(constraint.id) || superseded.has(constraint.id)) continue;

@@ -47,6 +47,16 @@ export interface ClauseContext {
 /** Task labels and back-references in front of a clause: "t2 —", "Task B:", "back to X —", "for the X one:". */
 const TASK_LABEL =
   /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+(?: \w+)?|(?:the )?(?:first|second|third|fourth|fifth|last|other) (?:task|one|issue|bug|report|thing)|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+|the [^,:—–]{1,50} (?:one|issue|bug|report|task|fix)))\s*(?:[—–:]|\s-)\s*/i;
+/** A reference that only says which task a request is about ("Task A:", "back to X —"): the record already knows. */
+const TASK_REFERENCE =
+  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+))\s*(?:[—–:]|\s-)\s*/i;
+
+/** The clause without a leading task reference. */
+export function withoutTaskReference(clause: string): string {
+  const rest = clause.replace(TASK_REFERENCE, "");
+  return rest === "" ? clause : rest;
+}
+
 /** Section and speaker labels: "Review round:", "CI:", "Different thing —", "Separate task, still config:". */
 const SECTION_LABEL =
   /^(?:one more |another )?(?:review(?:er)?|review round|review point|review comment|from review|ci|ci failure|lint(?: job)?|conclusion on the pr|(?:different|separate|unrelated|new|another|related|other)(?: [\w-]+){0,2} (?:task|thing|issue|question|bug|one|report|request|area|problem|fix|feature|ticket)|unrelated|related|follow-up|heads-up|one more (?:thing|review point|from review)|last (?:thing|one))\b[^:—–.!?]{0,40}?\s*(?:[—–:]|\s-)\s*/i;
@@ -126,8 +136,14 @@ function nounLed(words: readonly string[]): boolean {
     stretch.push(word);
     if (/[,;:]$/.test(word)) break;
   }
-  return !/^(?:make|let|have|help|get)$/i.test(words[0] ?? "") && stretch.some((word) => /^(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|does|doesn't|don't|can't|won't|didn't)$/i.test(word.replace(/[,;:]$/, "")));
+  if (/^(?:make|let|have|help|get)$/i.test(words[0] ?? "")) return false;
+  // "Flag with default=True ignores flag_value": a verb of its own right after the first words.
+  const ownVerb = (word: string, index: number) =>
+    index >= 1 && index <= 2 && /s$/.test(word) && !/ss$/.test(word) && VERBS.has(word.replace(/e?s$/, "")) && !DETERMINER.test(stretch[index - 1] ?? "");
+  return stretch.some((word, index) => /^(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|does|doesn't|don't|can't|won't|didn't)$/i.test(word.replace(/[,;:]$/, "")) || ownVerb(word.toLowerCase(), index));
 }
+
+const DETERMINER = /^(?:the|a|an|its|their|our|my|your|all|both|any|some|these|those|each|every|no|two|three|more|new|old|other)$/i;
 
 /** "for param values call percent_encoded() unconditionally": an instruction after a short scope without a comma. */
 function verbAfterScope(main: string): boolean {

@@ -104,8 +104,10 @@ export function clausesOf(sentence: Sentence): string[] {
 
 /** "from now on", "for every one of these", "as I said": a lead with nothing of its own, kept with its instruction. */
 function isStandingLead(text: string): boolean {
-  const rest = withoutLabels(text).replace(STANDING, "");
-  return rest !== withoutLabels(text) && rest.replace(/[\s,:.;—–-]/g, "").length <= 12 && rest.trim().split(/\s+/).length <= 3;
+  // The colon that ends "Reminder for everything in this session:" is the joint itself.
+  const lead = `${withoutLabels(text)}:`;
+  const rest = lead.replace(STANDING, "");
+  return rest !== lead && rest.replace(/[\s,:.;—–-]/g, "").length <= 12 && rest.trim().split(/\s+/).length <= 3;
 }
 
 /** "In _merge_url, always give ... and strip ...": everything after the comma shares that scope. */
@@ -190,7 +192,8 @@ function atColon(before: string, after: string, state: SplitState): Decision {
 }
 
 function atDash(before: string, after: string, standing: boolean): Decision {
-  if (standing) return "keep";
+  // Under "as I said ..." a dash elaborates ("keep it local — commit but don't push"), unless a new instruction follows.
+  if (standing) return opensImperative(after) && !isOneOffAhead(after) ? "split" : "keep";
   const kind = clauseKind(before);
   // "X shouldn't invent a timezone — it makes Y reject dates": the reason is not part of the rule.
   if (/^(?:it|that|this|which|because|since|as)\b\s*\S+/i.test(after) && !instructionAhead(after)) return kind === "requirement" ? "drop-after" : "keep";

@@ -1,4 +1,4 @@
-import { bareOf, clauseKind, isRuleStatement, opensImperative, opensStatement } from "./clause-kind.js";
+import { bareOf, clauseKind, isRuleStatement, opensImperative, opensStatement, withoutTaskReference } from "./clause-kind.js";
 import { clausesOf, sentencesOf } from "./clause-split.js";
 import { requestBlocks, type RequestBlock } from "./request-blocks.js";
 import { DELIVERABLE_NOUN, MODAL, WORKSPACE } from "./requirement-cues.js";
@@ -84,7 +84,7 @@ function ruleList(clause: string): string[] {
 /** Heads whose colon introduces words to write: "say", "mention", "flag this". */
 const SAYING = /\b(?:spell|spells|spelling|say|says|saying|mention|mentions|note|notes|flag|flags|explain|explains|describe|describes|state|states|read|reads|print|prints|warn|warns|tell|tells|document|documents|word|phrase)\b/i;
 
-/** The clause as the record shows it: code restored, one line, no workspace path or end punctuation. */
+/** The clause as the record shows it: code restored, one line, no workspace path, task reference or end punctuation. */
 function shown(clause: string, unmask: (text: string) => string): string {
-  return unmask(clause).replace(/\s+/g, " ").trim().replace(WORKSPACE, "").replace(/^[—–:,;-]+\s*/, "").replace(/[.;,:]+$/, "").trim();
+  return unmask(withoutTaskReference(clause)).replace(/\s+/g, " ").trim().replace(WORKSPACE, "").replace(/^[—–:,;-]+\s*/, "").replace(/[.;,:]+$/, "").trim();
 }
