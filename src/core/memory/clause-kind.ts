@@ -139,7 +139,7 @@ function nounLed(words: readonly string[]): boolean {
   if (/^(?:make|let|have|help|get)$/i.test(words[0] ?? "")) return false;
   // "Flag with default=True ignores flag_value": a verb of its own right after the first words.
   const ownVerb = (word: string, index: number) =>
-    index >= 1 && index <= 2 && /s$/.test(word) && !/ss$/.test(word) && VERBS.has(word.replace(/e?s$/, "")) && !DETERMINER.test(stretch[index - 1] ?? "");
+    index >= 1 && index <= 2 && /s$/.test(word) && !/ss$/.test(word) && [word.slice(0, -1), word.replace(/es$/, "")].some((stem) => VERBS.has(stem)) && !DETERMINER.test(stretch[index - 1] ?? "");
   return stretch.some((word, index) => /^(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|does|doesn't|don't|can't|won't|didn't)$/i.test(word.replace(/[,;:]$/, "")) || ownVerb(word.toLowerCase(), index));
 }
 
@@ -171,7 +171,7 @@ export function opensStatement(text: string): boolean {
   if (/^that\s/i.test(text.trim())) return false;
   if (/^(?:\S+\s+){0,4}?(?:what|how|whether|why|which)\b/i.test(text.trim())) return false;
   // A subject first: "should assert they differ" after "and" shares the subject before it.
-  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither)\s+)?(?:(?!(?:that|which|who|whose|where|when)\s)[\w.`'()\u0000/*<>=-]+\s+){1,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
+  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither)\s+)?(?:(?!(?:which|who|whose|where|when)\s)(?!(?<!\b(?:in|on|at|of|for|with|from|to|by|about)\s)that\s)[\w.`'()\u0000/*<>=-]+\s+){1,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|could|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
     text.trim(),
   );
 }
@@ -196,7 +196,9 @@ export function opensDeliverable(text: string): boolean {
     if (DELIVERABLE_HEAD.test((words[index + 1] ?? "").replace(/[,:;.]+$/, ""))) index += 1;
     if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index).filter((modifier) => !isDeliverableWord(modifier)))) return false;
     // A verb before the first relative word or comma makes the noun a subject: "every relative link ... breaks".
-    return !hasFiniteVerb(headOf(words.slice(index + 1).join(" ")));
+    // "every relative link in our templates breaks": a quantified noun is a statement's subject, not a deliverable.
+    if (/^(?:every|each|any|all|no)$/i.test(words[0] ?? "")) return false;
+    return !hasAuxiliary(headOf(words.slice(index + 1).join(" ")));
   }
   return false;
 }
@@ -223,6 +225,11 @@ function modifiersOnly(words: readonly string[]): boolean {
     (word, index) =>
       !/[,:;]$/.test(word) && !VERBS.has(word.toLowerCase()) && !/^(?:is|are|was|were|has|have|i|we|you|they|it|it's|that's|there's|no|not)$/i.test(word) && (index === words.length - 1 || !/(?:ed|ing)$/i.test(word)),
   );
+}
+
+/** An auxiliary or modal in a stretch of words: a noun before it is a subject ("the tests are slow"). */
+function hasAuxiliary(text: string): boolean {
+  return /\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|does|do|did|doesn't|don't|didn't|can|can't|cannot|could|will|won't|would|should|must|may|might)\b/i.test(text);
 }
 
 /** A finite verb in a stretch of words: an auxiliary, a past tense, or a present form of a known verb. */
@@ -319,6 +326,8 @@ function statesWant(clause: string): boolean {
   if (/\b(?:complains?|errors? (?:out )?(?:with|saying)|says|said|warns?|message)\b[^.]*$/i.test(text.slice(0, modal.index))) return false;
   // An impersonal "you" describes today's workaround: "to get the hidden ones you have to subtract".
   if (/^(?:to \w+|if you|when you|unless you)\b[^,]*?,?\s*you (?:have to|need to|must|can)\b/i.test(text)) return false;
+  // "That needs a maintainer decision": a need of the discussion, not of the code.
+  if (/^needs?\b/i.test(modal[0]) && /^\s*(?:a|an|the|some|more)?\s*(?:\w+\s+)?(?:decision|discussion|review|input|thought|answer|investigation|look|confirmation|consensus|info|information)\b/i.test(text.slice(modal.index + modal[0].length))) return false;
   // A gerund subject describes a circumstance: "Reproducing needs a server".
   if (/^\w+ing\b/i.test(text) && modal.index > 0 && /^needs?\b/i.test(modal[0])) return false;
   // A want of information or of session work from us is not a requirement: "I'd like to see how hard it would be".
