@@ -46,7 +46,7 @@ export interface ClauseContext {
 
 /** Task labels and back-references in front of a clause: "t2 —", "Task B:", "back to X —", "for the X one:". */
 const TASK_LABEL =
-  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+(?: \w+)?|(?:the )?(?:first|second|third|fourth|fifth|last|other) (?:task|one|issue|bug|report|thing)|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+|the [^,:—–]{1,50} (?:one|issue|bug|report|task|fix)))\s*(?:[—–:]|\s-)\s*/i;
+  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+|(?:the )?(?:first|second|third|fourth|fifth|last|other) (?:task|one|issue|bug|report|thing)|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+|the [^,:—–]{1,50} (?:one|issue|bug|report|task|fix)))\s*(?:[—–:]|\s-)\s*/i;
 /** A reference that only says which task a request is about ("Task A:", "back to X —"): the record already knows. */
 const TASK_REFERENCE =
   /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+))\s*(?:[—–:]|\s-)\s*/i;
@@ -59,7 +59,7 @@ export function withoutTaskReference(clause: string): string {
 
 /** Section and speaker labels: "Review round:", "CI:", "Different thing —", "Separate task, still config:". */
 const SECTION_LABEL =
-  /^(?:one more |another )?(?:review(?:er)?|review round|review point|review comment|from review|ci|ci failure|lint(?: job)?|conclusion on the pr|(?:different|separate|unrelated|new|another|related|other)(?: [\w-]+){0,2} (?:task|thing|issue|question|bug|one|report|request|area|problem|fix|feature|ticket)|unrelated|related|follow-up|heads-up|one more (?:thing|review point|from review)|last (?:thing|one))\b[^:—–.!?]{0,40}?\s*(?:[—–:]|\s-)\s*/i;
+  /^(?:one more |another )?(?:review(?:er)?|review round|review point|review comment|from review|ci|ci failure|lint(?: job)?|conclusion on the pr|(?:different|separate|unrelated|new|another|related|other)(?: [\w-]+){0,2} (?:task|thing|issue|question|bug|one|report|request|area|problem|fix|feature|ticket)|unrelated|related|follow-up|heads-up|one more (?:thing|review point|from review)|last (?:thing|one))\b(?:(?!\b(?:wants?|asks?|says?|said|suggests?|needs?|is|are|should|must|prefers?|would|thinks?)\b)[^:—–.!?]){0,40}?\s*(?:[—–:]|\s-)\s*/i;
 /** A deliverable named as a heading: "tests: ...", "Test: ...". What follows defines it. */
 export const DELIVERABLE_LABEL = /^(?:(?:t\d+|task \d+)\s+)?(?:(?:for|in) the )?(?:tests?|docs|changelog|fixtures?|docstring)\s*:\s+(?=\S)/i;
 /** A lead of scope or condition before the main clause: "If X, ...", "When X, ...", "For t1, ...". */
@@ -104,12 +104,15 @@ export function opensImperative(text: string): boolean {
 }
 
 /** Two-word verbs whose first word alone would read otherwise: "look up by code first". */
-const PHRASAL = /^(?:start with|begin with|stick to|look up|fall back|set up|clean up|split up|wire up|hook up|pick up|back off|bail out|opt (?:in|out)|line up|roll back|tear down|carry over|fill in|spell out|factor out|pull out|move out|strip out|leave out|keep on)\b/i;
+export const PHRASAL = /^(?:start with|begin with|stick to|spin up|look up|fall back|set up|clean up|split up|wire up|hook up|pick up|back off|bail out|opt (?:in|out)|line up|roll back|tear down|carry over|fill in|spell out|factor out|pull out|move out|strip out|leave out|keep on)\b/i;
 
 function startsWithVerb(main: string): boolean {
   const words = main.split(/\s+/);
-  const first = (words[0] ?? "").toLowerCase();
+  // "open() the file as utf-8": a verb written as a call is still the verb.
+  const first = (words[0] ?? "").toLowerCase().replace(/\(\)$/, "");
   const second = (words[1] ?? "").toLowerCase();
+  // "wrap() splits words": a call before its own verb is the subject.
+  if (/\(\)$/.test(words[0] ?? "") && /^(?:\w+s|is|are|has|does|doesn't|can't|won't|never|always|still|only|now)$/.test(second)) return false;
   // "CLI: ...", "Expected: ...": a word before a colon is a heading, not a verb.
   if (first === "" || /[:,]$/.test(first)) return false;
   // "Separate deprecation, TargetEncoder: ...", "Docs fix:": a capitalised word and a noun before a comma or colon are a heading.
@@ -119,7 +122,7 @@ function startsWithVerb(main: string): boolean {
   if (nounLed(words)) return false;
   if (PHRASAL.test(main)) return true;
   if (/^(?:don't|never)$/.test(first)) return !/^(?:you|we|i|they|it|know|think|see)$/.test(second);
-  if (first === "do") return second === "not";
+  if (first === "do") return /^(?:not|it|this|that|the|a|an|both|all)$/.test(second);
   if (VERBS.has(first)) return !(first === "set" && /^(?:of|to)$/.test(second)) && !/^(?:is|are|was|were|has|have|does|doesn't|should|must|can|will|and|or)$/.test(second);
   return verbShaped(first, second);
 }
@@ -153,7 +156,9 @@ function verbAfterScope(main: string): boolean {
     const word = (words[index] ?? "").toLowerCase();
     const previous = words.slice(Math.max(0, index - 2), index).join(" ");
     if (/\b(?:i|we|you|it|they|he|she|this|that|to|not|can|will|should|must|would|could|does|do|did|don't|doesn't|is|are|was|were|be|been|being|gets?|got)$|\b(?:i|we|you|they|he|she)\b/i.test(previous)) continue;
-    if (VERBS.has(word) && /^(?:the|a|an|it|them|this|that|its|their|every|each|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(words[index + 1] ?? "")) return true;
+    if (/^(?:who|which|that)$/i.test(words[index - 1] ?? "") || DETERMINER.test(words[index - 1] ?? "")) continue;
+    // The verb takes an object, not a preposition or an auxiliary: "in the http adapter treat protocol-relative as relative".
+    if (VERBS.has(word) && !/^(?:of|to|in|on|at|by|for|with|from|as|is|are|was|were|be|and|or|,)$/i.test(words[index + 1] ?? "")) return true;
   }
   return false;
 }

@@ -1,4 +1,4 @@
-import { bareOf, clauseKind, mainOf, REPRO_LEAD, withoutLabels, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
+import { bareOf, clauseKind, mainOf, PHRASAL, REPRO_LEAD, withoutLabels, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
 import { HEDGE, MODAL, ONE_OFF, PROHIBITION, STANDING, VERBS } from "./requirement-cues.js";
 
 /**
@@ -197,6 +197,8 @@ function atDash(before: string, after: string, standing: boolean): Decision {
   const kind = clauseKind(before);
   // "X shouldn't invent a timezone — it makes Y reject dates": the reason is not part of the rule.
   if (/^(?:it|that|this|which|because|since|as)\b\s*\S+/i.test(after) && !instructionAhead(after)) return kind === "requirement" ? "drop-after" : "keep";
+  // "coverage back to 100% — the error path isn't hit": why, not what.
+  if (kind === "requirement" && opensStatement(after) && !MODAL.test(after) && /\b(?:isn't|aren't|doesn't|don't|never|not|no longer|because)\b/i.test(after)) return "drop-after";
   // "assert the message — use pytest.raises with match": how to do what the first half asks.
   if (instructionAhead(after)) return opensImperative(before) && kind === "requirement" && opensImperative(after) ? "keep" : "split";
   return opensStatement(after) && kind === "requirement" ? "split" : "keep";
@@ -209,6 +211,7 @@ function instructionAhead(text: string): boolean {
 /** A known verb before its object ("put a timeout on ..."): clear enough to start a clause after a bare comma. */
 function strongImperative(text: string): boolean {
   const [verb = "", object = ""] = stripFillers(text).split(/\s+/);
+  if (PHRASAL.test(stripFillers(text))) return true;
   return opensImperative(text) && VERBS.has(verb.toLowerCase()) && /^(?:the|a|an|its|their|every|each|all|both|any|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(object);
 }
 

@@ -35,11 +35,11 @@ export const ONE_OFF = new RegExp(
   "^(?:" +
     [
       "run|rerun|re-run|push(?! \\S+ onto)|submit|commit(?! messages?\\b)|sketch|lint(?= it| this| that| now| the| again)|rebase|squash|deploy|bisect|dig|debug|diagnose|profile|benchmark|measure|investigate|reproduce|repro(?! (?:test|case))|confirm|finish|finali[sz]e|proceed|draft|reply|ping|paste|grep|search|find|look(?! up\\b)",
-      "see(?! (?:that|to it)\\b)|say (?:what|how|why|whether|which|if)|tell (?:me|us)|read(?![^,.;]{0,40}\\bfrom\\b)",
+      "see(?! (?:that|to it)\\b)|build (?:the docs|it|everything|the project)|\\w+ (?:it |this |the \\S+ )?locally|say (?:what|how|why|whether|which|if)|tell (?:me|us)|read(?![^,.;]{0,40}\\bfrom\\b)",
       "merge (?:it|this|the (?:pr|branch))|release (?:it|v?\\d)|publish (?:it|v?\\d)|tag (?:a|the) release",
       "show (?:me|us|what|how|where|why|whether|if|the (?:diff|output|log|logs|error|failure|traceback|result|results|numbers|code))",
       "explain(?!\\s+(?:in|inside|within)\\b)|write up|summari[sz]e|walk (?:me|us) through|let (?:me|us) know|report back|give (?:me|us)",
-      "try(?![^,.;]*\\b(?:first|then|before)\\b)|have a look|take a look|figure out|work out",
+      "try (?:it|this|that|again|out|running|to |with |on |the (?:tests?|suite|build|command|script|fix|change|branch)|a |an |\\w+ing\\b)|have a look|take a look|figure out|work out",
       "answer (?:the|their|his|her|them|that)|respond (?:to|on)|post (?:it|the|a|that)|close (?:it|this|the (?:issue|pr|ticket|thread|discussion))|open (?:a|an|the) (?:pr|pull request|issue|ticket)",
       "wrap (?:it|this|this one|things) up|complete (?:it|this|the (?:work|task|pr|review|job|change|fix))|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
       "verify (?:whether|if)|check(?!\\s+(?:that|it|they|this|those|we|the \\S+ still)\\b)",
@@ -68,7 +68,7 @@ export const POLITE =
  * are not here: see REPORTED.
  */
 export const MODAL =
-  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|(?:we|you|it) could (?:at least|also|just|simply)|prefers?|wants?|want(?:ed)? to|(?:reviewers?|maintainers?|owners?|users?|reporters?|callers?|customers?|team|lead|he|she|they|we|i|someone|people|folks|\w+ers?) (?:also |now |still )?(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b|^(?:the )?(?:fix|goal|target|desired (?:behaviou?r|result|output))\s*(?:is\s*)?[:—–]/i;
+  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|(?:we|you|it) could (?:at least|also|just|simply)|(?:would|'d) (?:only )?accept|prefers?|wants?|want(?:ed)? to|(?:reviewers?|maintainers?|owners?|users?|reporters?|callers?|customers?|team|lead|he|she|they|we|i|someone|people|folks|\w+ers?) (?:also |now |still )?(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b|^(?:the )?(?:fix|goal|target|desired (?:behaviou?r|result|output))\s*(?:is\s*)?[:—–]/i;
 
 /** Statements that put a want in someone's mouth without adopting it. */
 export const REPORTED = /\b(?:argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
@@ -96,7 +96,7 @@ export const STANDING = new RegExp(
 
 /** Decisions that constrain later work: "we're not changing the default", "the maintainer declined it". */
 export const DECISION =
-  /^(?:(?:we|i)(?:'re| are|'m| am) not (?:going to )?\w+|(?:we|i) (?:won't|will not|don't want to|do not want to)\b|let's not\b|(?:the )?(?:maintainers?|reviewers?|team|upstream|we)(?: has| have)? (?:already )?(?:declined|rejected|decided|agreed|settled)\b|no (?:code )?changes? (?:here|to|in|needed|required)\b|not a code change\b|won't fix\b|go with\b|stick with\b|we'll go with\b|(?:we|i) (?:went|settled) (?:with|on)\b)/i;
+  /^(?:(?:we|i)(?:'re| are|'m| am) not (?:going to )?\w+|(?:we|i) (?:won't|will not|can't|cannot|don't want to|do not want to)\b|let's not\b|(?:the )?(?:maintainers?|reviewers?|team|upstream|we)(?: has| have)? (?:already )?(?:declined|rejected|decided|agreed|settled)\b|no (?:code )?changes? (?:here|to|in|needed|required)\b|not a code change\b|won't fix\b|go with\b|stick with\b|we'll go with\b|(?:we|i) (?:went|settled) (?:with|on)\b)/i;
 
 /** A prohibition without a verb: "no new dependencies", "nothing new in the deps". */
 export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:idea|clue|luck|rush|worries|problem|problems|way|wonder|matter|one|doubt|output|error|errors|change in|difference|left|else|more|pending|further|yet|to (?:add|do)|from)\b)\S/i;
