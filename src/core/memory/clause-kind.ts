@@ -75,7 +75,7 @@ export function bareOf(clause: string): string {
 
 /** The clause without workspace path, labels and fillers; a polite opener stays. */
 export function withoutLabels(clause: string): string {
-  let rest = clause.replace(WORKSPACE, "").replace(/[.;,!]+$/, "").replace(/^[—–:,;-]+\s*/, "");
+  let rest = clause.replace(WORKSPACE, "").replace(/[.;,!"]+$/, "").replace(/^[—–:,;"-]+\s*/, "");
   for (let previous = ""; previous !== rest; ) {
     previous = rest;
     rest = stripFillers(rest.replace(TASK_LABEL, "").replace(SECTION_LABEL, "").replace(DELIVERABLE_LABEL, ""));
@@ -109,16 +109,18 @@ export const PHRASAL = /^(?:start with|begin with|stick to|spin up|look up|fall 
 function startsWithVerb(main: string): boolean {
   const words = main.split(/\s+/);
   // "open() the file as utf-8": a verb written as a call is still the verb.
-  const first = (words[0] ?? "").toLowerCase().replace(/\(\)$/, "");
+  const first = (words[0] ?? "").toLowerCase().replace(/\(\)$/, "").replace(/,$/, "");
   const second = (words[1] ?? "").toLowerCase();
   // "wrap() splits words": a call before its own verb is the subject.
   if (/\(\)$/.test(words[0] ?? "") && /^(?:\w+s|is|are|has|does|doesn't|can't|won't|never|always|still|only|now)$/.test(second)) return false;
   // "CLI: ...", "Expected: ...": a word before a colon is a heading, not a verb.
-  if (first === "" || /[:,]$/.test(first)) return false;
+  if (first === "" || /:$/.test(first)) return false;
   // "Separate deprecation, TargetEncoder: ...", "Docs fix:": a capitalised word and a noun before a comma or colon are a heading.
   if (/^[A-Z]/.test(words[0] ?? "") && /[:,]$/.test(second) && !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)) return false;
   // "say a command where ...": an example, not an instruction.
   if (first === "say" && /^(?:a|an|the|you)$/.test(second)) return false;
+  // "Test it with pytest.warns": a test is asked for.
+  if (first === "test" && /^(?:it|them|this|that|the|both|each|every|all)$/.test(second)) return true;
   if (nounLed(words)) return false;
   if (PHRASAL.test(main)) return true;
   if (/^(?:don't|never)$/.test(first)) return !/^(?:you|we|i|they|it|know|think|see)$/.test(second);
@@ -301,14 +303,14 @@ function isOneOff(text: string): boolean {
 }
 
 /** Words for the issue tracker, not the repository: "include the snippet in the reply", "leave a review comment". */
-const SESSION_ARTIFACT = /\b(?:in (?:the|your|my) (?:reply|answer|response|pr description)|review comment|comment on the (?:issue|pr|ticket|thread))\b/i;
+const SESSION_ARTIFACT = /\b(?:in (?:the|your|my) (?:reply|answer|pr description)|in your response|review comment|comment on the (?:issue|pr|ticket|thread))\b/i;
 /** "Drop default= and it works": a condition of an observation, not an instruction. */
 const TRIAL = /(?:,\s*|\s)and (?:it|everything|the \w+) (?:works|passes|is fine|goes away|disappears|succeeds)\b/i;
 
 /** "implement it", "ok fix it there": a go-ahead whose content is elsewhere. */
 function isBareGoAhead(main: string): boolean {
   // Only verbs that say nothing of their own: "wrap it" or "normalise them" still say what to do.
-  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make|write|patch)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
+  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make|write|patch|add)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
   return verb.test(main);
 }
 

@@ -35,9 +35,10 @@ export function sentencesOf(text: string): Sentence[] {
       const bare = withoutLabels(whole);
       const polite = /^(?:(?:can|could|would|will) you|would you mind|do you mind)\b/i.test(bare);
       const standing = STANDING.test(bare);
-      const hedged = HEDGE.test(bare);
       const repro = REPRO_LEAD.test(bare);
       for (const piece of whole.split(/;\s+/)) {
+        // "Look at X; I suspect we never call Y": a hunch after ";" is a hunch of its own.
+        const hedged = HEDGE.test(bare) || HEDGE.test(withoutLabels(piece));
         if (piece.trim() !== "") out.push({ text: piece.trim(), polite, standing, hedged, repro, question: /\?\s*$/.test(piece.trim()) });
       }
     }

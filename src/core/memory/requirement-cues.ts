@@ -24,7 +24,7 @@ export const VERBS = new Set(
   prepend preload process prompt provide query queue refresh reload remember repeat replay reserve rotate sanitise sanitize scan schedule
   seed serve share shift show sign slice spawn stream subscribe substitute sum surface sync throttle throw toggle transform traverse try
   unset unpack upload verify wait walk watch accumulate coerce distinguish dedupe drop exit fetch lint loosen reflect reread
-  redraw reindent rewind rerender sniff say state list claim read expect`.split(/\s+/),
+  redraw reindent rewind rerender sniff say state list claim read expect fail`.split(/\s+/),
 );
 
 /**
