@@ -213,6 +213,9 @@ describe("superseding", () => {
       "Lines must be no longer than 80 characters.",
       "Drop the trailing newline from each row.",
       "Use a dict instead of a list for the lookup table.",
+      "Drop it.",
+      "It should actually write the report header twice as fast.",
+      "Name the output file report.csv instead of out.csv so the report is easy to find.",
     ];
     for (const words of lookAlikes) expect(supersededBy(words), words).toEqual([]);
   });

@@ -46,10 +46,10 @@ export interface ClauseContext {
 
 /** Task labels and back-references in front of a clause: "t2 —", "Task B:", "back to X —", "for the X one:". */
 const TASK_LABEL =
-  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+|(?:the )?(?:first|second|third|fourth|fifth|last|other) (?:task|one|issue|bug|report|thing)|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+|the [^,:—–]{1,50} (?:one|issue|bug|report|task|fix)))\s*(?:[—–:]|\s-)\s*/i;
+  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+|(?:the )?(?:first|second|third|fourth|fifth|last|other) (?:task|one|issue|bug|report|thing)|back to '.{1,120}?(?:'|\u0000\d+\u0000\u0002?)(?=\s*(?:[—–]|\s-))|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+|the [^,:—–]{1,50} (?:one|issue|bug|report|task|fix)))\s*(?:[—–:]|\s-)\s*/i;
 /** A reference that only says which task a request is about ("Task A:", "back to X —"): the record already knows. */
 const TASK_REFERENCE =
-  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+))\s*(?:[—–:]|\s-)\s*/i;
+  /^(?:(?:task\s+)?[a-z]?\d+|task [a-z]|t\d+|back to '.{1,120}?(?:'|\u0000\d+\u0000\u0002?)(?=\s*(?:[—–]|\s-))|back to [^—–:]{1,80}?|re [^—–:]{1,80}?|about [^—–:]{1,60}?|for (?:t\d+|task \d+))\s*(?:[—–:]|\s-)\s*/i;
 
 /** The clause without a leading task reference. */
 export function withoutTaskReference(clause: string): string {

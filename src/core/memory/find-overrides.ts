@@ -1,4 +1,5 @@
 import { contentWords, extractSignals } from "../routing/signals.js";
+import { mainOf, opensImperative } from "./clause-kind.js";
 import { clauses, isRequirementClause } from "./requirement-clauses.js";
 
 /**
@@ -36,7 +37,7 @@ export interface Override {
 }
 
 const RETRACT =
-  /^(?:(?:no|actually|wait|hmm+|ok|okay|sorry|oh),?\s+)*(?:scratch|forget|ignore|disregard|never ?mind|undo|cancel|strike|drop) (?:that|this|it|all that|what i (?:said|asked|wrote)(?: (?:before|earlier|above))?|my (?:last|previous) (?:message|request|comment|ask)|the (?:last|previous) (?:one|part|request|message))\b/i;
+  /^(?:(?:no|actually|wait|hmm+|ok|okay|sorry|oh),?\s+)*(?:scratch|forget|ignore|disregard|never ?mind|undo|cancel|strike) (?:that|this|it|all that|what i (?:said|asked|wrote)(?: (?:before|earlier|above))?|my (?:last|previous) (?:message|request|comment|ask)|the (?:last|previous) (?:one|part|request|message))\b/i;
 const DROPPED_SUBJECT = [
   /\b(?:drop|forget(?: about)?|abandon|scrap|ditch|shelve|skip|lose|give up on) (?:the |that |this |our |my |your )?(.{2,60}?) (?:idea|approach|plan|requirement|suggestion|part|bit|change|thing|proposal|option|route)\b/i,
   /\b(?:forget(?: about)?|abandon|scrap|ditch) (?:the |that |this |our |my )?([^,.;]{2,40})/i,
@@ -45,10 +46,12 @@ const DROPPED_SUBJECT = [
   /\b(?:we|i|you) (?:don't|do not|no longer) (?:need|want) ([^,.;]{2,60}?)(?: (?:any ?more|after all)|$|[,.;])/i,
 ];
 const REPLACE = /\b(?:use|switch to|go with|prefer|make it|call it|name it|rename it to|return|emit|raise|write|store|keep|pick|choose) (.{1,60}?),? (?:instead of|rather than) (.{1,60}?)(?=[,.;]|$)/i;
+// "Actually" revises only at the start: "to actually print the order" is an adverb.
 const REVISION =
-  /\b(?:instead|no longer|not any ?more|rather than|actually|switch(?:ing)? to|after all|on second thought|change of plan)\b|\bchange\b[^.;]{0,60}?\bto\b|\bdon'?t\b[^.;]{0,60}?\bany ?more\b|^no,/i;
+  /\b(?:instead|no longer|not any ?more|rather than|switch(?:ing)? to|after all|on second thought|change of plan)\b|^(?:(?:ok|so|hmm+|wait),?\s+)?actually\b|\bchange\b[^.;]{0,60}?\bto\b|\bdon'?t\b[^.;]{0,60}?\bany ?more\b|^no,/i;
 const ADDITIVE = /\b(?:also|as well|in addition|additionally|too)\b/i;
-const NEGATION = /\b(?:don't|do not|never|must not|mustn't|should not|shouldn't|no longer|not)\b/i;
+// Negation of the instruction itself; "X, not Y" only contrasts.
+const NEGATION = /\b(?:don't|do not|never|must not|mustn't|should not|shouldn't|no longer)\b/i;
 // Words that carry the cue, not the subject.
 const CUE_WORDS = new Set(["instead", "actually", "rather", "longer", "anymore", "forget", "switch", "drop", "change", "scratch", "mind", "idea", "approach", "plan", "need", "needed", "want", "use"]);
 
@@ -110,12 +113,25 @@ function subjectWords(subject: string): string[] {
   return [...new Set([...contentWords(subject).filter((word) => !CUE_WORDS.has(word)), ...codeNames(subject)])];
 }
 
-/** The same subject: a shared code name or path, or two shared content words (cue words not counted). */
+/**
+ * The same instruction revised: the same verb ("write the report as JSON" after "write the
+ * report as CSV"), and a shared code name or two shared content words (cue words not counted).
+ * A different verb is a different instruction, however many words it shares.
+ */
 function sameSubject(newer: string, older: string): boolean {
+  const verb = headVerb(newer);
+  if (verb === undefined || verb !== headVerb(older)) return false;
   const names = new Set(codeNames(newer));
   if (codeNames(older).some((name) => names.has(name))) return true;
   const words = new Set(contentWords(newer).filter((word) => !CUE_WORDS.has(word)));
   return new Set(contentWords(older).filter((word) => words.has(word))).size >= 2;
+}
+
+/** The verb an instruction starts with ("write"), or the one after its modal ("it should stream" → "stream"). */
+function headVerb(text: string): string | undefined {
+  const main = mainOf(text).replace(/^(?:actually|instead|rather|no|so|ok),?\s+/i, "").replace(/^(?:don't|do not|never|please)\s+/i, "");
+  const verb = opensImperative(main) ? main.split(/\s+/)[0] : /\b(?:should|must|shall|needs? to|has to|have to)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+)?(\w+)/i.exec(main)?.[1];
+  return verb === undefined ? undefined : contentWords(verb)[0] ?? verb.toLowerCase();
 }
 
 /**
@@ -127,7 +143,7 @@ function contradicts(newer: string, older: string): boolean {
   const a = new Set(contentWords(withoutValues(newer)));
   const b = new Set(contentWords(withoutValues(older)));
   const shared = [...a].filter((word) => b.has(word)).length;
-  if (shared < 2 || shared < 0.8 * Math.min(a.size, b.size)) return false;
+  if (shared < 2 || shared < 0.8 * Math.min(a.size, b.size) || headVerb(newer) !== headVerb(older)) return false;
   if (NEGATION.test(newer) !== NEGATION.test(older)) return true;
   const valuesA = values(newer);
   const valuesB = values(older);
