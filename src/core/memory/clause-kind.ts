@@ -178,7 +178,7 @@ export function opensStatement(text: string): boolean {
   if (/^that\s/i.test(text.trim())) return false;
   if (/^(?:\S+\s+){0,4}?(?:what|how|whether|why|which)\b/i.test(text.trim())) return false;
   // A subject first: "should assert they differ" after "and" shares the subject before it.
-  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither)\s+)?(?:(?!(?:which|who|whose|where|when)\s)(?!(?<!\b(?:in|on|at|of|for|with|from|to|by|about)\s)that\s)[\w.`'()\u0000/*<>=-]+\s+){1,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|could|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?)\b/i.test(
+  return /^(?:(?:the|a|an|this|that|these|those|its|their|our|each|every|no|any|all|both|some|other|either|neither)\s+)?(?:(?!(?:which|who|whose|where|when)\s)(?!(?<!\b(?:in|on|at|of|for|with|from|to|by|about)\s)that\s)[\w.`'()\u0000/*<>=-]+\s+){1,7}?(?:is|are|isn't|aren't|was|were|has|have|does|do|doesn't|don't|can|can't|cannot|could|will|won't|would|should|shouldn't|must|shall|may|might|needs?|goes|go|stays?|becomes?|counts?|applies|apply|holds?|wins?|gets?|keeps?|returns?|takes?|means?|comes?|ends?|starts?|falls?|matches|works?|uses?|contains?|follows?|shows?|wants?|appears?|remains?|lands?|gives?|produces?|yields?|seems?|looks?)\b/i.test(
     text.trim(),
   );
 }
@@ -290,7 +290,8 @@ function pointsBack(bare: string): boolean {
   return drawn && opensImperative(tail) && !isOneOff(tail);
 }
 
-function withoutLabelsButDeliverable(clause: string): string {
+/** The clause without workspace path and task or section labels; a deliverable heading ("tests:") stays. */
+export function withoutLabelsButDeliverable(clause: string): string {
   return clause.replace(WORKSPACE, "").replace(TASK_LABEL, "").replace(SECTION_LABEL, "");
 }
 
@@ -303,7 +304,7 @@ function isOneOff(text: string): boolean {
 }
 
 /** Words for the issue tracker, not the repository: "include the snippet in the reply", "leave a review comment". */
-const SESSION_ARTIFACT = /\b(?:in (?:the|your|my) (?:reply|answer|pr description)|in your response|review comment|comment on the (?:issue|pr|ticket|thread))\b/i;
+const SESSION_ARTIFACT = /\b(?:in (?:the|your|my) (?:reply|answer|pr description)|in your response|review comment|comment on the (?:issue|pr|ticket|thread)|as a (?:draft )?(?:pr|pull request))\b/i;
 /** "Drop default= and it works": a condition of an observation, not an instruction. */
 const TRIAL = /(?:,\s*|\s)and (?:it|everything|the \w+) (?:works|passes|is fine|goes away|disappears|succeeds)\b/i;
 
@@ -326,13 +327,15 @@ function statesWant(clause: string): boolean {
   const modal = MODAL.exec(text);
   if (!modal || WANT_IN_COMPLAINT.test(text)) return false;
   // "ffmpeg wants the terminal's stdin", "eject wants the number": only people want things.
-  if (/^(?:wants?|suggests|proposes|recommends|prefers?|insists?)$/i.test(modal[0]) && !PERSON.test(text.slice(0, modal.index))) return false;
+  if (/^(?:wants?|suggests|proposes|recommends|prefers?|insists?|asks?|asked|requests?|requested)\b/i.test(modal[0]) && !PERSON.test(text.slice(0, modal.index))) return false;
   if (REPORTED.test(text.slice(0, modal.index))) return false;
   if (HEDGE.test(text) && !/\b(?:should|must|needs? to|has to|have to|want|would like|'d like)\b/i.test(text)) return false;
   // Descriptions that mention a tool's demand: "Postgres complains that a column has to appear ...".
   if (/\b(?:complains?|errors? (?:out )?(?:with|saying)|says|said|warns?|message)\b[^.]*$/i.test(text.slice(0, modal.index))) return false;
   // An impersonal "you" describes today's workaround: "to get the hidden ones you have to subtract".
   if (/^(?:to \w+|if you|when you|unless you)\b[^,]*?,?\s*you (?:have to|need to|must|can)\b/i.test(text)) return false;
+  // "any class should do", "that would be enough": sufficiency, not a target.
+  if (/\b(?:should|would|will) (?:do|suffice|be enough|be plenty)\s*[.!]?$/i.test(text)) return false;
   // "That needs a maintainer decision": a need of the discussion, not of the code.
   if (/^needs?\b/i.test(modal[0]) && /^\s*(?:a|an|the|some|more)?\s*(?:\w+\s+)?(?:decision|discussion|review|input|thought|answer|investigation|look|confirmation|consensus|info|information)\b/i.test(text.slice(modal.index + modal[0].length))) return false;
   // A gerund subject describes a circumstance: "Reproducing needs a server".
@@ -343,8 +346,17 @@ function statesWant(clause: string): boolean {
   return !(personal && (isOneOff(wanted) || /^(?:know|understand|hear|learn|see|figure|find out|check whether|confirm|ask)\b/i.test(wanted)));
 }
 
-/** Someone in the clause before "wants": "the maintainer is fine with X but wants Y", "I want". */
-const PERSON = /^$|\b(?:I|i|we|you|they|he|she|users?|reviewers?|maintainers?|reporters?|callers?|customers?|people|folks|team|lead|someone|everyone|nobody|owners?|authors?|contributors?|developers?|colleagues?|qa)\b|\b[A-Z][a-z]+[a-zA-Z]*\s+(?:\w+\s+)?$/;
+/** Someone in the clause before "wants": "the maintainer is fine with X but wants Y", "I want", "RonnyPfannschmidt wants". */
+const PERSON_WORD = /\b(?:i|we|you|they|he|she|users?|reviewers?|maintainers?|reporters?|callers?|customers?|people|folks|team|lead|someone|everyone|nobody|owners?|authors?|contributors?|developers?|colleagues?|qa)\b/i;
+const NAME_BEFORE = /\b[A-Z][a-z]+[a-zA-Z]*\s+(?:[\w']+\s+)?$/;
+const PERSON = {
+  // The subject nearest the verb: after the last comma or conjunction ("we mount X, and the page then asks for Y").
+  test: (before: string) => {
+    const trimmed = before.replace(/(?:^|\s+)(?:(?:also|now|still|really|only|just|actually|then|even|doesn't|does not|don't|do not|no longer)\s*)+$/i, " ");
+    const subject = trimmed.split(/,\s+|\s+(?:and|but|so|then)\s+|:\s+|;\s+/).at(-1) ?? "";
+    return subject.trim() === "" || PERSON_WORD.test(subject) || NAME_BEFORE.test(subject);
+  },
+};
 
 /** "wildcard * too", "also the boolean case, send(true)": a short follow-up that can only mean "this as well". */
 function isAlsoFragment(text: string, bare: string): boolean {

@@ -1,4 +1,4 @@
-import { bareOf, clauseKind, mainOf, PHRASAL, REPRO_LEAD, withoutLabels, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
+import { bareOf, clauseKind, DELIVERABLE_LABEL, mainOf, PHRASAL, REPRO_LEAD, withoutLabels, withoutLabelsButDeliverable, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
 import { HEDGE, MODAL, ONE_OFF, PROHIBITION, STANDING, VERBS } from "./requirement-cues.js";
 
 /**
@@ -76,7 +76,9 @@ interface SplitState {
 
 /** The clauses of one sentence, in order. */
 export function clausesOf(sentence: Sentence): string[] {
-  const state: SplitState = { held: !sentence.standing && opensWithScope(sentence.text), listing: false };
+  // A hunch, or a deliverable's heading ("test: a one-year span, the offset must be empty"), is one piece.
+  const held = sentence.hedged || DELIVERABLE_LABEL.test(withoutLabelsButDeliverable(sentence.text));
+  const state: SplitState = { held: held || (!sentence.standing && opensWithScope(sentence.text)), listing: false };
   const out: string[] = [];
   let rest = sentence.text;
   let searchFrom = 0;
@@ -132,7 +134,8 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   if (joint === "+") return "keep";
   // "plus a test in X" is a second item; "an async view plus test_client" is one thing.
   if (/plus$/.test(joint)) return joint.startsWith(",") || /^(?:a|an|the|one|another|some)\b/i.test(after) || opensDeliverable(after) ? "split" : "keep";
-  if (/but$/.test(joint)) return opens || opensStatement(after) ? "split" : "keep";
+  // "... thinks it's flaky, but asks for a playground case": the want after "but" stands alone.
+  if (/but$/.test(joint)) return opens || opensStatement(after) || /^(?:also |now )?(?:asks?|wants?|would like|prefers?|suggests|requests?)\b/i.test(after) ? "split" : "keep";
   // "the shell completes paths, so the prefix should only go on plain items": the rule stands without its reason;
   // "`padding` may be an int, so use `Padding.unpack`": an instruction keeps the fact it draws on.
   if (/so$/.test(joint)) return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement") || (modalStatementAhead(after) && !opensImperative(after)) ? "split" : "keep";
@@ -217,8 +220,8 @@ function strongImperative(text: string): boolean {
 }
 
 function modalStatementAhead(text: string): boolean {
-  const head = text.split(/\s+/).slice(0, 9).join(" ");
-  return opensStatement(text) && MODAL.test(head);
+  // "with a bbox given, 'best' should pick ...": past a leading condition too.
+  return [text, mainOf(text)].some((part) => opensStatement(part) && MODAL.test(part.split(/\s+/).slice(0, 9).join(" ")));
 }
 
 function isOneOffAhead(text: string): boolean {
