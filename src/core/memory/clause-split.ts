@@ -1,4 +1,6 @@
-import { bareOf, clauseKind, DELIVERABLE_LABEL, mainOf, PHRASAL, REPRO_LEAD, withoutLabels, withoutLabelsButDeliverable, opensDeliverable, opensImperative, opensStatement, stripFillers } from "./clause-kind.js";
+import { clauseKind, REPRO_LEAD } from "./clause-kind.js";
+import { bareOf, DELIVERABLE_LABEL, mainOf, stripFillers, withoutLabels, withoutLabelsButDeliverable } from "./clause-labels.js";
+import { opensDeliverable, opensImperative, opensStatement, PHRASAL } from "./clause-shape.js";
 import { HEDGE, MODAL, ONE_OFF, PROHIBITION, STANDING, VERBS } from "./requirement-cues.js";
 
 /**

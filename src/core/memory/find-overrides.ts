@@ -1,5 +1,6 @@
 import { contentWords, extractSignals } from "../routing/signals.js";
-import { mainOf, opensImperative } from "./clause-kind.js";
+import { mainOf } from "./clause-labels.js";
+import { opensImperative } from "./clause-shape.js";
 import { clauses, isRequirementClause } from "./requirement-clauses.js";
 
 /**

@@ -1,4 +1,6 @@
-import { bareOf, clauseKind, isRuleStatement, opensImperative, opensStatement, withoutTaskReference } from "./clause-kind.js";
+import { clauseKind, isRuleStatement } from "./clause-kind.js";
+import { bareOf, withoutTaskReference } from "./clause-labels.js";
+import { opensImperative, opensStatement } from "./clause-shape.js";
 import { clausesOf, sentencesOf } from "./clause-split.js";
 import { requestBlocks, type RequestBlock } from "./request-blocks.js";
 import { DELIVERABLE_NOUN, MODAL, WORKSPACE } from "./requirement-cues.js";
