@@ -14,8 +14,9 @@ const MAX_LIST = { pending: 30, files: 40, uncertainties: 20 } as const;
  * - a progress item cites tool evidence (a completed edit, write, patch or non-read-only
  *   bash call of the batch), or it becomes an unverified claim under uncertainties;
  * - ids that exist nowhere in the task are removed from sources;
- * - a constraint leaves the record only when a newer user message of the task supersedes
- *   it; one that is simply missing from the proposal is kept;
+ * - a constraint is never removed: it is marked overridden only by a newer user message of
+ *   the task (and stays in the record, shown as overridden); one that is simply missing
+ *   from the proposal is kept in force;
  * - earlier progress is never lost; the coverage mark moves to the batch's last group.
  * Pure and deterministic; `notes` says what was changed and why.
  */
@@ -67,14 +68,7 @@ export function applyProposal(options: {
       continue;
     }
     if (known(text)) continue;
-    constraints.push({ id: `c${constraints.length + 1}`, text, sources, ...newOverride(proposed, sources) });
-  }
-  // A new constraint that a later message of the same batch overrides is recorded, marked.
-  function newOverride(proposed: RecordProposal["constraints"][number], sources: readonly string[]): Partial<Constraint> {
-    if (proposed.supersededBy === undefined) return {};
-    const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clip(proposed.text)), taskID: task.id });
-    if (!mark.ok) notes.push(mark.note);
-    return mark.ok ? { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) } : {};
+    constraints.push({ id: `c${constraints.length + 1}`, text, sources, ...sameBatchOverride({ proposed, sources, order, batch, taskID: task.id, notes }) });
   }
   for (const constraint of previous?.constraints ?? []) {
     if (constraint.supersededBy !== undefined || kept.has(constraint.id) || superseded.has(constraint.id)) continue;
@@ -123,6 +117,22 @@ export function applyProposal(options: {
     coverage: { through: last.id, groups },
     lastUpdate: { updater, groups: batch.length, ...(aux ? { aux } : {}), notes },
   };
+}
+
+/** A new constraint that a later message of the same batch overrides is recorded, marked; a mark by an older message is refused with a note. */
+function sameBatchOverride(options: {
+  proposed: RecordProposal["constraints"][number];
+  sources: readonly string[];
+  order: ReadonlyMap<string, number>;
+  batch: MemoryUpdateInput["batch"];
+  taskID: string;
+  notes: string[];
+}): Partial<Constraint> {
+  const { proposed, sources, order, batch, taskID, notes } = options;
+  if (proposed.supersededBy === undefined) return {};
+  const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clip(proposed.text)), taskID });
+  if (!mark.ok) notes.push(mark.note);
+  return mark.ok ? { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) } : {};
 }
 
 function validSources(sources: readonly string[], exists: (id: string) => boolean, notes: string[], what: "constraint" | "progress"): string[] {

@@ -4,7 +4,7 @@ import { findOverrides } from "./find-overrides.js";
 import { requirementClauses } from "./requirement-clauses.js";
 import { toolCallsOf, type GroupDigest, type ToolCallDigest } from "./group-digest.js";
 import type { RecordProposal } from "./record-proposal.js";
-import { activeConstraints } from "./record.js";
+import { activeConstraints, type Constraint } from "./record.js";
 import { isEditingCall, isProgressEvidence, isTestCommand, testOutcome } from "./tool-evidence.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "./updater.js";
 
@@ -64,6 +64,8 @@ function goalOf(batch: readonly GroupDigest[]): string {
  */
 type Candidate = { text: string; sources: string[]; group: number; at: number; supersededBy?: string; supersededWith?: string };
 
+type Superseded = { id: string; by: string; because: string };
+
 /**
  * New constraints from the batch's requests, and the previous ones their requests override
  * (find-overrides.ts). An overridden constraint is never dropped: a previous one is listed in
@@ -73,34 +75,15 @@ type Candidate = { text: string; sources: string[]; group: number; at: number; s
 function extractConstraints(input: MemoryUpdateInput) {
   const active = input.previous ? activeConstraints(input.previous) : [];
   const order = new Map(input.requestIDs.map((id, position) => [id, position]));
-  const newest = (sources: readonly string[]) => Math.max(-1, ...sources.map((source) => order.get(source) ?? -1));
-  const superseded: { id: string; by: string; because: string }[] = [];
+  const superseded: Superseded[] = [];
   const fresh: Candidate[] = [];
   input.batch.forEach((group, index) => {
     const by = group.requestID;
     if (group.kind !== "request" || by === undefined) return;
-    const text = flat(group.requestText);
-    const added: Candidate[] = [];
-    for (const clause of requirementClauses(group.requestText)) {
-      if (active.some((known) => sameText(known.text, clause))) continue;
-      const same = fresh.find((candidate) => candidate.supersededBy === undefined && sameText(candidate.text, clause));
-      if (same) {
-        if (!same.sources.includes(by)) same.sources.push(by);
-      } else added.push({ text: clause, sources: [by], group: index, at: Math.max(0, text.indexOf(flat(clause).slice(0, 40))) });
-    }
-    fresh.push(...added);
-    const earlier = [
-      ...active.filter((known) => !superseded.some((entry) => entry.id === known.id)).map((known) => ({ key: known.id, text: known.text, order: newest(known.sources), at: -1 })),
-      ...fresh.filter((candidate) => candidate.supersededBy === undefined).map((candidate) => ({ key: `new:${fresh.indexOf(candidate)}`, text: candidate.text, order: newest(candidate.sources), at: candidate.group === index ? candidate.at : -1 })),
-    ];
-    for (const { key, because } of findOverrides({ text: group.requestText, order: order.get(by) ?? -1, earlier })) {
-      const candidate = key.startsWith("new:") ? fresh[Number(key.slice(4))] : undefined;
-      if (candidate) Object.assign(candidate, { supersededBy: by, supersededWith: because });
-      else superseded.push({ id: key, by, because });
-    }
+    fresh.push(...newClauses({ text: group.requestText, by, index, active, fresh }));
+    markOverrides({ text: group.requestText, by, index, order, active, fresh, superseded });
   });
   const gone = new Set(superseded.map((entry) => entry.id));
-  const live = fresh.filter((candidate) => candidate.supersededBy === undefined);
   return {
     // Previous constraints are emitted with their ids so that they are kept without a note.
     constraints: [
@@ -108,9 +91,49 @@ function extractConstraints(input: MemoryUpdateInput) {
       ...fresh.map(({ text, sources, supersededBy, supersededWith }) => ({ text, sources, ...(supersededBy ? { supersededBy, supersededWith } : {}) })),
     ],
     superseded,
-    fresh: live,
+    fresh: fresh.filter((candidate) => candidate.supersededBy === undefined),
     supersededTexts: [...active.filter((known) => gone.has(known.id)), ...fresh.filter((candidate) => candidate.supersededBy !== undefined)].map((item) => item.text),
   };
+}
+
+/** The request's requirement clauses not known yet; a repeat of a new one adds its message as a source. */
+function newClauses(options: { text: string; by: string; index: number; active: readonly Constraint[]; fresh: readonly Candidate[] }): Candidate[] {
+  const { text, by, index, active, fresh } = options;
+  const request = flat(text);
+  const added: Candidate[] = [];
+  for (const clause of requirementClauses(text)) {
+    if (active.some((known) => sameText(known.text, clause))) continue;
+    const same = fresh.find((candidate) => candidate.supersededBy === undefined && sameText(candidate.text, clause));
+    if (same) {
+      if (!same.sources.includes(by)) same.sources.push(by);
+    } else added.push({ text: clause, sources: [by], group: index, at: Math.max(0, request.indexOf(flat(clause).slice(0, 40))) });
+  }
+  return added;
+}
+
+/** Marks what the request overrides: earlier new constraints in place, previous ones in `superseded`. */
+function markOverrides(options: {
+  text: string;
+  by: string;
+  index: number;
+  order: ReadonlyMap<string, number>;
+  active: readonly Constraint[];
+  fresh: Candidate[];
+  superseded: Superseded[];
+}): void {
+  const { text, by, index, order, active, fresh, superseded } = options;
+  const newest = (sources: readonly string[]) => Math.max(-1, ...sources.map((source) => order.get(source) ?? -1));
+  const earlier = [
+    ...active.filter((known) => !superseded.some((entry) => entry.id === known.id)).map((known) => ({ key: known.id, text: known.text, order: newest(known.sources), at: -1 })),
+    ...fresh.flatMap((candidate, position) =>
+      candidate.supersededBy === undefined ? [{ key: `new:${position}`, text: candidate.text, order: newest(candidate.sources), at: candidate.group === index ? candidate.at : -1 }] : [],
+    ),
+  ];
+  for (const { key, because } of findOverrides({ text, order: order.get(by) ?? -1, earlier })) {
+    const candidate = key.startsWith("new:") ? fresh[Number(key.slice(4))] : undefined;
+    if (candidate) Object.assign(candidate, { supersededBy: by, supersededWith: because });
+    else superseded.push({ id: key, by, because });
+  }
 }
 
 function flat(text: string): string {
