@@ -165,41 +165,76 @@ describe("constraints", () => {
 
 describe("superseding", () => {
   const previous = record(input([request("u1", "Write the report as CSV to out/report.csv. Keep the header row. Name the helper `slug_of`.")]));
+  const supersededBy = (text: string, earlier: TaskRecord = previous) => proposeExtractively(input([request("u2", text)], earlier, ["u1"])).superseded.map((entry) => entry.id);
 
-  it("marks a previous constraint superseded by the newer message that overrides it", () => {
+  it("marks a previous constraint superseded by the newer message that overrides it, with that message's words", () => {
     const value = input([request("u2", "Actually, write the report as JSON instead.")], previous, ["u1"]);
     const proposal = proposeExtractively(value);
-    expect(proposal.superseded).toEqual([{ id: "c1", by: "u2" }]);
-    expect(proposal.constraints.map((constraint) => constraint.id ?? constraint.text)).toEqual([
-      "c2",
-      "c3",
-      "Actually, write the report as JSON instead",
-    ]);
+    expect(proposal.superseded).toEqual([{ id: "c1", by: "u2", because: "Actually, write the report as JSON instead" }]);
+    expect(proposal.constraints.map((constraint) => constraint.id ?? constraint.text)).toEqual(["c2", "c3", "Actually, write the report as JSON instead"]);
     const next = record(value);
-    expect(next.constraints.find((constraint) => constraint.id === "c1")?.supersededBy).toBe("u2");
+    expect(next.constraints.find((constraint) => constraint.id === "c1")).toMatchObject({ supersededBy: "u2", supersededWith: "Actually, write the report as JSON instead" });
     expect(next.constraints.at(-1)).toEqual({ id: "c4", text: "Actually, write the report as JSON instead", sources: ["u2"] });
-    expect(next.pending).not.toContain("Write the report as CSV to out/report.csv.");
+    expect(next.pending).not.toContain("Write the report as CSV to out/report.csv");
     expect(next.lastUpdate.notes).toEqual([]);
   });
 
   it("also supersedes on one shared code identifier", () => {
-    const proposal = proposeExtractively(input([request("u2", "Call it `to_slug` rather than `slug_of`.")], previous, ["u1"]));
-    expect(proposal.superseded).toEqual([{ id: "c3", by: "u2" }]);
+    expect(supersededBy("Call it `to_slug` rather than `slug_of`.")).toEqual(["c3"]);
   });
 
-  it("does not supersede without an override cue, on an addition, or on one shared word", () => {
-    for (const words of ["Write the report to a temp file first.", "Also write the report as JSON instead of only printing it.", "Keep unicode letters in the slug instead."]) {
-      expect(proposeExtractively(input([request("u2", words)], previous, ["u1"])).superseded, words).toEqual([]);
-    }
+  it("takes back the previous request on a retraction, and only the clause before it within one request", () => {
+    expect(supersededBy("Scratch that, I changed my mind.")).toEqual(["c1", "c2", "c3"]);
+    const proposal = proposeExtractively(input([request("u2", "Add a --verbose flag. No, forget that. Add a --quiet flag instead.")], previous, ["u1"]));
+    expect(proposal.superseded).toEqual([]);
+    expect(proposal.constraints.filter((constraint) => constraint.supersededBy !== undefined).map((constraint) => constraint.text)).toEqual(["Add a --verbose flag"]);
   });
 
-  it("drops an earlier constraint of the same batch that a later request overrides", () => {
+  it("drops the constraints that name a dropped subject or what a replacement replaces", () => {
+    const earlier = record(input([request("u1", "Return the pair as a tuple. Cache the parsed header in a dict.")]));
+    expect(supersededBy("Let's drop the tuple idea.", earlier)).toEqual(["c1"]);
+    expect(supersededBy("The header cache is no longer needed.", earlier)).toEqual(["c2"]);
+    expect(supersededBy("Use an LRU cache instead of a dict.", earlier)).toEqual(["c2"]);
+  });
+
+  it("marks a contradiction without a cue word: the same instruction negated, or the same setting with another value", () => {
+    const earlier = record(input([request("u1", "Add a --json flag to the export command. Set the request timeout to 30 seconds.")]));
+    expect(supersededBy("Don't add a --json flag to the export command.", earlier)).toEqual(["c1"]);
+    expect(supersededBy("Set the request timeout to 10 seconds.", earlier)).toEqual(["c2"]);
+  });
+
+  it("does not supersede on look-alikes: no cue, an addition, one shared word, a description, cue words about the code", () => {
+    const lookAlikes = [
+      "Write the report to a temp file first.",
+      "Also write the report as JSON instead of only printing it.",
+      "Keep unicode letters in the slug instead.",
+      "The header row is missing from the report.",
+      "Clean the scratch directory after each run.",
+      "Lines must be no longer than 80 characters.",
+      "Drop the trailing newline from each row.",
+      "Use a dict instead of a list for the lookup table.",
+      "Drop it.",
+      "It should actually write the report header twice as fast.",
+      "Name the output file report.csv instead of out.csv so the report is easy to find.",
+    ];
+    for (const words of lookAlikes) expect(supersededBy(words), words).toEqual([]);
+  });
+
+  it("records an earlier constraint of the same batch that a later request overrides, marked with that request", () => {
     const proposal = proposeExtractively(
       input([request("u1", "Use spaces for indentation in the generated code."), request("u2", "Use tabs for indentation instead of spaces.")]),
     );
-    expect(proposal.constraints).toEqual([{ text: "Use tabs for indentation instead of spaces", sources: ["u2"] }]);
+    expect(proposal.constraints).toEqual([
+      { text: "Use spaces for indentation in the generated code", sources: ["u1"], supersededBy: "u2", supersededWith: "Use tabs for indentation instead of spaces" },
+      { text: "Use tabs for indentation instead of spaces", sources: ["u2"] },
+    ]);
     expect(proposal.pending).toEqual(["Use tabs for indentation instead of spaces"]);
     expect(proposal.superseded).toEqual([]);
+    const next = applyProposal({ input: input([request("u1", "x"), request("u2", "y")]), proposal, updater: "extractive" });
+    expect(next.constraints.map(({ id, supersededBy: by }) => [id, by])).toEqual([
+      ["c1", "u2"],
+      ["c2", undefined],
+    ]);
   });
 });
 

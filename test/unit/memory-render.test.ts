@@ -116,16 +116,53 @@ describe("renderRecord", () => {
     expect(text.endsWith(RECORD_CLOSE)).toBe(true);
   });
 
-  it("does not render superseded constraints", () => {
+  it("shows an overridden constraint apart from those in force, with the request that overrode it, so it is not applied", () => {
     const value = record({
       constraints: [
-        { id: "c1", text: "Write the report as CSV.", sources: ["u1"], supersededBy: "u2" },
+        { id: "c1", text: "Write the report as CSV.", sources: ["u1"], supersededBy: "u2", supersededWith: "Actually, write it as JSON instead." },
         { id: "c2", text: "Write the report as JSON.", sources: ["u2"] },
       ],
     });
     const text = renderRecord(value, { title: "report" });
-    expect(text).not.toContain("as CSV");
-    expect(text).toContain("- Write the report as JSON.");
+    const [inForce = "", overridden = ""] = text.split("Overridden by a later request (do not apply these):");
+    expect(inForce).toContain("- Write the report as JSON.");
+    expect(inForce).not.toContain("as CSV");
+    expect(overridden).toContain('- Write the report as CSV. (overridden by "Actually, write it as JSON instead.")');
+  });
+
+  it("trims every other section before an overridden constraint, and never a constraint in force", () => {
+    const items = (prefix: string) => Array.from({ length: 6 }, (_, index) => pad(label(prefix, index), 120));
+    const overridden: Constraint[] = items("O").map((text, index) => ({ id: `c${index + 1}`, text, sources: [`u${index}`], supersededBy: `u${index + 10}` }));
+    const value = record({
+      constraints: [...overridden, { id: "c9", text: "Keep the header row.", sources: ["u9"] }],
+      progress: items("P").map((text, index) => ({ text, sources: [`call_${index}`] })),
+      files: items("F"),
+      uncertainties: items("U"),
+      pending: items("N"),
+    });
+    const full = estimateTokens(renderRecord(value, { title: "CSV BOM", maxTokens: 1_000_000 }));
+    let sawOverriddenTrimmed = false;
+    for (let maxTokens = full; maxTokens >= 40; maxTokens -= 9) {
+      const text = renderRecord(value, { title: "CSV BOM", maxTokens });
+      const count = { N: shown(text, "N", 6), O: shown(text, "O", 6) };
+      const context = `maxTokens ${maxTokens}: ${JSON.stringify(count)}`;
+      if (count.O < 6) {
+        sawOverriddenTrimmed = true;
+        expect(count.N, context).toBe(0);
+        expect(text, context).toContain(`(${6 - count.O} older left out)`);
+      }
+      expect(text, context).toContain("- Keep the header row.");
+    }
+    expect(sawOverriddenTrimmed).toBe(true);
+  });
+
+  it("keeps the goal and every constraint in force, whole, when they alone exceed the bound: the bound gives way", () => {
+    const long = pad("A requirement that must survive trimming:", 390).trim();
+    const value = record({ constraints: [{ id: "c1", text: long, sources: ["u1"] }], progress: [], files: [], uncertainties: [], pending: [] });
+    const text = renderRecord(value, { title: "CSV BOM", maxTokens: 20 });
+    expect(text).toContain(`- ${long}`);
+    expect(text).toContain("Goal: Make the CSV export write a UTF-8 BOM.");
+    expect(estimateTokens(text)).toBeGreaterThan(20);
   });
 
   it("leaves out empty sections", () => {

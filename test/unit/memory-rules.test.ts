@@ -4,7 +4,7 @@ import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { applyProposal } from "../../src/core/memory/apply-proposal.js";
 import { digestGroups, type DigestStep, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
 import { MAX_ITEM_CHARS, RecordProposalSchema } from "../../src/core/memory/record-proposal.js";
-import { activeConstraints, type TaskRecord } from "../../src/core/memory/record.js";
+import { activeConstraints, TaskRecordSchema, type TaskRecord } from "../../src/core/memory/record.js";
 import { renderRecord } from "../../src/core/memory/render-record.js";
 import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
 import { mainSession } from "../support/fixtures.js";
@@ -143,22 +143,47 @@ describe("constraints", () => {
 });
 
 describe("superseding", () => {
-  it("retires a constraint that a newer user message of the task overrides: not active, not rendered", () => {
+  it("marks a constraint that a newer user message of the task overrides: kept, not active, shown as overridden with that message's words", () => {
     const first = afterA1("Drop every character outside a-z and 0-9.");
     const next = apply(inputA([a2], first), {
       goal: "",
       constraints: [{ text: "Keep unicode letters instead of dropping them.", sources: [a2.id] }],
-      superseded: [{ id: "c1", by: a2.id }],
+      superseded: [{ id: "c1", by: a2.id, because: "keep unicode letters instead" }],
     });
     expect(next.constraints).toEqual([
-      { id: "c1", text: "Drop every character outside a-z and 0-9.", sources: [a1.id], supersededBy: a2.id },
+      { id: "c1", text: "Drop every character outside a-z and 0-9.", sources: [a1.id], supersededBy: a2.id, supersededWith: "keep unicode letters instead" },
       { id: "c2", text: "Keep unicode letters instead of dropping them.", sources: [a2.id] },
     ]);
     expect(activeConstraints(next).map((constraint) => constraint.id)).toEqual(["c2"]);
     const rendered = renderRecord(next, { title: "slugify" });
-    expect(rendered).not.toContain("Drop every character");
-    expect(rendered).toContain("Keep unicode letters instead of dropping them.");
+    const [inForce = "", overridden = ""] = rendered.split("Overridden by a later request (do not apply these):");
+    expect(inForce).toContain("- Keep unicode letters instead of dropping them.");
+    expect(inForce).not.toContain("Drop every character");
+    expect(overridden).toContain('- Drop every character outside a-z and 0-9. (overridden by "keep unicode letters instead")');
     expect(next.lastUpdate.notes).toEqual([]);
+  });
+
+  it("quotes the overriding message itself when the updater gives no words", () => {
+    const next = apply(inputA([a2], afterA1()), { goal: "", constraints: [], superseded: [{ id: "c1", by: a2.id }] });
+    const words = next.constraints[0]?.supersededWith ?? "";
+    expect(words.length).toBeGreaterThan(10);
+    expect(words.length).toBeLessThanOrEqual(160);
+    expect(a2.requestText.replace(/\s+/g, " ").trim().startsWith(words.replace(/…$/, ""))).toBe(true);
+  });
+
+  it("records a new constraint that a later message of the same batch overrides, marked, and refuses a mark by an older message", () => {
+    const marked = apply(inputA([a1, a2]), {
+      goal: "g",
+      constraints: [
+        { text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id, supersededWith: "use underscores instead" },
+        { text: "Join words with underscores.", sources: [a2.id], supersededBy: a1.id },
+      ],
+    });
+    expect(marked.constraints).toEqual([
+      { id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id, supersededWith: "use underscores instead" },
+      { id: "c2", text: "Join words with underscores.", sources: [a2.id] },
+    ]);
+    expect(marked.lastUpdate.notes).toEqual([`kept "Join words with underscores.": ${JSON.stringify(a1.id)} is not a newer user message of t1`]);
   });
 
   // c1 cites a2 here, so a1 is an older message.
@@ -187,11 +212,21 @@ describe("superseding", () => {
   });
 
   it("does not restore a superseded constraint when a later proposal omits it", () => {
-    const retired = apply(inputA([a2], afterA1()), { goal: "", constraints: [], superseded: [{ id: "c1", by: a2.id }] });
+    const retired = apply(inputA([a2], afterA1()), { goal: "", constraints: [], superseded: [{ id: "c1", by: a2.id, because: "use underscores" }] });
     const later = apply(inputA([a2], retired), { goal: "", constraints: [] });
-    expect(later.constraints).toEqual([{ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id }]);
+    expect(later.constraints).toEqual([{ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id, supersededWith: "use underscores" }]);
     expect(activeConstraints(later)).toEqual([]);
     expect(later.lastUpdate.notes).toEqual([]);
+  });
+});
+
+describe("records written before overrides were shown", () => {
+  it("still parse, and an overridden constraint without words renders as overridden by a later request", () => {
+    const stored = JSON.parse(JSON.stringify(afterA1())) as Record<string, unknown>;
+    stored["constraints"] = [{ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id }];
+    const parsed = TaskRecordSchema.parse(stored);
+    expect(parsed.constraints[0]).toEqual({ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id });
+    expect(renderRecord(parsed, { title: "slugify" })).toContain("- Join words with dashes. (overridden by a later request)");
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AuxUsage } from "../routing/decision.js";
 import { toolCallsOf } from "./group-digest.js";
+import { overrideMark } from "./override-mark.js";
 import { MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
 import { RECORD_VERSION, type Constraint, type ProgressItem, type TaskRecord } from "./record.js";
 import { isProgressEvidence } from "./tool-evidence.js";
@@ -13,8 +14,9 @@ const MAX_LIST = { pending: 30, files: 40, uncertainties: 20 } as const;
  * - a progress item cites tool evidence (a completed edit, write, patch or non-read-only
  *   bash call of the batch), or it becomes an unverified claim under uncertainties;
  * - ids that exist nowhere in the task are removed from sources;
- * - a constraint leaves the record only when a newer user message of the task supersedes
- *   it; one that is simply missing from the proposal is kept;
+ * - a constraint is never removed: it is marked overridden only by a newer user message of
+ *   the task (and stays in the record, shown as overridden); one that is simply missing
+ *   from the proposal is kept in force;
  * - earlier progress is never lost; the coverage mark moves to the batch's last group.
  * Pure and deterministic; `notes` says what was changed and why.
  */
@@ -36,19 +38,18 @@ export function applyProposal(options: {
   const byID = new Map(constraints.map((constraint) => [constraint.id, constraint]));
   const kept = new Set<string>();
   const superseded = new Set<string>();
-  for (const { id, by } of proposal.superseded) {
+  for (const { id, by, because } of proposal.superseded) {
     const constraint = byID.get(id);
     if (!constraint || constraint.supersededBy !== undefined) {
       notes.push(`ignored superseding of unknown constraint ${id}`);
       continue;
     }
-    const newer = order.get(by);
-    const newest = Math.max(...constraint.sources.map((source) => order.get(source) ?? -1));
-    if (newer === undefined || newer <= newest) {
-      notes.push(`kept ${id}: ${JSON.stringify(by)} is not a newer user message of ${task.id}`);
+    const mark = overrideMark({ by, because, sources: constraint.sources, order, batch, what: id, taskID: task.id });
+    if (!mark.ok) {
+      notes.push(mark.note);
       continue;
     }
-    constraint.supersededBy = by;
+    Object.assign(constraint, { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) });
     superseded.add(id);
   }
   const known = (text: string) => constraints.some((constraint) => constraint.supersededBy === undefined && same(constraint.text, text));
@@ -67,7 +68,7 @@ export function applyProposal(options: {
       continue;
     }
     if (known(text)) continue;
-    constraints.push({ id: `c${constraints.length + 1}`, text, sources });
+    constraints.push({ id: `c${constraints.length + 1}`, text, sources, ...sameBatchOverride({ proposed, sources, order, batch, taskID: task.id, notes }) });
   }
   for (const constraint of previous?.constraints ?? []) {
     if (constraint.supersededBy !== undefined || kept.has(constraint.id) || superseded.has(constraint.id)) continue;
@@ -116,6 +117,22 @@ export function applyProposal(options: {
     coverage: { through: last.id, groups },
     lastUpdate: { updater, groups: batch.length, ...(aux ? { aux } : {}), notes },
   };
+}
+
+/** A new constraint that a later message of the same batch overrides is recorded, marked; a mark by an older message is refused with a note. */
+function sameBatchOverride(options: {
+  proposed: RecordProposal["constraints"][number];
+  sources: readonly string[];
+  order: ReadonlyMap<string, number>;
+  batch: MemoryUpdateInput["batch"];
+  taskID: string;
+  notes: string[];
+}): Partial<Constraint> {
+  const { proposed, sources, order, batch, taskID, notes } = options;
+  if (proposed.supersededBy === undefined) return {};
+  const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clip(proposed.text)), taskID });
+  if (!mark.ok) notes.push(mark.note);
+  return mark.ok ? { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) } : {};
 }
 
 function validSources(sources: readonly string[], exists: (id: string) => boolean, notes: string[], what: "constraint" | "progress"): string[] {

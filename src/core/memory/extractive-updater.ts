@@ -1,9 +1,10 @@
 import { contentWords, extractSignals } from "../routing/signals.js";
 import { applyProposal } from "./apply-proposal.js";
+import { findOverrides } from "./find-overrides.js";
 import { requirementClauses } from "./requirement-clauses.js";
 import { toolCallsOf, type GroupDigest, type ToolCallDigest } from "./group-digest.js";
 import type { RecordProposal } from "./record-proposal.js";
-import { activeConstraints } from "./record.js";
+import { activeConstraints, type Constraint } from "./record.js";
 import { isEditingCall, isProgressEvidence, isTestCommand, testOutcome } from "./tool-evidence.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "./updater.js";
 
@@ -24,15 +25,6 @@ const SHOWN_CHARS = 120;
 const PLEASANT_WORDS = new Set(
   "hi hello hey thanks thank you thx cheers great cool nice perfect awesome ok okay good job well done sounds looks lgtm a lot so much there again that that's works".split(" "),
 );
-/**
- * Superseding is deliberately conservative: the newer sentence must carry one of these cues,
- * must not read as an addition ("also", "as well"), and must share with the older constraint a
- * code identifier or path, or at least 2 content words (the cue words themselves not counted).
- */
-const OVERRIDE =
-  /\b(?:instead|no longer|not any ?more|rather than|actually|switch(?:ing)? to|forget|scratch that|after all|drop the|never ?mind)\b|\bchange\b[^.;]{0,60}?\bto\b|\bdon'?t\b[^.;]{0,60}?\bany ?more\b/i;
-const ADDITIVE = /\b(?:also|as well|in addition|additionally)\b/i;
-const OVERRIDE_WORDS = new Set(["instead", "actually", "rather", "longer", "anymore", "forget", "switch", "drop", "change", "scratch", "mind"]);
 
 /** Proposes the next record from the batch alone: pure and deterministic. */
 export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
@@ -67,52 +59,86 @@ function goalOf(batch: readonly GroupDigest[]): string {
   return `${(space > GOAL_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, "")}…`;
 }
 
-/** A new constraint; `group` is its request's position in the batch. */
-type Candidate = { text: string; sources: string[]; group: number; dropped: boolean };
+/**
+ * A new constraint; `group` is its request's position in the batch, `at` where its clause
+ * starts in the request. One that a later request overrides keeps that request's id and words.
+ */
+type Candidate = { text: string; sources: string[]; group: number; at: number; supersededBy?: string; supersededWith?: string };
 
+type Superseded = { id: string; by: string; because: string };
+
+/**
+ * New constraints from the batch's requests, and the previous ones their requests override
+ * (find-overrides.ts). An overridden constraint is never dropped: a previous one is listed in
+ * `superseded`, a new one is proposed already marked, so the record keeps both the
+ * constraint and the request that overrode it.
+ */
 function extractConstraints(input: MemoryUpdateInput) {
   const active = input.previous ? activeConstraints(input.previous) : [];
-  const superseded: { id: string; by: string }[] = [];
+  const order = new Map(input.requestIDs.map((id, position) => [id, position]));
+  const superseded: Superseded[] = [];
   const fresh: Candidate[] = [];
   input.batch.forEach((group, index) => {
     const by = group.requestID;
     if (group.kind !== "request" || by === undefined) return;
-    for (const text of requirementClauses(group.requestText)) {
-      if (OVERRIDE.test(text) && !ADDITIVE.test(text)) {
-        for (const older of active) {
-          if (!superseded.some((entry) => entry.id === older.id) && overrides(text, older.text)) superseded.push({ id: older.id, by });
-        }
-        // Same-batch constraints have no id yet: an overridden one is simply not proposed.
-        for (const older of fresh) if (older.group < index && !older.dropped && overrides(text, older.text)) older.dropped = true;
-      }
-      if (active.some((known) => sameText(known.text, text))) continue;
-      const same = fresh.find((candidate) => !candidate.dropped && sameText(candidate.text, text));
-      if (same) {
-        if (!same.sources.includes(by)) same.sources.push(by);
-      } else fresh.push({ text, sources: [by], group: index, dropped: false });
-    }
+    fresh.push(...newClauses({ text: group.requestText, by, index, active, fresh }));
+    markOverrides({ text: group.requestText, by, index, order, active, fresh, superseded });
   });
   const gone = new Set(superseded.map((entry) => entry.id));
-  const live = fresh.filter((candidate) => !candidate.dropped);
   return {
     // Previous constraints are emitted with their ids so that they are kept without a note.
     constraints: [
       ...active.filter((known) => !gone.has(known.id)).map(({ id, text, sources }) => ({ id, text, sources })),
-      ...live.map(({ text, sources }) => ({ text, sources })),
+      ...fresh.map(({ text, sources, supersededBy, supersededWith }) => ({ text, sources, ...(supersededBy ? { supersededBy, supersededWith } : {}) })),
     ],
     superseded,
-    fresh: live,
-    supersededTexts: [...active.filter((known) => gone.has(known.id)), ...fresh.filter((candidate) => candidate.dropped)].map((item) => item.text),
+    fresh: fresh.filter((candidate) => candidate.supersededBy === undefined),
+    supersededTexts: [...active.filter((known) => gone.has(known.id)), ...fresh.filter((candidate) => candidate.supersededBy !== undefined)].map((item) => item.text),
   };
 }
 
-function overrides(newer: string, older: string): boolean {
-  const a = extractSignals(newer);
-  const b = extractSignals(older);
-  const code = new Set([...a.paths, ...a.symbols]);
-  if ([...b.paths, ...b.symbols].some((item) => code.has(item))) return true;
-  const words = new Set(contentWords(newer).filter((word) => !OVERRIDE_WORDS.has(word)));
-  return new Set(contentWords(older).filter((word) => words.has(word))).size >= 2;
+/** The request's requirement clauses not known yet; a repeat of a new one adds its message as a source. */
+function newClauses(options: { text: string; by: string; index: number; active: readonly Constraint[]; fresh: readonly Candidate[] }): Candidate[] {
+  const { text, by, index, active, fresh } = options;
+  const request = flat(text);
+  const added: Candidate[] = [];
+  for (const clause of requirementClauses(text)) {
+    if (active.some((known) => sameText(known.text, clause))) continue;
+    const same = fresh.find((candidate) => candidate.supersededBy === undefined && sameText(candidate.text, clause));
+    if (same) {
+      if (!same.sources.includes(by)) same.sources.push(by);
+    } else added.push({ text: clause, sources: [by], group: index, at: Math.max(0, request.indexOf(flat(clause).slice(0, 40))) });
+  }
+  return added;
+}
+
+/** Marks what the request overrides: earlier new constraints in place, previous ones in `superseded`. */
+function markOverrides(options: {
+  text: string;
+  by: string;
+  index: number;
+  order: ReadonlyMap<string, number>;
+  active: readonly Constraint[];
+  fresh: Candidate[];
+  superseded: Superseded[];
+}): void {
+  const { text, by, index, order, active, fresh, superseded } = options;
+  const newest = (sources: readonly string[]) => Math.max(-1, ...sources.map((source) => order.get(source) ?? -1));
+  const earlier = [
+    ...active.filter((known) => !superseded.some((entry) => entry.id === known.id)).map((known) => ({ key: known.id, text: known.text, order: newest(known.sources), at: -1 })),
+    ...fresh.flatMap((candidate, position) =>
+      candidate.supersededBy === undefined ? [{ key: `new:${position}`, text: candidate.text, order: newest(candidate.sources), at: candidate.group === index ? candidate.at : -1 }] : [],
+    ),
+  ];
+  for (const { key, because } of findOverrides({ text, order: order.get(by) ?? -1, earlier })) {
+    const candidate = key.startsWith("new:") ? fresh[Number(key.slice(4))] : undefined;
+    if (candidate) Object.assign(candidate, { supersededBy: by, supersededWith: because });
+    else superseded.push({ id: key, by, because });
+  }
+}
+
+function flat(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
 function isPleasantry(sentence: string): boolean {

@@ -11,13 +11,23 @@ export const RecordProposalSchema = z.object({
   goal: z.string(),
   /**
    * Constraints in force. An item with `id` (c1, c2... from the previous record) keeps that
-   * constraint as it was; an item without one is a new constraint.
+   * constraint as it was; an item without one is a new constraint. A new constraint that a
+   * later message of the same batch already overrides carries that message's id in
+   * `supersededBy` (and its words in `supersededWith`): it is recorded, marked overridden.
    */
   constraints: z
-    .array(z.object({ id: z.string().optional(), text: z.string().default(""), sources: z.array(z.string()).default([]) }))
+    .array(
+      z.object({
+        id: z.string().optional(),
+        text: z.string().default(""),
+        sources: z.array(z.string()).default([]),
+        supersededBy: z.string().optional(),
+        supersededWith: z.string().optional(),
+      }),
+    )
     .default([]),
-  /** Previous constraints that a newer user message overrides, and that message's id. */
-  superseded: z.array(z.object({ id: z.string(), by: z.string() })).default([]),
+  /** Previous constraints that a newer user message overrides, that message's id, and optionally its words. */
+  superseded: z.array(z.object({ id: z.string(), by: z.string(), because: z.string().optional() })).default([]),
   /** New completed work in this batch only; earlier progress is kept by the code. */
   progress: z.array(z.object({ text: z.string(), sources: z.array(z.string()).default([]) })).default([]),
   /** Complete lists: they replace the previous ones. */

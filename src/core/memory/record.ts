@@ -11,8 +11,14 @@ export const ConstraintSchema = z.object({
   text: z.string().min(1),
   /** User message ids of the task. */
   sources: z.array(z.string().min(1)).min(1),
-  /** The newer user message that overrides this constraint; superseded ones are not rendered. */
+  /**
+   * The newer user message that overrides this constraint. An overridden constraint stays in
+   * the record, shown as overridden, so the model does not apply the earlier request it came
+   * from (that request is still in the history, verbatim).
+   */
   supersededBy: z.string().min(1).optional(),
+  /** What that newer message said, as the record shows it; records written before it have none. */
+  supersededWith: z.string().min(1).optional(),
 });
 export type Constraint = z.infer<typeof ConstraintSchema>;
 
@@ -74,4 +80,9 @@ export function covers(record: TaskRecord | undefined, groupID: string): boolean
 /** The constraints that are still in force. */
 export function activeConstraints(record: TaskRecord): Constraint[] {
   return record.constraints.filter((constraint) => constraint.supersededBy === undefined);
+}
+
+/** The constraints a newer request of the task overrides, oldest first. */
+export function overriddenConstraints(record: TaskRecord): Constraint[] {
+  return record.constraints.filter((constraint) => constraint.supersededBy !== undefined);
 }

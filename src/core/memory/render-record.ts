@@ -1,5 +1,5 @@
 import { estimateTokens } from "./estimate-tokens.js";
-import { activeConstraints, type TaskRecord } from "./record.js";
+import { activeConstraints, overriddenConstraints, type Constraint, type TaskRecord } from "./record.js";
 
 export const DEFAULT_RECORD_TOKENS = 1500;
 
@@ -7,18 +7,25 @@ export const DEFAULT_RECORD_TOKENS = 1500;
 export const RECORD_OPEN = "<rcm-task-memory";
 export const RECORD_CLOSE = "</rcm-task-memory>";
 
+/** How many of each trimmable list are shown (the newest ones). */
 interface Shown {
   progress: number;
   files: number;
   uncertainties: number;
   pending: number;
+  overridden: number;
 }
+
+/** What goes first when a record is over its bound: everything before a requirement in force. */
+const TRIM_ORDER = ["progress", "files", "uncertainties", "pending", "overridden"] as const;
 
 /**
  * The text the model sees for a record: delimited, deterministic, and bounded by
- * `maxTokens` (estimated). Trimming drops the oldest progress first, then the oldest
- * files, uncertainties and pending items; a constraint is never dropped, so a record with
- * very many constraints may exceed the bound.
+ * `maxTokens` (estimated). Trimming drops the oldest progress first, then the oldest files,
+ * uncertainties and pending items, then the oldest overridden constraints. A constraint in
+ * force is never dropped or cut: a requirement lost to the bound would be applied by no one.
+ * So when the constraints alone exceed the bound, every one of them is shown and the record
+ * is over its bound (by design; the goal, the constraints and the tags are all it holds then).
  */
 export function renderRecord(record: TaskRecord, options: { title: string; maxTokens?: number }): string {
   const maxTokens = options.maxTokens ?? DEFAULT_RECORD_TOKENS;
@@ -27,9 +34,10 @@ export function renderRecord(record: TaskRecord, options: { title: string; maxTo
     files: record.files.length,
     uncertainties: record.uncertainties.length,
     pending: record.pending.length,
+    overridden: overriddenConstraints(record).length,
   };
   let text = compose(record, options.title, shown);
-  for (const field of ["progress", "files", "uncertainties", "pending"] as const) {
+  for (const field of TRIM_ORDER) {
     while (shown[field] > 0 && estimateTokens(text) > maxTokens) {
       shown[field] -= 1;
       text = compose(record, options.title, shown);
@@ -46,6 +54,8 @@ function compose(record: TaskRecord, title: string, shown: Shown): string {
     `Goal: ${oneLine(record.goal)}`,
   ];
   section(lines, "Constraints (from the user's requests)", activeConstraints(record).map((constraint) => constraint.text));
+  const overridden = overriddenConstraints(record);
+  section(lines, "Overridden by a later request (do not apply these)", newest(overridden, shown.overridden).map(overriddenLine), omitted(overridden.length, shown.overridden));
   section(lines, "Progress (shown by tool results)", newest(record.progress.map((item) => item.text), shown.progress), omitted(record.progress.length, shown.progress));
   section(lines, "Pending", newest(record.pending, shown.pending), omitted(record.pending.length, shown.pending));
   const files = newest(record.files, shown.files);
@@ -53,6 +63,12 @@ function compose(record: TaskRecord, title: string, shown: Shown): string {
   section(lines, "Uncertainties", newest(record.uncertainties, shown.uncertainties), omitted(record.uncertainties.length, shown.uncertainties));
   lines.push(RECORD_CLOSE);
   return lines.join("\n");
+}
+
+/** An overridden constraint, with the words that override it when the record has them. */
+function overriddenLine(constraint: Constraint): string {
+  const by = constraint.supersededWith === undefined ? "a later request" : `"${oneLine(constraint.supersededWith)}"`;
+  return `${constraint.text} (overridden by ${by})`;
 }
 
 function section(lines: string[], heading: string, items: readonly string[], note?: string): void {
