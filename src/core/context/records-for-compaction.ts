@@ -1,11 +1,11 @@
 import { groupRequestID } from "../interaction-groups.js";
-import type { MessageWithParts, TextPart } from "../messages.js";
 import { estimateTokens } from "../memory/estimate-tokens.js";
 import { covers, type TaskRecord } from "../memory/record.js";
 import type { Ledger } from "../routing/ledger.js";
 import type { CallView } from "./call-view.js";
 import { planTokens } from "./call-report.js";
 import { withDropped, withInsertedBefore, type ContextPlan } from "./context-plan.js";
+import { recordMessage } from "./replace-covered-exchanges.js";
 
 /**
  * Step, on the older history OpenCode is about to summarize: each task's record takes the
@@ -46,7 +46,7 @@ export function recordsForCompaction(options: {
     plan = withDropped(plan, exchanges);
     const at = first.indices.find((index) => messages[index]?.info.role === "user");
     const anchor = at === undefined ? undefined : messages[at];
-    if (at !== undefined && anchor) plan = withInsertedBefore(plan, at, recordMessage(anchor, task.id, render(task.id)));
+    if (at !== undefined && anchor) plan = withInsertedBefore(plan, at, recordMessage(anchor, task.id, render(task.id), `${anchor.info.id}-rcm-compaction-${task.id}`));
     placed.push(task.id);
   }
   const appended: string[] = [];
@@ -60,16 +60,9 @@ export function recordsForCompaction(options: {
       if (estimateTokens(text) > room) text = room > 0 ? render(task, room) : "";
       if (text === "" || estimateTokens(text) > room) break;
     }
-    plan = withInsertedBefore(plan, 0, recordMessage(anchor, task, text));
+    plan = withInsertedBefore(plan, 0, recordMessage(anchor, task, text, `${anchor.info.id}-rcm-compaction-${task}`));
     appended.push(task);
   }
   return { plan, placed, appended };
 }
 
-// Injected messages are never stored; OpenCode serializes them with the rest of the clone.
-// `anchor` is a user message: the record goes in as one.
-function recordMessage(anchor: MessageWithParts, task: string, text: string): MessageWithParts {
-  const id = `${anchor.info.id}-rcm-compaction-${task}`;
-  const part: TextPart = { id: `rcm-memory-${task}`, sessionID: anchor.info.sessionID, messageID: id, type: "text", text, synthetic: true };
-  return { info: { ...anchor.info, id } as MessageWithParts["info"], parts: [part] };
-}

@@ -146,9 +146,11 @@ function batchCut(tokens: readonly number[], batch: number): number {
   return tokens.length;
 }
 
-// Injected messages are never stored; OpenCode sends them without checking ids.
-function recordMessage(anchor: MessageWithParts, task: string, text: string): MessageWithParts {
-  const id = `${anchor.info.id}-rcm-memory`;
+/**
+ * A record as a synthetic user message modelled on the user message `anchor`. Injected
+ * messages are never stored; OpenCode sends (or serializes) them without checking ids.
+ */
+export function recordMessage(anchor: MessageWithParts, task: string, text: string, id = `${anchor.info.id}-rcm-memory`): MessageWithParts {
   const part: TextPart = { id: `rcm-memory-${task}`, sessionID: anchor.info.sessionID, messageID: id, type: "text", text, synthetic: true };
   return { info: { ...anchor.info, id } as MessageWithParts["info"], parts: [part] };
 }
