@@ -152,6 +152,38 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
     }
   }, 300_000);
 
+  it("in mode memory, shows the task's record in the panel and in /rcm show after its first turn", async () => {
+    const repo = join(temp.path, "repo-memory");
+    await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n" });
+    const model = await startScriptedModel({ script: EVERYDAY_SCRIPT, logFile: join(temp.path, "model-requests-memory.jsonl") });
+    try {
+      const home = await createIsolatedHome({
+        root: join(temp.path, "home-memory"),
+        config: offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "memory", stateDir: join(temp.path, "state-memory") }]] }),
+        tui: { plugin: [PACKAGE] },
+      });
+      const tui = await startTui({ directory: repo, home, modelName: "scripted" });
+      try {
+        await tui.submit(ASK.dates, (screen) => screen.includes(replyOf("dates")), 90_000);
+        const panel = await tui.waitFor((screen) => /Memory of t1: \d+ rules?/.test(sidebar(screen)), "the record in the panel after one turn");
+        // The rule wraps in the narrow sidebar.
+        expect(sidebar(panel).replace(/\s+/g, " ")).toContain("• Fix the date parser in src/dates.");
+        await keep("panel-memory-first-turn", sidebar(panel));
+        await menu(tui, 3, (screen) => screen.includes("/rcm show: which task?"), "the task list of /rcm show");
+        await tui.keys("Enter");
+        const show = await tui.waitFor((screen) => screen.includes("/rcm show t1") && screen.includes("Constraints"), "/rcm show t1 with its record");
+        expect(show).not.toContain("No memory record yet");
+        expect(show).toContain("Fix the date parser in src/dates.py");
+        await keep("rcm-show-first-turn", show);
+        await closeDialog(tui, "/rcm show t1");
+      } finally {
+        await tui.close();
+      }
+    } finally {
+      await model.close();
+    }
+  }, 180_000);
+
   it("shows an option problem on screen once the TUI is up: a toast and a line in the panel", async () => {
     const repo = join(temp.path, "repo-problem");
     await createGitRepo(repo, { "README.md": "# tools\n" });
