@@ -381,7 +381,7 @@ describe("lists and texts", () => {
     expect(next.uncertainties[0]).toBe("doubt 1");
   });
 
-  it(`clips long texts to ${MAX_ITEM_CHARS} characters`, () => {
+  it(`clips long texts to ${MAX_ITEM_CHARS} characters, but never a constraint: a requirement is kept word for word`, () => {
     const long = (word: string) => `${word} ${"x".repeat(2 * MAX_ITEM_CHARS)}`;
     const next = apply(busyInput, {
       goal: long("goal"),
@@ -394,19 +394,13 @@ describe("lists and texts", () => {
       files: [long("file")],
       uncertainties: [long("uncertainty")],
     });
-    const texts = [
-      next.goal,
-      ...next.constraints.map((constraint) => constraint.text),
-      ...next.progress.map((item) => item.text),
-      ...next.pending,
-      ...next.files,
-      ...next.uncertainties,
-    ];
-    expect(texts).toHaveLength(7);
+    const texts = [next.goal, ...next.progress.map((item) => item.text), ...next.pending, ...next.files, ...next.uncertainties];
+    expect(texts).toHaveLength(6);
     for (const text of texts) {
       expect(text).toHaveLength(MAX_ITEM_CHARS);
       expect(text.endsWith("…")).toBe(true);
     }
+    expect(next.constraints.map((constraint) => constraint.text)).toEqual([long("constraint")]);
     expect(next.uncertainties[1]?.startsWith("Unverified claim: claim xxx")).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import type { AuxUsage } from "../routing/decision.js";
 import { toolCallsOf } from "./group-digest.js";
 import { overrideMark } from "./override-mark.js";
-import { MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
+import { MAX_CONSTRAINT_CHARS, MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
 import { RECORD_VERSION, type Constraint, type ProgressItem, type TaskRecord } from "./record.js";
 import { isProgressEvidence } from "./tool-evidence.js";
 import type { MemoryUpdateInput } from "./updater.js";
@@ -59,7 +59,7 @@ export function applyProposal(options: {
       kept.add(previousOne.id);
       continue;
     }
-    const text = clip(proposed.text);
+    const text = clip(proposed.text, MAX_CONSTRAINT_CHARS);
     if (text === "") continue;
     if (proposed.id !== undefined) notes.push(`constraint id ${proposed.id} does not exist; read as a new constraint`);
     const sources = validSources(proposed.sources, (source) => order.has(source), notes, "constraint");
@@ -156,9 +156,9 @@ function list(items: readonly string[], max: number): string[] {
   return result.slice(-max);
 }
 
-function clip(text: string): string {
+function clip(text: string, max = MAX_ITEM_CHARS): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > MAX_ITEM_CHARS ? `${flat.slice(0, MAX_ITEM_CHARS - 1)}…` : flat;
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function same(a: string, b: string): boolean {

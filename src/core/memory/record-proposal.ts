@@ -2,6 +2,11 @@ import { z } from "zod";
 
 /** Longest item text kept in a record; longer texts are cut (records must stay small). */
 export const MAX_ITEM_CHARS = 400;
+/**
+ * A constraint is the user's requirement, word for word: it is not cut at `MAX_ITEM_CHARS`.
+ * This bound only stops a runaway updater (no requirement clause is this long).
+ */
+export const MAX_CONSTRAINT_CHARS = 4_000;
 
 /**
  * What an updater proposes for the next record. The rules in `apply-proposal.ts` decide
