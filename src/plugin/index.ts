@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin";
 import { userRequestText } from "../core/interaction-groups.js";
-import type { Part } from "../core/messages.js";
+import type { Message, Part } from "../core/messages.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import { noteProject } from "../store/project-file.js";
 import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
@@ -133,6 +133,10 @@ const server: Plugin = async (input, rawOptions) => {
         // The TUI's /rcm move, off and on announce themselves with a toast: apply them now, not at the next request.
         if (event.type === "tui.toast.show" && event.properties.title === INTENT_TOAST_TITLE) {
           await routing?.pickUp();
+          return;
+        }
+        if (event.type === "message.updated") {
+          memory?.observeStep(event.properties.info as unknown as Message);
           return;
         }
         if (event.type !== "session.idle") return;

@@ -8,7 +8,7 @@ import { requestIDsOf, uncoveredGroups } from "../core/memory/uncovered-groups.j
 import type { MemoryUpdater } from "../core/memory/updater.js";
 import { toInteractionGroups, type InteractionGroup } from "../core/interaction-groups.js";
 import { sumOfMessages } from "../core/context/call-report.js";
-import type { MessageWithParts } from "../core/messages.js";
+import type { Message, MessageWithParts } from "../core/messages.js";
 import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
 import { DEFAULT_MAX_SESSIONS, type SessionRouting } from "./session-routing.js";
@@ -21,6 +21,11 @@ export interface SessionMemory {
    * them and reads only the newest messages from OpenCode, not the whole session again.
    */
   observe(sessionID: string, messages: readonly MessageWithParts[]): void;
+  /**
+   * A stored message changed (OpenCode's `message.updated`): an assistant step that ended its
+   * turn is kept, so an update can tell the turn finished without reading the session again.
+   */
+  observeStep(info: Message): void;
   /** A turn ended: bring the session's records up to date in the background. Never throws. */
   scheduleUpdate(sessionID: string): void;
   /**
@@ -71,6 +76,7 @@ export function createSessionMemory(deps: {
   const batchTokens = deps.batchTokens ?? 0;
   // Taken by the next update, so an idle session holds no messages.
   const views = new LRUCache<string, readonly MessageWithParts[]>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
+  const endedSteps = new LRUCache<string, Extract<Message, { role: "assistant" }>>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const complete = new Set<string>();
@@ -80,7 +86,8 @@ export function createSessionMemory(deps: {
   const failedAt = new Map<string, number>();
 
   const updateOnce = async (sessionID: string, everything: boolean): Promise<void> => {
-    const state = await deps.routing.snapshot(sessionID);
+    // Records change only here, one update at a time per session: the committed state will do.
+    const state = await deps.routing.current(sessionID);
     if (!state || state.off || state.ledger.tasks.length === 0) return;
     const { messages, read } = await historyFor(sessionID, state);
     const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
@@ -96,7 +103,7 @@ export function createSessionMemory(deps: {
       while (remaining.length > 0) {
         const batch = nextBatch(remaining, deps.updater.limits);
         const result = await deps.updater.update({ task, previous, batch, requestIDs, sessionID });
-        const log = { task: task.id, updater: deps.updater.name, groups: batch.length };
+        const log = { task: task.id, updater: deps.updater.name, groups: batch.length, read };
         if (!result.ok) {
           failedAt.set(key, remaining.length);
           await deps.routing.commitRecord(sessionID, undefined, { ...log, ok: false, ...(result.aux ? { aux: result.aux } : {}) });
@@ -105,12 +112,17 @@ export function createSessionMemory(deps: {
         }
         const aux = result.record.lastUpdate.aux;
         await deps.routing.commitRecord(sessionID, result.record, { ...log, ok: true, ...(aux ? { aux } : {}) });
-        await deps.logger.log("info", `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`, {
-          sessionID,
-          read,
-          notes: result.record.lastUpdate.notes,
-          ...(aux ? { aux } : {}),
-        });
+        // Every update is in the state file's log. A log line is an HTTP call into the server, and
+        // the extractive updater runs after every turn: only what someone would look for gets one
+        // (the rules changed the proposal, a model answered, the whole history had to be read).
+        if (result.record.lastUpdate.notes.length > 0 || aux || read === "whole") {
+          await deps.logger.log("info", `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`, {
+            sessionID,
+            read,
+            notes: result.record.lastUpdate.notes,
+            ...(aux ? { aux } : {}),
+          });
+        }
         failedAt.delete(key);
         previous = result.record;
         remaining = remaining.slice(batch.length);
@@ -120,9 +132,17 @@ export function createSessionMemory(deps: {
 
   // The whole stored history costs the server a read and a serialisation of every message;
   // the last call's view and the newest few messages nearly always hold what is uncovered.
+  // An updater that runs after every turn reads nothing at all: the last call's view holds
+  // every step of the turn but its last, whose end OpenCode announced (`observeStep`); the
+  // rules read tool calls, never that step's text.
   const historyFor = async (sessionID: string, state: { ledger: Ledger; records: Readonly<Record<string, TaskRecord>> }): Promise<{ messages: MessageWithParts[]; read: "view" | "whole" }> => {
     const view = views.get(sessionID);
     views.delete(sessionID);
+    const last = endedSteps.get(sessionID);
+    if (view && last && deps.updater.everyTurn) {
+      const ended = withEndedStep(view, last);
+      if (ended && !missesUncoveredRequest({ messages: ended, ...state, threshold })) return { messages: ended, read: "view" };
+    }
     if (view) {
       const extended = extendView(view, await deps.source.recentMessages(sessionID, TAIL_MESSAGES), TAIL_MESSAGES);
       if (extended && !missesUncoveredRequest({ messages: extended, ...state, threshold })) return { messages: extended, read: "view" };
@@ -158,6 +178,9 @@ export function createSessionMemory(deps: {
     observe(sessionID, messages) {
       views.set(sessionID, messages);
     },
+    observeStep(info) {
+      if (info.role === "assistant" && info.summary !== true && endsTurn(info)) endedSteps.set(info.sessionID, info);
+    },
     scheduleUpdate(sessionID) {
       if (running.has(sessionID)) again.add(sessionID);
       else void run(sessionID);
@@ -178,8 +201,7 @@ export function createSessionMemory(deps: {
     async recordFor(sessionID, requestID, task) {
       const pin = pins.get(sessionID);
       if (pin && pin.requestID === requestID && pin.task === task) return pin.record;
-      const state = await deps.routing.snapshot(sessionID);
-      const record = state?.records[task];
+      const record = (await deps.routing.current(sessionID))?.records[task];
       pins.set(sessionID, { requestID, task, record });
       return record;
     },
@@ -188,7 +210,26 @@ export function createSessionMemory(deps: {
     },
     forget(sessionID) {
       views.delete(sessionID);
+      endedSteps.delete(sessionID);
       pins.delete(sessionID);
     },
   };
+}
+
+type AssistantInfo = Extract<Message, { role: "assistant" }>;
+
+/** A step that ended its turn: completed without asking for tools, or failed. */
+function endsTurn(info: AssistantInfo): boolean {
+  return info.error !== undefined || (info.time.completed !== undefined && info.finish !== undefined && info.finish !== "tool-calls");
+}
+
+/**
+ * The view with the turn's final step (its stored info; the parts are not needed) after it,
+ * when that step answers the view's latest request and is not in the view yet; otherwise
+ * undefined (the view is from another turn, or already has it).
+ */
+function withEndedStep(view: readonly MessageWithParts[], step: AssistantInfo): MessageWithParts[] | undefined {
+  const latest = view.findLast((message) => message.info.role === "user");
+  if (latest === undefined || step.parentID !== latest.info.id || view.some((message) => message.info.id === step.id)) return undefined;
+  return [...view, { info: step, parts: [] }];
 }

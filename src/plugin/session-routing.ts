@@ -53,6 +53,12 @@ export interface SessionRouting {
   learn(sessionID: string, groups: readonly InteractionGroup[]): Promise<void>;
   /** The session's persisted state (ledger and records) as it is now; undefined for a sub-agent session. */
   snapshot(sessionID: string): Promise<SessionState | undefined>;
+  /**
+   * The session's state as last committed, without waiting behind the session's queue (a
+   * background memory update must not hold up a model call, nor wait for one); undefined
+   * for a sub-agent session. Changes still go through the queue.
+   */
+  current(sessionID: string): Promise<SessionState | undefined>;
   /** Stores a task's next record with the ledger, in one atomic write, and logs the update. */
   commitRecord(sessionID: string, record: TaskRecord | undefined, update: MemoryUpdateLog): Promise<void>;
   /** Drops what is held in memory for a deleted session (the aux calls' child sessions among them). */
@@ -340,6 +346,12 @@ export function createSessionRouting(deps: {
         const session = await open(sessionID, { intents: true });
         return session.subagent ? undefined : session.state;
       }),
+    async current(sessionID) {
+      const loaded = sessions.get(sessionID);
+      if (!loaded) return this.snapshot(sessionID);
+      const session = await loaded;
+      return session.subagent ? undefined : session.state;
+    },
     forget: (sessionID) => {
       sessions.delete(sessionID);
       queues.delete(sessionID);

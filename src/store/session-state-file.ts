@@ -31,6 +31,8 @@ export const MemoryUpdateLogSchema = z.object({
   groups: z.number().int().min(0),
   ok: z.boolean(),
   aux: AuxUsageSchema.optional(),
+  /** What the update read: the last call's view (nothing or the newest messages from OpenCode), or the whole session. */
+  read: z.enum(["view", "whole"]).optional(),
 });
 export type MemoryUpdateLog = z.infer<typeof MemoryUpdateLogSchema>;
 

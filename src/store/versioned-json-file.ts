@@ -66,7 +66,9 @@ export function versionedJsonFile<S extends z.ZodType>(options: {
     },
     async save(value) {
       // Compact: it is written at every routed request and turn end, and read by programs.
-      const text = `${JSON.stringify({ version, data: schema.parse(value) })}\n`;
+      // Not parsed again: the value is typed, and the schema is enforced where files are read.
+      // A parse per write cost the OpenCode server about 9% more CPU under load (zod in Bun).
+      const text = `${JSON.stringify({ version, data: value })}\n`;
       await mkdir(dirname(path), { recursive: true });
       const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       try {

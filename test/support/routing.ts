@@ -60,6 +60,7 @@ export function fixedRouting(states: Readonly<Record<string, SessionState>>): Se
     learn: async () => undefined,
     forget: () => undefined,
     snapshot: async (sessionID) => states[sessionID],
+    current: async (sessionID) => states[sessionID],
     commitRecord: async () => undefined,
   };
 }

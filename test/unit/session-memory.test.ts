@@ -146,8 +146,8 @@ describe("session memory in the plug-in", () => {
     expect(file.data.records["t1"]?.goal).toMatch(/^Task A: add textkit\/slugify\.py/);
     expect(file.data.records["t2"]?.goal).toMatch(/^Task B: write a CHANGELOG entry/);
     expect(file.data.memoryUpdates).toEqual([
-      { task: "t1", updater: "extractive", groups: 2, ok: true },
-      { task: "t2", updater: "extractive", groups: 1, ok: true },
+      { task: "t1", updater: "extractive", groups: 2, ok: true, read: "whole" },
+      { task: "t2", updater: "extractive", groups: 1, ok: true, read: "whole" },
     ]);
     expect(logger.lines.filter((line) => line.startsWith("info: memory of"))).toEqual([
       "info: memory of t1 updated by the extractive updater: covers 2 groups",
@@ -174,9 +174,9 @@ describe("session memory in the plug-in", () => {
     expect(updater.calls[0]?.requestIDs).toEqual([a1, a2]);
     const file = await stored();
     expect(file.data.memoryUpdates).toEqual([
-      { task: "t1", updater: "extractive", groups: 1, ok: true },
-      { task: "t1", updater: "extractive", groups: 1, ok: true },
-      { task: "t2", updater: "extractive", groups: 1, ok: true },
+      { task: "t1", updater: "extractive", groups: 1, ok: true, read: "whole" },
+      { task: "t1", updater: "extractive", groups: 1, ok: true, read: "whole" },
+      { task: "t2", updater: "extractive", groups: 1, ok: true, read: "whole" },
     ]);
     expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2]);
   });
@@ -202,9 +202,9 @@ describe("session memory in the plug-in", () => {
     expect(file.data.records["t1"]).toEqual(first);
     expect(file.data.records["t2"]).toBeUndefined();
     expect(file.data.memoryUpdates).toEqual([
-      { task: "t1", updater: "extractive", groups: 1, ok: true },
-      { task: "t1", updater: "extractive", groups: 1, ok: false },
-      { task: "t2", updater: "extractive", groups: 1, ok: false },
+      { task: "t1", updater: "extractive", groups: 1, ok: true, read: "whole" },
+      { task: "t1", updater: "extractive", groups: 1, ok: false, read: "whole" },
+      { task: "t2", updater: "extractive", groups: 1, ok: false, read: "whole" },
     ]);
     const warnings = () => logger.lines.filter((line) => line.startsWith("warn: memory update of"));
     expect(warnings()).toEqual([
@@ -352,6 +352,44 @@ describe("session memory in the plug-in", () => {
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
     expect(cheap.source.reads).toBe(reads + 1);
+  });
+
+  it("after every turn, reads nothing from OpenCode: the view and the turn's announced final step give the same records as a whole read", async () => {
+    const whole = setup();
+    for (const request of requests) await whole.route(request);
+    const wholeMemory = whole.memory(extractiveUpdater);
+    wholeMemory.scheduleUpdate(sessionID);
+    await wholeMemory.settled(sessionID);
+
+    await temp.remove();
+    temp = await makeTempDir("rcm-session-memory");
+    const cheap = setup();
+    for (const request of requests) await cheap.route(request);
+    const memory = cheap.memory(extractiveUpdater);
+    const final = history.at(-1);
+    if (final?.info.role !== "assistant") throw new Error("the fixture ends with an assistant step");
+    memory.observe(sessionID, history.slice(0, -1));
+    memory.observeStep(final.info);
+    const reads = cheap.source.reads;
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect([cheap.source.reads, cheap.source.tailReads]).toEqual([reads, 0]);
+    expect((await cheap.stored()).data.records).toEqual((await whole.stored()).data.records);
+    expect((await cheap.stored()).data.memoryUpdates.map((update) => (update as { read?: string }).read)).toEqual(["view", "view"]);
+  });
+
+  it("ignores an announced step of another turn, and one that asked for tools", async () => {
+    const { route, memory: memoryWith, source } = setup();
+    for (const request of requests) await route(request);
+    const memory = memoryWith(extractiveUpdater);
+    const final = history.at(-1);
+    if (final?.info.role !== "assistant") throw new Error("the fixture ends with an assistant step");
+    memory.observe(sessionID, history.slice(0, -1));
+    memory.observeStep({ ...final.info, parentID: "another-request" });
+    memory.observeStep({ ...final.info, id: "later", finish: "tool-calls" });
+    memory.scheduleUpdate(sessionID);
+    await memory.settled(sessionID);
+    expect(source.tailReads).toBe(1);
   });
 
   it("reads the whole history when the view and the newest messages do not join", async () => {

@@ -64,9 +64,12 @@ describe("versionedJsonFile", () => {
     expect(outcome.status === "rebuilt" && outcome.reason).toMatch(/^data\.decisions\.msg_1\.task: /);
   });
 
-  it("refuses to save a value that breaks its own schema", async () => {
+  it("enforces its schema where it reads: a value saved against it is moved aside at the next load", async () => {
     const file = versionedJsonFile({ path, version: 1, schema: Ledger, empty: () => ({ decisions: {} }) });
-    await expect(file.save({ decisions: { m: { task: 1 } } } as never)).rejects.toThrow();
+    await file.save({ decisions: { m: { task: 1 } } } as never);
+    const outcome = await file.load();
+    expect(outcome).toMatchObject({ status: "rebuilt", value: { decisions: {} } });
+    expect((await readdir(join(temp.path, "sessions"))).some((name) => name.includes(".unreadable-"))).toBe(true);
   });
 });
 
