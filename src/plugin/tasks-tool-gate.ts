@@ -39,7 +39,8 @@ export function createTasksToolGate(deps: {
       if (sessionID === undefined) return;
       // A call already in the history keeps its tool, whatever else: a tool call without its definition confuses models.
       if (calledBefore(messages)) return;
-      const call = await deps.routing.forCall(sessionID);
+      // The committed state, not the session's queue: this runs before every model call.
+      const call = await deps.routing.current(sessionID);
       const outOfView = !deps.afterCompactionOnly || compacted(messages);
       if (call !== undefined && call.ledger.tasks.length >= TASKS_WORTH_THE_TOOL && outOfView) return;
       for (const { info } of messages) {

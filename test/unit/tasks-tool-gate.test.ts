@@ -73,7 +73,7 @@ describe("the rcm_tasks gate", () => {
     const before = structuredClone(messages);
     const broken: SessionRouting = {
       ...fixedRouting({}),
-      forCall: async () => {
+      current: async () => {
         throw new Error("state file unreadable");
       },
     };
