@@ -128,6 +128,19 @@ function scriptedUpdater(limits = extractiveUpdater.limits) {
   return updater;
 }
 
+/** The records an update writes from a read of the whole history; the temp dir starts afresh after it. */
+async function recordsOfAWholeRead(): Promise<Record<string, TaskRecord>> {
+  const whole = setup();
+  for (const request of requests) await whole.route(request);
+  const memory = whole.memory(extractiveUpdater);
+  memory.scheduleUpdate(sessionID);
+  await memory.settled(sessionID);
+  const records = (await whole.stored()).data.records;
+  await temp.remove();
+  temp = await makeTempDir("rcm-session-memory");
+  return records;
+}
+
 describe("session memory in the plug-in", () => {
   it("writes a record per task into the session state file, with the ledger and a log entry per update", async () => {
     const { route, memory: memoryWith, stored, logger, routing } = setup();
@@ -328,14 +341,7 @@ describe("session memory in the plug-in", () => {
   });
 
   it("starts from the last call's view and reads only the newest messages, with the same records as a whole read", async () => {
-    const whole = setup();
-    for (const request of requests) await whole.route(request);
-    const wholeMemory = whole.memory(extractiveUpdater);
-    wholeMemory.scheduleUpdate(sessionID);
-    await wholeMemory.settled(sessionID);
-
-    await temp.remove();
-    temp = await makeTempDir("rcm-session-memory");
+    const whole = await recordsOfAWholeRead();
     const cheap = setup();
     for (const request of requests) await cheap.route(request);
     const memory = cheap.memory(extractiveUpdater);
@@ -346,7 +352,7 @@ describe("session memory in the plug-in", () => {
     await memory.settled(sessionID);
     expect(cheap.source.reads).toBe(reads);
     expect(cheap.source.tailReads).toBe(1);
-    expect((await cheap.stored()).data.records).toEqual((await whole.stored()).data.records);
+    expect((await cheap.stored()).data.records).toEqual(whole);
 
     // The view is taken by the update: the next one, with no call in between, reads the whole history.
     memory.scheduleUpdate(sessionID);
@@ -355,14 +361,7 @@ describe("session memory in the plug-in", () => {
   });
 
   it("after every turn, reads nothing from OpenCode: the view and the turn's announced final step give the same records as a whole read", async () => {
-    const whole = setup();
-    for (const request of requests) await whole.route(request);
-    const wholeMemory = whole.memory(extractiveUpdater);
-    wholeMemory.scheduleUpdate(sessionID);
-    await wholeMemory.settled(sessionID);
-
-    await temp.remove();
-    temp = await makeTempDir("rcm-session-memory");
+    const whole = await recordsOfAWholeRead();
     const cheap = setup();
     for (const request of requests) await cheap.route(request);
     const memory = cheap.memory(extractiveUpdater);
@@ -374,7 +373,7 @@ describe("session memory in the plug-in", () => {
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
     expect([cheap.source.reads, cheap.source.tailReads]).toEqual([reads, 0]);
-    expect((await cheap.stored()).data.records).toEqual((await whole.stored()).data.records);
+    expect((await cheap.stored()).data.records).toEqual(whole);
     expect((await cheap.stored()).data.memoryUpdates.map((update) => (update as { read?: string }).read)).toEqual(["view", "view"]);
   });
 
