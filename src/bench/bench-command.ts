@@ -167,12 +167,12 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
 }
 
 function agentChoice(agent: string | undefined, model: string | undefined, providerConfig: string | undefined, regime: string | undefined): AgentChoice {
-  if (agent !== undefined && model !== undefined) throw new BenchUsageError("give --agent scripted or --model provider/model, not both");
-  if (regime !== undefined && agent !== "scripted") throw new BenchUsageError("--regime needs --agent scripted (a provider's model has its own window)");
+  if (agent !== undefined && model !== undefined) throw new BenchUsageError("give --agent scripted|faithful or --model provider/model, not both");
+  if (regime !== undefined && agent === undefined) throw new BenchUsageError("--regime needs --agent scripted or faithful (a provider's model has its own window)");
   if (regime !== undefined && !isRegime(regime)) throw new BenchUsageError(`--regime must be one of ${REGIME_NAMES.join(", ")}, not "${regime}"`);
-  if (agent === "scripted") return regime === undefined ? { kind: "scripted" } : { kind: "scripted", regime };
-  if (agent !== undefined) throw new BenchUsageError(`--agent: only "scripted" is known, got "${agent}"`);
-  if (model === undefined) throw new BenchUsageError("bench run needs --agent scripted or --model provider/model");
+  if (agent === "scripted" || agent === "faithful") return regime === undefined ? { kind: agent } : { kind: agent, regime };
+  if (agent !== undefined) throw new BenchUsageError(`--agent must be scripted or faithful, not "${agent}"`);
+  if (model === undefined) throw new BenchUsageError("bench run needs --agent scripted|faithful or --model provider/model");
   if (!/^[^/\s]+\/\S+$/.test(model)) throw new BenchUsageError(`--model must be provider/model, got "${model}"`);
   return { kind: "model", model, ...(providerConfig ? { providerConfig: resolve(providerConfig) } : {}) };
 }

@@ -20,7 +20,8 @@ import { sessionUsage } from "./metrics/session-usage.js";
 import { sessionTimeline } from "./metrics/timeline.js";
 import { fidelityPoints, type CitingConstraint } from "./metrics/received-context.js";
 import { sessionCacheTokens } from "./metrics/cache-cost.js";
-import { SessionRequestLog } from "./metrics/request-log.js";
+import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
+import { openDecisionLog, focusWrite, type SessionDecisionLog } from "./metrics/focus-write.js";
 import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 import { readResults } from "./results/read-results.js";
 import { writeReports } from "./results/write-reports.js";
@@ -138,7 +139,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
         for (let spec = queue.shift(); spec && !options.signal?.aborted; spec = queue.shift()) {
           const current = spec;
           const progress = (activity: string) => options.onProgress?.({ done: finished, total, mode, session: current.session_id, activity });
-          const line = await sessionServer(current, (server, where, calls) => runOne({ ...options, suite, spec: current, mode, server, where, calls, outDir, progress }));
+          const line = await sessionServer(current, (server, where, logs) => runOne({ ...options, suite, spec: current, mode, server, where, logs, outDir, progress }));
           if (!line) continue;
           await appendFile(files.results, `${JSON.stringify(line)}\n`);
           finished += 1;
@@ -155,7 +156,13 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
 }
 
 /** Runs one session with the OpenCode server it gets, where its checkouts and scoring run, and the mode's log of model calls. */
-type SessionServer = <T>(spec: SessionSpec, body: (server: OpencodeServer, where: SessionPlace, calls: SessionRequestLog) => Promise<T>) => Promise<T>;
+type SessionServer = <T>(spec: SessionSpec, body: (server: OpencodeServer, where: SessionPlace, logs: ModeLogs) => Promise<T>) => Promise<T>;
+
+/** What the mode's agent model logged, read per session: the calls it received and, for the faithful agent, what it wrote. */
+interface ModeLogs {
+  calls: SessionRequestLog;
+  decisions: SessionDecisionLog;
+}
 
 /**
  * The mode's agent model, and OpenCode servers with the plug-in in that mode: locally one
@@ -170,8 +177,9 @@ async function withModeServer<T>(
   const plugin = join(packageRoot(), "dist", "plugin", "index.js");
   await mkdir(join(outDir, "model-requests"), { recursive: true });
   const logFile = join(outDir, "model-requests", `${mode}.jsonl`);
-  const model = await startAgentModel({ agent: options.agent, suite, logFile });
-  const calls = await SessionRequestLog.open(logFile);
+  const decisionLog = join(outDir, "model-requests", `${mode}.decisions.jsonl`);
+  const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog });
+  const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
   // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
   const recorder = join(packageRoot(), "dist", "bench", "drive", "call-recorder-plugin.js");
   const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode) }]];
@@ -180,12 +188,12 @@ async function withModeServer<T>(
   const env = { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") };
   try {
     if (options.env === "docker") {
-      return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, calls)));
+      return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)));
     }
     const home = await createIsolatedHome({ root: join(outDir, "home", mode), config });
     const server = await startOpencodeServer({ home, cwd: outDir, env });
     try {
-      return await body((_spec, run) => run(server, LOCAL, calls));
+      return await body((_spec, run) => run(server, LOCAL, logs));
     } finally {
       await server.close();
     }
@@ -200,7 +208,7 @@ async function runOne(options: BenchRunOptions & {
   mode: Mode;
   server: OpencodeServer;
   where: SessionPlace;
-  calls: SessionRequestLog;
+  logs: ModeLogs;
   outDir: string;
   progress: (activity: string) => void;
 }): Promise<ResultLine | undefined> {
@@ -237,13 +245,14 @@ async function runOne(options: BenchRunOptions & {
   if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
   const usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ...state });
   const { timeline, requestMessageIDs } = sessionTimeline({ messages, requests: run.requests, ledger: state.ledger, threshold: DEFAULT_CONFIDENCE_THRESHOLD });
-  const calls = await options.calls.take(spec.session_id);
+  const calls = await options.logs.calls.take(spec.session_id);
+  const written = focusWrite(await options.logs.decisions.take(spec.session_id), focus.workspace);
   const workspaceTask = new Map([...checkouts].map(([task, checkout]) => [checkout.workspace, task]));
   const fidelity = calls.length === 0 ? undefined : fidelityPoints({
     calls, requests: run.requests, requestMessageIDs, focus: spec.focus, focusStages: focus.task.stages, workspaceTask, constraints: state.constraints ?? [],
   });
   // A provider model's calls are recorded without the system prompt and tools, too short a prefix to simulate caching on.
-  const cache = sessionCacheTokens(usage.session, options.agent.kind === "scripted" ? calls : []);
+  const cache = sessionCacheTokens(usage.session, options.agent.kind === "model" ? [] : calls);
 
   options.progress("scoring");
   const patch = await focusPatch(focus.workspace, focus.task.base_commit);
@@ -280,6 +289,7 @@ async function runOne(options: BenchRunOptions & {
     timeline,
     ...(fidelity ? { fidelity } : {}),
     ...(cache ? { cache } : {}),
+    ...(written ? { focus_write: written } : {}),
   };
 }
 

@@ -153,11 +153,11 @@ describe("the agent for a run", () => {
     const good = join(temp.path, "providers.json");
     await writeFile(good, JSON.stringify({ provider: { ds: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:9/v1" } } } }));
     const suite = { dir: temp.path } as Suite;
-    const model = await startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: good }, suite, logFile: join(temp.path, "log") });
+    const model = await startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: good }, suite, logFile: join(temp.path, "log"), decisionLog: join(temp.path, "decisions") });
     expect(model.config([])).toMatchObject({ model: "ds/chat", provider: { ds: { npm: "@ai-sdk/openai-compatible" } }, share: "disabled" });
     const bad = join(temp.path, "bad.json");
     await writeFile(bad, "[1]");
-    await expect(startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: bad }, suite, logFile: "x" })).rejects.toThrow(`--provider-config ${bad}`);
+    await expect(startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: bad }, suite, logFile: "x", decisionLog: "y" })).rejects.toThrow(`--provider-config ${bad}`);
   });
 });
 
@@ -165,7 +165,7 @@ describe("opencode-rcm bench", () => {
   const io = { signal: new AbortController().signal, progress: () => undefined };
   it.each([
     [["run", "--out", "o", "--agent", "scripted"], "bench run needs --suite <dir>"],
-    [["run", "--suite", "s", "--out", "o"], "bench run needs --agent scripted or --model provider/model"],
+    [["run", "--suite", "s", "--out", "o"], "bench run needs --agent scripted|faithful or --model provider/model"],
     [["run", "--suite", "s", "--out", "o", "--agent", "scripted", "--model", "a/b"], "not both"],
     [["run", "--suite", "s", "--out", "o", "--model", "gpt"], '--model must be provider/model, got "gpt"'],
     [["run", "--suite", "s", "--out", "o", "--agent", "scripted", "--modes", "native,turbo"], '--modes: unknown mode "turbo"'],

@@ -9,7 +9,7 @@ import { chatMessageText, lastUserText, type ChatBody, type ChatMessage } from "
 import { toChatMessages } from "../../src/bench/drive/call-recorder-plugin.js";
 import { userRequestText } from "../../src/core/interaction-groups.js";
 import { mainSession } from "../support/fixtures.js";
-import { SessionRequestLog } from "../../src/bench/metrics/request-log.js";
+import { openRequestLog } from "../../src/bench/metrics/request-log.js";
 import { cacheAwareCost, sessionCacheTokens, simulatedCacheTokens } from "../../src/bench/metrics/cache-cost.js";
 import { callRequests, fidelityPoints } from "../../src/bench/metrics/received-context.js";
 import { sessionTimeline } from "../../src/bench/metrics/timeline.js";
@@ -129,7 +129,7 @@ describe("the model's request log", () => {
       const file = join(dir, "full.jsonl");
       const call = (session: string, text: string) => `${JSON.stringify({ index: 0, path: "/v1/chat/completions", body: { messages: [{ role: "user", content: `/run/sessions/${session}/full/ws1: ${text}` }] } })}\n`;
       writeFileSync(file, call("a", "from an interrupted run"));
-      const log = await SessionRequestLog.open(file);
+      const log = await openRequestLog(file);
       const half = call("b", "second");
       appendFileSync(file, call("a", "first") + half.slice(0, 20));
       expect((await log.take("a")).map(lastUserText)).toEqual(["/run/sessions/a/full/ws1: first"]);

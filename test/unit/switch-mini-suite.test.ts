@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadPlaybook } from "../../src/bench/scripted-agent.js";
+import { loadPlaybook } from "../../src/bench/agent/playbook.js";
 import { loadSuite } from "../../src/bench/suite/load-suite.js";
 import { FINALIZE, type Suite } from "../../src/bench/suite/schema.js";
 import { packageRoot } from "../../src/harness/package-root.js";

@@ -1,15 +1,22 @@
-import { readFile } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../../cli-error.js";
 import { offlineConfig, quietConfig, type PluginEntry } from "../../harness/opencode-config.js";
 import { startScriptedModel } from "../../scripted-model/index.js";
-import { createScriptedAgent, loadPlaybook } from "../scripted-agent.js";
+import { createFaithfulAgent, type FaithfulDecision } from "../agent/faithful-agent.js";
+import { loadFaithfulPlaybook } from "../agent/faithful-playbook.js";
+import { loadPlaybook } from "../agent/playbook.js";
+import { createScriptedAgent } from "../agent/replay-agent.js";
 import type { Suite } from "../suite/schema.js";
-import { REGIMES, type Regime } from "./regimes.js";
+import { DEFAULT_REGIME, REGIMES, type Regime } from "./regimes.js";
 
-/** Who does the work: the suite's scripted agent, or any OpenCode provider/model. */
+/**
+ * Who does the work: one of the suite's scripted agents (`scripted` replays the playbook
+ * whatever it is shown; `faithful` writes what the requirements in view imply), or any
+ * OpenCode provider/model.
+ */
 export type AgentChoice =
-  | { kind: "scripted"; regime?: Regime | undefined }
+  | { kind: "scripted" | "faithful"; regime?: Regime | undefined }
   | { kind: "model"; model: string; providerConfig?: string | undefined };
 
 export interface AgentModel {
@@ -23,17 +30,34 @@ export interface AgentModel {
  * `agent.json` on loopback; for `model`, nothing (OpenCode reaches the provider itself),
  * with the providers read from `providerConfig` (an opencode.json-style `{ "provider": {...} }`).
  */
-export async function startAgentModel(options: { agent: AgentChoice; suite: Suite; logFile: string }): Promise<AgentModel> {
+export async function startAgentModel(options: { agent: AgentChoice; suite: Suite; logFile: string; decisionLog: string }): Promise<AgentModel> {
   const { agent, suite } = options;
-  if (agent.kind === "scripted") {
-    const playbook = await loadPlaybook(join(suite.dir, "agent.json"));
-    const window = REGIMES[agent.regime ?? "roomy"];
-    const model = await startScriptedModel({ script: createScriptedAgent(playbook), logFile: options.logFile, contextLimit: window.context });
+  if (agent.kind !== "model") {
+    const script = agent.kind === "faithful" ? await faithfulAgent(suite, options.decisionLog) : createScriptedAgent(await loadPlaybook(join(suite.dir, "agent.json")));
+    const window = REGIMES[agent.regime ?? DEFAULT_REGIME];
+    const model = await startScriptedModel({ script, logFile: options.logFile, contextLimit: window.context });
     const limits = { contextLimit: window.context, outputLimit: window.output };
     return { config: (plugins) => offlineConfig({ modelBaseURL: model.url, plugins, ...limits }), close: () => model.close() };
   }
   const provider = agent.providerConfig ? await readProviders(agent.providerConfig) : {};
   return { config: (plugins) => quietConfig({ model: agent.model, provider, plugins }), close: async () => undefined };
+}
+
+/** The faithful agent, logging each decision as a line of `decisionLog`, in order. */
+async function faithfulAgent(suite: Suite, decisionLog: string) {
+  const playbook = await loadFaithfulPlaybook(suite.dir);
+  let queue: Promise<void> = Promise.resolve();
+  const onDecision = (decision: FaithfulDecision) => {
+    const line = `${JSON.stringify(decision)}\n`;
+    queue = queue.then(() => appendFile(decisionLog, line, "utf8"));
+  };
+  const agent = createFaithfulAgent(playbook, { onDecision });
+  // The reply waits for its decision to be logged: the run reads the log once the session ends.
+  return async (request: Parameters<typeof agent>[0]) => {
+    const reply = await agent(request);
+    await queue;
+    return reply;
+  };
 }
 
 async function readProviders(file: string): Promise<Record<string, unknown>> {

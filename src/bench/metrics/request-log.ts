@@ -5,27 +5,28 @@ import type { ChatBody } from "./chat-body.js";
 const SESSION_PATH = /\/sessions\/([^/"\s\\]+)\/(native|router|memory|full)\//;
 
 /**
- * The scripted model's request log of one mode (`model-requests/<mode>.jsonl`), read
- * incrementally while sessions run concurrently: each read takes the bytes appended since the
- * last one and files the calls under their session (found by the workspace path they name),
- * so a run reads its log once, not once per session. Only calls logged after it was opened
- * count: a resumed run's log also holds the calls of sessions interrupted before.
+ * A JSONL log that the sessions of one mode append to concurrently (the scripted model's
+ * requests, the faithful agent's decisions), read incrementally: each read takes the bytes
+ * appended since the last one and files the lines under their session (found by the workspace
+ * path they name), so a run reads its log once, not once per session. Only lines logged after
+ * it was opened count: a resumed run's log also holds the lines of sessions interrupted before.
  */
-export class SessionRequestLog {
-  private readonly calls = new Map<string, ChatBody[]>();
+export class SessionLog<T> {
+  private readonly calls = new Map<string, T[]>();
 
   private constructor(
     private readonly file: string,
     private offset: number,
+    private readonly parse: (line: string) => T | undefined,
   ) {}
 
-  static async open(file: string): Promise<SessionRequestLog> {
+  static async open<T>(file: string, parse: (line: string) => T | undefined): Promise<SessionLog<T>> {
     const size = await stat(file).then((info) => info.size, () => 0);
-    return new SessionRequestLog(file, size);
+    return new SessionLog(file, size, parse);
   }
 
-  /** The session's calls in the order the model received them; they are handed out once. */
-  async take(sessionID: string): Promise<ChatBody[]> {
+  /** The session's lines in the order they were logged; they are handed out once. */
+  async take(sessionID: string): Promise<T[]> {
     await this.readNew();
     const calls = this.calls.get(sessionID) ?? [];
     this.calls.delete(sessionID);
@@ -52,15 +53,25 @@ export class SessionRequestLog {
   private fileLine(line: string): void {
     const session = SESSION_PATH.exec(line)?.[1];
     if (session === undefined) return;
-    let body: ChatBody;
+    let value: T | undefined;
     try {
-      body = (JSON.parse(line) as { body: ChatBody }).body;
+      value = this.parse(line);
     } catch {
       return;
     }
-    if (!Array.isArray(body?.messages)) return;
+    if (value === undefined) return;
     const list = this.calls.get(session) ?? [];
-    list.push(body);
+    list.push(value);
     this.calls.set(session, list);
   }
+}
+
+/** The scripted model's request log of one mode (`model-requests/<mode>.jsonl`): each session's calls. */
+export type SessionRequestLog = SessionLog<ChatBody>;
+
+export function openRequestLog(file: string): Promise<SessionRequestLog> {
+  return SessionLog.open(file, (line) => {
+    const body = (JSON.parse(line) as { body?: ChatBody }).body;
+    return Array.isArray(body?.messages) ? body : undefined;
+  });
 }

@@ -54,6 +54,14 @@ const CacheTokensSchema = z.object({
 });
 export type CacheTokens = z.infer<typeof CacheTokensSchema>;
 
+/** The faithful agent's last write of the focus task: which of its stages it lost, which other tasks' requirements leaked in. */
+const FocusWriteSchema = z.object({
+  wrote: z.string(),
+  lost: z.array(z.string()),
+  leaked: z.array(z.string()),
+});
+export type FocusWrite = z.infer<typeof FocusWriteSchema>;
+
 export const FAILURE_CLASSES = ["resolved", "implementation", "submission", "incomplete"] as const;
 
 /** One line of `results.jsonl`: one session run in one mode, scored. */
@@ -84,6 +92,8 @@ export const ResultLineSchema = z.object({
   /** Context fidelity at each focus resumption and at finalization; only where the calls were recorded. */
   fidelity: z.array(FidelityPointSchema).optional(),
   cache: CacheTokensSchema.optional(),
+  /** With the faithful agent: what its last write of the focus task was made from. */
+  focus_write: FocusWriteSchema.optional(),
 });
 export type ResultLine = z.infer<typeof ResultLineSchema>;
 
