@@ -6,7 +6,10 @@ import { packageRoot } from "../harness/package-root.js";
 import { MODES, type Mode } from "../config/options-schema.js";
 import { rescoreRun } from "./rescore-run.js";
 import { rebuildReport } from "./rebuild-report.js";
-import { runBench, type BenchProgress } from "./run-bench.js";
+import { runBench, runFiles, type BenchProgress } from "./run-bench.js";
+
+/** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
+const MINI_SESSIONS = 10;
 import { loadTasks } from "./suite/load-suite.js";
 import { makeSessions, writeSessions } from "./suite/make-sessions.js";
 import type { AgentChoice } from "./drive/agent-model.js";
@@ -15,20 +18,29 @@ import { importSwebench } from "./swebench/import-swebench.js";
 import { exportPredictions } from "./swebench/predictions.js";
 import { mergeRuns } from "./merge-runs.js";
 import { parseShard } from "./shard.js";
-import { isRegime, REGIME_NAMES } from "./drive/regimes.js";
+import { isRegime, REGIME_NAMES, REGIMES } from "./drive/regimes.js";
+import { describeScriptedAgent } from "./drive/describe-agent.js";
+import { readResults } from "./results/read-results.js";
+import { writeRegimesReport, type RegimeRun } from "./results/regimes-report.js";
 
-export const BENCH_USAGE = `  bench mini [--modes native,router,full] [--sessions N] [--concurrency 3] [--out runs/switch-mini]
-          [--model provider/model [--provider-config <file>]]
-          The whole benchmark on the bundled mini suite (fixtures/switch-mini), offline with
-          the scripted agent unless --model is given; prints the report.
-  bench run --suite <dir> --out <dir> (--agent scripted [--regime roomy|tight] | --model provider/model [--provider-config <file>])
+export const BENCH_USAGE = `  bench mini [--agent faithful|scripted] [--regimes roomy,tight] [--modes native,router,memory,full]
+          [--sessions 10] [--concurrency 3] [--out runs/switch-mini] [--model provider/model [--provider-config <file>]]
+          The offline benchmark on the bundled mini suite (fixtures/switch-mini): each mode in each
+          regime (a run per regime in <out>/<regime>), with the faithful scripted agent; prints
+          native's switched gap, what each mode recovers and why sessions failed (<out>/report.md,
+          report.html). Scripted agent: mechanism, not model quality. --sessions 30: the whole
+          suite (about 3x longer). --model: one run with that model instead.
+  bench run --suite <dir> --out <dir> (--agent scripted|faithful [--regime roomy|tight] | --model provider/model [--provider-config <file>])
           [--modes native,router,full] [--sessions N] [--concurrency N] [--seed S]
           [--budget-s 900] [--max-continuations 3] [--test-timeout-s 900]
           [--env local|docker [--image <name, {instance_id} {repo}>]] [--shard i/n]
           Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode,
           score every focus patch, and write results.jsonl, report.md and report.html.
+          --agent scripted replays the suite's agent.json whatever it is shown (pipeline tests);
+          faithful writes what the requirements in view imply (the suite's tasks/*/faithful/).
           --regime: the scripted model's window: roomy (200k, never compacts, the default) or
-          tight (16k context, 8k output: OpenCode compacts, and the summary keeps nothing). Rerunning with
+          tight (16k context, 8k output: OpenCode compacts, and the summary keeps only the
+          latest request). Rerunning with
           the same --out skips finished sessions; Ctrl-C leaves consistent files.
           --env docker: each session in a container of its focus task's image (the task's
           "image", else SWE-bench's name for the instance, or --image), scored in a fresh one.
@@ -88,13 +100,15 @@ async function reportCommand(args: readonly string[]): Promise<string> {
   return `${written.markdown}\n${written.html}\n`;
 }
 
-/** The README's main command: `bench run` on the bundled mini suite, printing the report. */
+/** The README's main command: the bundled mini suite, offline, in every regime; prints the gap report. */
 async function mini(args: readonly string[], io: { signal: AbortSignal; progress: (event: BenchProgress) => void }): Promise<string> {
   const { values } = parseArgs({
     args: [...args],
     options: {
-      modes: { type: "string", default: "native,router,full" },
-      sessions: { type: "string" },
+      agent: { type: "string", default: "faithful" },
+      regimes: { type: "string" },
+      modes: { type: "string", default: MODES.join(",") },
+      sessions: { type: "string", default: String(MINI_SESSIONS) },
       // Sessions wait on the model, git and pytest more than on the CPU: 3 beat 2 on a 2-core machine (7m43s vs 9m50s).
       concurrency: { type: "string", default: "3" },
       out: { type: "string", default: join("runs", "switch-mini") },
@@ -103,14 +117,29 @@ async function mini(args: readonly string[], io: { signal: AbortSignal; progress
     },
     strict: true,
   });
-  const agent = values.model === undefined ? ["--agent", "scripted"] : ["--model", values.model];
-  const provider = values["provider-config"] === undefined ? [] : ["--provider-config", values["provider-config"]];
-  const sessions = values.sessions === undefined ? [] : ["--sessions", values.sessions];
-  const summary = await run(
-    ["--suite", join(packageRoot(), "fixtures", "switch-mini"), "--out", values.out, "--modes", values.modes, "--concurrency", values.concurrency, ...agent, ...provider, ...sessions],
-    io,
-  );
-  return `${await readFile(resolve(values.out, "report.md"), "utf8")}\n${summary}`;
+  const suite = join(packageRoot(), "fixtures", "switch-mini");
+  const common = ["--suite", suite, "--modes", values.modes, "--concurrency", values.concurrency, "--sessions", values.sessions];
+  if (values.model !== undefined) {
+    if (values.regimes !== undefined) throw new BenchUsageError("--regimes needs the scripted agents (a provider's model has its own window)");
+    const provider = values["provider-config"] === undefined ? [] : ["--provider-config", values["provider-config"]];
+    const summary = await run([...common, "--out", values.out, "--model", values.model, ...provider], io);
+    return `${await readFile(resolve(values.out, "report.md"), "utf8")}\n${summary}`;
+  }
+  const agent = agentChoice(values.agent, undefined, undefined, undefined);
+  if (agent.kind === "model") throw new BenchUsageError("--agent must be scripted or faithful");
+  const regimes = (values.regimes ?? REGIME_NAMES.join(",")).split(",").map((regime) => regime.trim());
+  for (const regime of regimes) if (!isRegime(regime)) throw new BenchUsageError(`--regimes: unknown regime "${regime}" (one of ${REGIME_NAMES.join(", ")})`);
+  const runs: RegimeRun[] = [];
+  const summaries: string[] = [];
+  for (const regime of regimes.filter(isRegime)) {
+    const out = join(values.out, regime);
+    summaries.push(await run([...common, "--out", out, "--agent", values.agent, "--regime", regime], io));
+    if (io.signal.aborted) return `${summaries.join("")}interrupted; rerun the same command to resume.\n`;
+    runs.push({ regime, description: REGIMES[regime].description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
+  }
+  const setting = describeScriptedAgent(agent.kind);
+  const written = await writeRegimesReport(resolve(values.out), runs, { title: "Switch-SWE offline benchmark: switch-mini", setting });
+  return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n`;
 }
 
 async function run(args: readonly string[], io: { signal: AbortSignal; progress: (event: BenchProgress) => void }): Promise<string> {

@@ -1,3 +1,4 @@
+import { describeRunAgent } from "./drive/describe-agent.js";
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { CliError } from "../cli-error.js";
@@ -60,7 +61,7 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
   const { shard: _shard, ...common } = first;
   await writeFile(runFiles(out).run, `${JSON.stringify({ ...common, parts: runs }, null, 2)}\n`);
   await writeFile(runFiles(out).results, merged.map((line) => `${JSON.stringify(line)}\n`).join(""));
-  await writeReports(out, merged, { title: `Switch-SWE run: merged from ${runs.length} parts` });
+  await writeReports(out, merged, { title: `Switch-SWE run: merged from ${runs.length} parts`, setting: describeRunAgent(first["agent"]) });
   return { results: merged.length, file: runFiles(out).results };
 }
 

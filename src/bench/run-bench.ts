@@ -12,6 +12,7 @@ import { startOpencodeServer, type OpencodeServer } from "../harness/opencode-se
 import type { PluginEntry } from "../harness/opencode-config.js";
 import type { Mode } from "../config/options-schema.js";
 import { pluginEnv } from "./drive/plugin-env.js";
+import { describeAgent } from "./drive/describe-agent.js";
 import { sessionStateFile } from "../store/session-state-file.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
@@ -151,7 +152,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
     });
   }
   const results = await readResults(files.results);
-  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}` });
+  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, setting: describeAgent(options.agent) });
   return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
 }
 
@@ -312,7 +313,7 @@ async function readPluginState(stateDir: string, sessionID: string): Promise<{ l
 }
 
 /** The run options a run directory was made with. */
-export async function readRunOptions(outDir: string): Promise<{ suite: string; modes: Mode[]; seed: number }> {
+export async function readRunOptions(outDir: string): Promise<{ suite: string; modes: Mode[]; seed: number; agent?: unknown }> {
   const text = await readFile(runFiles(outDir).run, "utf8");
-  return JSON.parse(text) as { suite: string; modes: Mode[]; seed: number };
+  return JSON.parse(text) as { suite: string; modes: Mode[]; seed: number; agent?: unknown };
 }

@@ -143,11 +143,12 @@ describe("scripted agent", () => {
     expect(await ask(agent, [{ role: "system", content: "no user yet" }])).toEqual(unknown);
   });
 
-  it("answers a compaction request with a summary text, even when it quotes stage requests", async () => {
-    const quoted = `Here is the conversation so far:\n<conversation>\nuser: ${WS}: ${task(0).stages[0]?.request}\n</conversation>`;
+  it("answers a compaction request with the lossy summary (the latest request only), even when it quotes stage requests", async () => {
+    const latest = `${WS}: ${task(1).stages[0]?.request}`;
+    const quoted = `Here is the conversation so far:\n<conversation>\n[User]: ${WS}: ${task(0).stages[0]?.request}\n[Assistant]: Done.\n[User]: ${latest}\n</conversation>`;
     const reply = await ask(agent, conversation(quoted));
     expect(reply.toolCalls).toBeUndefined();
-    expect(reply.text).toMatch(/^## Summary/);
+    expect(reply.text).toBe(`## Objective\n- ${latest}\n\n## Important Details\n- (none)`);
   });
 });
 

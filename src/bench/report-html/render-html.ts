@@ -1,4 +1,5 @@
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
+import type { ReportOptions } from "../results/render-report.js";
 import { reportTables, type ReportTable } from "../results/report-tables.js";
 import type { ResultLine } from "../results/result-line.js";
 import { CONDITIONS, MODE_ORDER } from "../results/summaries.js";
@@ -7,7 +8,7 @@ import { timelineChart, timelineLegend } from "./timeline-chart.js";
 import { meanTokensChart, sessionTokensChart } from "./tokens-chart.js";
 import { escapeHtml } from "./svg.js";
 
-const STYLE = `
+export const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #111827; margin: 24px auto; max-width: 1180px; padding: 0 16px; }
 h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 30px; border-bottom: 1px solid #e5e7eb; }
 table { border-collapse: collapse; margin: 8px 0 16px; font-size: 12.5px; }
@@ -26,7 +27,7 @@ summary { cursor: pointer; font-weight: 600; }
  * with the report's tables and charts: resolution with the gap, input tokens per model call
  * by mode, and per session a request timeline for each mode, lane per task.
  */
-export function renderHtmlReport(results: readonly ResultLine[], options: { title: string; cacheReadPrice?: number | undefined }): string {
+export function renderHtmlReport(results: readonly ResultLine[], options: ReportOptions): string {
   const tables = reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE });
   const table = (id: string) => tables.find((candidate) => candidate.id === id);
   const parts = [
@@ -35,6 +36,7 @@ export function renderHtmlReport(results: readonly ResultLine[], options: { titl
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     `<title>${escapeHtml(options.title)}</title><style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(options.title)}</h1>`,
+    options.setting ? `<p class="setting">${escapeHtml(options.setting)}</p>` : "",
     `<p>${results.length} session runs.</p>`,
     '<h2 id="resolution">Resolution</h2>',
     resolutionChart(results),
@@ -78,7 +80,7 @@ function section(table: ReportTable | undefined): string {
   return [`<h2 id="${table.id}">${escapeHtml(table.heading)}</h2>`, table.note ? `<p class="note">${escapeHtml(table.note)}</p>` : "", tableHtml(table)].filter(Boolean).join("\n");
 }
 
-function tableHtml(table: ReportTable | undefined): string {
+export function tableHtml(table: ReportTable | undefined): string {
   if (!table) return "";
   const head = `<tr>${table.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join("")}</tr>`;
   const rows = table.rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`);

@@ -4,13 +4,15 @@ import { reportTables } from "./report-tables.js";
 
 export interface ReportOptions {
   title: string;
+  /** Who did the work and in which window (`describeAgent`), printed under the title. */
+  setting?: string | undefined;
   /** What a cached input token costs against an uncached one. */
   cacheReadPrice?: number | undefined;
 }
 
 /** `report.md`: resolution, gaps, cost, context fidelity and failures per mode and condition. */
 export function renderReport(results: readonly ResultLine[], options: ReportOptions): string {
-  const lines = [`# ${options.title}`, "", `${results.length} session runs.`];
+  const lines = [`# ${options.title}`, "", ...(options.setting ? [options.setting, ""] : []), `${results.length} session runs.`];
   for (const table of reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE })) {
     lines.push("", `## ${table.heading}`, "");
     if (table.note) lines.push(table.note, "");

@@ -1,5 +1,5 @@
 import type { ResultLine } from "./result-line.js";
-import { CONDITIONS, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, resolvedRate } from "./summaries.js";
+import { CONDITIONS, CONTEXT_FAILURE_NAMES, contextFailure, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, recoveredShare, resolvedRate } from "./summaries.js";
 
 /** A report table, rendered to Markdown for report.md and to HTML for report.html. */
 export interface ReportTable {
@@ -25,9 +25,44 @@ export function reportTables(results: readonly ResultLine[], options: { cacheRea
 function resolutionTable(results: readonly ResultLine[]): ReportTable {
   const rows = modesOf(results).map((mode) => {
     const gap = (locality?: ResultLine["locality"]) => gapPoints(results, mode, locality)?.toFixed(1) ?? "-";
-    return [mode, share(linesOf(results, mode, "uninterrupted")), share(linesOf(results, mode, "switched")), gap(), gap("near"), gap("far")];
+    const recovered = mode === "native" ? "-" : percent(recoveredShare(results, mode), 0);
+    return [mode, share(linesOf(results, mode, "uninterrupted")), share(linesOf(results, mode, "switched")), gap(), gap("near"), gap("far"), recovered];
   });
-  return { id: "resolution", heading: "Resolution", header: ["mode", "uninterrupted", "switched", "gap (pts)", "near gap", "far gap"], rows };
+  return {
+    id: "resolution",
+    heading: "Resolution",
+    note: "gap: uninterrupted minus switched, in points. Recovers: how much of native's switched gap the mode closes (its switched rate climbing from native's switched toward native's uninterrupted); - when native has no gap.",
+    header: ["mode", "uninterrupted", "switched", "gap (pts)", "near gap", "far gap", "recovers native's gap"],
+    rows,
+  };
+}
+
+/**
+ * The offline benchmark's headline, one row per mode: resolution uninterrupted and switched,
+ * the gap, how much of native's gap the mode recovers, and why switched sessions failed.
+ */
+export function gapTable(results: readonly ResultLine[]): ReportTable {
+  const rows = modesOf(results).map((mode) => {
+    const switched = linesOf(results, mode, "switched");
+    const failed = switched.filter((line) => !line.resolved);
+    const because = (why: "lost" | "leaked") => String(failed.filter((line) => contextFailure(line) === why).length);
+    return [
+      mode,
+      share(linesOf(results, mode, "uninterrupted")),
+      share(switched),
+      gapPoints(results, mode)?.toFixed(1) ?? "-",
+      mode === "native" ? "-" : percent(recoveredShare(results, mode), 0),
+      because("lost"),
+      because("leaked"),
+      String(failed.filter((line) => contextFailure(line) === undefined).length),
+    ];
+  });
+  return {
+    id: "gap",
+    heading: "Resolution, the gap, and why switched sessions failed",
+    header: ["mode", "uninterrupted", "switched", "gap (pts)", "recovers native's gap", `switched: ${CONTEXT_FAILURE_NAMES.lost}`, `switched: ${CONTEXT_FAILURE_NAMES.leaked}`, "switched: other failure"],
+    rows,
+  };
 }
 
 function costTable(results: readonly ResultLine[]): ReportTable {
@@ -87,18 +122,32 @@ function cacheCostTable(results: readonly ResultLine[], readPrice: number): Repo
 }
 
 function failuresTable(results: readonly ResultLine[]): ReportTable {
+  const traced = results.some((line) => line.focus_write !== undefined);
   const rows = groups(results).map(({ mode, condition, group }) => {
     const count = (kind: ResultLine["failure_class"]) => String(group.filter((line) => line.failure_class === kind).length);
-    return [mode, condition, count("resolved"), count("implementation"), count("submission"), count("incomplete")];
+    const because = (why: "lost" | "leaked") => String(group.filter((line) => contextFailure(line) === why).length);
+    return [mode, condition, count("resolved"), count("implementation"), ...(traced ? [because("lost"), because("leaked")] : []), count("submission"), count("incomplete")];
   });
-  return { id: "failures", heading: "Failures", header: ["mode", "condition", "resolved", "implementation", "submission", "incomplete"], rows };
+  const header = ["mode", "condition", "resolved", "implementation", ...(traced ? [`of which ${CONTEXT_FAILURE_NAMES.lost}`, `of which ${CONTEXT_FAILURE_NAMES.leaked}`] : []), "submission", "incomplete"];
+  const note = traced
+    ? "Lost requirement: the faithful agent wrote the focus task's files without one of its earlier requirements, which the call did not show it. Leaked requirement: it applied another task's requirement that the call showed it, taken for the focus task's."
+    : undefined;
+  return { id: "failures", heading: "Failures", ...(note ? { note } : {}), header, rows };
 }
 
 function sessionsTable(results: readonly ResultLine[]): ReportTable {
   const rows = [...results]
     .sort((a, b) => a.session_id.localeCompare(b.session_id) || a.mode.localeCompare(b.mode))
-    .map((line) => [line.session_id, line.mode, line.resolved ? "yes" : "no", line.failure_class, String(line.usage.modelCalls), String(line.usage.toolCalls), (line.wall_ms / 1000).toFixed(1)]);
+    .map((line) => [line.session_id, line.mode, line.resolved ? "yes" : "no", failureText(line), String(line.usage.modelCalls), String(line.usage.toolCalls), (line.wall_ms / 1000).toFixed(1)]);
   return { id: "sessions", heading: "Sessions", header: ["session", "mode", "resolved", "class", "model calls", "tool calls", "wall s"], rows };
+}
+
+/** The failure class, with what the faithful agent's last write of the focus lacked or took in. */
+function failureText(line: ResultLine): string {
+  const why = contextFailure(line);
+  if (why === undefined || line.focus_write === undefined) return line.failure_class;
+  const what = why === "lost" ? line.focus_write.lost.join(", ") : line.focus_write.leaked.join(", ");
+  return `${line.failure_class}: ${CONTEXT_FAILURE_NAMES[why]} (${what})`;
 }
 
 /** Mode × condition groups that have lines, modes in the paper's order. */

@@ -27,6 +27,31 @@ export function gapPoints(results: readonly ResultLine[], mode: Mode, locality?:
   return uninterrupted === undefined || switched === undefined ? undefined : (uninterrupted - switched) * 100;
 }
 
+/**
+ * The share of native's switched gap a mode closes: how far its switched resolution climbs
+ * from native's switched toward native's uninterrupted. Undefined without a native gap.
+ */
+export function recoveredShare(results: readonly ResultLine[], mode: Mode): number | undefined {
+  const nativeUninterrupted = resolvedRate(linesOf(results, "native", "uninterrupted"));
+  const nativeSwitched = resolvedRate(linesOf(results, "native", "switched"));
+  const switched = resolvedRate(linesOf(results, mode, "switched"));
+  if (nativeUninterrupted === undefined || nativeSwitched === undefined || switched === undefined) return undefined;
+  const gap = nativeUninterrupted - nativeSwitched;
+  return gap > 0 ? (switched - nativeSwitched) / gap : undefined;
+}
+
+/** Why the faithful agent's focus files failed, where the run knows: a requirement of the focus lost from view, or another task's leaked in. */
+export type ContextFailure = "lost" | "leaked";
+
+export const CONTEXT_FAILURE_NAMES: Record<ContextFailure, string> = { lost: "lost requirement", leaked: "leaked requirement" };
+
+export function contextFailure(line: ResultLine): ContextFailure | undefined {
+  if (line.resolved || line.focus_write === undefined) return undefined;
+  if (line.focus_write.lost.length > 0) return "lost";
+  if (line.focus_write.leaked.length > 0) return "leaked";
+  return undefined;
+}
+
 export interface FidelitySummary {
   points: number;
   /** Requirements present (verbatim or cited) over all requirements at these points, pooled. */

@@ -1,11 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { renderHtmlReport } from "../report-html/render-html.js";
-import { renderReport } from "./render-report.js";
+import { renderReport, type ReportOptions } from "./render-report.js";
 import type { ResultLine } from "./result-line.js";
 
 /** Writes a run directory's `report.md` and `report.html` from its results; returns their paths. */
-export async function writeReports(outDir: string, results: readonly ResultLine[], options: { title: string; cacheReadPrice?: number | undefined }): Promise<{ markdown: string; html: string }> {
+export async function writeReports(outDir: string, results: readonly ResultLine[], options: ReportOptions): Promise<{ markdown: string; html: string }> {
   const markdown = join(outDir, "report.md");
   const html = join(outDir, "report.html");
   await writeFile(markdown, renderReport(results, options));

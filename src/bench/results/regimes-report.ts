@@ -1,0 +1,63 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { resolutionChart } from "../report-html/resolution-chart.js";
+import { escapeHtml } from "../report-html/svg.js";
+import { STYLE, tableHtml } from "../report-html/render-html.js";
+import { gapTable, type ReportTable } from "./report-tables.js";
+import type { ResultLine } from "./result-line.js";
+
+/** One regime's run of the offline benchmark. */
+export interface RegimeRun {
+  regime: string;
+  /** What the regime is (`REGIMES[regime].description`). */
+  description: string;
+  /** The run's directory, relative to the combined report's. */
+  dir: string;
+  results: readonly ResultLine[];
+}
+
+/**
+ * `bench mini`'s own report.md and report.html over its runs, one per regime: for each, the
+ * resolution per mode, native's switched gap, how much of it each mode recovers and why the
+ * switched sessions failed, with the label that it measures the mechanism, not a model.
+ */
+export async function writeRegimesReport(outDir: string, runs: readonly RegimeRun[], options: { title: string; setting: string }): Promise<{ markdown: string; html: string }> {
+  const markdown = join(outDir, "report.md");
+  const html = join(outDir, "report.html");
+  await writeFile(markdown, renderMarkdown(runs, options));
+  await writeFile(html, renderHtml(runs, options));
+  return { markdown, html };
+}
+
+function renderMarkdown(runs: readonly RegimeRun[], options: { title: string; setting: string }): string {
+  const lines = [`# ${options.title}`, "", options.setting];
+  for (const run of runs) {
+    const table = gapTable(run.results);
+    lines.push("", `## Regime ${run.regime}: ${run.description}`, "", `${run.results.length} session runs; the whole report: ${run.dir}/report.md`, "");
+    lines.push(...markdownTable(table));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function markdownTable(table: ReportTable): string[] {
+  return [`| ${table.header.join(" | ")} |`, `| ${table.header.map(() => "---").join(" | ")} |`, ...table.rows.map((row) => `| ${row.join(" | ")} |`)];
+}
+
+function renderHtml(runs: readonly RegimeRun[], options: { title: string; setting: string }): string {
+  const parts = [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    `<title>${escapeHtml(options.title)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(options.title)}</h1>`,
+    `<p class="setting">${escapeHtml(options.setting)}</p>`,
+    ...runs.flatMap((run) => [
+      `<h2 id="regime-${escapeHtml(run.regime)}">Regime ${escapeHtml(run.regime)}: ${escapeHtml(run.description)}</h2>`,
+      `<p class="note">${run.results.length} session runs; the whole report: <a href="${escapeHtml(`${run.dir}/report.html`)}">${escapeHtml(`${run.dir}/report.html`)}</a></p>`,
+      resolutionChart(run.results),
+      tableHtml(gapTable(run.results)),
+    ]),
+    "</body></html>",
+  ];
+  return `${parts.join("\n")}\n`;
+}
