@@ -82,9 +82,25 @@ Later stages refine earlier ones: each task's held-out tests check the last stag
 *with* the earlier stages' rules, so a solution that forgets an earlier constraint fails (the
 paper's loss of task state). PASS_TO_PASS is each repository's \`tests/test_existing.py\`.
 
-\`agent.json\` is the scripted agent's playbook (\`src/bench/scripted-agent.ts\`): for each stage
-request it recognises, the files it writes; then it runs \`${CHECK_COMMAND}\`. It is a
-harness for the pipeline, not a model: it acts on the request text alone.
+\`agent.json\` is the scripted agents' playbook (\`src/bench/agent/\`): for each stage request,
+the files a correct agent writes; then it runs \`${CHECK_COMMAND}\`. The replay agent
+(\`--agent scripted\`) plays it on the request text alone: a harness for the pipeline, which
+resolves everything. The faithful agent (\`--agent faithful\`, \`bench mini\`'s default) writes what
+the requirements the call showed it imply, from each task's \`faithful/\` folder:
+
+- \`rules.json\`: per stage, the phrase of its request that states its requirement (found in no
+  other request of the suite); a stage counts as seen when the call's words (requests,
+  summaries, memory records; not tool calls or results) contain it, compared lower-cased,
+  without backticks, whitespace collapsed;
+- \`<stage>/without-<stages>/\`: the stage's files when those earlier stages are out of view,
+  written from the visible requests alone (where a later request restates the lost rule, the
+  variant keeps it and the task still resolves);
+- \`confusions.json\` and \`<stage>/with-<task>.<stage>/\`: another task's requirement that the
+  agent applies here when it sees it (the two tasks share a word). The suite's pair:
+  \`minicfg__minicfg-4\` (\`expand()\`) takes \`minicfg__minicfg-3\`'s "an empty variable must count as
+  unset" (\`lookup()\`), so a set-but-empty variable no longer expands to nothing.
+
+Scripted agents measure the mechanism, not a model's quality.
 
 | repository | bundle | base commit |
 |---|---|---|

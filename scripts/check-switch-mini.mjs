@@ -2,7 +2,10 @@
 // every task, the unpatched base fails every held-out test and passes the existing ones, the
 // reference patch resolves it, and two wrong solutions do not: stage 1 alone (the files the
 // scripted agent's playbook writes for it), and the task's checks/forgetful/ files (the last
-// stage without an earlier stage's rule).
+// stage without an earlier stage's rule). Then the faithful agent's files (tasks/*/faithful/):
+// every last-stage variant passes the existing tests, and is reported with the held-out tests
+// it fails (none, when a later request restates the lost rule); every confusable variant (another
+// task's requirement leaked in) fails the task.
 // Run: npm run build && node scripts/check-switch-mini.mjs
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,11 +13,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { focusPatch, scoreTask } from "../dist/bench/score/index.js";
 import { loadSuite } from "../dist/bench/suite/load-suite.js";
+import { loadFaithfulPlaybook } from "../dist/bench/agent/faithful-playbook.js";
 import { OUT_DIR } from "./build-switch-mini.mjs";
 import { readTree } from "./lib/read-tree.mjs";
 
 const suite = await loadSuite(OUT_DIR);
 const playbook = JSON.parse(readFileSync(join(OUT_DIR, "agent.json"), "utf8"));
+const faithful = await loadFaithfulPlaybook(OUT_DIR);
 const scratch = mkdtempSync(join(tmpdir(), "check-switch-mini-"));
 let failures = 0;
 
@@ -58,6 +63,18 @@ try {
       expectThat(!first.resolved && first.tests_status.PASS_TO_PASS.failure.length === 0, `${id}: stage 1 alone does not resolve it (${first.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
       const forgetful = await score(task, await patchFor(task, checkFiles(task, "forgetful"), `${id}-forgetful`), `${id}-forgetful`);
       expectThat(!forgetful.resolved, `${id}: forgetting an earlier stage's rule does not resolve it (${forgetful.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
+      const last = faithful.tasks.get(id).stages.at(-1);
+      for (const [missing, files] of last.without) {
+        const name = `${id}-without-${missing}`;
+        const report = await score(task, await patchFor(task, files, name), name);
+        const failing = report.tests_status.FAIL_TO_PASS.failure.length;
+        expectThat(report.tests_status.PASS_TO_PASS.failure.length === 0, `${id}: ${last.id} without ${missing} passes the existing tests; ${failing === 0 ? "resolves it (a later request restates the rule)" : `${failing} held-out tests fail`}`);
+      }
+      for (const confusion of last.confusions) {
+        const name = `${id}-with-${confusion.with.replace("/", ".")}`;
+        const report = await score(task, await patchFor(task, confusion.writes, name), name);
+        expectThat(!report.resolved && report.tests_status.PASS_TO_PASS.failure.length === 0, `${id}: ${last.id} with ${confusion.with}'s requirement does not resolve it (${report.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
+      }
     }
   }
 } finally {

@@ -17,7 +17,7 @@ const WORKSPACE = /(\/[^\s"\\]*\/sessions\/([^/"\s\\]+)\/(native|router|memory|f
 const RECORD = /<rcm-task-memory task="t\d+">[\s\S]*?<\/rcm-task-memory>/g;
 
 const modes = [];
-for (const file of (await readdir(join(runDir, "model-requests"))).filter((name) => name.endsWith(".jsonl")).sort()) {
+for (const file of (await readdir(join(runDir, "model-requests"))).filter((name) => name.endsWith(".jsonl") && !name.endsWith(".decisions.jsonl")).sort()) {
   const sessions = new Map();
   for (const line of (await readFile(join(runDir, "model-requests", file), "utf8")).split("\n")) {
     if (line.trim() === "") continue;

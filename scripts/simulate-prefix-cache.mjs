@@ -23,7 +23,7 @@ function tokensOf(body) {
 }
 
 const rows = new Map();
-for (const file of (await readdir(join(runDir, "model-requests"))).filter((name) => name.endsWith(".jsonl")).sort()) {
+for (const file of (await readdir(join(runDir, "model-requests"))).filter((name) => name.endsWith(".jsonl") && !name.endsWith(".decisions.jsonl")).sort()) {
   const sessions = new Map();
   for (const line of (await readFile(join(runDir, "model-requests", file), "utf8")).split("\n")) {
     if (line.trim() === "") continue;

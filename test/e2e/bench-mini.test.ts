@@ -21,27 +21,38 @@ afterAll(async () => {
 });
 
 describe("the README's main command, reduced for CI", () => {
-  it("runs a few mini-suite sessions in two modes through the real OpenCode and prints the report", async () => {
+  it("runs a few mini-suite sessions in two modes and both regimes through the real OpenCode and prints the gap", async () => {
     const out = join(temp.path, "mini");
     const { stdout } = await run(
       process.execPath,
       [join(packageRoot(), "dist", "cli.js"), "bench", "mini", "--sessions", "2", "--modes", "native,full", "--out", out],
       { maxBuffer: 20 * 1024 * 1024, timeout: 480_000 },
     );
-    expect(stdout).toContain("# Switch-SWE run: switch-mini");
-    expect(stdout).toMatch(/\| native \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \| 0\.0 \|/);
-    expect(stdout).toMatch(/\| full \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \| 0\.0 \|/);
-    const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    expect(stdout).toContain("# Switch-SWE offline benchmark: switch-mini");
+    expect(stdout).toContain("Scripted agent: mechanism, not model quality.");
+    const [roomy, tight] = stdout.split("## Regime tight");
+    expect(roomy).toMatch(/\| native \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \| 0\.0 \| - \| 0 \| 0 \| 0 \|/);
+    expect(roomy).toMatch(/\| full \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \| 0\.0 \| - \| 0 \| 0 \| 0 \|/);
+    // The tight window: OpenCode compacts while the focus is suspended, the faithful agent loses
+    // the focus's first requirement in native, and the plug-in keeps it in view.
+    expect(tight).toMatch(/\| native \| 100\.0% \(1\/1\) \| 0\.0% \(0\/1\) \| 100\.0 \| - \| 1 \| 0 \| 0 \|/);
+    expect(tight).toMatch(/\| full \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \| 0\.0 \| 100% \| 0 \| 0 \| 0 \|/);
+    const read = async (regime: string) => (await readFile(join(out, regime, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    const lines = await read("roomy");
     expect(lines).toHaveLength(4);
     const native = lines.find((line) => line.mode === "native" && line.condition === "switched");
     const full = lines.find((line) => line.mode === "full" && line.condition === "switched");
     expect(full?.resumed_focus.inputTokens).toBeLessThan(native?.resumed_focus.inputTokens ?? 0);
+    const lost = (await read("tight")).find((line) => line.mode === "native" && line.condition === "switched");
+    expect(lost?.focus_write).toEqual({ wrote: "stage-2 without stage-1", lost: ["stage-1"], leaked: [] });
+    expect(await readFile(join(out, "tight", "report.md"), "utf8")).toContain("Regime: tight, tight window");
+    expect(await readFile(join(out, "report.html"), "utf8")).toContain('href="tight/report.html"');
   }, 600_000);
 });
 
 describe("report.html", () => {
   it("draws its charts in headless Chromium without fetching anything", async () => {
-    const out = join(temp.path, "mini");
+    const out = join(temp.path, "mini", "roomy");
     const results = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
     // What the model received, in every line: the timeline, fidelity at the switched focus's resumptions, cache tokens.
     for (const line of results) {

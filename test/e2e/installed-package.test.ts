@@ -182,10 +182,10 @@ describe("the package as installed from its tarball", () => {
     expect(existsSync(noOpencode)).toBe(false);
 
     const out = join(temp.path, "run");
-    const bench = await run(cli, ["bench", "mini", "--sessions", "2", "--modes", "native", "--out", out, "--opencode-bin", opencodeBinary()], { env, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
+    const bench = await run(cli, ["bench", "mini", "--sessions", "2", "--modes", "native", "--regimes", "roomy", "--out", out, "--opencode-bin", opencodeBinary()], { env, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
     expect(bench.stdout).toContain("2 session runs now, 0 already done; done.");
     expect(bench.stdout).toContain(`${join(out, "report.html")} (open in a browser)`);
-    const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n");
+    const lines = (await readFile(join(out, "roomy", "results.jsonl"), "utf8")).trim().split("\n");
     expect(lines.map((line) => JSON.parse(line).resolved)).toEqual([true, true]);
     expect(await readFile(join(out, "report.html"), "utf8")).toContain('<svg class="chart resolution"');
   }, 400_000);
