@@ -83,7 +83,7 @@ README. \`node scripts/check-bench-small.mjs\` verifies it with real git and pyt
 - \`suite.json\`, \`tasks/\`, \`sessions.jsonl\`: the suite (format: \`src/bench/suite/task-folder.ts\`, \`src/bench/suite/schema.ts\`).
 - \`repo.bundle\`: the repository \`${REPO}\` (all refs), a stdlib-only Python package;
   base commit \`${base}\`. Tests run from the repository root with \`python -m pytest\`.
-- \`agent.json\`: the playbook of the scripted agent (\`src/bench/scripted-agent.ts\`): for each
+- \`agent.json\`: the playbook of the scripted agent (\`src/bench/agent/replay-agent.ts\`): for each
   task and stage, the request text it recognises and the full files it writes.
 
 ## Tasks

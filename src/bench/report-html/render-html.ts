@@ -8,7 +8,7 @@ import { timelineChart, timelineLegend } from "./timeline-chart.js";
 import { meanTokensChart, sessionTokensChart } from "./tokens-chart.js";
 import { escapeHtml } from "./svg.js";
 
-export const STYLE = `
+const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #111827; margin: 24px auto; max-width: 1180px; padding: 0 16px; }
 h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 30px; border-bottom: 1px solid #e5e7eb; }
 table { border-collapse: collapse; margin: 8px 0 16px; font-size: 12.5px; }
@@ -31,12 +31,7 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
   const tables = reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE });
   const table = (id: string) => tables.find((candidate) => candidate.id === id);
   const parts = [
-    "<!doctype html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    `<title>${escapeHtml(options.title)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${escapeHtml(options.title)}</h1>`,
-    options.setting ? `<p class="setting">${escapeHtml(options.setting)}</p>` : "",
+    ...pageHead(options),
     `<p>${results.length} session runs.</p>`,
     '<h2 id="resolution">Resolution</h2>',
     resolutionChart(results),
@@ -53,6 +48,18 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
     "</body></html>",
   ];
   return `${parts.filter((part) => part !== "").join("\n")}\n`;
+}
+
+/** A report page's start: a self-contained document (nothing fetched), its title, and the run's setting under it. */
+export function pageHead(options: { title: string; setting?: string | undefined }): string[] {
+  return [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    `<title>${escapeHtml(options.title)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(options.title)}</h1>`,
+    options.setting ? `<p class="setting">${escapeHtml(options.setting)}</p>` : "",
+  ];
 }
 
 function sessions(results: readonly ResultLine[]): string[] {

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { resolutionChart } from "../report-html/resolution-chart.js";
 import { escapeHtml } from "../report-html/svg.js";
-import { STYLE, tableHtml } from "../report-html/render-html.js";
+import { pageHead, tableHtml } from "../report-html/render-html.js";
 import { gapTable, type ReportTable } from "./report-tables.js";
 import type { ResultLine } from "./result-line.js";
 
@@ -45,12 +45,7 @@ function markdownTable(table: ReportTable): string[] {
 
 function renderHtml(runs: readonly RegimeRun[], options: { title: string; setting: string }): string {
   const parts = [
-    "<!doctype html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    `<title>${escapeHtml(options.title)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${escapeHtml(options.title)}</h1>`,
-    `<p class="setting">${escapeHtml(options.setting)}</p>`,
+    ...pageHead(options),
     ...runs.flatMap((run) => [
       `<h2 id="regime-${escapeHtml(run.regime)}">Regime ${escapeHtml(run.regime)}: ${escapeHtml(run.description)}</h2>`,
       `<p class="note">${run.results.length} session runs; the whole report: <a href="${escapeHtml(`${run.dir}/report.html`)}">${escapeHtml(`${run.dir}/report.html`)}</a></p>`,
@@ -59,5 +54,5 @@ function renderHtml(runs: readonly RegimeRun[], options: { title: string; settin
     ]),
     "</body></html>",
   ];
-  return `${parts.join("\n")}\n`;
+  return `${parts.filter((part) => part !== "").join("\n")}\n`;
 }
