@@ -179,7 +179,7 @@ async function withModeServer<T>(
   await mkdir(join(outDir, "model-requests"), { recursive: true });
   const logFile = join(outDir, "model-requests", `${mode}.jsonl`);
   const decisionLog = join(outDir, "model-requests", `${mode}.decisions.jsonl`);
-  const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog });
+  const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog, runDir: outDir });
   const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
   // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
   const recorder = join(packageRoot(), "dist", "bench", "drive", "call-recorder-plugin.js");

@@ -19,6 +19,12 @@ export interface ScriptedModelOptions {
    * `context_length_exceeded`), which OpenCode answers with a compaction. Unset: no limit.
    */
   contextLimit?: number;
+  /**
+   * A directory counted as if it were `/run` in the token estimate (usage and window), so a
+   * run's compactions do not depend on where it lives: the benchmark passes its run directory,
+   * which every request names in its workspace paths.
+   */
+  neutralDir?: string;
 }
 
 export const RecordedRequestSchema = z.object({
@@ -82,17 +88,23 @@ function estimateTokens(chars: number): number {
   return Math.max(1, Math.ceil(chars / 4));
 }
 
+/** The estimated prompt tokens of a request, `neutralDir` counted as `/run`. */
+function promptTokens(body: ChatRequestBody, neutralDir: string | undefined): number {
+  const text = JSON.stringify(body.messages);
+  return estimateTokens(neutralDir ? text.replaceAll(neutralDir, "/run").length : text.length);
+}
+
 /** The refusal of a request that does not fit `limit`, worded as OpenAI words it; undefined when it fits. */
-function contextOverflow(body: ChatRequestBody, limit: number | undefined): string | undefined {
+function contextOverflow(body: ChatRequestBody, limit: number | undefined, neutralDir: string | undefined): string | undefined {
   if (limit === undefined) return undefined;
-  const prompt = estimateTokens(JSON.stringify(body.messages).length);
+  const prompt = promptTokens(body, neutralDir);
   const completion = typeof body["max_tokens"] === "number" ? body["max_tokens"] : 0;
   if (prompt + completion <= limit) return undefined;
   return `This model's maximum context length is ${limit} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion).`;
 }
 
-function usageFor(body: ChatRequestBody, reply: Reply) {
-  const prompt_tokens = estimateTokens(JSON.stringify(body.messages).length);
+function usageFor(body: ChatRequestBody, reply: Reply, neutralDir?: string) {
+  const prompt_tokens = promptTokens(body, neutralDir);
   const completionChars = (reply.text ?? "").length + (reply.toolCalls ? JSON.stringify(reply.toolCalls).length : 0);
   const completion_tokens = estimateTokens(completionChars);
   return {
@@ -121,7 +133,7 @@ export function splitText(text: string, parts: number): string[] {
 }
 
 /** The full list of SSE chunk objects for one streamed reply, in wire order. */
-export function streamChunks(body: ChatRequestBody, reply: Reply, index: number): unknown[] {
+export function streamChunks(body: ChatRequestBody, reply: Reply, index: number, neutralDir?: string): unknown[] {
   const base = { id: `chatcmpl-${index}`, object: "chat.completion.chunk", created: 0, model: body.model ?? "scripted" };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     ...base,
@@ -139,12 +151,12 @@ export function streamChunks(body: ChatRequestBody, reply: Reply, index: number)
   });
   chunks.push(chunk({}, reply.toolCalls?.length ? "tool_calls" : "stop"));
   // Usage is sent even without stream_options.include_usage: OpenCode needs it for its context accounting.
-  chunks.push({ ...base, choices: [], usage: usageFor(body, reply) });
+  chunks.push({ ...base, choices: [], usage: usageFor(body, reply, neutralDir) });
   return chunks;
 }
 
 /** Non-streaming `chat.completion` response object. */
-export function completionFor(body: ChatRequestBody, reply: Reply, index: number): unknown {
+export function completionFor(body: ChatRequestBody, reply: Reply, index: number, neutralDir?: string): unknown {
   const toolCalls = toolCallsFor(reply, index);
   return {
     id: `chatcmpl-${index}`,
@@ -162,7 +174,7 @@ export function completionFor(body: ChatRequestBody, reply: Reply, index: number
         finish_reason: toolCalls.length > 0 ? "tool_calls" : "stop",
       },
     ],
-    usage: usageFor(body, reply),
+    usage: usageFor(body, reply, neutralDir),
   };
 }
 
@@ -195,7 +207,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       throw new HttpError(400, `Invalid request: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "bad body"}`);
     }
     const body = check.data;
-    const overflow = contextOverflow(body, options.contextLimit);
+    const overflow = contextOverflow(body, options.contextLimit, options.neutralDir);
     if (overflow) {
       sendJson(res, 400, { error: { message: overflow, type: "invalid_request_error", code: "context_length_exceeded" } });
       return;
@@ -210,11 +222,11 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
 
     if (body.stream === true) {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-      for (const chunk of streamChunks(body, reply, index)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      for (const chunk of streamChunks(body, reply, index, options.neutralDir)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       res.end("data: [DONE]\n\n");
       return;
     }
-    sendJson(res, 200, completionFor(body, reply, index));
+    sendJson(res, 200, completionFor(body, reply, index, options.neutralDir));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -229,6 +229,20 @@ describe("scripted model server", () => {
     expect(await server.requests()).toHaveLength(2);
   });
 
+  it("counts its neutral directory as /run, so usage and the window do not depend on where a run lives", async () => {
+    const usage = async (dirName: string, text: string) => {
+      const server = await startScriptedModel({ script, logFile: join(dir, "neutral.jsonl"), contextLimit: 1_000, neutralDir: dirName });
+      servers.push(server);
+      const response = await post(server, { model: "m", messages: [user(text)] });
+      return ((await response.json()) as { usage?: { prompt_tokens: number } }).usage?.prompt_tokens;
+    };
+    const short = await usage("/r/a", "/r/a/sessions/s/native/ws1: fix it ".repeat(40));
+    const long = await usage("/tmp/a/much/longer/run/dir", "/tmp/a/much/longer/run/dir/sessions/s/native/ws1: fix it ".repeat(40));
+    expect(long).toBe(short);
+    // Without it, the longer path costs tokens.
+    expect(await usage("", "/tmp/a/much/longer/run/dir/sessions/s/native/ws1: fix it ".repeat(40))).toBeGreaterThan(short ?? 0);
+  });
+
   it("lists the configured model on GET /v1/models", async () => {
     const server = await startScriptedModel({ script, logFile: join(dir, "log.jsonl"), model: "scripted-x" });
     servers.push(server);

@@ -30,12 +30,13 @@ export interface AgentModel {
  * `agent.json` on loopback; for `model`, nothing (OpenCode reaches the provider itself),
  * with the providers read from `providerConfig` (an opencode.json-style `{ "provider": {...} }`).
  */
-export async function startAgentModel(options: { agent: AgentChoice; suite: Suite; logFile: string; decisionLog: string }): Promise<AgentModel> {
+export async function startAgentModel(options: { agent: AgentChoice; suite: Suite; logFile: string; decisionLog: string; runDir?: string }): Promise<AgentModel> {
   const { agent, suite } = options;
   if (agent.kind !== "model") {
     const script = agent.kind === "faithful" ? await faithfulAgent(suite, options.decisionLog) : createScriptedAgent(await loadPlaybook(join(suite.dir, "agent.json")));
     const window = REGIMES[agent.regime ?? DEFAULT_REGIME];
-    const model = await startScriptedModel({ script, logFile: options.logFile, contextLimit: window.context });
+    // Token counts treat the run directory as /run: where a run lives does not move its compactions.
+    const model = await startScriptedModel({ script, logFile: options.logFile, contextLimit: window.context, ...(options.runDir ? { neutralDir: options.runDir } : {}) });
     const limits = { contextLimit: window.context, outputLimit: window.output };
     return { config: (plugins) => offlineConfig({ modelBaseURL: model.url, plugins, ...limits }), close: () => model.close() };
   }
