@@ -1,4 +1,6 @@
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import { REGIME_NAMES } from "./drive/regimes.js";
 import { CliError } from "../cli-error.js";
 import { readResults } from "./results/read-results.js";
 import { writeReports } from "./results/write-reports.js";
@@ -9,7 +11,12 @@ import { describeRunAgent } from "./drive/describe-agent.js";
 export async function rebuildReport(outDir: string, options: { cacheReadPrice?: number | undefined } = {}): Promise<{ markdown: string; html: string }> {
   const files = runFiles(outDir);
   const results = await readResults(files.results);
-  if (results.length === 0) throw new CliError(`${files.results}: no results to report`, { code: "run" });
+  if (results.length === 0) {
+    // `bench mini`'s folder holds a run per regime: say which to report.
+    const regimes = REGIME_NAMES.filter((regime) => existsSync(runFiles(join(outDir, regime)).results));
+    const hint = regimes.length > 0 ? ` (a bench mini folder: report ${regimes.map((regime) => join(outDir, regime)).join(" or ")})` : "";
+    throw new CliError(`${files.results}: no results to report${hint}`, { code: "run" });
+  }
   // A run directory from before run.json kept the agent still gets its report, without the line.
   const agent = await readRunOptions(outDir).then((run) => run.agent, () => undefined);
   return writeReports(outDir, results, { title: `Switch-SWE run: ${basename(outDir)}`, setting: describeRunAgent(agent), ...options });

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeAgent, describeRunAgent, SCRIPTED_LABEL } from "../../src/bench/drive/describe-agent.js";
@@ -11,6 +11,7 @@ import { contextFailure, recoveredShare } from "../../src/bench/results/summarie
 import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import type { FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { rebuildReport } from "../../src/bench/rebuild-report.js";
 
 // The offline benchmark's report: native's switched gap, what each mode recovers of it, and
 // why switched sessions failed, under the label that says what a scripted agent measures.
@@ -104,6 +105,14 @@ describe("the gap report", () => {
       expect(html.match(/<svg class="chart resolution"/g)).toHaveLength(2);
       await writeRegimesReport(temp.path, runs, { title: "Offline", setting: `Agent: x. ${SCRIPTED_LABEL}` });
       expect(await readFile(written.markdown, "utf8")).toBe(markdown);
+    });
+
+    it("is not a run: `report` on it names the regime folders to report", async () => {
+      await mkdir(join(temp.path, "tight"));
+      await writeFile(join(temp.path, "tight", "results.jsonl"), `${JSON.stringify(results[0])}\n`);
+      await expect(rebuildReport(temp.path)).rejects.toThrow(`no results to report (a bench mini folder: report ${join(temp.path, "tight")})`);
+      await rebuildReport(join(temp.path, "tight"));
+      expect(await readFile(join(temp.path, "tight", "report.md"), "utf8")).toContain("# Switch-SWE run: tight");
     });
   });
 });
