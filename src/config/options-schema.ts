@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_COOLDOWN_MS } from "../aux/aux-health.js";
+import { DEFAULT_COOLDOWN_MS } from "../auxiliary/aux-health.js";
 import { DEFAULT_KEEP_RECENT, DEFAULT_REPLACE_BATCH_TOKENS } from "../core/context/replace-covered-exchanges.js";
 import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 

@@ -1,8 +1,8 @@
-import type { AuxClient } from "../aux/aux-client.js";
-import { createAuxClient } from "../aux/endpoint-client.js";
-import { createModelMemoryUpdater } from "../aux/model-memory-updater.js";
-import { createModelRouter } from "../aux/model-router.js";
-import { createOpencodeAuxClient, type OpencodeModels } from "../aux/opencode-client.js";
+import type { AuxClient } from "../auxiliary/aux-client.js";
+import { createAuxClient } from "../auxiliary/endpoint-client.js";
+import { createModelMemoryUpdater } from "../auxiliary/model-memory-updater.js";
+import { createModelRouter } from "../auxiliary/model-router.js";
+import { createOpencodeAuxClient, type OpencodeModels } from "../auxiliary/opencode-client.js";
 import { extractiveUpdater } from "../core/memory/extractive-updater.js";
 import type { MemoryUpdater } from "../core/memory/updater.js";
 import { createLexicalRouter, type Router } from "../core/routing/router.js";

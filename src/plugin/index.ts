@@ -13,7 +13,7 @@ import { announceProblems, createToaster, plainTerminal, routingToast } from "./
 import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
 import { createCommandHook } from "./commands/command-hook.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
-import type { OpencodeModelRef } from "../aux/opencode-client.js";
+import type { OpencodeModelRef } from "../auxiliary/opencode-client.js";
 import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
 import { createSessionFlags } from "./session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./session-memory.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { completeJson, createAuxClient, type AuxClient } from "../../src/aux/index.js";
+import { completeJson, createAuxClient, type AuxClient } from "../../src/auxiliary/index.js";
 import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
 
 const DecisionSchema = z.object({

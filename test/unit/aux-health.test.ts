@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AuxClient } from "../../src/aux/aux-client.js";
-import { AuxError } from "../../src/aux/aux-error.js";
-import { createAuxHealth } from "../../src/aux/aux-health.js";
-import { completeJson } from "../../src/aux/complete-json.js";
-import { createOpencodeAuxClient, parseModelRef, type OpencodeModels } from "../../src/aux/opencode-client.js";
+import type { AuxClient } from "../../src/auxiliary/aux-client.js";
+import { AuxError } from "../../src/auxiliary/aux-error.js";
+import { createAuxHealth } from "../../src/auxiliary/aux-health.js";
+import { completeJson } from "../../src/auxiliary/complete-json.js";
+import { createOpencodeAuxClient, parseModelRef, type OpencodeModels } from "../../src/auxiliary/opencode-client.js";
 
 function clock(start = 0) {
   let now = start;

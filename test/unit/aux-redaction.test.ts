@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { completeJson, createAuxClient } from "../../src/aux/index.js";
+import { completeJson, createAuxClient } from "../../src/auxiliary/index.js";
 import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
 import { loadRedactionCorpus } from "../../src/redaction-eval/evaluate-redaction.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAuxClient } from "../../src/aux/endpoint-client.js";
-import { createModelMemoryUpdater, MODEL_BATCH_LIMITS } from "../../src/aux/model-memory-updater.js";
+import { createAuxClient } from "../../src/auxiliary/endpoint-client.js";
+import { createModelMemoryUpdater, MODEL_BATCH_LIMITS } from "../../src/auxiliary/model-memory-updater.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { applyProposal } from "../../src/core/memory/apply-proposal.js";
 import { estimateTokens } from "../../src/core/memory/estimate-tokens.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAuxClient } from "../../src/aux/endpoint-client.js";
-import { createModelRouter } from "../../src/aux/model-router.js";
+import { createAuxClient } from "../../src/auxiliary/endpoint-client.js";
+import { createModelRouter } from "../../src/auxiliary/model-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
 import { TaskIndex } from "../../src/core/routing/task-index.js";
 import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";

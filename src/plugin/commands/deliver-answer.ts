@@ -1,5 +1,5 @@
 import type { PluginInput } from "@opencode-ai/plugin";
-import type { OpencodeModelRef } from "../../aux/opencode-client.js";
+import type { OpencodeModelRef } from "../../auxiliary/opencode-client.js";
 import type { Logger } from "../logger.js";
 
 /**
