@@ -4,23 +4,7 @@ import { seededRandom, type SeededRandom } from "./generate/seeded-random.js";
 import { writeRequest } from "./generate/write-request.js";
 import { SHARED_LABEL, type LabelledRequest, type LabelledSession } from "./labelled-sessions.js";
 
-/** How a generated request is written: 4 openings, 7 follow-ups and the shared rule. */
-export const GENERATED_STYLES = [
-  "issue-open",
-  "chat-open",
-  "explicit-new",
-  "uncued-new",
-  "exact-file",
-  "task-nouns",
-  "reviewer-note",
-  "terse-nudge",
-  "bare-continuation",
-  "pasted-log",
-  "switch-back",
-  "shared-rule",
-] as const;
-
-export type GeneratedStyle = (typeof GENERATED_STYLES)[number];
+export { GENERATED_STYLES, type GeneratedStyle } from "./generate/styles.js";
 
 /** Share of task requests that carry the files the agent's tools touched. */
 const FILES_SHARE = 0.85;

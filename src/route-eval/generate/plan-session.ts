@@ -1,4 +1,4 @@
-import type { GeneratedStyle } from "../generate-sessions.js";
+import type { GeneratedStyle } from "./styles.js";
 import type { SeededRandom } from "./seeded-random.js";
 
 /** One planned request: its task (index in the session's tasks, or `*` for a shared rule) and style. */

@@ -1,4 +1,4 @@
-import type { GeneratedStyle } from "../generate-sessions.js";
+import type { GeneratedStyle } from "./styles.js";
 import type { SyntheticTask } from "./draw-task.js";
 import { pastedLog } from "./pasted-log.js";
 import type { SeededRandom } from "./seeded-random.js";
