@@ -5,11 +5,10 @@
 // - adversarial: secrets-world lines only (near-secrets, one real secret in twenty).
 // Build first: npm run build && node scripts/bench-redaction.mjs [--runs 60]
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { readdirSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { toInteractionGroups } from "../dist/core/interaction-groups.js";
 import { truncateDigest } from "../dist/core/memory/batches.js";
 import { digestGroups } from "../dist/core/memory/group-digest.js";

@@ -10,26 +10,26 @@
 // median with its target. All data is synthetic and generated from a fixed seed.
 //
 // Run: npm run bench:routing   (builds dist/ first; the script imports the built modules)
-import { cpus } from "node:os";
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { toInteractionGroups } from "../dist/core/interaction-groups.js";
-import { routeRequest } from "../dist/core/routing/route-request.js";
-import { lexicalRouter } from "../dist/core/routing/router.js";
+import { OptionsSchema } from "../dist/config/options-schema.js";
 import { buildCallView } from "../dist/core/context/call-view.js";
 import { applyPlan, EMPTY_PLAN } from "../dist/core/context/context-plan.js";
 import { narrowToTask } from "../dist/core/context/narrow-to-task.js";
+import { toInteractionGroups } from "../dist/core/interaction-groups.js";
+import { groupTasks } from "../dist/core/routing/group-tasks.js";
+import { routeRequest } from "../dist/core/routing/route-request.js";
+import { lexicalRouter } from "../dist/core/routing/router.js";
 import { extractSignals } from "../dist/core/routing/signals.js";
 import { TaskIndex } from "../dist/core/routing/task-index.js";
 import { createFailOpenGuard } from "../dist/plugin/fail-open-guard.js";
-import { OptionsSchema } from "../dist/config/options-schema.js";
 import { createSessionFlags } from "../dist/plugin/session-flags.js";
-import { createTransformHandler } from "../dist/plugin/transform-handler.js";
-import { groupTasks } from "../dist/core/routing/group-tasks.js";
 import { createSessionRouting } from "../dist/plugin/session-routing.js";
+import { createTransformHandler } from "../dist/plugin/transform-handler.js";
 import { sessionStateFile } from "../dist/store/session-state-file.js";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
 const SEED = 0x5eed;
 const ROUTING = { tasks: 50, groups: 2000, warmUp: 50, requests: 500, targetMs: 5 };

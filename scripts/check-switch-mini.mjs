@@ -11,9 +11,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { loadFaithfulPlaybook } from "../dist/bench/agent/faithful-playbook.js";
 import { focusPatch, scoreTask } from "../dist/bench/score/index.js";
 import { loadSuite } from "../dist/bench/suite/load-suite.js";
-import { loadFaithfulPlaybook } from "../dist/bench/agent/faithful-playbook.js";
 import { OUT_DIR } from "./build-switch-mini.mjs";
 import { readTree } from "./lib/read-tree.mjs";
 
@@ -50,7 +50,6 @@ function expectThat(ok, what) {
 }
 
 try {
-  {
     for (const task of suite.tasks) {
       const id = task.instance_id;
       const base = await score(task, null, `${id}-base`);
@@ -76,7 +75,6 @@ try {
         expectThat(!report.resolved && report.tests_status.PASS_TO_PASS.failure.length === 0, `${id}: ${last.id} with ${confusion.with}'s requirement does not resolve it (${report.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
       }
     }
-  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

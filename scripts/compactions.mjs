@@ -1,7 +1,7 @@
 // Compactions per session of a bench run, per mode, from its recorded model requests (scripted
 // agent), and which calls after each compaction carried the focus task's memory record.
 // Build first: node scripts/compactions.mjs <bench run directory> [--condition switched]
-import { readFile, readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";

@@ -4,9 +4,9 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createGitRepo } from "../dist/harness/git-repo.js";
-import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
 import { packageRoot } from "../dist/harness/package-root.js";
-import { parseScript, selectReply, ScriptedModelError } from "../dist/scripted-model/index.js";
+import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
+import { parseScript, ScriptedModelError, selectReply } from "../dist/scripted-model/index.js";
 
 const ROOT = "/tmp/opencode-rcm-fixtures";
 const OUT = join(packageRoot(), "fixtures", "sessions");
@@ -174,6 +174,6 @@ for (const scenario of scenarios) {
   const transformCalls = (await readFile(transformsFile, "utf8")).trim().split("\n").map((line) => JSON.parse(line))
     .filter((messages) => messages[0]?.info.sessionID === mainID);
   const fixture = { recordedWith: "opencode-ai 1.18.33", scenario: scenario.name, description: scenario.description, sessions, transformCalls };
-  await writeFile(join(OUT, `${scenario.name}.json`), JSON.stringify(fixture, null, 2) + "\n");
+  await writeFile(join(OUT, `${scenario.name}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
   console.log(`${scenario.name}: ${Object.entries(sessions).map(([k, v]) => `${k}=${v.length} messages`).join(", ")} (${Date.now() - started} ms)`);
 }

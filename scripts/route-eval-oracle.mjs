@@ -61,7 +61,7 @@ const server = createServer((req, res) => {
     if (!reply) unplaced += 1;
     const json = JSON.stringify(reply ?? { task: "new", title: "unplaced", confidence: 0.1, related: [], shared: false, reason: "not found" });
     // Answers vary in shape as models' do: bare, fenced, or with a remark after the object.
-    const content = [json, "```json\n" + json + "\n```", `${json}\nThat is my best reading.`][calls++ % 3];
+    const content = [json, `\`\`\`json\n${json}\n\`\`\``, `${json}\nThat is my best reading.`][calls++ % 3];
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ id: `oracle-${calls}`, object: "chat.completion", created: 0, model: "oracle", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: 0 } }));
   });

@@ -3,7 +3,7 @@
 // Per mode and condition: input tokens, and input cost with cached reads at 0.1x and 0.5x,
 // as a ratio to native on the same sessions. Tokens: tiktoken cl100k_base over the request
 // as a provider sees it (tools, then each message in order).
-import { readFile, readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { get_encoding } from "tiktoken";
 import { inputCost, simulatePrefixCache } from "../dist/bench/metrics/prefix-cache.js";

@@ -8,7 +8,7 @@ export default {
   server: async () => ({
     "experimental.chat.messages.transform": async (_input, output) => {
       const file = process.env.RCM_RECORD_TRANSFORMS;
-      if (file) appendFileSync(file, JSON.stringify(output.messages) + "\n");
+      if (file) appendFileSync(file, `${JSON.stringify(output.messages)}\n`);
     },
   }),
 };

@@ -2,17 +2,17 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { BENCH_USAGE, benchCommand } from "./bench/bench-command.js";
+import { renderProgress } from "./bench/render-progress.js";
+import { CliError, UsageError } from "./cli-error.js";
+import { MODES, type Mode } from "./config/options-schema.js";
 import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
-import { MODES, type Mode } from "./config/options-schema.js";
+import { packageRoot } from "./harness/package-root.js";
 import { renderMemoryEval, runMemoryEval } from "./memory-eval/run-memory-eval.js";
 import { renderReliabilitySvg } from "./route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "./route-eval/render-route-eval.js";
-import { runRouteEval, ROUTER_NAMES, type RouterName } from "./route-eval/run-route-eval.js";
-import { BENCH_USAGE, benchCommand } from "./bench/bench-command.js";
-import { CliError, UsageError } from "./cli-error.js";
-import { packageRoot } from "./harness/package-root.js";
-import { renderProgress } from "./bench/render-progress.js";
+import { ROUTER_NAMES, type RouterName, runRouteEval } from "./route-eval/run-route-eval.js";
 import { moveCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "./sessions-cli/session-commands.js";
 
 const HEADER = `opencode-rcm <command> [options]       (opencode-rcm --version; opencode-rcm <command> --help)

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { redactSecretsInAll } from "./redact-lazily.js";
-import { FormatRejection, type AuxChatMessage, type AuxChatReply, type AuxClient, type AuxFormat } from "./aux-client.js";
+import { type AuxChatMessage, type AuxChatReply, type AuxClient, type AuxFormat, FormatRejection } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
 import { messageOf } from "./error-messages.js";
+import { redactSecretsInAll } from "./redact-lazily.js";
 
 /** What one `completeJson` cost, summed over every HTTP call it made. */
 export interface AuxUsage {

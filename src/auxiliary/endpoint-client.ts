@@ -1,7 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { z } from "zod";
-import { FormatRejection, type AuxChatRequest, type AuxClient, type AuxFormat } from "./aux-client.js";
+import { type AuxChatRequest, type AuxClient, type AuxFormat, FormatRejection } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
 import { createAuxHealth, DEFAULT_COOLDOWN_MS } from "./aux-health.js";
 import { messageOf, rootMessageOf } from "./error-messages.js";

@@ -1,5 +1,5 @@
+export type { AuxChatReply, AuxChatRequest, AuxClient, AuxFormat } from "./aux-client.js";
 export { AuxError, type AuxErrorCode } from "./aux-error.js";
-export { type AuxClient, type AuxFormat, type AuxChatRequest, type AuxChatReply } from "./aux-client.js";
+export { type AuxUsage, type CompleteJsonOptions, completeJson, type JsonResult } from "./complete-json.js";
 export { createAuxClient, type EndpointClientOptions } from "./endpoint-client.js";
-export { completeJson, type AuxUsage, type CompleteJsonOptions, type JsonResult } from "./complete-json.js";
 export { loadPrompt, renderPrompt } from "./prompts.js";

@@ -1,14 +1,14 @@
 import { applyProposal } from "../core/memory/apply-proposal.js";
 import { mapDigestTexts, truncateDigest } from "../core/memory/batches.js";
-import { redactSecretsInAll } from "./redact-lazily.js";
 import type { GroupDigest } from "../core/memory/group-digest.js";
-import { RecordProposalSchema } from "../core/memory/record-proposal.js";
 import type { TaskRecord } from "../core/memory/record.js";
+import { RecordProposalSchema } from "../core/memory/record-proposal.js";
 import type { BatchLimits, MemoryUpdater } from "../core/memory/updater.js";
 import type { AuxClient } from "./aux-client.js";
 import { auxUsageOf, describeAuxError } from "./aux-usage.js";
 import { completeJson } from "./complete-json.js";
 import { loadPrompt, renderPrompt } from "./prompts.js";
+import { redactSecretsInAll } from "./redact-lazily.js";
 
 export const MODEL_BATCH_LIMITS: BatchLimits = { maxGroups: 6, maxTokens: 12_000 };
 

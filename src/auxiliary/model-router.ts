@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { roundConfidence, type RoutingDecision } from "../core/routing/decision.js";
-import { applySafetyRules, routeLexically, type LexicalRouterOptions } from "../core/routing/lexical-router.js";
+import { type RoutingDecision, roundConfidence } from "../core/routing/decision.js";
+import { applySafetyRules, type LexicalRouterOptions, routeLexically } from "../core/routing/lexical-router.js";
 import type { Router, RoutingRequest } from "../core/routing/router.js";
 import type { TaskIndex, TaskProfile } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";

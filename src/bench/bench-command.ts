@@ -1,27 +1,28 @@
-import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { UsageError } from "../cli-error.js";
-import { packageRoot } from "../harness/package-root.js";
 import { MODES, type Mode } from "../config/options-schema.js";
-import { rescoreRun } from "./rescore-run.js";
+import { packageRoot } from "../harness/package-root.js";
 import { rebuildReport } from "./rebuild-report.js";
-import { runBench, runFiles, type BenchProgress } from "./run-bench.js";
+import { rescoreRun } from "./rescore-run.js";
+import { type BenchProgress, runBench, runFiles } from "./run-bench.js";
 
 /** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
 const MINI_SESSIONS = 10;
+
+import type { AgentChoice } from "./drive/agent-model.js";
+import { describeScriptedAgent } from "./drive/describe-agent.js";
+import { isRegime, REGIME_NAMES, REGIMES } from "./drive/regimes.js";
+import { mergeRuns } from "./merge-runs.js";
+import { readResults } from "./results/read-results.js";
+import { type RegimeRun, writeRegimesReport } from "./results/regimes-report.js";
+import { parseShard } from "./shard.js";
 import { loadTasks } from "./suite/load-suite.js";
 import { makeSessions, writeSessions } from "./suite/make-sessions.js";
-import type { AgentChoice } from "./drive/agent-model.js";
 import { importReports } from "./swebench/import-reports.js";
 import { importSwebench } from "./swebench/import-swebench.js";
 import { exportPredictions } from "./swebench/predictions.js";
-import { mergeRuns } from "./merge-runs.js";
-import { parseShard } from "./shard.js";
-import { isRegime, REGIME_NAMES, REGIMES } from "./drive/regimes.js";
-import { describeScriptedAgent } from "./drive/describe-agent.js";
-import { readResults } from "./results/read-results.js";
-import { writeRegimesReport, type RegimeRun } from "./results/regimes-report.js";
 
 export const BENCH_USAGE = `  bench mini [--agent faithful|scripted] [--regimes roomy,tight] [--modes native,router,memory,full]
           [--sessions 10] [--concurrency 3] [--out runs/switch-mini] [--model provider/model [--provider-config <file>]]

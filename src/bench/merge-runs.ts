@@ -1,10 +1,10 @@
-import { describeRunAgent } from "./drive/describe-agent.js";
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { CliError } from "../cli-error.js";
+import { describeRunAgent } from "./drive/describe-agent.js";
 import { readResults } from "./results/read-results.js";
+import { type ResultLine, resultKey } from "./results/result-line.js";
 import { writeReports } from "./results/write-reports.js";
-import { resultKey, type ResultLine } from "./results/result-line.js";
 import { runFiles } from "./run-bench.js";
 
 /** Settings that must be equal for runs to be one run (the shard apart). */

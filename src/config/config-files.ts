@@ -1,6 +1,6 @@
 import { access, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { OptionProblem } from "./option-problem.js";
 import type { ConfigLayer } from "./resolve-options.js";
 

@@ -1,7 +1,7 @@
 import { configFilePaths, readConfigFile } from "./config-files.js";
 import { envLayer } from "./env-layer.js";
 import type { OptionProblem } from "./option-problem.js";
-import { resolveOptions, type ConfigLayer, type ResolvedOptions } from "./resolve-options.js";
+import { type ConfigLayer, type ResolvedOptions, resolveOptions } from "./resolve-options.js";
 
 /** What the opencode.json tuple's options are called in messages. */
 export const TUPLE_SOURCE = "opencode.json plug-in options";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { closestKey } from "./closest-key.js";
 import type { OptionProblem } from "./option-problem.js";
-import { DEFAULT_OPTIONS, OPTION_GROUPS, OptionsSchema, type Options } from "./options-schema.js";
+import { DEFAULT_OPTIONS, OPTION_GROUPS, type Options, OptionsSchema } from "./options-schema.js";
 
 /** One source of option values, in precedence order (a later layer wins, key by key). */
 export interface ConfigLayer {

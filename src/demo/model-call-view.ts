@@ -1,4 +1,4 @@
-import { messageText, type ChatRequestBody } from "../scripted-model/index.js";
+import { type ChatRequestBody, messageText } from "../scripted-model/index.js";
 
 /** What one model call received, reduced to what a person wants to see. */
 export interface ModelCallView {

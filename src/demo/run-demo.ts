@@ -1,11 +1,11 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Mode } from "../config/options-schema.js";
 import { packageRoot } from "../harness/package-root.js";
 import { runScriptedSession } from "../harness/scripted-session.js";
-import type { Mode } from "../config/options-schema.js";
 import type { ChatRequestBody } from "../scripted-model/index.js";
-import { viewModelCall, type ModelCallView } from "./model-call-view.js";
+import { type ModelCallView, viewModelCall } from "./model-call-view.js";
 import { createTodoRepo, multiTaskScript, PROMPTS } from "./multi-task-session.js";
 
 export interface DemoOptions {

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk/v2";
-import type { IsolatedHome } from "./isolated-home.js";
 import { freePort } from "./free-port.js";
+import type { IsolatedHome } from "./isolated-home.js";
 import { opencodeBinary } from "./opencode-binary.js";
 
 export interface OpencodeServer {

@@ -3,15 +3,15 @@ import { join } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { MessageWithParts } from "../core/messages.js";
 import {
-  startScriptedModel,
   type RecordedRequest,
   type Responder,
   type Script,
   type ScriptedModel,
+  startScriptedModel,
 } from "../scripted-model/index.js";
 import { createIsolatedHome } from "./isolated-home.js";
 import { offlineConfig, type PluginEntry } from "./opencode-config.js";
-import { startOpencodeServer, type OpencodeServer } from "./opencode-server.js";
+import { type OpencodeServer, startOpencodeServer } from "./opencode-server.js";
 
 export interface ScriptedOpencodeOptions {
   /** Everything (XDG dirs, model log) is written under this directory. */

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { CliError } from "../cli-error.js";
 import { z } from "zod";
+import { CliError } from "../cli-error.js";
 
 /** One labelled request: its text and the gold requirement clauses (substrings of it). */
 export const LabelledRequestSchema = z

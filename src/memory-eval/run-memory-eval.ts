@@ -1,5 +1,5 @@
 import { requirementClauses } from "../core/memory/requirement-clauses.js";
-import { scoreRequest, totals, type ClauseScore, type RequestResult } from "./evaluate-requirements.js";
+import { type ClauseScore, type RequestResult, scoreRequest, totals } from "./evaluate-requirements.js";
 import { readRequirementSet } from "./requirement-set.js";
 
 export interface MemoryEvaluation {

@@ -1,8 +1,8 @@
+import type { Options } from "../config/options-schema.js";
+import type { CallBudgets } from "./call-budgets.js";
 import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
-import type { Options } from "../config/options-schema.js";
 import type { SessionFlags } from "./session-flags.js";
-import type { CallBudgets } from "./call-budgets.js";
 import type { SessionMemory } from "./session-memory.js";
 import type { SessionRouting } from "./session-routing.js";
 

@@ -1,20 +1,24 @@
 import { homedir } from "node:os";
 import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin";
+import type { OpencodeModelRef } from "../auxiliary/opencode-client.js";
+import { loadOptions } from "../config/load-options.js";
+import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
+import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { Message, Part } from "../core/messages.js";
-import { resolveStateDir } from "../store/state-dir.js";
 import { noteProject } from "../store/project-file.js";
 import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
+import { resolveStateDir } from "../store/state-dir.js";
+import { createCallBudgets } from "./call-budgets.js";
+import { createCommandHook } from "./commands/command-hook.js";
+import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
+import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
+import type { PluginDeps } from "./deps.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
-import { auxSourceOf } from "../config/options-schema.js";
-import { loadOptions } from "../config/load-options.js";
+import { modelThresholds } from "./model-thresholds.js";
 import { announceProblems, createToaster, plainTerminal, routingToast } from "./notifier.js";
-import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
-import { createCommandHook } from "./commands/command-hook.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
-import type { OpencodeModelRef } from "../auxiliary/opencode-client.js";
-import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
 import { createSessionFlags } from "./session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./session-memory.js";
 import { createSessionRouting } from "./session-routing.js";
@@ -22,10 +26,6 @@ import { clientSessionSource } from "./session-source.js";
 import { createTasksTool, TASKS_TOOL } from "./tasks-tool.js";
 import { createTasksToolGate } from "./tasks-tool-gate.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
-import { createCallBudgets } from "./call-budgets.js";
-import { modelThresholds } from "./model-thresholds.js";
-import { compactionInstructions } from "../core/memory/compaction-instructions.js";
-import type { PluginDeps } from "./deps.js";
 
 // The composition root: builds config, logger and state once and maps hooks to handlers.
 const server: Plugin = async (input, rawOptions) => {

@@ -1,8 +1,8 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import { describeProblem, type OptionProblem } from "../config/option-problem.js";
 import type { LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
-import type { Logger } from "./logger.js";
 import { clip, percent } from "../session-views/words.js";
+import type { Logger } from "./logger.js";
 
 /** A task title's share of a toast's line. */
 const TOAST_TITLE_CHARS = 40;

@@ -1,14 +1,14 @@
 import { LRUCache } from "lru-cache";
+import { sumOfMessages } from "../core/context/call-report.js";
+import { type InteractionGroup, toInteractionGroups } from "../core/interaction-groups.js";
 import { nextBatch } from "../core/memory/batches.js";
-import { extendView, missesUncoveredRequest } from "../core/memory/history-since-view.js";
 import { digestGroups } from "../core/memory/group-digest.js";
+import { extendView, missesUncoveredRequest } from "../core/memory/history-since-view.js";
 import type { TaskRecord } from "../core/memory/record.js";
-import type { Ledger } from "../core/routing/ledger.js";
 import { requestIDsOf, uncoveredGroups } from "../core/memory/uncovered-groups.js";
 import type { MemoryUpdater } from "../core/memory/updater.js";
-import { toInteractionGroups, type InteractionGroup } from "../core/interaction-groups.js";
-import { sumOfMessages } from "../core/context/call-report.js";
 import type { Message, MessageWithParts } from "../core/messages.js";
+import type { Ledger } from "../core/routing/ledger.js";
 import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
 import { DEFAULT_MAX_SESSIONS, type SessionRouting } from "./session-routing.js";

@@ -1,4 +1,4 @@
-import { tool, type ToolDefinition } from "@opencode-ai/plugin";
+import { type ToolDefinition, tool } from "@opencode-ai/plugin";
 import { listTasks, showTask } from "../core/memory/describe-tasks.js";
 import type { SessionRouting } from "./session-routing.js";
 

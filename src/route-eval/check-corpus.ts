@@ -1,4 +1,4 @@
-import { SHARED_LABEL, shapeOf, type LabelledSession, type SessionsFile } from "./labelled-sessions.js";
+import { type LabelledSession, type SessionsFile, SHARED_LABEL, shapeOf } from "./labelled-sessions.js";
 
 /** One split of a routing corpus (`train`, `dev`, `test`) and the files it was read from. */
 export interface CorpusSplit {

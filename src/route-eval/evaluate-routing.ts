@@ -1,10 +1,10 @@
 import { evidenceOwner } from "../core/routing/edit-evidence.js";
-import { emptyLedger, relabelRequest, type LedgerEntry } from "../core/routing/ledger.js";
+import { emptyLedger, type LedgerEntry, relabelRequest } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
-import { SHARED_LABEL, shapeOf, type LabelledSession, type SessionShape } from "./labelled-sessions.js";
-import { reliabilityOf, type Reliability } from "./reliability.js";
+import { type LabelledSession, type SessionShape, SHARED_LABEL, shapeOf } from "./labelled-sessions.js";
+import { type Reliability, reliabilityOf } from "./reliability.js";
 
 /**
  * What a wrong decision costs. `harmful`: the gold task's earlier history is hidden (a

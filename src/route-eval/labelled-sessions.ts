@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { CliError } from "../cli-error.js";
 import { z } from "zod";
+import { CliError } from "../cli-error.js";
 
 /** The gold label of a request meant for every task ("from now on run the tests with -q"). */
 export const SHARED_LABEL = "*";

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { z } from "zod";
 import type { Reply, Script } from "./script.js";
-import { ChatRequestBodySchema, selectReply, type ChatRequestBody, type Responder } from "./select-reply.js";
+import { type ChatRequestBody, ChatRequestBodySchema, type Responder, selectReply } from "./select-reply.js";
 
 export interface ScriptedModelOptions {
   script: Script | Responder;

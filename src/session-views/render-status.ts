@@ -1,6 +1,6 @@
+import type { Options } from "../config/options-schema.js";
 import type { CallReport } from "../core/context/call-report.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
-import type { Options } from "../config/options-schema.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { clip, percent, plural, tokens } from "./words.js";
 

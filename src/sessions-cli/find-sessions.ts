@@ -2,7 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { CliError } from "../cli-error.js";
 import { knownProjects } from "../store/project-file.js";
-import { sessionStateFile, type SessionState } from "../store/session-state-file.js";
+import { type SessionState, sessionStateFile } from "../store/session-state-file.js";
 import { defaultStateRoot } from "../store/state-dir.js";
 
 /** A session's state could not be found or read: printed as one line. */

@@ -5,7 +5,7 @@ import type { Options } from "../config/options-schema.js";
 import { renderStatus, renderWhy } from "../session-views/render-status.js";
 import { projectFile } from "../store/project-file.js";
 import { pendingIntents, postIntent, type SessionIntent } from "../store/session-inbox.js";
-import { findSession, projectStateDir, SessionLookupError, storedSessions, type StoredSession } from "./find-sessions.js";
+import { findSession, projectStateDir, SessionLookupError, type StoredSession, storedSessions } from "./find-sessions.js";
 
 /** Where the CLI looks: the project of `directory`, with the options its rcm.jsonc files and RCM_* variables give. */
 export interface SessionScope {

@@ -4,7 +4,7 @@ import { TaskRecordSchema } from "../core/memory/record.js";
 import { AuxUsageSchema } from "../core/routing/decision.js";
 import { emptyLedger, LedgerSchema } from "../core/routing/ledger.js";
 import { sessionStatePath } from "./state-dir.js";
-import { versionedJsonFile, type VersionedJsonFile } from "./versioned-json-file.js";
+import { type VersionedJsonFile, versionedJsonFile } from "./versioned-json-file.js";
 
 /**
  * Version 4: the routing ledger, the tasks' memory records, the memory updates' usage, the

@@ -1,5 +1,5 @@
-import { createElement, insert, setProp } from "@opentui/solid";
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui";
+import { createElement, insert, setProp } from "@opentui/solid";
 import type { PanelLine, Tone } from "./panel-lines.js";
 
 /** The panel's lines as the host's elements: a column of texts, each in its tone's colour. */

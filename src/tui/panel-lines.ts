@@ -1,9 +1,9 @@
+import { activeConstraints } from "../core/memory/record.js";
+import type { LedgerEntry } from "../core/routing/ledger.js";
 import type { ViewSettings } from "../session-views/render-status.js";
 import { callTallies, lastEntry, taskRows } from "../session-views/render-status.js";
-import type { LedgerEntry } from "../core/routing/ledger.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
-import { activeConstraints } from "../core/memory/record.js";
 
 /** Constraints of the current task's record the panel lists; /rcm show has them all. */
 const SHOWN_CONSTRAINTS = 3;

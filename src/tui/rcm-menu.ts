@@ -1,5 +1,5 @@
-import { createComponent } from "solid-js";
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
+import { createComponent } from "solid-js";
 import { listTasks, showTask } from "../core/memory/describe-tasks.js";
 import { renderStatus, renderTaskTable, renderWhy, taskRows, whenRecordWritten } from "../session-views/render-status.js";
 import { plural } from "../session-views/words.js";

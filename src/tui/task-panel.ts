@@ -1,9 +1,9 @@
-import { createSignal, onCleanup } from "solid-js";
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui";
+import { createSignal, onCleanup } from "solid-js";
 import { drawLines } from "./draw.js";
 import type { TuiScope } from "./locate-state.js";
 import { readSession, sessionStamp } from "./locate-state.js";
-import { panelLines, type PanelLine } from "./panel-lines.js";
+import { type PanelLine, panelLines } from "./panel-lines.js";
 
 /** Characters a panel line may take: the sidebar is about 40 columns wide. */
 const PANEL_WIDTH = 36;

@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
+import type { LedgerEntry } from "../../src/core/routing/ledger.js";
 import { createGitRepo } from "../../src/harness/git-repo.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { isCompactionRequest, messageText, type ChatRequestBody } from "../../src/scripted-model/index.js";
-import type { LedgerEntry } from "../../src/core/routing/ledger.js";
+import { type ChatRequestBody, isCompactionRequest, messageText } from "../../src/scripted-model/index.js";
 import { SessionStateSchema } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
+import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
@@ -52,7 +52,7 @@ function replyFor(fault: Fault | undefined): FakeReply {
     case "notJson":
       return { kind: "content", content: '{"task": ' };
     case "fenced":
-      return { kind: "content", content: "```json\n" + JSON.stringify(VALID_DECISION, null, 2) + "\n```" };
+      return { kind: "content", content: `\`\`\`json\n${JSON.stringify(VALID_DECISION, null, 2)}\n\`\`\`` };
     case "blank":
       return { kind: "content", content: "" };
     case "length":

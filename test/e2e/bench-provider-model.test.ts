@@ -3,11 +3,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultLineSchema } from "../../src/bench/results/result-line.js";
-import { createScriptedAgent } from "../../src/bench/agent/replay-agent.js";
 import { loadPlaybook } from "../../src/bench/agent/playbook.js";
+import { createScriptedAgent } from "../../src/bench/agent/replay-agent.js";
+import { ResultLineSchema } from "../../src/bench/results/result-line.js";
 import { packageRoot } from "../../src/harness/package-root.js";
-import { startScriptedModel, type ScriptedModel } from "../../src/scripted-model/index.js";
+import { type ScriptedModel, startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

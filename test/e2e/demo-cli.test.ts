@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { FINAL_TODO, EXPECTED_MODEL_CALLS, PROMPTS } from "../../src/demo/multi-task-session.js";
+import { EXPECTED_MODEL_CALLS, FINAL_TODO, PROMPTS } from "../../src/demo/multi-task-session.js";
 import type { DemoResult } from "../../src/demo/run-demo.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 

@@ -4,7 +4,7 @@ import { createGitRepo } from "../../src/harness/git-repo.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { isCompactionRequest, messageText, type ChatRequestBody, type Script } from "../../src/scripted-model/index.js";
+import { type ChatRequestBody, isCompactionRequest, messageText, type Script } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { recordTextIn, waitForState } from "./support/four-tasks.js";
 

@@ -1,20 +1,20 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
 import { createGitRepo } from "../../src/harness/git-repo.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { isCompactionRequest, messageText, type ChatRequestBody } from "../../src/scripted-model/index.js";
+import { type ChatRequestBody, isCompactionRequest, messageText } from "../../src/scripted-model/index.js";
+import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import {
   countTokens,
   EXCHANGE_MARKS,
   firstRequestFor,
   fourTaskScript,
-  recordTextIn,
   REPO_FILES,
   REQUESTS,
+  recordTextIn,
   requestTokens,
   waitForState,
 } from "./support/four-tasks.js";

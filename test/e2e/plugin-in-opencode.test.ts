@@ -1,10 +1,6 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/harness/package-root.js";
-import { runScriptedSession, type ScriptedSessionResult } from "../../src/harness/scripted-session.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { messageText, type ChatRequestBody } from "../../src/scripted-model/index.js";
 import {
   createTodoRepo,
   EXPECTED_MODEL_CALLS,
@@ -12,6 +8,10 @@ import {
   multiTaskScript,
   PROMPTS,
 } from "../../src/demo/multi-task-session.js";
+import type { PluginEntry } from "../../src/harness/opencode-config.js";
+import { packageRoot } from "../../src/harness/package-root.js";
+import { runScriptedSession, type ScriptedSessionResult } from "../../src/harness/scripted-session.js";
+import { type ChatRequestBody, messageText } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The built plug-in, loaded by the real OpenCode exactly as a user's opencode.json would.

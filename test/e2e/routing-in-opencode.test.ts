@@ -5,7 +5,7 @@ import { createGitRepo } from "../../src/harness/git-repo.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { messageText, type ChatRequestBody, type RecordedRequest, type Script } from "../../src/scripted-model/index.js";
+import { type ChatRequestBody, messageText, type RecordedRequest, type Script } from "../../src/scripted-model/index.js";
 import { SessionStateSchema } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";

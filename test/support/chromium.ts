@@ -1,4 +1,4 @@
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 
 /** Debian's Chromium, which scripts/setup.sh installs; CHROMIUM_BIN overrides. */
 export const CHROMIUM_PATH = process.env["CHROMIUM_BIN"] ?? "/usr/bin/chromium";

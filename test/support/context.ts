@@ -1,4 +1,4 @@
-import { activeTask, buildCallView, type ActiveTask } from "../../src/core/context/call-view.js";
+import { type ActiveTask, activeTask, buildCallView } from "../../src/core/context/call-view.js";
 import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
 import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
 import { replaceCoveredExchanges } from "../../src/core/context/replace-covered-exchanges.js";

@@ -1,9 +1,9 @@
-import type { SessionRouting } from "../../src/plugin/session-routing.js";
-import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
-import { emptyLedger, recordDecision, type Ledger } from "../../src/core/routing/ledger.js";
 import type { RoutingDecision } from "../../src/core/routing/decision.js";
+import { emptyLedger, type Ledger, recordDecision } from "../../src/core/routing/ledger.js";
 import { lexicalRouter, type Router } from "../../src/core/routing/router.js";
 import { taskTitle } from "../../src/core/routing/task-title.js";
+import type { SessionRouting } from "../../src/plugin/session-routing.js";
+import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
 
 /** Builds a ledger by routing message ids to tasks in order (`new:` opens a task). */
 export function ledgerOf(entries: ReadonlyArray<[messageID: string, target: string, confidence?: number, extra?: Partial<RoutingDecision>]>): Ledger {

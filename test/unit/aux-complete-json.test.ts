@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { completeJson, createAuxClient, type AuxClient } from "../../src/auxiliary/index.js";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
+import { type AuxClient, completeJson, createAuxClient } from "../../src/auxiliary/index.js";
+import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 
 const DecisionSchema = z.object({
   task: z.string(),
@@ -77,7 +77,7 @@ describe("completeJson", () => {
   });
 
   it("reads JSON wrapped in a Markdown code fence", async () => {
-    const endpoint = await scripted(content("```json\n" + VALID_TEXT + "\n```"));
+    const endpoint = await scripted(content(`\`\`\`json\n${VALID_TEXT}\n\`\`\``));
     const result = await ask(clientFor(endpoint));
     expect(result).toMatchObject({ ok: true, value: VALID, usage: { calls: 1 } });
   });

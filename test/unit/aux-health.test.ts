@@ -4,7 +4,7 @@ import type { AuxClient } from "../../src/auxiliary/aux-client.js";
 import { AuxError } from "../../src/auxiliary/aux-error.js";
 import { createAuxHealth } from "../../src/auxiliary/aux-health.js";
 import { completeJson } from "../../src/auxiliary/complete-json.js";
-import { createOpencodeAuxClient, parseModelRef, type OpencodeModels } from "../../src/auxiliary/opencode-client.js";
+import { createOpencodeAuxClient, type OpencodeModels, parseModelRef } from "../../src/auxiliary/opencode-client.js";
 
 function clock(start = 0) {
   let now = start;

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { completeJson, createAuxClient } from "../../src/auxiliary/index.js";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
 import { loadRedactionCorpus } from "../../src/redaction-eval/evaluate-redaction.js";
+import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 
 // The secrets-world corpus's train split: the part the redactor is known to catch whole (the
 // test split is measured by scripts/redaction-eval.mjs, not asserted).

@@ -4,17 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchCommand } from "../../src/bench/bench-command.js";
 import { workspaceNames } from "../../src/bench/checkout/workspace-names.js";
 import { startAgentModel } from "../../src/bench/drive/agent-model.js";
-import { parseRequestText, requestText, FINALIZE_REQUEST } from "../../src/bench/drive/request-text.js";
+import { pluginEnv } from "../../src/bench/drive/plugin-env.js";
+import { FINALIZE_REQUEST, parseRequestText, requestText } from "../../src/bench/drive/request-text.js";
 import type { SentRequest } from "../../src/bench/drive/run-session.js";
 import { sessionUsage } from "../../src/bench/metrics/session-usage.js";
-import { pluginEnv } from "../../src/bench/drive/plugin-env.js";
 import { readResults } from "../../src/bench/results/read-results.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import type { ResultLine } from "../../src/bench/results/result-line.js";
 import type { Suite } from "../../src/bench/suite/schema.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { makeTempDir } from "../support/temp-dir.js";
 import { ledgerOf } from "../support/routing.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {

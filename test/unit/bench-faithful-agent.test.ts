@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFaithfulAgent, type FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
-import { loadFaithfulPlaybook, missingSets, type FaithfulPlaybook } from "../../src/bench/agent/faithful-playbook.js";
+import { type FaithfulPlaybook, loadFaithfulPlaybook, missingSets } from "../../src/bench/agent/faithful-playbook.js";
 import { lossySummary } from "../../src/bench/agent/lossy-summary.js";
 import { FINALIZE_REQUEST } from "../../src/bench/drive/request-text.js";
 import type { ChatMessage, Reply } from "../../src/scripted-model/index.js";

@@ -1,17 +1,17 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
 import { describeAgent, describeRunAgent, SCRIPTED_LABEL } from "../../src/bench/drive/describe-agent.js";
 import { focusWrite } from "../../src/bench/metrics/focus-write.js";
+import { rebuildReport } from "../../src/bench/rebuild-report.js";
+import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import { writeRegimesReport } from "../../src/bench/results/regimes-report.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import { gapTable } from "../../src/bench/results/report-tables.js";
 import type { ResultLine } from "../../src/bench/results/result-line.js";
 import { contextFailure, recoveredShare } from "../../src/bench/results/summaries.js";
-import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
-import type { FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
 import { makeTempDir } from "../support/temp-dir.js";
-import { rebuildReport } from "../../src/bench/rebuild-report.js";
 
 // The offline benchmark's report: native's switched gap, what each mode recovers of it, and
 // why switched sessions failed, under the label that says what a scripted agent measures.

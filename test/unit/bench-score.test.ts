@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Task } from "../../src/bench/suite/schema.js";
 import {
   applyPatch,
   failureClass,
@@ -12,6 +11,7 @@ import {
   ScoreHarnessError,
   scoreTask,
 } from "../../src/bench/score/index.js";
+import type { Task } from "../../src/bench/suite/schema.js";
 import { createGitRepo, git } from "../../src/harness/git-repo.js";
 
 const CALC = [

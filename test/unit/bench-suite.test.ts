@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSuite, loadTasks, parseJsonLines } from "../../src/bench/suite/load-suite.js";
 import { makeSessions, writeSessions } from "../../src/bench/suite/make-sessions.js";
-import { TaskSchema } from "../../src/bench/suite/schema.js";
 import type { SessionSpec, Task } from "../../src/bench/suite/schema.js";
+import { TaskSchema } from "../../src/bench/suite/schema.js";
 import { SuiteError } from "../../src/bench/suite/suite-error.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buildCallView } from "../../src/core/context/call-view.js";
 import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
 import { annotateForDebug, renderDebugAnnotation } from "../../src/core/context/debug-annotation.js";
-import { emptyLedger } from "../../src/core/routing/ledger.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
+import { emptyLedger } from "../../src/core/routing/ledger.js";
 import { mainSession } from "../support/fixtures.js";
 
 describe("debug annotation", () => {

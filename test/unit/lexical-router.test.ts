@@ -3,7 +3,7 @@ import type { RoutingDecision } from "../../src/core/routing/decision.js";
 import { emptyLedger, recordDecision } from "../../src/core/routing/ledger.js";
 import { applySafetyRules, routeLexically } from "../../src/core/routing/lexical-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
-import { TaskIndex, type Evidence } from "../../src/core/routing/task-index.js";
+import { type Evidence, TaskIndex } from "../../src/core/routing/task-index.js";
 
 function route(index: TaskIndex, text: string) {
   return routeLexically({ text, signals: extractSignals(text) }, index);

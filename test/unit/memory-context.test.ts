@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { messageTokens } from "../../src/core/context/call-report.js";
-import { toInteractionGroups, type InteractionGroup } from "../../src/core/interaction-groups.js";
 import type { ActiveTask } from "../../src/core/context/call-view.js";
 import { DEFAULT_KEEP_RECENT } from "../../src/core/context/replace-covered-exchanges.js";
-import { activeTaskOf, withRecordApplied } from "../support/context.js";
+import { type InteractionGroup, toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { compactionInstructions } from "../../src/core/memory/compaction-instructions.js";
 import { listTasks, showTask } from "../../src/core/memory/describe-tasks.js";
 import { extractiveUpdater } from "../../src/core/memory/extractive-updater.js";
@@ -13,6 +12,7 @@ import { RECORD_CLOSE, RECORD_OPEN, renderRecord } from "../../src/core/memory/r
 import { requestIDsOf, uncoveredGroups } from "../../src/core/memory/uncovered-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { emptyLedger, type Ledger } from "../../src/core/routing/ledger.js";
+import { activeTaskOf, withRecordApplied } from "../support/context.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { applyProposal } from "../../src/core/memory/apply-proposal.js";
 import { extractiveUpdater, proposeExtractively, sentences } from "../../src/core/memory/extractive-updater.js";
-import { digestGroups, type DigestStep, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
+import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
 import { mainSession } from "../support/fixtures.js";

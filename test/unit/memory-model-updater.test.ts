@@ -3,13 +3,13 @@ import { createAuxClient } from "../../src/auxiliary/endpoint-client.js";
 import { createModelMemoryUpdater, MODEL_BATCH_LIMITS } from "../../src/auxiliary/model-memory-updater.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { applyProposal } from "../../src/core/memory/apply-proposal.js";
-import { estimateTokens } from "../../src/core/memory/estimate-tokens.js";
 import { nextBatch, TOOL_OUTPUT_CHARS, truncateDigest } from "../../src/core/memory/batches.js";
-import { digestGroups, type DigestStep, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
-import { RecordProposalSchema } from "../../src/core/memory/record-proposal.js";
+import { estimateTokens } from "../../src/core/memory/estimate-tokens.js";
+import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
+import { RecordProposalSchema } from "../../src/core/memory/record-proposal.js";
 import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
+import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 import { mainSession } from "../support/fixtures.js";
 
 let endpoint: FakeAuxEndpoint | undefined;

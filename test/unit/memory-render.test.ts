@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/core/memory/estimate-tokens.js";
-import { RECORD_VERSION, type Constraint, type TaskRecord } from "../../src/core/memory/record.js";
+import { type Constraint, RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import { DEFAULT_RECORD_TOKENS, RECORD_CLOSE, RECORD_OPEN, renderRecord } from "../../src/core/memory/render-record.js";
 
 function record(fields: Partial<TaskRecord> = {}): TaskRecord {

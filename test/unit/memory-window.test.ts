@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildCallView } from "../../src/core/context/call-view.js";
 import { messageTokens, planTokens } from "../../src/core/context/call-report.js";
+import { buildCallView } from "../../src/core/context/call-view.js";
 import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
 import { compactionThreshold, stepUsages } from "../../src/core/context/model-window.js";
 import { recordsForCompaction } from "../../src/core/context/records-for-compaction.js";
 import { replaceCoveredExchanges } from "../../src/core/context/replace-covered-exchanges.js";
-import { toInteractionGroups, type InteractionGroup } from "../../src/core/interaction-groups.js";
+import { type InteractionGroup, toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import { renderRecord } from "../../src/core/memory/render-record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";

@@ -3,7 +3,7 @@ import { createAuxClient } from "../../src/auxiliary/endpoint-client.js";
 import { createModelRouter } from "../../src/auxiliary/model-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
 import { TaskIndex } from "../../src/core/routing/task-index.js";
-import { startFakeAuxEndpoint, type FakeAuxEndpoint, type FakeReply } from "../support/fake-aux-endpoint.js";
+import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 
 let endpoint: FakeAuxEndpoint | undefined;
 afterEach(async () => {

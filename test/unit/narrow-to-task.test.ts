@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { narrowed } from "../support/context.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
+import { narrowed } from "../support/context.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 

@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderJsonSchema } from "../../src/config/json-schema.js";
 import { envLayer } from "../../src/config/env-layer.js";
+import { renderJsonSchema } from "../../src/config/json-schema.js";
 import { loadOptions, tupleLayer } from "../../src/config/load-options.js";
 import { describeProblem } from "../../src/config/option-problem.js";
 import { auxSourceOf, DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
@@ -137,9 +137,9 @@ describe("the config file chain", () => {
     await writeFile(file, `{\n  "mode": "turbo",\n  // a typo\n  "confidenceTreshold": 0.7,\n  "router": "lexical",\n  "aux": { "timeoutMs": 5 }\n}\n`);
     const loaded = await loadOptions({ tuple: undefined, directory, worktree, env: { XDG_CONFIG_HOME: xdgConfig }, home });
     expect(loaded.problems.map(describeProblem)).toEqual([
-      expect.stringMatching(new RegExp(`^${escape(file)}:2: invalid mode = "turbo": .*; using the default "full"$`)),
+      expect.stringMatching(new RegExp(`^${escapeRegExp(file)}:2: invalid mode = "turbo": .*; using the default "full"$`)),
       `${file}:4: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored`,
-      expect.stringMatching(new RegExp(`^${escape(file)}:6: invalid aux\\.timeoutMs = 5: .*; using the default 20000$`)),
+      expect.stringMatching(new RegExp(`^${escapeRegExp(file)}:6: invalid aux\\.timeoutMs = 5: .*; using the default 20000$`)),
     ]);
     expect(loaded.options).toMatchObject({ mode: "full", confidenceThreshold: 0.8, router: "lexical", aux: { timeoutMs: 20000 } });
     await temp.remove();
@@ -172,6 +172,6 @@ describe("the published JSON schema", () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

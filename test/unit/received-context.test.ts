@@ -2,21 +2,21 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import type { Ledger } from "../../src/core/routing/ledger.js";
-import type { SentRequest } from "../../src/bench/drive/run-session.js";
-import { chatMessageText, lastUserText, type ChatBody, type ChatMessage } from "../../src/bench/metrics/chat-body.js";
 import { toChatMessages } from "../../src/bench/drive/call-recorder-plugin.js";
-import { userRequestText } from "../../src/core/interaction-groups.js";
-import { mainSession } from "../support/fixtures.js";
-import { openRequestLog } from "../../src/bench/metrics/request-log.js";
+import type { SentRequest } from "../../src/bench/drive/run-session.js";
 import { cacheAwareCost, sessionCacheTokens, simulatedCacheTokens } from "../../src/bench/metrics/cache-cost.js";
+import { type ChatBody, type ChatMessage, chatMessageText, lastUserText } from "../../src/bench/metrics/chat-body.js";
 import { callRequests, fidelityPoints } from "../../src/bench/metrics/received-context.js";
+import { openRequestLog } from "../../src/bench/metrics/request-log.js";
 import { sessionTimeline } from "../../src/bench/metrics/timeline.js";
 import { emptyUsage } from "../../src/bench/metrics/usage.js";
 import { loadSuite } from "../../src/bench/suite/load-suite.js";
 import type { Stage } from "../../src/bench/suite/schema.js";
+import { userRequestText } from "../../src/core/interaction-groups.js";
+import type { MessageWithParts } from "../../src/core/messages.js";
+import type { Ledger } from "../../src/core/routing/ledger.js";
 import { packageRoot } from "../../src/harness/package-root.js";
+import { mainSession } from "../support/fixtures.js";
 
 interface RecordedRun {
   requests: SentRequest[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import { CONFIDENCE_BINS } from "../../src/bench/report-html/palette.js";
+import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import type { ResultLine, TimelineEntry } from "../../src/bench/results/result-line.js";
 

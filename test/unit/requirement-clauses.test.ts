@@ -2,9 +2,9 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clauses, requirementClauses } from "../../src/core/memory/requirement-clauses.js";
-import { scoreRequest, totals } from "../../src/memory-eval/evaluate-requirements.js";
-import { readRequirementSet, RequirementSetError } from "../../src/memory-eval/requirement-set.js";
 import { packageRoot } from "../../src/harness/package-root.js";
+import { scoreRequest, totals } from "../../src/memory-eval/evaluate-requirements.js";
+import { RequirementSetError, readRequirementSet } from "../../src/memory-eval/requirement-set.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // Examples in the style of the train split; the test split is never used here.

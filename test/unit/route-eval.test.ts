@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lexicalRouter, type Router } from "../../src/core/routing/router.js";
+import { packageRoot } from "../../src/harness/package-root.js";
 import { evaluateRouting } from "../../src/route-eval/evaluate-routing.js";
 import { LabelledSessionsError, parseLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
-import { packageRoot } from "../../src/harness/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIDENCE_THRESHOLD } from "../../src/core/routing/decision.js";
 import { routeLexically } from "../../src/core/routing/lexical-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
-import { TaskIndex, type Evidence } from "../../src/core/routing/task-index.js";
+import { type Evidence, TaskIndex } from "../../src/core/routing/task-index.js";
 
 const SURE = DEFAULT_CONFIDENCE_THRESHOLD;
 

@@ -7,7 +7,7 @@ import { packageRoot } from "../../src/harness/package-root.js";
 import { checkCorpus } from "../../src/route-eval/check-corpus.js";
 import { fitRouterParameters } from "../../src/route-eval/fit/fit-router-parameters.js";
 import { fittingSessions } from "../../src/route-eval/fit/fitting-sessions.js";
-import { readLabelledSessionFiles, readLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
+import { readLabelledSessionFiles, } from "../../src/route-eval/labelled-sessions.js";
 
 const CORPUS = join(packageRoot(), "fixtures", "routing-corpus");
 const SPLITS = ["train", "dev", "test"] as const;

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  parseScript,
-  ScriptedModelError,
-  selectReply,
-  startScriptedModel,
   type ChatRequestBody,
+  parseScript,
   type Responder,
   type Script,
   type ScriptedModel,
+  ScriptedModelError,
+  selectReply,
+  startScriptedModel,
 } from "../../src/scripted-model/index.js";
 
 const script: Script = parseScript(

@@ -1,20 +1,19 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sumOfMessages } from "../../src/core/context/call-report.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { extractiveUpdater } from "../../src/core/memory/extractive-updater.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "../../src/core/memory/updater.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
-import { createSessionMemory, TAIL_MESSAGES, type SessionMemory } from "../../src/plugin/session-memory.js";
+import { createSessionMemory, type SessionMemory, TAIL_MESSAGES } from "../../src/plugin/session-memory.js";
 import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
-import { recordingLogger } from "../support/plugin-parts.js";
 import { mainSession } from "../support/fixtures.js";
+import { recordingLogger } from "../support/plugin-parts.js";
 import { ledgerOf, namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

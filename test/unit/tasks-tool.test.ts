@@ -1,4 +1,4 @@
-import { tool, type ToolContext } from "@opencode-ai/plugin";
+import { type ToolContext, tool } from "@opencode-ai/plugin";
 import { describe, expect, it } from "vitest";
 import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import { renderRecord } from "../../src/core/memory/render-record.js";

@@ -1,4 +1,4 @@
-import { messageText, type ChatMessage } from "../../scripted-model/index.js";
+import { type ChatMessage, messageText } from "../../scripted-model/index.js";
 import { FINALIZE_REQUEST, parseRequestText } from "../drive/request-text.js";
 
 /** The request a call works on, found in the messages it was sent. */

@@ -1,8 +1,8 @@
-import { isCompactionRequest, messageText } from "../../scripted-model/index.js";
 import type { Reply, Responder } from "../../scripted-model/index.js";
+import { isCompactionRequest, messageText } from "../../scripted-model/index.js";
 import { finalizeReply, stageReply, UNKNOWN_REQUEST } from "./agent-steps.js";
 import { lossySummary } from "./lossy-summary.js";
-import { parsePlaybook, type Playbook } from "./playbook.js";
+import { type Playbook, parsePlaybook } from "./playbook.js";
 import { recogniseRequest } from "./recognise-request.js";
 
 // The replay agent: it plays a suite's playbook instead of reasoning. A harness for the

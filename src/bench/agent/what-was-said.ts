@@ -1,4 +1,4 @@
-import { messageText, type ChatMessage } from "../../scripted-model/index.js";
+import { type ChatMessage, messageText } from "../../scripted-model/index.js";
 
 // What a call showed the model in words: the text of its system, user and assistant messages
 // (requests, summaries, memory records, replies), normalized so that a rule is found however it

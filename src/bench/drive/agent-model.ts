@@ -1,7 +1,7 @@
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../../cli-error.js";
-import { offlineConfig, quietConfig, type PluginEntry } from "../../harness/opencode-config.js";
+import { offlineConfig, type PluginEntry, quietConfig } from "../../harness/opencode-config.js";
 import { startScriptedModel } from "../../scripted-model/index.js";
 import { createFaithfulAgent, type FaithfulDecision } from "../agent/faithful-agent.js";
 import { loadFaithfulPlaybook } from "../agent/faithful-playbook.js";

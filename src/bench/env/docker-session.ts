@@ -1,10 +1,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { opencodeBinary } from "../../harness/opencode-binary.js";
+import { packageRoot } from "../../harness/package-root.js";
 import type { TaskReport } from "../score/index.js";
 import type { Task } from "../suite/schema.js";
-import { packageRoot } from "../../harness/package-root.js";
-import { opencodeBinary } from "../../harness/opencode-binary.js";
-import { startContainer, type Container } from "./docker.js";
+import { type Container, startContainer } from "./docker.js";
 
 /** The PATH inside the containers (the host's may name directories the image lacks). */
 export const CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

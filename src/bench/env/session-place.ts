@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import type { Mode } from "../../config/options-schema.js";
 import { createIsolatedHome } from "../../harness/isolated-home.js";
-import { startOpencodeServer, type OpencodeServer } from "../../harness/opencode-server.js";
+import { type OpencodeServer, startOpencodeServer } from "../../harness/opencode-server.js";
 import { scoreTask, type TaskReport } from "../score/index.js";
 import type { SessionSpec, Suite, Task } from "../suite/schema.js";
 import { BenchEnvError } from "./bench-env-error.js";
 import { checkDocker, imageExists, startContainer } from "./docker.js";
-import { containerGit, containerName, CONTAINER_PATH, scoreInContainer, sessionMounts } from "./docker-session.js";
+import { CONTAINER_PATH, containerGit, containerName, scoreInContainer, sessionMounts } from "./docker-session.js";
 import { imageFor } from "./image-name.js";
 
 type ScoreOptions = { task: Task; repoSource: string; patch: string | null; workDir: string; timeoutMs: number };

@@ -1,8 +1,8 @@
 import { CHARS_PER_TOKEN, tokensForChars } from "../../core/memory/estimate-tokens.js";
+import type { CacheTokens } from "../results/result-line.js";
 import type { ChatBody } from "./chat-body.js";
 import { OPENAI_STYLE_CACHE, simulatePrefixCache } from "./prefix-cache.js";
 import type { Usage } from "./usage.js";
-import type { CacheTokens } from "../results/result-line.js";
 
 /** What a cached input token costs against an uncached one when nothing else is said (OpenAI's and Anthropic's reads: 0.1x). */
 export const DEFAULT_CACHE_READ_PRICE = 0.1;

@@ -2,8 +2,8 @@ import type { MessageWithParts } from "../../core/messages.js";
 import type { AuxUsage } from "../../core/routing/decision.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import type { SentRequest } from "../drive/run-session.js";
-import { storedRequests, type StoredCall } from "./stored-requests.js";
-import { addUsage, emptyAux, emptyUsage, type AuxTotals, type Usage } from "./usage.js";
+import { type StoredCall, storedRequests } from "./stored-requests.js";
+import { type AuxTotals, addUsage, emptyAux, emptyUsage, type Usage } from "./usage.js";
 
 export interface SessionUsage {
   session: Usage;

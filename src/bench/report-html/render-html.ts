@@ -1,12 +1,12 @@
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
 import type { ReportOptions } from "../results/render-report.js";
-import { reportTables, type ReportTable } from "../results/report-tables.js";
+import { type ReportTable, reportTables } from "../results/report-tables.js";
 import type { ResultLine } from "../results/result-line.js";
 import { CONDITIONS, MODE_ORDER } from "../results/summaries.js";
 import { resolutionChart } from "./resolution-chart.js";
+import { escapeHtml } from "./svg.js";
 import { timelineChart, timelineLegend } from "./timeline-chart.js";
 import { meanTokensChart, sessionTokensChart } from "./tokens-chart.js";
-import { escapeHtml } from "./svg.js";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #111827; margin: 24px auto; max-width: 1180px; padding: 0 16px; }

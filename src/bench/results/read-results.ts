@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { CliError } from "../../cli-error.js";
-import { ResultLineSchema, type ResultLine } from "./result-line.js";
+import { type ResultLine, ResultLineSchema } from "./result-line.js";
 
 /**
  * Reads `results.jsonl`. A torn last line (the process was killed while appending) is

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { renderHtmlReport } from "../report-html/render-html.js";
-import { renderReport, type ReportOptions } from "./render-report.js";
+import { type ReportOptions, renderReport } from "./render-report.js";
 import type { ResultLine } from "./result-line.js";
 
 /** Writes a run directory's `report.md` and `report.html` from its results; returns their paths. */

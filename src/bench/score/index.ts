@@ -7,4 +7,4 @@ export { type PytestStatus, parsePytestSummary } from "./parse-pytest.js";
 export { type CommandResult, runCommand } from "./run-command.js";
 export { runGit } from "./run-git.js";
 export { ScoreHarnessError, type ScoreHarnessErrorReason } from "./score-harness-error.js";
-export { type TaskReport, type TestOutcomes, scoreTask } from "./score-task.js";
+export { scoreTask, type TaskReport, type TestOutcomes } from "./score-task.js";

@@ -2,8 +2,8 @@
 // runs this file with the OpenCode binary's own JavaScript runtime (BUN_BE_BUN=1), so scoring
 // follows the same code as on the host. Argument: a job file written by the bench.
 import { readFile, writeFile } from "node:fs/promises";
-import { scoreTask } from "./score-task.js";
 import type { Task } from "../suite/schema.js";
+import { scoreTask } from "./score-task.js";
 
 interface ScoreJob {
   task: Task;

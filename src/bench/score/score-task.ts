@@ -1,7 +1,7 @@
 import { access, chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { delimiter, join, resolve } from "node:path";
-import type { Task } from "../suite/schema.js";
 import { patchFiles } from "../patch/patch-files.js";
+import type { Task } from "../suite/schema.js";
 import { type ApplyMethod, applyPatch } from "./apply-patch.js";
 import { findPython } from "./find-python.js";
 import { isPytestPass } from "./is-pytest-pass.js";

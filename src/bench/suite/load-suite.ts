@@ -3,8 +3,8 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { z } from "zod";
 import { isTestPath } from "../patch/is-test-path.js";
 import { patchFiles } from "../patch/patch-files.js";
-import { FINALIZE, SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "./schema.js";
 import type { ScheduleEntry, SessionSpec, Suite, SuiteMeta, Task } from "./schema.js";
+import { FINALIZE, SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "./schema.js";
 import { SuiteError } from "./suite-error.js";
 import { readTaskFolder, TASK_FILE, TASKS_DIR, taskFolderNames } from "./task-folder.js";
 

@@ -2,8 +2,8 @@ import { rename, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { isTestPath } from "../patch/is-test-path.js";
 import { patchFiles } from "../patch/patch-files.js";
-import { FINALIZE } from "./schema.js";
 import type { ScheduleEntry, SessionSpec, Task } from "./schema.js";
+import { FINALIZE } from "./schema.js";
 
 export interface MakeSessionsOptions {
   /** How many interruption tasks a switched session gets (default 4, as in the paper). */

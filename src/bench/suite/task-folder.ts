@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { type Task, TaskSchema } from "./schema.js";
 import { SuiteError } from "./suite-error.js";
-import { TaskSchema, type Task } from "./schema.js";
 
 /**
  * A task as a folder: `task.json` (the instance's fields but its texts), `stage-1.md`,

@@ -1,11 +1,11 @@
 import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { CliError } from "../../cli-error.js";
 import { z } from "zod";
+import { CliError } from "../../cli-error.js";
 import { rebuildReport } from "../rebuild-report.js";
-import { runFiles } from "../run-bench.js";
 import { readResults } from "../results/read-results.js";
 import type { ResultLine } from "../results/result-line.js";
+import { runFiles } from "../run-bench.js";
 import { parsePredictionName } from "./predictions.js";
 
 /** One instance's entry of the harness's `report.json` (fields as in SWE-bench 4.x and 5.x). */

@@ -4,7 +4,7 @@ import { parseJsonLines } from "../suite/load-suite.js";
 import type { Task } from "../suite/schema.js";
 import { SuiteError } from "../suite/suite-error.js";
 import { writeTaskFolder } from "../suite/task-folder.js";
-import { StagesLineSchema, SwebenchInstanceSchema, type StagesLine } from "./instance.js";
+import { type StagesLine, StagesLineSchema, SwebenchInstanceSchema } from "./instance.js";
 import { swebenchTestCommand } from "./test-command.js";
 
 export interface ImportOptions {

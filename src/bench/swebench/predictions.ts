@@ -1,10 +1,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { CliError } from "../../cli-error.js";
 import { z } from "zod";
-import { runFiles } from "../run-bench.js";
+import { CliError } from "../../cli-error.js";
 import { readResults } from "../results/read-results.js";
 import type { ResultLine } from "../results/result-line.js";
+import { runFiles } from "../run-bench.js";
 
 /** What SWE-bench's `run_evaluation --predictions_path` reads, one object per line. */
 export const PredictionSchema = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { tokensForChars } from "../memory/estimate-tokens.js";
 import type { InteractionGroup } from "../interaction-groups.js";
+import { tokensForChars } from "../memory/estimate-tokens.js";
 import type { MessageWithParts } from "../messages.js";
 import type { ActiveTask, CallView } from "./call-view.js";
 import type { ContextPlan } from "./context-plan.js";

@@ -1,6 +1,6 @@
-import { toInteractionGroups, type InteractionGroup } from "../interaction-groups.js";
+import { type InteractionGroup, toInteractionGroups } from "../interaction-groups.js";
 import type { MessageWithParts } from "../messages.js";
-import { groupTasks, type GroupTask } from "../routing/group-tasks.js";
+import { type GroupTask, groupTasks } from "../routing/group-tasks.js";
 import type { Ledger, LedgerEntry } from "../routing/ledger.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { InteractionGroup } from "../interaction-groups.js";
 import type { TextPart } from "../messages.js";
 import type { CallView } from "./call-view.js";
-import { keptIndices, withAppended, type ContextPlan } from "./context-plan.js";
+import { type ContextPlan, keptIndices, withAppended } from "./context-plan.js";
 import type { NarrowingNote } from "./narrow-to-task.js";
 
 /** The line the debug option adds, so a test (or a curious user) can see the plug-in ran. */

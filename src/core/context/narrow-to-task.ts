@@ -1,5 +1,5 @@
 import { activeTask, type CallView } from "./call-view.js";
-import { withDropped, type ContextPlan } from "./context-plan.js";
+import { type ContextPlan, withDropped } from "./context-plan.js";
 
 /** What narrowing did, for the debug line and `/rcm why`. */
 export interface NarrowingNote {

@@ -2,9 +2,9 @@ import { groupRequestID } from "../interaction-groups.js";
 import { estimateTokens } from "../memory/estimate-tokens.js";
 import { covers, type TaskRecord } from "../memory/record.js";
 import type { Ledger } from "../routing/ledger.js";
-import type { CallView } from "./call-view.js";
 import { planTokens } from "./call-report.js";
-import { withDropped, withInsertedBefore, type ContextPlan } from "./context-plan.js";
+import type { CallView } from "./call-view.js";
+import { type ContextPlan, withDropped, withInsertedBefore } from "./context-plan.js";
 import { recordMessage } from "./replace-covered-exchanges.js";
 
 /**

@@ -1,11 +1,10 @@
 import { groupRequestID } from "../interaction-groups.js";
-import type { MessageWithParts, TextPart } from "../messages.js";
 import { estimateTokens } from "../memory/estimate-tokens.js";
 import { activeConstraints, covers, type TaskRecord } from "../memory/record.js";
-import type { ActiveTask } from "./call-view.js";
-import type { CallView } from "./call-view.js";
+import type { MessageWithParts, TextPart } from "../messages.js";
 import { messageTokens, planTokens } from "./call-report.js";
-import { withDropped, withInsertedBefore, type ContextPlan } from "./context-plan.js";
+import type { ActiveTask, CallView } from "./call-view.js";
+import { type ContextPlan, withDropped, withInsertedBefore } from "./context-plan.js";
 
 export const DEFAULT_KEEP_RECENT = 2;
 /** Covered exchanges are replaced in batches of at least this many estimated tokens. */

@@ -1,8 +1,8 @@
 import type { AuxUsage } from "../routing/decision.js";
 import { toolCallsOf } from "./group-digest.js";
 import { overrideMark } from "./override-mark.js";
+import { type Constraint, type ProgressItem, RECORD_VERSION, type TaskRecord } from "./record.js";
 import { MAX_CONSTRAINT_CHARS, MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
-import { RECORD_VERSION, type Constraint, type ProgressItem, type TaskRecord } from "./record.js";
 import { isProgressEvidence } from "./tool-evidence.js";
 import type { MemoryUpdateInput } from "./updater.js";
 

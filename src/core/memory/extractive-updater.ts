@@ -1,10 +1,10 @@
 import { contentWords, extractSignals } from "../routing/signals.js";
 import { applyProposal } from "./apply-proposal.js";
 import { findOverrides } from "./find-overrides.js";
-import { requirementClauses } from "./requirement-clauses.js";
-import { toolCallsOf, type GroupDigest, type ToolCallDigest } from "./group-digest.js";
-import type { RecordProposal } from "./record-proposal.js";
+import { type GroupDigest, type ToolCallDigest, toolCallsOf } from "./group-digest.js";
 import { activeConstraints, type Constraint } from "./record.js";
+import type { RecordProposal } from "./record-proposal.js";
+import { requirementClauses } from "./requirement-clauses.js";
 import { isEditingCall, isProgressEvidence, isTestCommand, testOutcome } from "./tool-evidence.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "./updater.js";
 

@@ -1,5 +1,5 @@
 import { estimateTokens } from "./estimate-tokens.js";
-import { activeConstraints, overriddenConstraints, type Constraint, type TaskRecord } from "./record.js";
+import { activeConstraints, type Constraint, overriddenConstraints, type TaskRecord } from "./record.js";
 
 export const DEFAULT_RECORD_TOKENS = 1500;
 

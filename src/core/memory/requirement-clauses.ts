@@ -2,7 +2,7 @@ import { clauseKind, isRuleStatement } from "./clause-kind.js";
 import { bareOf, withoutTaskReference } from "./clause-labels.js";
 import { opensImperative, opensStatement } from "./clause-shape.js";
 import { clausesOf, sentencesOf } from "./clause-split.js";
-import { requestBlocks, type RequestBlock } from "./request-blocks.js";
+import { type RequestBlock, requestBlocks } from "./request-blocks.js";
 import { DELIVERABLE_NOUN, MODAL, WORKSPACE } from "./requirement-cues.js";
 
 /**

@@ -1,5 +1,5 @@
 import { isSecretName } from "./assignments.js";
-import { literalsOf, type Literals } from "./literals.js";
+import { type Literals, literalsOf } from "./literals.js";
 import { isReference } from "./references.js";
 import { groupSpans, MARKER_PREFIX, type SecretSpan } from "./spans.js";
 
@@ -20,7 +20,7 @@ const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: strin
     accept: (value, match) => notReference(value) && !match[0].includes(MARKER_PREFIX),
   },
   // Authorization headers of any scheme, and `Bearer xyz` anywhere (a digit required: prose survives).
-  { kind: "auth-header", needs: ["authorization"], re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[\["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: notReference },
+  { kind: "auth-header", needs: ["authorization"], re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: notReference },
   { kind: "bearer-token", needs: ["bearer"], re: /\bbearer\s+((?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*)/dgi, accept: notReference },
   // Header-style credentials: X-Api-Key: ..., X-Auth-Token: ..., PRIVATE-TOKEN: ...
   { kind: "auth-header", needs: ["key", "token", "secret", "auth"], re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi, accept: notReference },

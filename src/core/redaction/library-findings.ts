@@ -1,6 +1,6 @@
 import { lintSource } from "@secretlint/core";
 import { rules as recommended } from "@secretlint/secretlint-rule-preset-recommend";
-import { literalsOf, type Literals } from "./literals.js";
+import { type Literals, literalsOf } from "./literals.js";
 import { isTemplate } from "./references.js";
 import type { SecretSpan } from "./spans.js";
 

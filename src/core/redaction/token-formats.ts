@@ -1,4 +1,4 @@
-import { literalsOf, type Literals } from "./literals.js";
+import { type Literals, literalsOf } from "./literals.js";
 import { groupSpans, type SecretSpan } from "./spans.js";
 
 /**

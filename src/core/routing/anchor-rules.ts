@@ -1,5 +1,5 @@
 import type { Anchors, TaskAnchor } from "./anchors.js";
-import { TASK_FEATURES, type RequestFacts, type TaskCandidate } from "./routing-features.js";
+import { type RequestFacts, TASK_FEATURES, type TaskCandidate } from "./routing-features.js";
 import type { Signals } from "./signals.js";
 
 /** Confidence of a decision a person's anchor makes: one task's file, name or own words. */

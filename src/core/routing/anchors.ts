@@ -1,6 +1,6 @@
 import { phrasesOf } from "./phrases.js";
-import { GENERIC_WORDS, type Signals } from "./signals.js";
 import type { RoutingFeatures, TaskCandidate } from "./routing-features.js";
+import { GENERIC_WORDS, type Signals } from "./signals.js";
 import type { TaskIndex, TaskProfile } from "./task-index.js";
 
 /** How a request names one task: by what only that task has touched or said. */

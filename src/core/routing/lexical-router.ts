@@ -1,10 +1,10 @@
-import { anchorVerdict, type AnchorVerdict } from "./anchor-rules.js";
+import { type AnchorVerdict, anchorVerdict } from "./anchor-rules.js";
 import { anchorsOf } from "./anchors.js";
-import { DEFAULT_CONFIDENCE_THRESHOLD, roundConfidence, type DecisionBasis, type RoutingDecision } from "./decision.js";
+import { DEFAULT_CONFIDENCE_THRESHOLD, type DecisionBasis, type RoutingDecision, roundConfidence } from "./decision.js";
+import { calibrate, type RouterParameters, scoreCandidates } from "./router-model.js";
 import { ROUTER_PARAMETERS } from "./router-parameters.js";
-import { calibrate, scoreCandidates, type RouterParameters } from "./router-model.js";
-import { routingFeatures, type RoutingFeatures, type TaskCandidate } from "./routing-features.js";
-import { safetyRule, type SafetyRule } from "./safety-rules.js";
+import { type RoutingFeatures, routingFeatures, type TaskCandidate } from "./routing-features.js";
+import { type SafetyRule, safetyRule } from "./safety-rules.js";
 import type { Signals } from "./signals.js";
 import type { TaskIndex } from "./task-index.js";
 import { taskTitle } from "./task-title.js";

@@ -6,7 +6,7 @@ import { contentWords } from "./signals.js";
  */
 export function phrasesOf(text: string): string[] {
   const phrases = new Set<string>();
-  for (const clause of text.split(/[.,;:!?()\[\]{}"\n]+|\s-\s/)) {
+  for (const clause of text.split(/[.,;:!?()[\]{}"\n]+|\s-\s/)) {
     const words = contentWords(clause);
     for (let position = 1; position < words.length; position += 1) {
       const first = words[position - 1] as string;

@@ -1,4 +1,4 @@
-import { recordDecision, type Ledger, type LedgerEntry, type LedgerTask } from "./ledger.js";
+import { type Ledger, type LedgerEntry, type LedgerTask, recordDecision } from "./ledger.js";
 import type { Router } from "./router.js";
 import { extractSignals } from "./signals.js";
 import type { TaskIndex } from "./task-index.js";

@@ -1,10 +1,10 @@
 import {
   NEW_TASK_FEATURES,
-  SHARED_FEATURES,
-  TASK_FEATURES,
   type NewTaskFeature,
   type RoutingFeatures,
+  SHARED_FEATURES,
   type SharedFeature,
+  TASK_FEATURES,
   type TaskFeature,
 } from "./routing-features.js";
 

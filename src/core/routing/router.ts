@@ -1,5 +1,5 @@
 import type { RoutingDecision } from "./decision.js";
-import { routeLexically, type LexicalRouterOptions, type RoutingRequest } from "./lexical-router.js";
+import { type LexicalRouterOptions, type RoutingRequest, routeLexically } from "./lexical-router.js";
 import type { TaskIndex } from "./task-index.js";
 
 export type { RoutingRequest };

@@ -72,7 +72,7 @@ const ORDINAL = /\btask\s*#?\s*(\d{1,3})\b/gi;
 const ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
 const ORDINAL_WORD = new RegExp(String.raw`\b(?:the|that|my|our)\s+(${ORDINAL_WORDS.join("|")}|\d(?:st|nd|rd|th))\s+(?:task|one)\b`, "gi");
 // `t2` as a word of its own (not `t2.micro`, `t2-large`, `st2`, not `T2` in code), or `task T2`.
-const TASK_ID = /(?<![\w.\/-])(?:t|(?<=\btask\s)T)([1-9]\d{0,2})(?![\w-]|\.\w)/gi;
+const TASK_ID = /(?<![\w./-])(?:t|(?<=\btask\s)T)([1-9]\d{0,2})(?![\w-]|\.\w)/gi;
 // A quote closes only before a space, punctuation or the end, so "isn't" stays inside.
 const QUOTED = /(?:^|[\s(:])(['"\u2018\u201c])([^"\n]{4,80}?)(?:\1|[\u2019\u201d])(?=[\s.,;:!?)]|$)/g;
 const LABEL = /\b[Tt]ask\s+([A-Z])\b/g;

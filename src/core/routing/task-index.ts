@@ -151,7 +151,7 @@ export class TaskIndex {
     for (const symbol of symbols) {
       if (profile.symbols.has(symbol)) continue;
       profile.symbols.add(symbol);
-      for (const word of contentWords(symbol.replace(/[_.\-]+/g, " "))) profile.keyWords.add(word);
+      for (const word of contentWords(symbol.replace(/[_.-]+/g, " "))) profile.keyWords.add(word);
       this.symbolTasks.set(symbol, (this.symbolTasks.get(symbol) ?? 0) + 1);
     }
   }

@@ -1,8 +1,8 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import type { OpencodeModelRef } from "../../auxiliary/opencode-client.js";
 import type { PluginDeps } from "../deps.js";
-import { answerRcmCommand, RCM_COMMAND } from "./rcm-command.js";
 import { deliverCommandAnswer } from "./deliver-answer.js";
+import { answerRcmCommand, RCM_COMMAND } from "./rcm-command.js";
 
 /**
  * `command.execute.before`: answers `/rcm` (any other command passes untouched). A failure

@@ -1,7 +1,7 @@
-import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
 import type { Options } from "../../config/options-schema.js";
-import type { SessionRouting } from "../session-routing.js";
+import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
 import { describeDecision, renderStatus, renderTaskTable, renderWhy, whenRecordWritten } from "../../session-views/render-status.js";
+import type { SessionRouting } from "../session-routing.js";
 
 /**
  * The server's command, for clients without the TUI part (web, desktop, `opencode run`). Not

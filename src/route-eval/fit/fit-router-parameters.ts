@@ -1,11 +1,11 @@
 import { decideLexically, type LexicalDecision } from "../../core/routing/lexical-router.js";
-import type { RouterParameters } from "../../core/routing/router-model.js";
 import type { Router } from "../../core/routing/router.js";
-import { NEW_TASK_FEATURES, SHARED_FEATURES, TASK_FEATURES, type NewTaskFeature, type SharedFeature, type TaskFeature } from "../../core/routing/routing-features.js";
+import type { RouterParameters } from "../../core/routing/router-model.js";
+import { NEW_TASK_FEATURES, type NewTaskFeature, SHARED_FEATURES, type SharedFeature, TASK_FEATURES, type TaskFeature } from "../../core/routing/routing-features.js";
 import { evaluateRouting } from "../evaluate-routing.js";
 import type { LabelledSession } from "../labelled-sessions.js";
 import { reliabilityOf } from "../reliability.js";
-import { fitConditionalLogit, type Choice } from "./conditional-logit.js";
+import { type Choice, fitConditionalLogit } from "./conditional-logit.js";
 import { INTERCEPTS, PARAMETER_COUNT, trainingChoices } from "./training-choices.js";
 
 /** How the fit went, for the fitting script to print. */

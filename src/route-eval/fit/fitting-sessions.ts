@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { generateSessions } from "../generate-sessions.js";
-import { readLabelledSessions, type LabelledSession } from "../labelled-sessions.js";
+import { type LabelledSession, readLabelledSessions } from "../labelled-sessions.js";
 
 /**
  * Generated sessions that leave-one-style-out fits on (besides the corpus's train split), each

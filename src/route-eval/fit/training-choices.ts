@@ -1,8 +1,8 @@
-import { extractSignals } from "../../core/routing/signals.js";
 import { NEW_TASK_FEATURES, routingFeatures, SHARED_FEATURES, TASK_FEATURES } from "../../core/routing/routing-features.js";
+import { extractSignals } from "../../core/routing/signals.js";
 import { TaskIndex } from "../../core/routing/task-index.js";
 import { taskTitle } from "../../core/routing/task-title.js";
-import { SHARED_LABEL, type LabelledSession } from "../labelled-sessions.js";
+import { type LabelledSession, SHARED_LABEL } from "../labelled-sessions.js";
 import type { Choice } from "./conditional-logit.js";
 
 /** A training choice and the group (repository) it came from, for grouped cross-validation. */

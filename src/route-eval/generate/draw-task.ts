@@ -1,5 +1,5 @@
 import type { SeededRandom } from "./seeded-random.js";
-import { VOCABULARY, type Head, type Qualifier } from "./vocabulary.js";
+import { type Head, type Qualifier, VOCABULARY } from "./vocabulary.js";
 
 export type TaskLanguage = "python" | "go" | "typescript" | "rust" | "java" | "ruby" | "markdown";
 

@@ -1,5 +1,5 @@
-import type { SeededRandom } from "./seeded-random.js";
 import type { SyntheticTask } from "./draw-task.js";
+import type { SeededRandom } from "./seeded-random.js";
 
 const basename = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
 const dirname = (path: string): string => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".");

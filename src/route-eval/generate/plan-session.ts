@@ -1,5 +1,5 @@
-import type { GeneratedStyle } from "./styles.js";
 import type { SeededRandom } from "./seeded-random.js";
+import type { GeneratedStyle } from "./styles.js";
 
 /** One planned request: its task (index in the session's tasks, or `*` for a shared rule) and style. */
 export interface PlannedRequest {

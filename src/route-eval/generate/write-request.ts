@@ -1,7 +1,7 @@
-import type { GeneratedStyle } from "./styles.js";
 import type { SyntheticTask } from "./draw-task.js";
 import { pastedLog } from "./pasted-log.js";
 import type { SeededRandom } from "./seeded-random.js";
+import type { GeneratedStyle } from "./styles.js";
 
 /** What a request's text is written from. */
 export interface RequestContext {
