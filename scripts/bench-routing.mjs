@@ -380,7 +380,7 @@ async function createBenchHandler(ledger, messages, mode = "router") {
   const routing = createSessionRouting({
     stateDir,
     router: lexicalRouter,
-    source: { parentID: async () => undefined, messages: async () => messages },
+    source: { parentID: async () => undefined, messages: async () => messages, recentMessages: async (_id, limit) => messages.slice(-limit) },
     logger,
   });
   const record = mode === "full" ? recordOfCurrentTask(messages, ledger) : undefined;
@@ -390,12 +390,15 @@ async function createBenchHandler(ledger, messages, mode = "router") {
     guard: createFailOpenGuard(logger),
     sessions: createSessionFlags(),
     routing,
-    ...(record ? { memory: { observe() {}, scheduleUpdate() {}, updateBeforeCompaction: async () => {}, recordFor: async () => record, settled: async () => {}, forget() {} } } : {}),
+    ...(record ? { memory: { observe() {}, observeStep() {}, scheduleUpdate() {}, updateBeforeCompaction: async () => {}, recordFor: async () => record, settled: async () => {}, forget() {} } } : {}),
   });
   return { handler, remove: () => rm(stateDir, { recursive: true, force: true }) };
 }
 
-/** A record of the last request's task covering every older group of it, with a realistic size. */
+/**
+ * A record of the last request's task covering every older group of it, with a realistic size.
+ * @returns {import("../dist/core/memory/record.js").TaskRecord}
+ */
 function recordOfCurrentTask(messages, ledger) {
   const groups = toInteractionGroups(messages);
   const tasks = groupTasks(groups, ledger);

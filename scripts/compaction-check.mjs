@@ -54,7 +54,8 @@ async function run(label, plugins) {
         finished += 1;
       }
       const requests = await model.requests();
-      const compactions = requests.filter((request) => isCompactionRequest(messageText(request.body.messages.findLast((message) => message.role === "user")?.content))).length;
+      const lastUser = (/** @type {{ messages: Array<{ role: string; content?: unknown }> }} */ body) => body.messages.findLast((message) => message.role === "user")?.content;
+      const compactions = requests.filter((request) => isCompactionRequest(messageText(lastUser(/** @type {any} */ (request.body))))).length;
       return { finished, compactions, calls: requests.length };
     });
   } finally {
@@ -63,7 +64,9 @@ async function run(label, plugins) {
 }
 
 console.log(`context ${CONTEXT} tokens, ${ASKS.length} requests`);
-for (const [label, plugins] of [["no plug-in", []], ["memory", [[PLUGIN, { mode: "memory" }]]], ["full", [[PLUGIN, { mode: "full" }]]]]) {
+/** @type {Array<[string, Array<[string, { mode: string }]>]>} */
+const VARIANTS = [["no plug-in", []], ["memory", [[PLUGIN, { mode: "memory" }]]], ["full", [[PLUGIN, { mode: "full" }]]]];
+for (const [label, plugins] of VARIANTS) {
   const result = await run(label.replace(/\W/g, ""), plugins);
   console.log(`${label.padEnd(10)} finished ${result.finished}/${ASKS.length} requests, ${result.compactions} compactions, ${result.calls} model calls`);
 }

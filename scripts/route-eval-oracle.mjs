@@ -66,10 +66,11 @@ const server = createServer((req, res) => {
     res.end(JSON.stringify({ id: `oracle-${calls}`, object: "chat.completion", created: 0, model: "oracle", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: 0 } }));
   });
 });
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const env = { ...process.env, RCM_AUX_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, RCM_AUX_MODEL: "oracle", RCM_AUX_API_KEY: "oracle" };
+await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+const env = { ...process.env, RCM_AUX_BASE_URL: `http://127.0.0.1:${port}/v1`, RCM_AUX_MODEL: "oracle", RCM_AUX_API_KEY: "oracle" };
 try {
-  const evaluation = await runRouteEval({ paths: positionals, router: values.router, threshold: Number(values.threshold), env });
+  const evaluation = await runRouteEval({ paths: positionals, router: /** @type {"lexical" | "model" | "hybrid"} */ (values.router), threshold: Number(values.threshold), env });
   console.log(renderRouteEval(evaluation).split("\nwrong decisions")[0]);
   console.log(`  oracle: ${calls} calls, ${unplaced} it could not place`);
 } finally {
