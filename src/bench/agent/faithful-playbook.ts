@@ -93,13 +93,16 @@ export async function loadFaithfulPlaybook(suiteDir: string): Promise<FaithfulPl
     const confusionsFile = join(dir, FAITHFUL_DIR, CONFUSIONS_FILE);
     const confusions = await readConfusions(confusionsFile);
     const ids = Object.keys(task.stages);
+    for (const confusion of confusions) {
+      if (!ids.includes(confusion.stage)) throw problem(confusionsFile, "stage", `"${confusion.stage}" is no stage of ${taskId}`);
+    }
     const stages: FaithfulStage[] = [];
     for (const [index, stageId] of ids.entries()) {
       const stage = task.stages[stageId];
       if (stage === undefined) continue;
-      const expected = new Set([...missingSets(ids.slice(0, index)).map((set) => `without-${set}`)]);
+      const sets = missingSets(ids.slice(0, index));
       const mine = confusions.filter((confusion) => confusion.stage === stageId);
-      for (const confusion of mine) expected.add(`with-${confusion.with.replace("/", ".")}`);
+      const expected = new Set([...sets.map((set) => `without-${set}`), ...mine.map((confusion) => leakFolder(confusion.with))]);
       const found = await variantDirs(join(dir, FAITHFUL_DIR, stageId));
       for (const name of found) if (!expected.has(name)) throw problem(join(dir, FAITHFUL_DIR, stageId, name), "(folder)", `not a variant of ${stageId}: expected one of ${[...expected].join(", ") || "none"}`);
       const variant = async (name: string, what: string): Promise<Files> => {
@@ -112,7 +115,7 @@ export async function loadFaithfulPlaybook(suiteDir: string): Promise<FaithfulPl
         return files;
       };
       const without = new Map<string, Files>();
-      for (const set of missingSets(ids.slice(0, index))) without.set(set, await variant(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`));
+      for (const set of sets) without.set(set, await variant(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`));
       const leaks: Confusion[] = [];
       for (const confusion of mine) {
         const rule = ruleOf(confusion.with);
@@ -124,10 +127,7 @@ export async function loadFaithfulPlaybook(suiteDir: string): Promise<FaithfulPl
         for (const task of [taskId, confusion.with.split("/")[0] ?? ""]) {
           if (!saidBy(task)) throw problem(file, "shared", `"${confusion.shared}" is in no request of ${task}: confusable tasks share the word`);
         }
-        leaks.push({ with: confusion.with, rule, shared: confusion.shared, writes: await variant(`with-${confusion.with.replace("/", ".")}`, `when ${confusion.with}'s requirement leaks in`) });
-      }
-      for (const confusion of confusions) {
-        if (!ids.includes(confusion.stage)) throw problem(confusionsFile, "stage", `"${confusion.stage}" is no stage of ${taskId}`);
+        leaks.push({ with: confusion.with, rule, shared: confusion.shared, writes: await variant(leakFolder(confusion.with), `when ${confusion.with}'s requirement leaks in`) });
       }
       stages.push({ id: stageId, rule: rules.get(taskId)?.[stageId] ?? "", writes: stage.writes, without, confusions: leaks });
     }
@@ -138,12 +138,17 @@ export async function loadFaithfulPlaybook(suiteDir: string): Promise<FaithfulPl
   return { checkCommand: playbook.checkCommand, tasks, requests: byRequest };
 }
 
+/** The folder of the files written when `<task>/<stage>`'s requirement leaks in: `with-<task>.<stage>`. */
+function leakFolder(where: string): string {
+  return `with-${where.replace("/", ".")}`;
+}
+
 function taskDir(suiteDir: string, taskId: string): string {
   return join(suiteDir, TASKS_DIR, taskId);
 }
 
 function problem(file: string, field: string, text: string): SuiteError {
-  return new SuiteError({ file, line: 0, field: `${field}`, problem: `${text} (--agent faithful)` });
+  return new SuiteError({ file, line: 0, field, problem: `${text} (--agent faithful)` });
 }
 
 async function readJson<T>(file: string, schema: z.ZodType<T>, what: string): Promise<T> {
