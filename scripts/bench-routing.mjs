@@ -15,19 +15,20 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { OptionsSchema } from "../dist/config/options-schema.js";
+import { DEFAULT_OPTIONS, OptionsSchema } from "../dist/config/options-schema.js";
 import { buildCallView } from "../dist/core/context/call-view.js";
 import { applyPlan, EMPTY_PLAN } from "../dist/core/context/context-plan.js";
 import { narrowToTask } from "../dist/core/context/narrow-to-task.js";
 import { toInteractionGroups } from "../dist/core/interaction-groups.js";
 import { groupTasks } from "../dist/core/routing/group-tasks.js";
 import { routeRequest } from "../dist/core/routing/route-request.js";
-import { lexicalRouter } from "../dist/core/routing/router.js";
+import { createLexicalRouter } from "../dist/core/routing/router.js";
 import { extractSignals } from "../dist/core/routing/signals.js";
 import { TaskIndex } from "../dist/core/routing/task-index.js";
 import { createFailOpenGuard } from "../dist/plugin/fail-open-guard.js";
 import { createSessionFlags } from "../dist/plugin/session-flags.js";
 import { createSessionRouting } from "../dist/plugin/session-routing.js";
+import { createSessionStore } from "../dist/plugin/session-store.js";
 import { createTransformHandler } from "../dist/plugin/transform-handler.js";
 import { sessionStateFile } from "../dist/store/session-state-file.js";
 
@@ -43,7 +44,8 @@ const TRANSFORM = {
     { messages: 10_000, targetMs: 20 },
   ],
 };
-const THRESHOLD = 0.8;
+const THRESHOLD = DEFAULT_OPTIONS.confidenceThreshold;
+const lexicalRouter = createLexicalRouter({ threshold: THRESHOLD });
 const SESSION_ID = "ses_bench";
 
 // ---------------------------------------------------------------------------------------
@@ -377,20 +379,18 @@ async function createBenchHandler(ledger, messages, mode = "router") {
   const stateDir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
   const sessionID = messages[0].info.sessionID;
   await sessionStateFile(stateDir, sessionID).save({ sessionID, ledger, records: {}, memoryUpdates: [], off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
-  const routing = createSessionRouting({
-    stateDir,
-    router: lexicalRouter,
-    source: { parentID: async () => undefined, messages: async () => messages, recentMessages: async (_id, limit) => messages.slice(-limit) },
-    logger,
-  });
+  const source = { parentID: async () => undefined, messages: async () => messages, recentMessages: async (/** @type {string} */ _id, /** @type {number} */ limit) => messages.slice(-limit) };
+  const store = createSessionStore({ stateDir, source, logger });
+  const routing = createSessionRouting({ store, router: lexicalRouter, source, logger, threshold: THRESHOLD });
   const record = mode === "full" ? recordOfCurrentTask(messages, ledger) : undefined;
   const handler = createTransformHandler({
     options: OptionsSchema.parse({ mode }),
     logger,
     guard: createFailOpenGuard(logger),
     sessions: createSessionFlags(),
+    store,
     routing,
-    ...(record ? { memory: { observe() {}, observeStep() {}, scheduleUpdate() {}, updateBeforeCompaction: async () => {}, recordFor: async () => record, settled: async () => {}, forget() {} } } : {}),
+    ...(record ? { memory: { observe() {}, observeStep() {}, scheduleUpdate() {}, updateBeforeCompaction: async () => {}, recordFor: () => record, settled: async () => {}, forget() {} } } : {}),
   });
   return { handler, remove: () => rm(stateDir, { recursive: true, force: true }) };
 }

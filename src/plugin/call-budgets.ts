@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { stepUsages } from "../core/context/model-window.js";
 import type { MessageWithParts } from "../core/messages.js";
 import type { ThresholdOf } from "./model-thresholds.js";
-import { DEFAULT_MAX_SESSIONS } from "./session-routing.js";
+import { DEFAULT_MAX_SESSIONS } from "./session-store.js";
 
 /** How many recent steps' output the room kept for the next step's output is taken from. */
 const OUTPUT_STEPS = 4;

@@ -5,6 +5,7 @@ import type { Logger } from "./logger.js";
 import type { SessionFlags } from "./session-flags.js";
 import type { SessionMemory } from "./session-memory.js";
 import type { SessionRouting } from "./session-routing.js";
+import type { SessionStore } from "./session-store.js";
 
 /** Everything a hook handler needs, built once by the composition root. */
 export interface PluginDeps {
@@ -12,7 +13,9 @@ export interface PluginDeps {
   logger: Logger;
   guard: Guard;
   sessions: SessionFlags;
-  /** Present in the modes that route (router, memory, full). */
+  /** Present in the modes that route (router, memory, full): the sessions' persisted state. */
+  store?: SessionStore | undefined;
+  /** Present with the store. */
   routing?: SessionRouting | undefined;
   /** Present in the modes with memory (memory, full). */
   memory?: SessionMemory | undefined;

@@ -1,7 +1,9 @@
 import { homedir } from "node:os";
 import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin";
+import { createAux, createMemoryUpdater, createRouter } from "../auxiliary/create-aux-users.js";
 import type { OpencodeModelRef } from "../auxiliary/opencode-client.js";
 import { loadOptions } from "../config/load-options.js";
+import { modeParts } from "../config/modes.js";
 import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
@@ -12,7 +14,6 @@ import { resolveStateDir } from "../store/state-dir.js";
 import { createCallBudgets } from "./call-budgets.js";
 import { createCommandHook } from "./commands/command-hook.js";
 import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
-import { createAux, createMemoryUpdater, createRouter } from "./create-aux-users.js";
 import type { PluginDeps } from "./deps.js";
 import { createFailOpenGuard } from "./fail-open-guard.js";
 import { createLogger } from "./logger.js";
@@ -23,6 +24,7 @@ import { createSessionFlags } from "./session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./session-memory.js";
 import { createSessionRouting } from "./session-routing.js";
 import { clientSessionSource } from "./session-source.js";
+import { createSessionStore } from "./session-store.js";
 import { createTasksTool, TASKS_TOOL } from "./tasks-tool.js";
 import { createTasksToolGate } from "./tasks-tool-gate.js";
 import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
@@ -33,8 +35,7 @@ const server: Plugin = async (input, rawOptions) => {
   const { options, problems, files } = await loadOptions({ tuple: rawOptions, directory: input.directory, worktree: input.worktree, env: process.env, home: homedir() });
   const toast = createToaster(input.client, logger, options.notify === "toast");
   await announceProblems(problems, input.client, logger, plainTerminal(process.argv));
-  const routes = options.mode !== "native";
-  const remembers = options.mode === "memory" || options.mode === "full";
+  const { routes, narrows, remembers } = modeParts(options.mode);
   const guard = createFailOpenGuard(logger);
   const source = clientSessionSource(input.client);
   // The model of each session's latest request: the OpenCode aux source's last resort.
@@ -49,29 +50,17 @@ const server: Plugin = async (input, rawOptions) => {
   if (routes) await noteProject(stateDir, { projectID: input.project.id, worktree: input.worktree, directory: input.directory, settings }).catch((error: unknown) =>
     logger.log("warn", `could not note the project in ${stateDir}: ${error instanceof Error ? error.message : String(error)}`),
   );
-  const routing = routes
-    ? createSessionRouting({
-        stateDir,
-        router: createRouter(options, aux),
-        source,
-        logger,
-        threshold: options.confidenceThreshold,
-      })
-    : undefined;
+  // Routing and memory are peers over one store of the sessions' state.
+  const store = routes ? createSessionStore({ stateDir, source, logger }) : undefined;
+  const routing = store ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold }) : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
-    routing && memoryUpdater ? createSessionMemory({
-          routing,
-          source,
-          updater: memoryUpdater,
-          logger,
-          guard,
-          threshold: options.confidenceThreshold,
-          batchTokens: options.memory.replaceBatchTokens,
-        }) : undefined;
+    store && memoryUpdater
+      ? createSessionMemory({ store, source, updater: memoryUpdater, logger, guard, threshold: options.confidenceThreshold, replaceBatchTokens: options.memory.replaceBatchTokens })
+      : undefined;
   // Read from OpenCode itself: the memory never pushes a call over the window OpenCode compacts at.
   const budgets = memory ? createCallBudgets(modelThresholds(input.client)) : undefined;
-  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), routing, memory, budgets };
+  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), store, routing, memory, budgets };
   await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
     directory: input.directory,
     configFiles: files,
@@ -79,8 +68,8 @@ const server: Plugin = async (input, rawOptions) => {
 
   const transform = createTransformHandler(deps);
   // Only with memory: a tool changes what the model is offered, which native and router must not.
-  const offersTasksTool = routing !== undefined && memory !== undefined;
-  const gateTasksTool = offersTasksTool ? createTasksToolGate({ routing, guard, afterCompactionOnly: options.mode === "memory" }) : undefined;
+  const offersTasksTool = store !== undefined && memory !== undefined;
+  const gateTasksTool = offersTasksTool ? createTasksToolGate({ store, guard, afterCompactionOnly: !narrows }) : undefined;
   const hooks: Hooks = {
     config: async (config) => {
       // The hidden agent that answers the plug-in's own calls to the user's models.
@@ -114,7 +103,7 @@ const server: Plugin = async (input, rawOptions) => {
         // The summary may be all that is left of a task: bring every record up to date first (the
         // transform then puts them in place of the exchanges they cover in what is summarized).
         await memory?.updateBeforeCompaction(hookInput.sessionID, COMPACTION_UPDATE_WAIT_MS);
-        const state = memory && routing ? await routing.snapshot(hookInput.sessionID) : undefined;
+        const state = memory && store ? await store.read(hookInput.sessionID) : undefined;
         if (!state) return;
         const text = compactionInstructions(state);
         if (text !== undefined) output.context.push(text);
@@ -123,7 +112,7 @@ const server: Plugin = async (input, rawOptions) => {
     event: async ({ event }) => {
       await deps.guard("event", undefined, async () => {
         if (event.type === "session.deleted") {
-          routing?.forget(event.properties.info.id);
+          store?.forget(event.properties.info.id);
           memory?.forget(event.properties.info.id);
           budgets?.forget(event.properties.info.id);
           sessionModels.delete(event.properties.info.id);
@@ -132,7 +121,7 @@ const server: Plugin = async (input, rawOptions) => {
         }
         // The TUI's /rcm move, off and on announce themselves with a toast: apply them now, not at the next request.
         if (event.type === "tui.toast.show" && event.properties.title === INTENT_TOAST_TITLE) {
-          await routing?.pickUp();
+          await store?.pickUp();
           return;
         }
         if (event.type === "message.updated") {
@@ -140,12 +129,12 @@ const server: Plugin = async (input, rawOptions) => {
           return;
         }
         if (event.type !== "session.idle") return;
-        await routing?.flush(event.properties.sessionID);
+        await store?.flush(event.properties.sessionID);
         memory?.scheduleUpdate(event.properties.sessionID);
       });
     },
   };
-  if (offersTasksTool) hooks.tool = { [TASKS_TOOL]: createTasksTool({ routing, recordTokens: options.memory.recordTokens }) };
+  if (offersTasksTool) hooks.tool = { [TASKS_TOOL]: createTasksTool({ store, recordTokens: options.memory.recordTokens }) };
   return hooks;
 };
 

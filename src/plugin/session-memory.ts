@@ -9,12 +9,13 @@ import { requestIDsOf, uncoveredGroups } from "../core/memory/uncovered-groups.j
 import type { MemoryUpdater } from "../core/memory/updater.js";
 import type { Message, MessageWithParts } from "../core/messages.js";
 import type { Ledger } from "../core/routing/ledger.js";
+import type { MemoryUpdateLog } from "../store/session-state-file.js";
 import type { Guard } from "./fail-open-guard.js";
 import type { Logger } from "./logger.js";
-import { DEFAULT_MAX_SESSIONS, type SessionRouting } from "./session-routing.js";
 import type { SessionSource } from "./session-source.js";
+import { DEFAULT_MAX_SESSIONS, type SessionStore, type StoredSession } from "./session-store.js";
 
-/** The tasks' memory records of the sessions this server runs. */
+/** The tasks' memory records of the sessions this server runs: a peer of routing over the session store. */
 export interface SessionMemory {
   /**
    * A model call's messages, before the plug-in changes them. The next update starts from
@@ -29,11 +30,11 @@ export interface SessionMemory {
   /** A turn ended: bring the session's records up to date in the background. Never throws. */
   scheduleUpdate(sessionID: string): void;
   /**
-   * The record for a model call answering `requestID`. The first call of a request pins
-   * the last complete record, so every call of one turn sees the same bytes even when a
-   * background update finishes in between.
+   * Inside a model call's store step: the record for a call answering `requestID`. The first
+   * call of a request pins the last complete record, so every call of one turn sees the same
+   * bytes even when a background update finishes in between.
    */
-  recordFor(sessionID: string, requestID: string, task: string): Promise<TaskRecord | undefined>;
+  recordFor(session: StoredSession, requestID: string, task: string): TaskRecord | undefined;
   /**
    * OpenCode is about to compact: bring every task's record up to date now, whatever its
    * size, and resolve when done or after `waitMs` (the summary then uses what is there).
@@ -55,13 +56,13 @@ export const TAIL_MESSAGES = 8;
 export const COMPACTION_UPDATE_WAIT_MS = 30_000;
 
 export function createSessionMemory(deps: {
-  routing: SessionRouting;
+  store: SessionStore;
   source: SessionSource;
   updater: MemoryUpdater;
   logger: Logger;
   guard: Guard;
   /** Groups routed below it are not remembered (their task is a guess). */
-  threshold?: number;
+  threshold: number;
   /**
    * An updater that calls a model (not `everyTurn`) brings a record up to date once the task's
    * finished, unrecorded exchanges reach this many estimated tokens (and before every
@@ -69,11 +70,10 @@ export function createSessionMemory(deps: {
    * take anything out of the prompt yet. Every task's first record is written at its first
    * finished turn, whatever the updater, so the memory is there from the start.
    */
-  batchTokens?: number;
+  replaceBatchTokens: number;
   maxSessions?: number;
 }): SessionMemory {
-  const threshold = deps.threshold ?? 0;
-  const batchTokens = deps.batchTokens ?? 0;
+  const { threshold, replaceBatchTokens } = deps;
   // Taken by the next update, so an idle session holds no messages.
   const views = new LRUCache<string, readonly MessageWithParts[]>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const endedSteps = new LRUCache<string, Extract<Message, { role: "assistant" }>>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
@@ -87,7 +87,7 @@ export function createSessionMemory(deps: {
 
   const updateOnce = async (sessionID: string, everything: boolean): Promise<void> => {
     // Records change only here, one update at a time per session: the committed state will do.
-    const state = await deps.routing.current(sessionID);
+    const state = await deps.store.current(sessionID);
     if (!state || state.off || state.ledger.tasks.length === 0) return;
     const { messages, read } = await historyFor(sessionID, state);
     const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
@@ -106,12 +106,12 @@ export function createSessionMemory(deps: {
         const log = { task: task.id, updater: deps.updater.name, groups: batch.length, read };
         if (!result.ok) {
           failedAt.set(key, remaining.length);
-          await deps.routing.commitRecord(sessionID, undefined, { ...log, ok: false, ...(result.aux ? { aux: result.aux } : {}) });
+          await commitRecord(sessionID, undefined, { ...log, ok: false, ...(result.aux ? { aux: result.aux } : {}) });
           await deps.logger.log("warn", `memory update of ${task.id} failed; its previous record stays: ${result.reason}`, { sessionID });
           break;
         }
         const aux = result.record.lastUpdate.aux;
-        await deps.routing.commitRecord(sessionID, result.record, { ...log, ok: true, ...(aux ? { aux } : {}) });
+        await commitRecord(sessionID, result.record, { ...log, ok: true, ...(aux ? { aux } : {}) });
         // Every update is in the state file's log. A log line is an HTTP call into the server, and
         // the extractive updater runs after every turn: only what someone would look for gets one
         // (the rules changed the proposal, a model answered, the whole history had to be read).
@@ -129,6 +129,18 @@ export function createSessionMemory(deps: {
       }
     }
   };
+
+  /** Stores a task's next record with the ledger, in one atomic write, and logs the update. */
+  const commitRecord = (sessionID: string, record: TaskRecord | undefined, update: MemoryUpdateLog): Promise<void> =>
+    deps.store.step(
+      sessionID,
+      async (session) => {
+        if (session.subagent) return;
+        const records = record ? { ...session.state.records, [record.task]: record } : session.state.records;
+        await deps.store.commit(session, { ...session.state, records, memoryUpdates: [...session.state.memoryUpdates, update] });
+      },
+      { intents: false },
+    );
 
   // The whole stored history costs the server a read and a serialisation of every message;
   // the last call's view and the newest few messages nearly always hold what is uncovered.
@@ -151,11 +163,11 @@ export function createSessionMemory(deps: {
   };
 
   const reachesBatch = (groups: readonly InteractionGroup[], messages: readonly MessageWithParts[]): boolean => {
-    if (batchTokens <= 0) return true;
+    if (replaceBatchTokens <= 0) return true;
     let tokens = 0;
     for (const group of groups) {
       tokens += sumOfMessages(group, messages);
-      if (tokens >= batchTokens) return true;
+      if (tokens >= replaceBatchTokens) return true;
     }
     return false;
   };
@@ -198,11 +210,11 @@ export function createSessionMemory(deps: {
         pins.delete(sessionID);
       }
     },
-    async recordFor(sessionID, requestID, task) {
-      const pin = pins.get(sessionID);
+    recordFor(session, requestID, task) {
+      const pin = pins.get(session.sessionID);
       if (pin && pin.requestID === requestID && pin.task === task) return pin.record;
-      const record = (await deps.routing.current(sessionID))?.records[task];
-      pins.set(sessionID, { requestID, task, record });
+      const record = session.state.records[task];
+      pins.set(session.sessionID, { requestID, task, record });
       return record;
     },
     async settled(sessionID) {

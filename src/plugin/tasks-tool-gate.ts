@@ -1,6 +1,6 @@
 import type { MessageWithParts } from "../core/messages.js";
 import type { Guard } from "./fail-open-guard.js";
-import type { SessionRouting } from "./session-routing.js";
+import type { SessionStore } from "./session-store.js";
 import { TASKS_TOOL } from "./tasks-tool.js";
 
 /** `rcm_tasks` reads other tasks' records: with fewer tasks than this it has nothing to show. */
@@ -24,7 +24,7 @@ const TASKS_WORTH_THE_TOOL = 2;
  * pays; a session that never opens a second task pays none.
  */
 export function createTasksToolGate(deps: {
-  routing: SessionRouting;
+  store: SessionStore;
   guard: Guard;
   /**
    * Mode memory leaves every task's history in view: the tool can help only once a compaction
@@ -40,7 +40,7 @@ export function createTasksToolGate(deps: {
       // A call already in the history keeps its tool, whatever else: a tool call without its definition confuses models.
       if (calledBefore(messages)) return;
       // The committed state, not the session's queue: this runs before every model call.
-      const call = await deps.routing.current(sessionID);
+      const call = await deps.store.current(sessionID);
       const outOfView = !deps.afterCompactionOnly || compacted(messages);
       if (call !== undefined && call.ledger.tasks.length >= TASKS_WORTH_THE_TOOL && outOfView) return;
       for (const { info } of messages) {

@@ -1,6 +1,6 @@
 import { type ToolDefinition, tool } from "@opencode-ai/plugin";
 import { listTasks, showTask } from "../core/memory/describe-tasks.js";
-import type { SessionRouting } from "./session-routing.js";
+import type { SessionStore } from "./session-store.js";
 
 /** The tool's name, as OpenCode offers it to the model and as a user message's `tools` map names it. */
 export const TASKS_TOOL = "rcm_tasks";
@@ -16,7 +16,7 @@ const ArgsSchema = tool.schema.object(args).strict().refine((value) => value.act
 });
 
 /** `rcm_tasks`: lets the agent list the session's tasks or read one task's record. */
-export function createTasksTool(deps: { routing: SessionRouting; recordTokens: number }): ToolDefinition {
+export function createTasksTool(deps: { store: SessionStore; recordTokens: number }): ToolDefinition {
   return tool({
     description:
       "List the tasks of this session that opencode-rcm tracks (id, title, status, goal), or show one task's memory record (goal, constraints, progress, pending work, files, uncertainties). Use it when resuming a task.",
@@ -27,7 +27,7 @@ export function createTasksTool(deps: { routing: SessionRouting; recordTokens: n
         const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`);
         throw new Error(`${TASKS_TOOL}: invalid arguments: ${problems.join("; ")}`);
       }
-      const state = await deps.routing.snapshot(context.sessionID);
+      const state = await deps.store.read(context.sessionID);
       if (!state) return "opencode-rcm does not track tasks in sub-agent sessions.";
       const { action, task } = parsed.data;
       if (action === "list") return listTasks(state.ledger, state.records);

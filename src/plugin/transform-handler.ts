@@ -1,3 +1,4 @@
+import { modeParts } from "../config/modes.js";
 import { type CallReport, reportCall } from "../core/context/call-report.js";
 import { type ActiveTask, activeTask, buildCallView, type CallView } from "../core/context/call-view.js";
 import { applyPlan, type ContextPlan, EMPTY_PLAN, isEmptyPlan } from "../core/context/context-plan.js";
@@ -12,6 +13,7 @@ import type { MessageWithParts } from "../core/messages.js";
 import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
 import type { PluginDeps } from "./deps.js";
 import { cachedGroupTokens } from "./group-token-cache.js";
+import { type StoredSession, withCallNoted } from "./session-store.js";
 
 export interface TransformOutput {
   messages: MessageWithParts[];
@@ -26,7 +28,7 @@ export interface TransformOutput {
  * pass through untouched.
  */
 export function createTransformHandler(deps: PluginDeps) {
-  const narrows = deps.options.mode === "router" || deps.options.mode === "full";
+  const { narrows } = modeParts(deps.options.mode);
   const threshold = deps.options.confidenceThreshold;
   // Records are immutable and pinned per request: render each once, not at every model call.
   const rendered = new WeakMap<TaskRecord, string>();
@@ -36,50 +38,72 @@ export function createTransformHandler(deps: PluginDeps) {
     const sessionID = messages[0]?.info.sessionID;
     await deps.guard("transform", sessionID, async () => {
       if (sessionID === undefined) return;
-      if (deps.sessions.takeCompactionClone(sessionID)) {
-        if (deps.memory && deps.routing) await recordsInPlace({ deps, sessionID, messages });
+      const clone = deps.sessions.takeCompactionClone(sessionID);
+      // Runs on every model call: do nothing that the options do not ask for.
+      if (!deps.store) {
+        if (!clone && deps.options.debug) await transformCall({ deps, messages, session: undefined, narrows, threshold, rendered, groupTokens });
         return;
       }
-      // Runs on every model call: do nothing that the options do not ask for.
-      if (!deps.routing && !deps.options.debug) return;
-      const call = deps.routing ? await deps.routing.forCall(sessionID) : { ledger: emptyLedger(), off: false };
-      // A sub-agent session, or one the user switched off with /rcm off: native history.
-      if (!call || call.off) return;
-      const { ledger } = call;
-      // A copy: the array is changed in place below.
-      deps.memory?.observe(sessionID, [...messages]);
-      const view = buildCallView({ messages, ledger });
-      if (deps.routing) await deps.routing.learn(sessionID, view.groups);
-
-      let plan: ContextPlan = EMPTY_PLAN;
-      let narrowing: NarrowingNote | undefined;
-      let memory: string | undefined;
-      let record: CallReport["record"];
-      const active = activeTask(view, threshold);
-      if (deps.routing && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
-      const narrowed = plan;
-      const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
-      if (deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, sessionID, view, plan, ledger, active, budget, groupTokens }));
-      const report = deps.routing ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }) : undefined;
-      if (report) await deps.routing?.noteCall(sessionID, report);
-      if (deps.options.debug) {
-        const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
-        plan = annotateForDebug({ view, plan, text });
-        // Info, not debug: OpenCode writes debug lines only with --log-level DEBUG.
-        await deps.logger.log("info", text, { sessionID });
-      }
-      // From the report's cached group sizes: a walk over every message per call costs the server.
-      if (budget !== undefined && report?.tokens.sent !== undefined) deps.budgets?.sent(sessionID, report.tokens.sent);
-      if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
+      // One step of the session per model call: its state read once at the start, its change written once at the end.
+      await deps.store.step(sessionID, async (session) => {
+        // A sub-agent session, or one the user switched off with /rcm off: native history.
+        if (session.subagent || session.state.off) return;
+        if (clone) {
+          if (deps.memory) await recordsInPlace({ deps, session, messages });
+          return;
+        }
+        const report = await transformCall({ deps, messages, session, narrows, threshold, rendered, groupTokens });
+        if (report) deps.store?.stage(session, withCallNoted(session.state, report));
+      });
     });
   };
+}
+
+/** One model call's pipeline (the session undefined in mode native with debug): returns what the call received. */
+async function transformCall(options: {
+  deps: PluginDeps;
+  messages: MessageWithParts[];
+  session: StoredSession | undefined;
+  narrows: boolean;
+  threshold: number;
+  rendered: WeakMap<TaskRecord, string>;
+  groupTokens: ReturnType<typeof cachedGroupTokens>;
+}): Promise<CallReport | undefined> {
+  const { deps, messages, session, narrows, threshold, rendered, groupTokens } = options;
+  const sessionID = messages[0]?.info.sessionID as string;
+  const ledger = session?.state.ledger ?? emptyLedger();
+  // A copy: the array is changed in place below.
+  deps.memory?.observe(sessionID, [...messages]);
+  const view = buildCallView({ messages, ledger });
+  if (session) await deps.routing?.learn(session, view.groups);
+
+  let plan: ContextPlan = EMPTY_PLAN;
+  let narrowing: NarrowingNote | undefined;
+  let memory: string | undefined;
+  let record: CallReport["record"];
+  const active = activeTask(view, threshold);
+  if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
+  const narrowed = plan;
+  const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
+  if (session && deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, groupTokens }));
+  const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }) : undefined;
+  if (deps.options.debug) {
+    const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
+    plan = annotateForDebug({ view, plan, text });
+    // Info, not debug: OpenCode writes debug lines only with --log-level DEBUG.
+    await deps.logger.log("info", text, { sessionID });
+  }
+  // From the report's cached group sizes: a walk over every message per call costs the server.
+  if (budget !== undefined && report?.tokens.sent !== undefined) deps.budgets?.sent(sessionID, report.tokens.sent);
+  if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
+  return report;
 }
 
 /** Step: the active task's record replaces the exchanges it covers (memory and full), within the window's budget. */
 async function withRecord(options: {
   deps: PluginDeps;
   rendered: WeakMap<TaskRecord, string>;
-  sessionID: string;
+  session: StoredSession;
   view: CallView;
   plan: ContextPlan;
   ledger: Ledger;
@@ -87,9 +111,9 @@ async function withRecord(options: {
   budget: number | undefined;
   groupTokens: (group: CallView["groups"][number], messages: CallView["messages"]) => number;
 }): Promise<{ plan: ContextPlan; summary: string; record?: CallReport["record"] }> {
-  const { deps, rendered, sessionID, view, plan, ledger, active } = options;
+  const { deps, rendered, session, view, plan, ledger, active } = options;
   if (active.kind === "none") return { plan, summary: `none (${active.reason})` };
-  const record = await deps.memory?.recordFor(sessionID, active.requestID, active.task);
+  const record = deps.memory?.recordFor(session, active.requestID, active.task);
   if (!record) return { plan, summary: `none (no record of ${active.task} yet)` };
   const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
   let renderedRecord = rendered.get(record);
@@ -114,10 +138,10 @@ async function withRecord(options: {
  * in place of the exchanges it covers, so the summarizer reads the records instead of
  * reading them on top of the history.
  */
-async function recordsInPlace(options: { deps: PluginDeps; sessionID: string; messages: MessageWithParts[] }): Promise<void> {
-  const { deps, sessionID, messages } = options;
-  const state = await deps.routing?.snapshot(sessionID);
-  if (!state || state.off || Object.keys(state.records).length === 0) return;
+async function recordsInPlace(options: { deps: PluginDeps; session: StoredSession; messages: MessageWithParts[] }): Promise<void> {
+  const { deps, session, messages } = options;
+  const { state, sessionID } = session;
+  if (Object.keys(state.records).length === 0) return;
   const view = buildCallView({ messages, ledger: state.ledger });
   const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
   const titleOf = (task: string) => state.ledger.tasks.find((entry) => entry.id === task)?.title ?? task;

@@ -1,3 +1,4 @@
+import { createAux, createRouter } from "../auxiliary/create-aux-users.js";
 import { CliError } from "../cli-error.js";
 import { envLayer } from "../config/env-layer.js";
 import { tupleLayer } from "../config/load-options.js";
@@ -5,7 +6,6 @@ import { describeProblem } from "../config/option-problem.js";
 import { ROUTERS } from "../config/options-schema.js";
 import { resolveOptions } from "../config/resolve-options.js";
 import { createLexicalRouter, type Router } from "../core/routing/router.js";
-import { createAux, createRouter } from "../plugin/create-aux-users.js";
 import { evaluateRouting, type RoutingEvaluation } from "./evaluate-routing.js";
 import { readLabelledSessions } from "./labelled-sessions.js";
 

@@ -1,6 +1,10 @@
 import type { MessageWithParts } from "../../src/core/messages.js";
+import type { Router } from "../../src/core/routing/router.js";
 import type { Logger } from "../../src/plugin/logger.js";
+import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
+import { createSessionStore, type SessionStore } from "../../src/plugin/session-store.js";
+import { THRESHOLD } from "./defaults.js";
 
 /** A source that serves recorded histories, each as it stood before the request given to `upTo`. */
 export function sourceFor(sessions: Record<string, { parentID?: string; messages: MessageWithParts[] }>): SessionSource & { upTo(id: string): void } {
@@ -29,4 +33,11 @@ export function sourceFor(sessions: Record<string, { parentID?: string; messages
 export function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   return { lines, log: async (level, message) => void lines.push(`${level}: ${message}`) };
+}
+
+/** The plug-in's session store with routing over it, as the plug-in builds them (the default threshold). */
+export function storeWithRouting(options: { stateDir: string; router: Router; source: SessionSource; logger: Logger; maxSessions?: number }): { store: SessionStore; routing: SessionRouting } {
+  const { stateDir, router, source, logger, maxSessions } = options;
+  const store = createSessionStore({ stateDir, source, logger, ...(maxSessions === undefined ? {} : { maxSessions }) });
+  return { store, routing: createSessionRouting({ store, router, source, logger, threshold: THRESHOLD }) };
 }

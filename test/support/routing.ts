@@ -1,9 +1,11 @@
 import type { RoutingDecision } from "../../src/core/routing/decision.js";
 import { emptyLedger, type Ledger, recordDecision } from "../../src/core/routing/ledger.js";
-import { lexicalRouter, type Router } from "../../src/core/routing/router.js";
+import type { Router } from "../../src/core/routing/router.js";
 import { taskTitle } from "../../src/core/routing/task-title.js";
 import type { SessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionStore, StoredSession } from "../../src/plugin/session-store.js";
 import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
+import { lexicalRouter } from "./defaults.js";
 
 /** Builds a ledger by routing message ids to tasks in order (`new:` opens a task). */
 export function ledgerOf(entries: ReadonlyArray<[messageID: string, target: string, confidence?: number, extra?: Partial<RoutingDecision>]>): Ledger {
@@ -41,29 +43,46 @@ export const namedTaskRouter: Router = {
   },
 };
 
-/** A read-only SessionRouting over fixed states, for handler tests that need no routing of their own. */
-export function fixedRouting(states: Readonly<Record<string, SessionState>>): SessionRouting {
-  const unsupported = async (): Promise<never> => {
-    throw new Error("not in this fake");
-  };
-  return {
-    route: async () => undefined,
-    forCall: async (sessionID) => {
+/**
+ * A session store over fixed states, for handler tests that need no persistence: a session
+ * without a state is a sub-agent session. Changes stay in memory.
+ */
+export function fixedStore(states: Readonly<Record<string, SessionState>>): SessionStore {
+  const sessions = new Map<string, { sessionID: string; subagent: boolean; state: SessionState }>();
+  const sessionOf = (sessionID: string) => {
+    let session = sessions.get(sessionID);
+    if (!session) {
       const state = states[sessionID];
-      return state ? { ledger: state.ledger, off: state.off } : undefined;
-    },
-    noteCall: async () => undefined,
-    pickUp: async () => undefined,
+      session = { sessionID, subagent: state === undefined, state: state ?? stateOf(sessionID, emptyLedger()) };
+      sessions.set(sessionID, session);
+    }
+    return session;
+  };
+  const change = async (session: StoredSession, state: SessionState) => void Object.assign(sessionOf(session.sessionID), { state });
+  return {
+    step: async (sessionID, work) => work(sessionOf(sessionID)),
+    commit: change,
+    stage: (session, state) => void change(session, state),
+    read: async (sessionID) => (sessionOf(sessionID).subagent ? undefined : sessionOf(sessionID).state),
+    current: async (sessionID) => (sessionOf(sessionID).subagent ? undefined : sessionOf(sessionID).state),
     flush: async () => undefined,
-    move: unsupported,
-    setOff: unsupported,
-    learn: async () => undefined,
-    forget: () => undefined,
-    snapshot: async (sessionID) => states[sessionID],
-    current: async (sessionID) => states[sessionID],
-    commitRecord: async () => undefined,
+    switchOff: async () => {
+      throw new Error("not in this fake");
+    },
+    handleMoves: () => undefined,
+    pickUp: async () => undefined,
+    forget: (sessionID) => void sessions.delete(sessionID),
   };
 }
+
+/** A SessionRouting that routes nothing and learns nothing, beside `fixedStore`. */
+export const idleRouting: SessionRouting = {
+  route: async () => undefined,
+  learn: async () => undefined,
+  move: async () => {
+    throw new Error("not in this fake");
+  },
+};
 
 /** A session's state with nothing but the ledger (and records) given. */
 export function stateOf(sessionID: string, ledger: Ledger, records: SessionState["records"] = {}): SessionState {

@@ -6,10 +6,12 @@ import { EMPTY_PLAN } from "../../src/core/context/context-plan.js";
 import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { answerRcmCommand, RCM_USAGE, UsageError } from "../../src/plugin/commands/rcm-command.js";
-import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionRouting } from "../../src/plugin/session-routing.js";
+import { type SessionStore, withCallNoted } from "../../src/plugin/session-store.js";
 import { tokens } from "../../src/session-views/words.js";
+import { THRESHOLD } from "../support/defaults.js";
 import { mainSession } from "../support/fixtures.js";
-import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
+import { recordingLogger, sourceFor, storeWithRouting } from "../support/plugin-parts.js";
 import { namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -27,23 +29,24 @@ afterEach(async () => {
   await temp.remove();
 });
 
-async function routedSession(): Promise<{ routing: SessionRouting; source: ReturnType<typeof sourceFor> }> {
+async function routedSession(): Promise<{ parts: { store: SessionStore; routing: SessionRouting }; store: SessionStore; routing: SessionRouting; source: ReturnType<typeof sourceFor> }> {
   const source = sourceFor({ [sessionID]: { messages: history } });
-  const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+  const parts = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+  const { routing } = parts;
   for (const request of users) {
     source.upTo(request.info.id);
     await routing.route(sessionID, request.info.id, textOf(request));
   }
   source.upTo("(none)");
-  return { routing, source };
+  return { parts, ...parts, source };
 }
 
 const router = { options: OptionsSchema.parse({ mode: "router" }) };
 
 describe("/rcm answered by the plug-in", () => {
   it("status: mode, the tasks with the current one marked, the last decision and the savings", async () => {
-    const { routing } = await routedSession();
-    const status = await answerRcmCommand({ ...router, routing }, sessionID, "");
+    const { parts } = await routedSession();
+    const status = await answerRcmCommand({ ...router, ...parts }, sessionID, "");
     expect(status.split("\n")).toEqual([
       "opencode-rcm is on: mode router, lexical router, sure from 80%.",
       "Tasks (2):",
@@ -53,31 +56,31 @@ describe("/rcm answered by the plug-in", () => {
       "  The model sees only t1's history; the other tasks are left out.",
       "Saved so far: ~0 tokens kept out of 0 model calls (routing ~0, memory ~0; estimates).",
     ]);
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toBe(status);
+    expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "status")).toBe(status);
   });
 
   it("why: what the last model call kept and left out per task, and the running savings", async () => {
-    const { routing } = await routedSession();
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "why")).toBe("No model call of this session has passed through opencode-rcm yet.");
-    const ledger = (await routing.forCall(sessionID))?.ledger;
+    const { parts, store } = await routedSession();
+    expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "why")).toBe("No model call of this session has passed through opencode-rcm yet.");
+    const ledger = (await store.read(sessionID))?.ledger;
     if (!ledger) throw new Error("no ledger");
     const view = buildCallView({ messages: history, ledger });
-    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8 });
-    const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: "task t1" });
-    await routing.noteCall(sessionID, report);
-    const why = await answerRcmCommand({ ...router, routing }, sessionID, "why");
+    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD });
+    const report = reportCall({ view, active: activeTask(view, THRESHOLD), narrowed: plan, final: plan, narrowingReason: "task t1" });
+    await store.step(sessionID, (session) => store.stage(session, withCallNoted(session.state, report)));
+    const why = await answerRcmCommand({ ...router, ...parts }, sessionID, "why");
     expect(why).toMatch(/^Last model call \(mode router\): only t1's history, \d+% sure\.\n {2}Kept \(exchanges\): t1 2\n {2}Left out: t2 1\n/);
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
-    const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), routing };
+    const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), ...parts };
     expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(/^Last model call \(mode memory\): task t1, \d+% sure; every task stays in view/);
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "status")).toContain(`Saved so far: ${tokens(report.tokens.routingSaved)} tokens kept out of 1 model call (routing ${tokens(report.tokens.routingSaved)}, memory ~0; estimates).`);
+    expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "status")).toContain(`Saved so far: ${tokens(report.tokens.routingSaved)} tokens kept out of 1 model call (routing ${tokens(report.tokens.routingSaved)}, memory ~0; estimates).`);
   });
 
   it("move: the last request goes to the named task, is stored as the user's decision, and routing learns it", async () => {
-    const { routing } = await routedSession();
-    const answer = await answerRcmCommand({ ...router, routing }, sessionID, "move t2");
+    const { parts, routing, store } = await routedSession();
+    const answer = await answerRcmCommand({ ...router, ...parts }, sessionID, "move t2");
     expect(answer).toMatch(/^Moved the last request from t1 to t2 "Task B: .*"\. The next model call gets t2's history\./);
-    const state = await routing.snapshot(sessionID);
+    const state = await store.read(sessionID);
     const last = state?.ledger.order.at(-1) ?? "";
     expect(state?.ledger.decisions[last]).toMatchObject({ task: "t2", confidence: 1, reason: "user", router: "user" });
     // The next bare follow-up stays with the task the user chose.
@@ -87,46 +90,46 @@ describe("/rcm answered by the plug-in", () => {
   });
 
   it("move new: the last request opens a task titled after it", async () => {
-    const { routing } = await routedSession();
-    const answer = await answerRcmCommand({ ...router, routing }, sessionID, "move new");
+    const { parts, store } = await routedSession();
+    const answer = await answerRcmCommand({ ...router, ...parts }, sessionID, "move new");
     expect(answer).toMatch(/^Moved the last request from t1 to t3 \(new task\) "/);
-    expect((await routing.snapshot(sessionID))?.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2", "t3"]);
+    expect((await store.read(sessionID))?.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2", "t3"]);
   });
 
   it("off and on: persisted with the session, read back after a restart", async () => {
-    const { routing, source } = await routedSession();
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "off")).toContain("off for this session");
-    const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
-    expect(await restarted.forCall(sessionID)).toMatchObject({ off: true });
-    expect(await restarted.route(sessionID, "msg_while_off", "Something else entirely.")).toBeUndefined();
-    expect(await answerRcmCommand({ ...router, routing: restarted }, sessionID, "status")).toContain("opencode-rcm is OFF for this session: native history (/rcm-text on to resume;");
-    await answerRcmCommand({ ...router, routing: restarted }, sessionID, "on");
-    expect(await restarted.forCall(sessionID)).toMatchObject({ off: false });
+    const { parts, source } = await routedSession();
+    expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "off")).toContain("off for this session");
+    const restarted = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    expect(await restarted.store.read(sessionID)).toMatchObject({ off: true });
+    expect(await restarted.routing.route(sessionID, "msg_while_off", "Something else entirely.")).toBeUndefined();
+    expect(await answerRcmCommand({ ...router, ...restarted }, sessionID, "status")).toContain("opencode-rcm is OFF for this session: native history (/rcm-text on to resume;");
+    await answerRcmCommand({ ...router, ...restarted }, sessionID, "on");
+    expect(await restarted.store.read(sessionID)).toMatchObject({ off: false });
   });
 
   it("tasks and show: the list with goals, one task's record; an unknown task names the known ones", async () => {
-    const { routing } = await routedSession();
-    const tasks = await answerRcmCommand({ ...router, routing }, sessionID, "tasks");
+    const { parts } = await routedSession();
+    const tasks = await answerRcmCommand({ ...router, ...parts }, sessionID, "tasks");
     expect(tasks).toContain("Tasks (2):");
     expect(tasks).toContain("t1 [current] Task A:");
-    expect(await answerRcmCommand({ ...router, routing }, sessionID, "show t2")).toContain("No memory record yet");
-    await expect(answerRcmCommand({ ...router, routing }, sessionID, "show t9")).rejects.toThrow('no task "t9" in this session (tasks: t1, t2)');
+    expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "show t2")).toContain("No memory record yet");
+    await expect(answerRcmCommand({ ...router, ...parts }, sessionID, "show t9")).rejects.toThrow('no task "t9" in this session (tasks: t1, t2)');
   });
 
   it("a mistyped command answers with what went wrong and the usage", async () => {
-    const { routing } = await routedSession();
+    const { parts } = await routedSession();
     for (const [args, problem] of [
       ["bogus", 'unknown /rcm-text command "bogus"'],
       ["move", "/rcm-text move needs a task id or new"],
       ["move somewhere", "/rcm-text move needs a task id or new"],
       ["show", "/rcm-text show needs a task id"],
     ] as const) {
-      const failure = answerRcmCommand({ ...router, routing }, sessionID, args);
+      const failure = answerRcmCommand({ ...router, ...parts }, sessionID, args);
       await expect(failure).rejects.toBeInstanceOf(UsageError);
       await expect(failure).rejects.toThrow(problem);
       await expect(failure).rejects.toThrow(RCM_USAGE);
     }
-    await expect(answerRcmCommand({ ...router, routing }, sessionID, "move t7")).rejects.toThrow("no task t7 in this session (tasks: t1, t2)");
+    await expect(answerRcmCommand({ ...router, ...parts }, sessionID, "move t7")).rejects.toThrow("no task t7 in this session (tasks: t1, t2)");
   });
 
   it("in native mode says so and needs no routing", async () => {

@@ -8,12 +8,14 @@ import type { MemoryUpdateInput, MemoryUpdater } from "../../src/core/memory/upd
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
 import { createSessionMemory, type SessionMemory, TAIL_MESSAGES } from "../../src/plugin/session-memory.js";
-import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
+import type { SessionStore } from "../../src/plugin/session-store.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
+import { THRESHOLD } from "../support/defaults.js";
 import { mainSession } from "../support/fixtures.js";
-import { recordingLogger } from "../support/plugin-parts.js";
+import { recordingLogger, storeWithRouting } from "../support/plugin-parts.js";
 import { ledgerOf, namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -72,6 +74,7 @@ afterEach(async () => {
 interface Setup {
   source: ReturnType<typeof fakeSource>;
   logger: ReturnType<typeof recordingLogger>;
+  store: SessionStore;
   routing: SessionRouting;
   memory(updater: MemoryUpdater, batchTokens?: number): SessionMemory;
   /** Routes a request as the plug-in does: the transform has seen the history before it. */
@@ -83,17 +86,19 @@ interface Setup {
 function setup(): Setup {
   const source = fakeSource();
   const logger = recordingLogger();
-  const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
+  const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
   const guard = createFailOpenGuard(logger);
   return {
     source,
     logger,
+    store,
     routing,
-    memory: (updater, batchTokens) => createSessionMemory({ routing, source, updater, logger, guard, ...(batchTokens === undefined ? {} : { batchTokens }) }),
+    // Batches of 0 unless a test asks: these tests are about what is read and written, not about batching.
+    memory: (updater, batchTokens) => createSessionMemory({ store, source, updater, logger, guard, threshold: THRESHOLD, replaceBatchTokens: batchTokens ?? 0 }),
     async route(request) {
       const full = source.view;
       source.view = full.slice(0, full.indexOf(request));
-      await routing.learn(sessionID, toInteractionGroups(source.view));
+      await store.step(sessionID, (session) => routing.learn(session, toInteractionGroups(source.view)));
       const routed = await routing.route(sessionID, request.info.id, textOf(request));
       source.view = full;
       return routed?.task.id;
@@ -142,7 +147,7 @@ async function recordsOfAWholeRead(): Promise<Record<string, TaskRecord>> {
 
 describe("session memory in the plug-in", () => {
   it("writes a record per task into the session state file, with the ledger and a log entry per update", async () => {
-    const { route, memory: memoryWith, stored, logger, routing } = setup();
+    const { route, memory: memoryWith, stored, logger, store } = setup();
     expect([await route(requests[0]), await route(requests[1]), await route(requests[2])]).toEqual(["t1", "t2", "t1"]);
     const memory = memoryWith(extractiveUpdater);
     memory.scheduleUpdate(sessionID);
@@ -150,7 +155,7 @@ describe("session memory in the plug-in", () => {
 
     const file = await stored();
     expect(file.version).toBe(SESSION_STATE_VERSION);
-    expect(file.data.ledger).toEqual((await routing.snapshot(sessionID))?.ledger);
+    expect(file.data.ledger).toEqual((await store.read(sessionID))?.ledger);
     expect((file.data.ledger as { order: string[] }).order).toEqual([a1, b1, a2]);
     expect(Object.keys(file.data.records).sort()).toEqual(["t1", "t2"]);
     expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2]);
@@ -194,7 +199,7 @@ describe("session memory in the plug-in", () => {
   });
 
   it("keeps the previous record when an update fails, warns once, and retries only when the task has more to fold", async () => {
-    const { source, route, memory: memoryWith, stored, logger, routing } = setup();
+    const { source, route, memory: memoryWith, stored, logger, store } = setup();
     const updater = scriptedUpdater();
     const memory = memoryWith(updater);
     source.view = before(b1);
@@ -231,7 +236,7 @@ describe("session memory in the plug-in", () => {
     await memory.settled(sessionID);
     expect(updater.calls).toHaveLength(callsAfterFailure);
     expect(warnings()).toHaveLength(2);
-    expect((await routing.snapshot(sessionID))?.records["t1"]).toEqual(first);
+    expect((await store.read(sessionID))?.records["t1"]).toEqual(first);
 
     // A new turn of task A: A is retried with everything it has uncovered; B still waits.
     const [extraRequest, extraAnswer] = extraTurn("msg_229cd1000001ExtraTurnOfTaskA", "Back to slugify.py: also strip leading and trailing dashes.") as [MessageWithParts, MessageWithParts];
@@ -276,7 +281,7 @@ describe("session memory in the plug-in", () => {
   });
 
   it("pins the record per request: a newer record reaches the next request, not the calls of the current one", async () => {
-    const { source, route, memory: memoryWith, routing } = setup();
+    const { source, route, memory: memoryWith, store } = setup();
     const memory = memoryWith(extractiveUpdater);
     source.view = before(b1);
     await route(requests[0]);
@@ -286,16 +291,16 @@ describe("session memory in the plug-in", () => {
     await route(requests[1]);
     await route(requests[2]);
 
-    const pinned = await memory.recordFor(sessionID, a2, "t1");
+    const pinned = await store.step(sessionID, (session) => memory.recordFor(session, a2, "t1"));
     expect(pinned?.coverage.groups).toEqual([a1]);
     // A's turn ends and a background update commits a newer record meanwhile.
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
-    const newer = (await routing.snapshot(sessionID))?.records["t1"];
+    const newer = (await store.read(sessionID))?.records["t1"];
     expect(newer?.coverage.groups).toEqual([a1, a2]);
 
-    expect(await memory.recordFor(sessionID, a2, "t1")).toBe(pinned);
-    expect(await memory.recordFor(sessionID, "msg_229cd1000001NextRequest000", "t1")).toBe(newer);
+    expect(await store.step(sessionID, (session) => memory.recordFor(session, a2, "t1"))).toBe(pinned);
+    expect(await store.step(sessionID, (session) => memory.recordFor(session, "msg_229cd1000001NextRequest000", "t1"))).toBe(newer);
   });
 
   it("runs exactly one more pass when updates are scheduled while one is running", async () => {
@@ -431,7 +436,7 @@ describe("session memory in the plug-in", () => {
   });
 
   it("with an updater that calls a model: the first record at once, then only when a batch is full or a compaction comes", async () => {
-    const { route, memory: memoryWith, stored } = setup();
+    const { route, memory: memoryWith, stored, store } = setup();
     const modelLike: MemoryUpdater = { ...extractiveUpdater, name: "model", everyTurn: false };
     const memory = memoryWith(modelLike, 100_000);
     await route(requests[0]!);
@@ -447,11 +452,11 @@ describe("session memory in the plug-in", () => {
     expect((await stored()).data.records["t2"]?.coverage.groups).toEqual([b1]);
 
     await memory.updateBeforeCompaction(sessionID, 10_000);
-    expect((await memory.recordFor(sessionID, a2, "t1"))?.coverage.groups).toEqual([a1, a2]);
+    expect((await store.step(sessionID, (session) => memory.recordFor(session, a2, "t1")))?.coverage.groups).toEqual([a1, a2]);
   });
 
   it("gives up waiting for a slow update before a compaction after the wait, and the update still lands", async () => {
-    const { route, memory: memoryWith, routing } = setup();
+    const { route, memory: memoryWith, store } = setup();
     for (const request of requests) await route(request);
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
@@ -460,10 +465,10 @@ describe("session memory in the plug-in", () => {
     const started = Date.now();
     await memory.updateBeforeCompaction(sessionID, 50);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect((await routing.snapshot(sessionID))?.records).toEqual({});
+    expect((await store.read(sessionID))?.records).toEqual({});
     open();
     await memory.settled(sessionID);
-    expect(Object.keys((await routing.snapshot(sessionID))?.records ?? {}).sort()).toEqual(["t1", "t2"]);
+    expect(Object.keys((await store.read(sessionID))?.records ?? {}).sort()).toEqual(["t1", "t2"]);
   });
 
   it("reads a version-1 state file (the ledger alone) and upgrades it in place", async () => {
@@ -471,9 +476,9 @@ describe("session memory in the plug-in", () => {
     const path = sessionStatePath(temp.path, sessionID);
     await mkdir(join(temp.path, "sessions"), { recursive: true });
     await writeFile(path, JSON.stringify({ version: 1, data: { sessionID, ledger } }), "utf8");
-    const { routing, logger, memory: memoryWith, stored } = setup();
+    const { store, logger, memory: memoryWith, stored } = setup();
 
-    expect(await routing.snapshot(sessionID)).toEqual({ sessionID, ledger, records: {}, memoryUpdates: [], off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
+    expect(await store.read(sessionID)).toEqual({ sessionID, ledger, records: {}, memoryUpdates: [], off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
     expect(logger.lines.filter((line) => line.startsWith("warn"))).toEqual([]);
     expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
 

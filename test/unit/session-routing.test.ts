@@ -6,13 +6,13 @@ import type { CallReport } from "../../src/core/context/call-report.js";
 import { type InteractionGroup, toInteractionGroups } from "../../src/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Router } from "../../src/core/routing/router.js";
-import { createSessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionRouting } from "../../src/plugin/session-routing.js";
 import type { SessionSource } from "../../src/plugin/session-source.js";
 import { renderWhy } from "../../src/session-views/render-status.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
 import { mainSession } from "../support/fixtures.js";
-import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
+import { recordingLogger, sourceFor, storeWithRouting } from "../support/plugin-parts.js";
 import { namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -32,7 +32,7 @@ afterEach(async () => {
   await temp.remove();
 });
 
-async function routeAll(routing: ReturnType<typeof createSessionRouting>, source: ReturnType<typeof sourceFor>, requests: readonly MessageWithParts[]) {
+async function routeAll(routing: SessionRouting, source: ReturnType<typeof sourceFor>, requests: readonly MessageWithParts[]) {
   const results = [];
   for (const request of requests) {
     source.upTo(request.info.id);
@@ -45,24 +45,24 @@ describe("session routing in the plug-in", () => {
   it("routes each request, persists the ledger atomically, and resumes after a restart", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     const logger = recordingLogger();
-    const first = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
-    const results = await routeAll(first, source, users.slice(0, 2));
+    const first = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
+    const results = await routeAll(first.routing, source, users.slice(0, 2));
     expect(results.map((result) => result?.task.id)).toEqual(["t1", "t2"]);
     const file = JSON.parse(await readFile(sessionStatePath(temp.path, sessionID), "utf8"));
     expect(file.version).toBe(SESSION_STATE_VERSION);
     expect(file.data.ledger.order).toEqual(users.slice(0, 2).map((message) => message.info.id));
     expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
 
-    const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
-    expect((await restarted.forCall(sessionID))?.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2"]);
-    const [resumed] = await routeAll(restarted, source, users.slice(2));
+    const restarted = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
+    expect((await restarted.store.read(sessionID))?.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2"]);
+    const [resumed] = await routeAll(restarted.routing, source, users.slice(2));
     expect(resumed?.task.id).toBe("t1");
     expect(logger.lines.some((line) => line.startsWith("info: routed to t1"))).toBe(true);
   });
 
   it("keeps the first decision when a request is routed twice", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
-    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    const { routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     const [once] = await routeAll(routing, source, users.slice(0, 1));
     const [twice] = await routeAll(routing, source, users.slice(0, 1));
     expect(twice).toEqual(once);
@@ -70,14 +70,14 @@ describe("session routing in the plug-in", () => {
 
   it("reads a version-2 state file (no switch, no savings) as on, with nothing saved yet", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
-    const first = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
-    await routeAll(first, source, users.slice(0, 2));
+    const first = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    await routeAll(first.routing, source, users.slice(0, 2));
     const path = sessionStatePath(temp.path, sessionID);
     const { data } = JSON.parse(await readFile(path, "utf8"));
     const { off: _off, saved: _saved, ...version2 } = data;
     await writeFile(path, JSON.stringify({ version: 2, data: version2 }), "utf8");
-    const restarted = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
-    expect(await restarted.snapshot(sessionID)).toEqual({ ...version2, off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
+    const restarted = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    expect(await restarted.store.read(sessionID)).toEqual({ ...version2, off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
   });
 
   it("keeps only the most recent sessions in memory and reads an evicted one back from disk", async () => {
@@ -85,16 +85,18 @@ describe("session routing in the plug-in", () => {
     const source = sourceFor({ [sessionID]: { messages: history }, ses_other: { messages: other } });
     const reads: string[] = [];
     const counting = { ...source, messages: (id: string) => (reads.push(id), source.messages(id)) };
-    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger(), maxSessions: 1 });
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger(), maxSessions: 1 });
     await routeAll(routing, source, users.slice(0, 2));
-    const before = await routing.snapshot(sessionID);
+    const before = await store.read(sessionID);
     expect(reads).toEqual([sessionID]);
     await routing.route("ses_other", "m1", textOf(users[0] as MessageWithParts));
-    // Session one left memory for ses_other; it comes back from its file (its history read again), decisions intact.
-    expect(await routing.snapshot(sessionID)).toEqual(before);
-    expect(reads).toEqual([sessionID, "ses_other", sessionID]);
+    // Session one left memory for ses_other; it comes back from its file, decisions intact, and
+    // its index is rebuilt (its history read again) when it is next routed, not when it is read.
+    expect(await store.read(sessionID)).toEqual(before);
+    expect(reads).toEqual([sessionID, "ses_other"]);
     const [resumed] = await routeAll(routing, source, users.slice(2));
     expect(resumed?.task.id).toBe("t1");
+    expect(reads).toEqual([sessionID, "ses_other", sessionID]);
   });
 
   it("moves an unreadable state file aside, logs a warning and starts a new ledger", async () => {
@@ -102,7 +104,7 @@ describe("session routing in the plug-in", () => {
     await writeFile(sessionStatePath(temp.path, sessionID), "{ torn", "utf8");
     const source = sourceFor({ [sessionID]: { messages: history } });
     const logger = recordingLogger();
-    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
+    const { routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
     const [result] = await routeAll(routing, source, users.slice(0, 1));
     expect(result?.task.id).toBe("t1");
     expect(logger.lines.some((line) => line.startsWith("warn: session state was unreadable (not JSON"))).toBe(true);
@@ -112,23 +114,23 @@ describe("session routing in the plug-in", () => {
 
   it("leaves sub-agent sessions alone", async () => {
     const source = sourceFor({ child: { parentID: sessionID, messages: history } });
-    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     expect(await routing.route("child", "msg_x", "find every caller of wrap")).toBeUndefined();
-    expect(await routing.forCall("child")).toBeUndefined();
+    expect(await store.read("child")).toBeUndefined();
   });
 
   it("never shares state between sessions, even when they are routed at the same time", async () => {
     const other = history.map((message) => ({ ...message, info: { ...message.info, sessionID: "ses_other" } })) as MessageWithParts[];
     const source = sourceFor({ [sessionID]: { messages: history }, ses_other: { messages: other } });
-    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     const texts = users.map(textOf);
     await Promise.all([
       routing.route(sessionID, "m1", texts[0] as string),
       routing.route("ses_other", "m1", texts[1] as string),
       routing.route(sessionID, "m2", texts[1] as string),
     ]);
-    const mine = (await routing.forCall(sessionID))?.ledger;
-    const theirs = (await routing.forCall("ses_other"))?.ledger;
+    const mine = (await store.read(sessionID))?.ledger;
+    const theirs = (await store.read("ses_other"))?.ledger;
     expect(mine?.order).toEqual(["m1", "m2"]);
     expect(theirs?.order).toEqual(["m1"]);
     expect(theirs?.tasks).toHaveLength(1);
@@ -140,14 +142,14 @@ describe("evidence for routing", () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     let reads = 0;
     const counting: SessionSource = { ...source, messages: async (id) => (reads++, source.messages(id)) };
-    const routing = createSessionRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger() });
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger() });
     const [a, b, back] = users;
     source.upTo((a as MessageWithParts).info.id);
     await routing.route(sessionID, (a as MessageWithParts).info.id, "Add textkit/slugify.py with a slugify(text) function");
     await routing.route(sessionID, (b as MessageWithParts).info.id, textOf(b as MessageWithParts));
     // The transform of B's turn saw A's and B's groups, tool calls included.
     const upToBack = history.slice(0, history.indexOf(back as MessageWithParts));
-    await routing.learn(sessionID, toInteractionGroups(upToBack));
+    await store.step(sessionID, (session) => routing.learn(session, toInteractionGroups(upToBack)));
     const routed = await routing.route(sessionID, (back as MessageWithParts).info.id, "keep unicode letters in slugify.py");
     expect(routed?.task.id).toBe("t1");
     expect(routed?.entry.reason).toBe("named its file slugify.py");
@@ -168,14 +170,14 @@ describe("the session teaching itself", () => {
           ? { target: { kind: "new", title: "slugify unicode" }, confidence: 0.5, related: [], shared: false, reason: "unsure", basis: "content", router: "lexical" }
           : namedTaskRouter.route(request, index),
     };
-    const routing = createSessionRouting({ stateDir: temp.path, router: unsureRouter, source, logger, threshold: 0.8 });
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger });
     const routed = await routeAll(routing, source, [first, second, third].filter((message) => message !== undefined));
     expect(routed.map((result) => result?.task.id)).toEqual(["t1", "t2", "t3"]);
     // The third turn edited textkit/slugify.py, t1's file: when the next request comes, it is over.
     const groups = toInteractionGroups(history);
     const next: InteractionGroup = { id: "msg_next", kind: "request", sessionID, indices: [], requestText: "thanks", toolCalls: [], aborted: false, errors: [], subagentSessionIDs: [] };
-    await routing.learn(sessionID, [...groups, next]);
-    const state = await routing.snapshot(sessionID);
+    await store.step(sessionID, (session) => routing.learn(session, [...groups, next]));
+    const state = await store.read(sessionID);
     const entry = state?.ledger.decisions[third?.info.id ?? ""];
     expect(entry?.task).toBe("t1");
     expect(entry?.relabelled?.from).toBe("t3");

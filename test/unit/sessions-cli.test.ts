@@ -5,13 +5,12 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { packageRoot } from "../../src/harness/package-root.js";
-import { createSessionRouting } from "../../src/plugin/session-routing.js";
 import { moveCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "../../src/sessions-cli/session-commands.js";
 import { noteProject } from "../../src/store/project-file.js";
 import { pendingIntents, postIntent, sessionInboxDir } from "../../src/store/session-inbox.js";
 import { resolveStateDir } from "../../src/store/state-dir.js";
 import { mainSession } from "../support/fixtures.js";
-import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
+import { recordingLogger, sourceFor, storeWithRouting } from "../support/plugin-parts.js";
 import { namedTaskRouter } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -44,13 +43,13 @@ afterEach(async () => {
 /** The plug-in's server part as OpenCode runs it: the session routed request by request. */
 async function servedSession() {
   const source = sourceFor({ [sessionID]: { messages: history } });
-  const routing = createSessionRouting({ stateDir, router: namedTaskRouter, source, logger: recordingLogger() });
+  const { store, routing } = storeWithRouting({ stateDir, router: namedTaskRouter, source, logger: recordingLogger() });
   for (const request of users) {
     source.upTo(request.info.id);
     await routing.route(sessionID, request.info.id, textOf(request));
   }
   source.upTo("(none)");
-  return routing;
+  return store;
 }
 
 describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", () => {
@@ -78,7 +77,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
   });
 
   it("move, off and on wait in the session's inbox; the server applies them at its next step, and status says what still waits", async () => {
-    const routing = await servedSession();
+    const store = await servedSession();
     const scope = { directory: project, env };
     expect(await moveCommand(scope, undefined, "t2")).toContain(`Request 3 of session ${sessionID} moves from t1 to t2.`);
     expect(await switchCommand(scope, undefined, true)).toContain("opencode-rcm turns off for this session");
@@ -86,7 +85,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(await statusCommand(scope, undefined)).toContain("Waiting for OpenCode to apply (at the session's next request): move the last request to t2; switch off");
 
     // The server's next step for the session (the next request's transform, say) applies both, in order.
-    const call = await routing.forCall(sessionID);
+    const call = await store.read(sessionID);
     expect(call?.off).toBe(true);
     const last = call?.ledger.order.at(-1) ?? "";
     expect(call?.ledger.decisions[last]).toMatchObject({ task: "t2", router: "user" });
@@ -96,31 +95,31 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(status).not.toContain("Waiting");
     // The TUI's toast makes the server apply what waits at once, for a session it holds: the file says so before any other step.
     await switchCommand(scope, undefined, false);
-    await routing.pickUp();
+    await store.pickUp();
     expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
     expect(JSON.parse(await readFile(join(stateDir, "sessions", `${sessionID}.json`), "utf8")).data.off).toBe(false);
   });
 
   it("a move applies once: asked twice, or after the request moved since, it changes nothing more", async () => {
-    const routing = await servedSession();
+    const store = await servedSession();
     const scope = { directory: project, env };
     await moveCommand(scope, undefined, "new");
     await moveCommand(scope, undefined, "new");
-    await routing.forCall(sessionID);
-    const ledger = (await routing.forCall(sessionID))?.ledger;
+    await store.read(sessionID);
+    const ledger = (await store.read(sessionID))?.ledger;
     // One new task, not two: the second intent found the request in t3, not in t1 where it was asked from.
     expect(ledger?.tasks.map((task) => task.id)).toEqual(["t1", "t2", "t3"]);
     expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
   });
 
   it("pickUp leaves sessions this server does not hold to their own next step, and survives one it cannot load", async () => {
-    const routing = await servedSession();
+    const store = await servedSession();
     await postIntent(stateDir, "ses_elsewhere", { kind: "off" });
     await postIntent(stateDir, sessionID, { kind: "off" });
-    await routing.pickUp();
+    await store.pickUp();
     expect((await pendingIntents(stateDir, "ses_elsewhere")).length).toBe(1);
     expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
-    routing.forget(sessionID);
+    store.forget(sessionID);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await readdir(join(stateDir, "sessions"))).not.toContain(`${sessionID}.inbox`);
   });
@@ -128,9 +127,9 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
   it("drops what was asked for a sub-agent session, which the plug-in leaves untouched", async () => {
     const source = sourceFor({ [sessionID]: { messages: history, parentID: "ses_parent" } });
     const logger = recordingLogger();
-    const routing = createSessionRouting({ stateDir, router: namedTaskRouter, source, logger });
+    const { store } = storeWithRouting({ stateDir, router: namedTaskRouter, source, logger });
     await postIntent(stateDir, sessionID, { kind: "off" });
-    expect(await routing.forCall(sessionID)).toBeUndefined();
+    expect(await store.read(sessionID)).toBeUndefined();
     expect(await pendingIntents(stateDir, sessionID)).toEqual([]);
     expect(logger.lines).toContain("info: dropped off from the TUI or CLI: a sub-agent session is left untouched");
   });
@@ -138,10 +137,10 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
   it("a request in the inbox that cannot be read is set aside as .bad and logged, never applied", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     const logger = recordingLogger();
-    const routing = createSessionRouting({ stateDir, router: namedTaskRouter, source, logger });
+    const { store } = storeWithRouting({ stateDir, router: namedTaskRouter, source, logger });
     await postIntent(stateDir, sessionID, { kind: "off" });
     await writeFile(join(sessionInboxDir(stateDir, sessionID), "000000000000001-deadbeef.json"), '{"kind":"explode"}\n');
-    expect((await routing.forCall(sessionID))?.off).toBe(true);
+    expect((await store.read(sessionID))?.off).toBe(true);
     expect((await readdir(sessionInboxDir(stateDir, sessionID))).sort()).toEqual(["000000000000001-deadbeef.json.bad"]);
     expect(logger.lines.some((line) => line.includes("ignored an unreadable request from the TUI or CLI"))).toBe(true);
   });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
-import type { SessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionStore } from "../../src/plugin/session-store.js";
 import { TASKS_TOOL } from "../../src/plugin/tasks-tool.js";
 import { createTasksToolGate } from "../../src/plugin/tasks-tool-gate.js";
 import { mainSession } from "../support/fixtures.js";
 import { recordingLogger } from "../support/plugin-parts.js";
-import { fixedRouting, ledgerOf, stateOf } from "../support/routing.js";
+import { fixedStore, ledgerOf, stateOf } from "../support/routing.js";
 
 /** A fresh copy of a recorded two-request session, as OpenCode hands each call its own objects. */
 function history(): MessageWithParts[] {
@@ -15,9 +15,9 @@ function history(): MessageWithParts[] {
 const sessionOf = (messages: readonly MessageWithParts[]) => messages[0]?.info.sessionID ?? "";
 const userTools = (messages: readonly MessageWithParts[]) => messages.filter((message) => message.info.role === "user").map((message) => (message.info.role === "user" ? message.info.tools : undefined));
 
-async function gate(messages: MessageWithParts[], routing: SessionRouting, afterCompactionOnly = false) {
+async function gate(messages: MessageWithParts[], store: SessionStore, afterCompactionOnly = false) {
   const logger = recordingLogger();
-  await createTasksToolGate({ routing, guard: createFailOpenGuard(logger), afterCompactionOnly })(messages);
+  await createTasksToolGate({ store, guard: createFailOpenGuard(logger), afterCompactionOnly })(messages);
   return logger.lines;
 }
 
@@ -28,7 +28,7 @@ describe("the rcm_tasks gate", () => {
     expect(users.length).toBeGreaterThan(1);
     const first = users[0]?.info;
     if (first?.role === "user") first.tools = { webfetch: false };
-    const routing = fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"]])) });
+    const routing = fixedStore({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"]])) });
     expect(await gate(messages, routing)).toEqual([]);
     expect(userTools(messages)).toEqual([{ webfetch: false, [TASKS_TOOL]: false }, ...users.slice(1).map(() => ({ [TASKS_TOOL]: false }))]);
   });
@@ -36,13 +36,13 @@ describe("the rcm_tasks gate", () => {
   it("leaves the messages alone once a second task is open", async () => {
     const messages = history();
     const before = structuredClone(messages);
-    const routing = fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
+    const routing = fixedStore({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
     await gate(messages, routing);
     expect(messages).toEqual(before);
   });
 
   it("in mode memory (every task's history in view), offers it with two tasks only once a compaction is in view", async () => {
-    const twoTasks = (messages: MessageWithParts[]) => fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
+    const twoTasks = (messages: MessageWithParts[]) => fixedStore({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
     const inView = history();
     await gate(inView, twoTasks(inView), true);
     expect(userTools(inView).every((tools) => tools?.[TASKS_TOOL] === false)).toBe(true);
@@ -54,7 +54,7 @@ describe("the rcm_tasks gate", () => {
 
   it("switches the tool off in a sub-agent session, where it tracks no tasks", async () => {
     const messages = history();
-    await gate(messages, fixedRouting({}));
+    await gate(messages, fixedStore({}));
     expect(userTools(messages).every((tools) => tools?.[TASKS_TOOL] === false)).toBe(true);
   });
 
@@ -64,15 +64,15 @@ describe("the rcm_tasks gate", () => {
     if (tool?.type !== "tool") throw new Error("the fixture has no tool call");
     tool.tool = TASKS_TOOL;
     const before = structuredClone(messages);
-    await gate(messages, fixedRouting({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"]])) }));
+    await gate(messages, fixedStore({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"]])) }));
     expect(messages).toEqual(before);
   });
 
   it("leaves the tool offered and logs once when the routing state cannot be read", async () => {
     const messages = history();
     const before = structuredClone(messages);
-    const broken: SessionRouting = {
-      ...fixedRouting({}),
+    const broken: SessionStore = {
+      ...fixedStore({}),
       current: async () => {
         throw new Error("state file unreadable");
       },

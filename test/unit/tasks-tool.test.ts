@@ -2,9 +2,9 @@ import { type ToolContext, tool } from "@opencode-ai/plugin";
 import { describe, expect, it } from "vitest";
 import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import { renderRecord } from "../../src/core/memory/render-record.js";
-import type { SessionRouting } from "../../src/plugin/session-routing.js";
+import type { SessionStore } from "../../src/plugin/session-store.js";
 import { createTasksTool } from "../../src/plugin/tasks-tool.js";
-import { fixedRouting, ledgerOf, stateOf } from "../support/routing.js";
+import { fixedStore, ledgerOf, stateOf } from "../support/routing.js";
 
 const ledger = ledgerOf([["msg_a1", "new:slugify"], ["msg_b1", "new:changelog"], ["msg_a2", "t1"]]);
 const record: TaskRecord = {
@@ -19,7 +19,7 @@ const record: TaskRecord = {
   coverage: { through: "msg_a2", groups: ["msg_a1", "msg_a2"] },
   lastUpdate: { updater: "extractive", groups: 2, notes: [] },
 };
-const routing: SessionRouting = fixedRouting({ ses_main: stateOf("ses_main", ledger, { t1: record }) });
+const store: SessionStore = fixedStore({ ses_main: stateOf("ses_main", ledger, { t1: record }) });
 
 function contextFor(sessionID: string): ToolContext {
   return {
@@ -34,7 +34,7 @@ function contextFor(sessionID: string): ToolContext {
   };
 }
 
-const tasksTool = createTasksTool({ routing, recordTokens: 1500 });
+const tasksTool = createTasksTool({ store, recordTokens: 1500 });
 const run = (args: unknown, sessionID = "ses_main") => tasksTool.execute(args as never, contextFor(sessionID));
 
 describe("the rcm_tasks tool", () => {

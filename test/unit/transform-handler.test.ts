@@ -8,7 +8,7 @@ import type { Logger } from "../../src/plugin/logger.js";
 import { createSessionFlags } from "../../src/plugin/session-flags.js";
 import { createTransformHandler } from "../../src/plugin/transform-handler.js";
 import { mainSession } from "../support/fixtures.js";
-import { fixedRouting, ledgerOf, stateOf } from "../support/routing.js";
+import { fixedStore, idleRouting, ledgerOf, stateOf } from "../support/routing.js";
 
 function depsFor(options: Partial<Options>): { deps: PluginDeps; logged: string[] } {
   const logged: string[] = [];
@@ -69,7 +69,8 @@ describe("the messages-transform handler", () => {
   it("leaves the messages untouched and logs once when it fails", async () => {
     const { deps, logged } = depsFor({ mode: "router", debug: true });
     // As when the state directory cannot be read: the routed state does not load.
-    deps.routing = { forCall: () => Promise.reject(new Error("ENOTDIR: not a directory")) } as unknown as PluginDeps["routing"];
+    deps.store = { ...fixedStore({}), step: () => Promise.reject(new Error("ENOTDIR: not a directory")) };
+    deps.routing = idleRouting;
     const handler = createTransformHandler(deps);
     const messages = mainSession("aborted");
     const before = JSON.stringify(messages);
@@ -97,7 +98,8 @@ describe("the messages-transform handler with routing", () => {
   const withRouting = (mode: Options["mode"], found: Ledger | undefined, debug = false) => {
     const { deps } = depsFor({ mode, debug });
     const sessionID = history()[0]?.info.sessionID as string;
-    deps.routing = fixedRouting(found ? { [sessionID]: stateOf(sessionID, found) } : {});
+    deps.store = fixedStore(found ? { [sessionID]: stateOf(sessionID, found) } : {});
+    deps.routing = idleRouting;
     return createTransformHandler(deps);
   };
 

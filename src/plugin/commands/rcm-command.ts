@@ -2,6 +2,7 @@ import type { Options } from "../../config/options-schema.js";
 import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
 import { describeDecision, renderStatus, renderTaskTable, renderWhy, whenRecordWritten } from "../../session-views/render-status.js";
 import type { SessionRouting } from "../session-routing.js";
+import type { SessionStore } from "../session-store.js";
 
 /**
  * The server's command, for clients without the TUI part (web, desktop, `opencode run`). Not
@@ -26,13 +27,13 @@ export const RCM_COMMAND_CONFIG = {
 };
 
 /** The answer to `/rcm <args>`, computed without any model. Throws with a usage hint on a bad argument. */
-export async function answerRcmCommand(deps: { options: Options; routing?: SessionRouting | undefined }, sessionID: string, args: string): Promise<string> {
+export async function answerRcmCommand(deps: { options: Options; store?: SessionStore | undefined; routing?: SessionRouting | undefined }, sessionID: string, args: string): Promise<string> {
   const [verb = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
-  const { options, routing } = deps;
+  const { options, store, routing } = deps;
   if (verb === "help") return RCM_USAGE;
   const words = { onCommand: `/${RCM_COMMAND} on`, absent: "leaves this sub-agent session untouched" };
-  if (!routing) return renderStatus(options, undefined, words);
-  const state = await routing.snapshot(sessionID);
+  if (!store || !routing) return renderStatus(options, undefined, words);
+  const state = await store.read(sessionID);
   switch (verb) {
     case "status":
       return renderStatus(options, state, words);
@@ -50,18 +51,25 @@ export async function answerRcmCommand(deps: { options: Options; routing?: Sessi
       const target = rest[0];
       if (!target || !/^(t\d+|new)$/.test(target)) throw new UsageError(`/${RCM_COMMAND} move needs a task id or new, e.g. /${RCM_COMMAND} move t1`);
       const moved = await routing.move(sessionID, target === "new" ? { kind: "new" } : { kind: "task", task: target });
-      const ledger = (await routing.snapshot(sessionID))?.ledger;
+      const ledger = (await store.read(sessionID))?.ledger;
       return `Moved the last request from ${moved.from} to ${moved.task.id}${moved.entry.opened ? " (new task)" : ""} "${moved.task.title}". The next model call gets ${moved.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, moved.entry)}` : ""}`;
     }
     case "off":
-      await routing.setOff(sessionID, true);
+      await setOff(store, sessionID, true);
       return `opencode-rcm is off for this session: the model gets the native history until /${RCM_COMMAND} on.`;
     case "on":
-      await routing.setOff(sessionID, false);
+      await setOff(store, sessionID, false);
       return `opencode-rcm is on again for this session (mode ${options.mode}). Requests sent while it was off are kept in every task's view.`;
     default:
       throw new UsageError(`unknown /${RCM_COMMAND} command "${verb}"`);
   }
+}
+
+/** `/rcm off` and `/rcm on`, persisted with the session (a sub-agent session is left alone). */
+async function setOff(store: SessionStore, sessionID: string, off: boolean): Promise<void> {
+  await store.step(sessionID, async (session) => {
+    if (!session.subagent) await store.switchOff(session, off);
+  });
 }
 
 /** A mistyped `/rcm` command: the answer is the message and the usage. */

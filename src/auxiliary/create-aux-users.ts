@@ -1,12 +1,12 @@
-import type { AuxClient } from "../auxiliary/aux-client.js";
-import { createAuxClient } from "../auxiliary/endpoint-client.js";
-import { createModelMemoryUpdater } from "../auxiliary/model-memory-updater.js";
-import { createModelRouter } from "../auxiliary/model-router.js";
-import { createOpencodeAuxClient, type OpencodeModels } from "../auxiliary/opencode-client.js";
 import { auxSourceOf, memoryUpdaterOf, type Options } from "../config/options-schema.js";
 import { extractiveUpdater } from "../core/memory/extractive-updater.js";
 import type { MemoryUpdater } from "../core/memory/updater.js";
 import { createLexicalRouter, type Router } from "../core/routing/router.js";
+import type { AuxClient } from "./aux-client.js";
+import { createAuxClient } from "./endpoint-client.js";
+import { createModelMemoryUpdater } from "./model-memory-updater.js";
+import { createModelRouter } from "./model-router.js";
+import { createOpencodeAuxClient, type OpencodeModels } from "./opencode-client.js";
 
 /** True when something the options ask for calls the aux model. */
 export function needsAux(options: Options): boolean {
