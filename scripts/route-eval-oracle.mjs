@@ -8,11 +8,12 @@
 //   npm run build && node scripts/route-eval-oracle.mjs --router hybrid <file.jsonl | dir>...
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
+import { DEFAULT_OPTIONS } from "../dist/config/options-schema.js";
 import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
 import { renderRouteEval } from "../dist/route-eval/render-route-eval.js";
 import { runRouteEval } from "../dist/route-eval/run-route-eval.js";
 
-const { values, positionals } = parseArgs({ options: { router: { type: "string", default: "hybrid" }, threshold: { type: "string", default: "0.8" } }, allowPositionals: true, strict: true });
+const { values, positionals } = parseArgs({ options: { router: { type: "string", default: "hybrid" }, threshold: { type: "string", default: String(DEFAULT_OPTIONS.confidenceThreshold) } }, allowPositionals: true, strict: true });
 if (positionals.length === 0) {
   console.error("usage: node scripts/route-eval-oracle.mjs [--router hybrid|model] <file.jsonl | dir>...");
   process.exit(2);

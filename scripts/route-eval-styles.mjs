@@ -8,6 +8,7 @@
 //   npm run build && node scripts/route-eval-styles.mjs [--test-seed 2000] [--sessions 60]
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { DEFAULT_OPTIONS } from "../dist/config/options-schema.js";
 import { createLexicalRouter } from "../dist/core/routing/router.js";
 import { evaluateRouting } from "../dist/route-eval/evaluate-routing.js";
 import { fitRouterParameters } from "../dist/route-eval/fit/fit-router-parameters.js";
@@ -20,7 +21,7 @@ const { values } = parseArgs({
   options: {
     "test-seed": { type: "string", default: "2000" },
     sessions: { type: "string", default: "60" },
-    threshold: { type: "string", default: "0.8" },
+    threshold: { type: "string", default: String(DEFAULT_OPTIONS.confidenceThreshold) },
   },
   strict: true,
 });

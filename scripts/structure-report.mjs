@@ -47,7 +47,7 @@ for (const key of arrows.keys()) {
   next.set(from, [...(next.get(from) ?? []), to]);
 }
 const loops = stronglyConnected([...folders.keys()], (folder) => next.get(folder) ?? []).filter((component) => component.length > 1);
-const inLoop = new Set(loops.flatMap((component) => component));
+const inLoop = new Set(loops.flat());
 const loopArrows = [...arrows.keys()].filter((key) => {
   const [from, to] = key.split(" -> ");
   return loops.some((component) => component.includes(from) && component.includes(to));

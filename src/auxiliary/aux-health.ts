@@ -1,7 +1,6 @@
 import { AuxError, type AuxErrorCode } from "./aux-error.js";
 
 /** Default pause after a source keeps failing or hangs. */
-export const DEFAULT_COOLDOWN_MS = 60_000;
 /** Failures in a row (of any kind but a timeout) before the pause. */
 const FAILURES_BEFORE_COOLDOWN = 2;
 

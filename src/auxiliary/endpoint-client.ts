@@ -3,7 +3,7 @@ import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/ch
 import { z } from "zod";
 import { type AuxChatRequest, type AuxClient, type AuxFormat, FormatRejection } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
-import { createAuxHealth, DEFAULT_COOLDOWN_MS } from "./aux-health.js";
+import { createAuxHealth } from "./aux-health.js";
 import { messageOf, rootMessageOf } from "./error-messages.js";
 
 export interface EndpointClientOptions {
@@ -13,11 +13,11 @@ export interface EndpointClientOptions {
   /** Empty or missing for endpoints without authentication (Ollama, llama.cpp, vLLM). */
   apiKey?: string | undefined;
   /** Per HTTP call; 20 s by default. */
-  timeoutMs?: number | undefined;
+  timeoutMs: number;
   /** Sent as `max_tokens` when set. */
   maxTokens?: number | undefined;
   /** Pause after repeated failures or a timeout; 60 s by default, 0 never pauses. */
-  cooldownMs?: number | undefined;
+  cooldownMs: number;
 }
 
 /** The fields of a chat completion this module reads; anything else the endpoint sends is ignored. */
@@ -36,7 +36,7 @@ const REJECTION_STATUSES = new Set([400, 404, 415, 422]);
 
 /** The auxiliary model at an OpenAI-compatible endpoint, through the `openai` package's Chat Completions. */
 export function createAuxClient(options: EndpointClientOptions): AuxClient {
-  const { baseURL, model, apiKey, timeoutMs = 20_000, maxTokens, cooldownMs = DEFAULT_COOLDOWN_MS } = options;
+  const { baseURL, model, apiKey, timeoutMs, maxTokens, cooldownMs } = options;
   const openai = new OpenAI({ baseURL, apiKey: apiKey || "none", timeout: timeoutMs, maxRetries: 0 });
   let format: AuxFormat = "json_schema";
   return {

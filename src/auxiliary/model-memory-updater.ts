@@ -10,14 +10,13 @@ import { completeJson } from "./complete-json.js";
 import { loadPrompt, renderPrompt } from "./prompts.js";
 import { redactSecretsInAll } from "./redact-lazily.js";
 
-export const MODEL_BATCH_LIMITS: BatchLimits = { maxGroups: 6, maxTokens: 12_000 };
 
 /**
  * The `model` memory updater: the auxiliary model turns the previous record and a bounded
  * batch of new groups into a proposal; `applyProposal` enforces the rules on it. A reply
  * that fails validation (after `completeJson`'s one retry) leaves the previous record.
  */
-export function createModelMemoryUpdater(client: AuxClient, limits: BatchLimits = MODEL_BATCH_LIMITS): MemoryUpdater {
+export function createModelMemoryUpdater(client: AuxClient, limits: BatchLimits): MemoryUpdater {
   return {
     name: "model",
     everyTurn: false,

@@ -15,8 +15,8 @@ const MAX_LISTED = 12;
 export interface ModelRouterOptions {
   /** `hybrid`: the model is asked only when the lexical decision is below the threshold. */
   hybrid?: boolean;
-  /** The lexical router's parameters and the plug-in's threshold (default 0.8). */
-  lexical?: LexicalRouterOptions;
+  /** The lexical router's parameters and the plug-in's threshold. */
+  lexical: LexicalRouterOptions;
 }
 
 /**
@@ -27,16 +27,16 @@ export interface ModelRouterOptions {
  * the lexical decision; the model's decisions pass the same safety rules; the call's
  * tokens and time are kept with the decision either way.
  */
-export function createModelRouter(client: AuxClient, options: ModelRouterOptions = {}): Router {
-  const lexicalOptions = options.lexical ?? {};
-  const threshold = lexicalOptions.threshold;
+export function createModelRouter(client: AuxClient, options: ModelRouterOptions): Router {
+  const lexicalOptions = options.lexical;
+  const { threshold } = lexicalOptions;
   return {
     name: options.hybrid ? "hybrid" : "model",
     async route(request, index) {
       const lexical = routeLexically(request, index, lexicalOptions);
       if (lexical.basis === "first") return { ...lexical, reason: `${lexical.reason} (decided without the model)` };
       if (options.hybrid) {
-        if (lexical.confidence >= (threshold ?? 0.8)) return { ...lexical, reason: `${lexical.reason} (confident: decided without the model)` };
+        if (lexical.confidence >= threshold) return { ...lexical, reason: `${lexical.reason} (confident: decided without the model)` };
       } else if (lexical.basis === "explicit" || lexical.basis === "workspace") {
         return { ...lexical, reason: `${lexical.reason} (decided without the model)` };
       }

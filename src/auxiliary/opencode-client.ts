@@ -1,6 +1,6 @@
 import type { AuxClient } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
-import { createAuxHealth, DEFAULT_COOLDOWN_MS } from "./aux-health.js";
+import { createAuxHealth } from "./aux-health.js";
 
 /** A model as OpenCode names it: provider and model id. */
 export interface OpencodeModelRef {
@@ -35,7 +35,7 @@ export function parseModelRef(text: string): OpencodeModelRef | undefined {
  * model of the session the call is for. Replies are plain text (no `response_format`): the
  * schema is in the system prompt and `completeJson` validates what comes back.
  */
-export function createOpencodeAuxClient(options: { models: OpencodeModels; model?: string | undefined; timeoutMs: number; cooldownMs?: number | undefined }): AuxClient {
+export function createOpencodeAuxClient(options: { models: OpencodeModels; model?: string | undefined; timeoutMs: number; cooldownMs: number }): AuxClient {
   const { models, timeoutMs } = options;
   const configured = options.model === undefined ? undefined : parseModelRef(options.model);
   let smallModel: Promise<string | undefined> | undefined;
@@ -56,7 +56,7 @@ export function createOpencodeAuxClient(options: { models: OpencodeModels; model
     rememberFormat() {
       // OpenCode's prompt takes no response_format: always plain text.
     },
-    health: createAuxHealth({ cooldownMs: options.cooldownMs ?? DEFAULT_COOLDOWN_MS }),
+    health: createAuxHealth({ cooldownMs: options.cooldownMs }),
     async send(request) {
       const { sessionID } = request;
       if (sessionID === undefined) throw new AuxError({ code: "http", message: "the OpenCode source needs the session a call is made for" });

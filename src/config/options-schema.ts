@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { DEFAULT_COOLDOWN_MS } from "../auxiliary/aux-health.js";
-import { DEFAULT_KEEP_RECENT, DEFAULT_REPLACE_BATCH_TOKENS } from "../core/context/replace-covered-exchanges.js";
-import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 
-export const MODES = ["native", "router", "memory", "full"] as const;
-export type Mode = (typeof MODES)[number];
+import { MODES } from "./modes.js";
+
+export { MODES, type Mode } from "./modes.js";
 
 export const ROUTERS = ["lexical", "model", "hybrid"] as const;
 /** Where the auxiliary model is: an OpenAI-compatible endpoint, or the user's models through OpenCode. */
@@ -13,7 +11,9 @@ export type AuxSource = (typeof AUX_SOURCES)[number];
 export const NOTIFY = ["toast", "off"] as const;
 
 // The one source of truth for every option and default: the plug-in, the config files, the
-// published JSON schema (`rcm.schema.json`) and the README's table all derive from it.
+// published JSON schema (`rcm.schema.json`) and the README's table all derive from it. The
+// code that uses an option takes it as a required parameter, and tests take the defaults from
+// DEFAULT_OPTIONS, so no default is restated anywhere else. (The threshold's 0.8 is the paper's.)
 export const AuxOptionsSchema = z
   .object({
     source: z
@@ -37,7 +37,7 @@ export const AuxOptionsSchema = z
       .int()
       .min(0)
       .max(3_600_000)
-      .default(DEFAULT_COOLDOWN_MS)
+      .default(60_000)
       .describe("After a timeout or two failures in a row, the aux model is not asked for this long (0: never pause)."),
   })
   .strict();
@@ -48,13 +48,13 @@ export const MemoryOptionsSchema = z
       .enum(["model", "extractive"])
       .optional()
       .describe("model: the aux model writes the records; extractive: no model. Default: model when an aux endpoint is configured."),
-    keepRecent: z.number().int().min(0).max(50).default(DEFAULT_KEEP_RECENT).describe("The most recent interaction groups always kept whole."),
+    keepRecent: z.number().int().min(0).max(50).default(2).describe("The most recent interaction groups always kept whole."),
     replaceBatchTokens: z
       .number()
       .int()
       .min(0)
       .max(200_000)
-      .default(DEFAULT_REPLACE_BATCH_TOKENS)
+      .default(2000)
       .describe(
         "Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, so the prompt cache survives between batches (0: replace at once). A record is written at its task's first finished turn; the extractive updater keeps it current at every turn, the model updater once the unrecorded exchanges reach as many tokens, and both before every compaction.",
       ),
@@ -71,7 +71,7 @@ const OptionsShape = z
       .number()
       .min(0)
       .max(1)
-      .default(DEFAULT_CONFIDENCE_THRESHOLD)
+      .default(0.8)
       .describe("Below this routing confidence the model gets the full history."),
     router: z
       .enum(ROUTERS)

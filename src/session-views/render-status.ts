@@ -1,3 +1,4 @@
+import { keepsEveryTask, modeParts } from "../config/modes.js";
 import type { Options } from "../config/options-schema.js";
 import type { CallReport } from "../core/context/call-report.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
@@ -85,11 +86,11 @@ export function consequence(options: ViewSettings, state: SessionState, entry: L
   if (entry.shared) return "The model sees the full history: a rule is meant for every task.";
   if (entry.confidence < options.confidenceThreshold) return `The model sees the full history: ${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}, not sure enough to leave anything out.`;
   if (state.ledger.tasks.length < 2) return "The model sees the whole session: it has one task so far.";
-  if (options.mode === "memory") {
+  if (keepsEveryTask(options.mode)) {
     const record = state.records[entry.task] ? `${entry.task}'s memory record stands in for the old exchanges it covers` : `${entry.task} has no memory record yet`;
     return `Every task stays in view; ${record}.`;
   }
-  const record = options.mode === "full" && state.records[entry.task] !== undefined ? " (its memory record for the old part)" : "";
+  const record = modeParts(options.mode).remembers && state.records[entry.task] !== undefined ? " (its memory record for the old part)" : "";
   return `The model sees only ${entry.task}'s history${record}; the other tasks are left out.`;
 }
 
@@ -110,7 +111,7 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
 export function callHead(options: ViewSettings, report: CallReport): string {
   const sure = report.confidence === undefined ? "" : `, ${percent(report.confidence)} sure`;
   if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
-  if (options.mode === "memory") return `task ${report.task ?? "?"}${sure}; every task stays in view, its record stands in for what it covers.`;
+  if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view, its record stands in for what it covers.`;
   return `only ${report.task ?? "?"}'s history${sure}.`;
 }
 
@@ -162,7 +163,7 @@ function relabelLines(state: SessionState | undefined): string[] {
 
 /** When a task without a record gets one, as the options have it (for `/rcm show`). */
 export function whenRecordWritten(options: Pick<Options, "mode" | "memory">, task: string): string {
-  if (options.mode !== "memory" && options.mode !== "full") return `memory is off in mode ${options.mode}, so tasks get no records (mode memory or full writes them)`;
+  if (!modeParts(options.mode).remembers) return `memory is off in mode ${options.mode}, so tasks get no records (mode memory or full writes them)`;
   return `one is written when the first turn of ${task} ends (a turn still running, or one routed below the confidence threshold, is not yet recorded)`;
 }
 

@@ -1,3 +1,4 @@
+import { keepsEveryTask, modeParts } from "../config/modes.js";
 import { activeConstraints } from "../core/memory/record.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import type { ViewSettings } from "../session-views/render-status.js";
@@ -40,7 +41,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
   const off = state?.off === true;
   lines.push({ text: `RCM · ${settings.mode}${off ? " · OFF" : ""}`, tone: "title" });
   for (const problem of problems) lines.push({ text: `config problem: ${problem}`, tone: "warning" });
-  if (settings.mode === "native") {
+  if (!modeParts(settings.mode).routes) {
     lines.push({ text: "native mode: changes nothing", tone: "muted" });
     return lines;
   }
@@ -60,7 +61,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
     lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });
-    if (settings.mode === "memory" || settings.mode === "full") lines.push(...memoryLines(state, last.task, width));
+    if (modeParts(settings.mode).remembers) lines.push(...memoryLines(state, last.task, width));
   }
   const call = state.lastCall;
   if (call && !off) {
@@ -100,7 +101,7 @@ function panelConsequence(settings: ViewSettings, state: SessionState, entry: Le
   if (entry.shared) return { text: "full history: a rule for every task", fallback: true };
   if (entry.confidence < settings.confidenceThreshold) return { text: `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
   if (state.ledger.tasks.length < 2) return { text: "one task so far: the whole session", fallback: false };
-  if (settings.mode === "memory") return { text: `all tasks in view; ${entry.task}'s record for its old part`, fallback: false };
+  if (keepsEveryTask(settings.mode)) return { text: `all tasks in view; ${entry.task}'s record for its old part`, fallback: false };
   return { text: `the model gets only ${entry.task}'s history`, fallback: false };
 }
 

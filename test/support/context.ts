@@ -5,6 +5,7 @@ import { replaceCoveredExchanges } from "../../src/core/context/replace-covered-
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
+import { KEEP_RECENT } from "./defaults.js";
 
 /** The narrowing step alone, applied: what routing sends for one call. */
 export function narrowed(messages: readonly MessageWithParts[], ledger: Ledger, threshold = 0.8) {
@@ -29,8 +30,8 @@ export function withRecordApplied(options: {
   /** Default 0 here: these tests are about which exchanges may go, not about batching. */
   batchTokens?: number;
 }) {
-  const { messages, ledger, ...rest } = options;
+  const { messages, ledger, keepRecent, batchTokens, ...rest } = options;
   const view = buildCallView({ messages, ledger });
-  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, batchTokens: 0, ...rest });
+  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, keepRecent: keepRecent ?? KEEP_RECENT, batchTokens: batchTokens ?? 0, ...rest });
   return { ...note, messages: applyPlan(messages, plan) };
 }

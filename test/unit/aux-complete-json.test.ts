@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AuxClient, completeJson, createAuxClient } from "../../src/auxiliary/index.js";
+import { COOLDOWN_MS, TIMEOUT_MS } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 
 const DecisionSchema = z.object({
@@ -45,7 +46,7 @@ const content = (text: string, extra: Omit<Extract<FakeReply, { kind: "content" 
 });
 
 function clientFor(endpoint: FakeAuxEndpoint, timeoutMs = 2_000): AuxClient {
-  return createAuxClient({ baseURL: endpoint.url, model: "aux-test", timeoutMs });
+  return createAuxClient({ baseURL: endpoint.url, model: "aux-test", timeoutMs, cooldownMs: COOLDOWN_MS });
 }
 
 function ask(client: AuxClient) {
@@ -226,7 +227,7 @@ describe("completeJson", () => {
 
   it("sends max_tokens only when the client sets it", async () => {
     const endpoint = await scripted(content(VALID_TEXT));
-    await ask(createAuxClient({ baseURL: endpoint.url, model: "aux-test", maxTokens: 256 }));
+    await ask(createAuxClient({ baseURL: endpoint.url, model: "aux-test", maxTokens: 256, timeoutMs: TIMEOUT_MS, cooldownMs: COOLDOWN_MS }));
     await ask(clientFor(endpoint));
     expect(request(endpoint, 0).max_tokens).toBe(256);
     expect(request(endpoint, 1)).not.toHaveProperty("max_tokens");

@@ -5,6 +5,7 @@ import { AuxError } from "../../src/auxiliary/aux-error.js";
 import { createAuxHealth } from "../../src/auxiliary/aux-health.js";
 import { completeJson } from "../../src/auxiliary/complete-json.js";
 import { createOpencodeAuxClient, type OpencodeModels, parseModelRef } from "../../src/auxiliary/opencode-client.js";
+import { COOLDOWN_MS } from "../support/defaults.js";
 
 function clock(start = 0) {
   let now = start;
@@ -92,26 +93,26 @@ describe("the OpenCode aux source", () => {
 
   it("asks the configured model, else small_model, else the session's model, in a child of the session", async () => {
     const configured = models({ smallModel: async () => "openai/gpt-4o-mini" });
-    await createOpencodeAuxClient({ models: configured, model: "local/qwen", timeoutMs: 1000 }).send(request);
+    await createOpencodeAuxClient({ models: configured, model: "local/qwen", timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send(request);
     expect(configured.asked[0]).toMatchObject({ parentID: "ses_1", model: { providerID: "local", modelID: "qwen" }, system: "route", text: "the request", timeoutMs: 1000 });
     const small = models({ smallModel: async () => "openai/gpt-4o-mini" });
-    await createOpencodeAuxClient({ models: small, timeoutMs: 1000 }).send(request);
+    await createOpencodeAuxClient({ models: small, timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send(request);
     expect(small.asked[0]?.model).toEqual({ providerID: "openai", modelID: "gpt-4o-mini" });
     const session = models();
-    const reply = await createOpencodeAuxClient({ models: session, timeoutMs: 1000 }).send(request);
+    const reply = await createOpencodeAuxClient({ models: session, timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send(request);
     expect(session.asked[0]?.model).toEqual({ providerID: "anthropic", modelID: "claude" });
     expect(reply).toEqual({ content: '{"task": "t1"}', inputTokens: 12, outputTokens: 3 });
   });
 
   it("says which setting is missing when there is no model to ask, and needs the session", async () => {
     const none = models({ sessionModel: async () => undefined });
-    await expect(createOpencodeAuxClient({ models: none, timeoutMs: 1000 }).send(request)).rejects.toThrow(/aux\.model .*small_model/);
-    await expect(createOpencodeAuxClient({ models: models(), timeoutMs: 1000 }).send({ ...request, sessionID: undefined })).rejects.toThrow(/session/);
+    await expect(createOpencodeAuxClient({ models: none, timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send(request)).rejects.toThrow(/aux\.model .*small_model/);
+    await expect(createOpencodeAuxClient({ models: models(), timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send({ ...request, sessionID: undefined })).rejects.toThrow(/session/);
   });
 
   it("carries a retry's earlier reply and correction in the one prompt", async () => {
     const source = models();
-    await createOpencodeAuxClient({ models: source, timeoutMs: 1000 }).send({
+    await createOpencodeAuxClient({ models: source, timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send({
       ...request,
       messages: [...request.messages, { role: "assistant", content: "{oops" }, { role: "user", content: "Not JSON; again." }],
     });

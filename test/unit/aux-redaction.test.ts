@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { completeJson, createAuxClient } from "../../src/auxiliary/index.js";
 import { loadRedactionCorpus } from "../../src/redaction-eval/evaluate-redaction.js";
+import { COOLDOWN_MS } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 
 // The secrets-world corpus's train split: the part the redactor is known to catch whole (the
@@ -38,7 +39,7 @@ describe("completeJson redacts secrets", () => {
     endpoints.push(endpoint);
 
     const result = await completeJson({
-      client: createAuxClient({ baseURL: endpoint.url, model: "aux-test", timeoutMs: 5_000 }),
+      client: createAuxClient({ baseURL: endpoint.url, model: "aux-test", timeoutMs: 5_000, cooldownMs: COOLDOWN_MS }),
       name: "route_decision",
       schema: Schema,
       system: `You route requests to tasks. Project notes:\n${inSystem.context}`,

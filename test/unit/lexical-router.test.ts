@@ -4,9 +4,10 @@ import { emptyLedger, recordDecision } from "../../src/core/routing/ledger.js";
 import { applySafetyRules, routeLexically } from "../../src/core/routing/lexical-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
 import { type Evidence, TaskIndex } from "../../src/core/routing/task-index.js";
+import { THRESHOLD } from "../support/defaults.js";
 
 function route(index: TaskIndex, text: string) {
-  return routeLexically({ text, signals: extractSignals(text) }, index);
+  return routeLexically({ text, signals: extractSignals(text) }, index, { threshold: THRESHOLD });
 }
 
 /** An index with tasks opened in order; the last one is current. */
@@ -180,7 +181,7 @@ describe("safety rules that hold whatever the score", () => {
     const index = indexOf([["t1", { text: "Add a parse_duration function to timeutil/parse.py that accepts 90s and 5m.", paths: ["timeutil/parse.py"] }]]);
     const text = "also add a dark mode toggle to the settings page";
     const modelSays: RoutingDecision = { target: { kind: "task", task: "t1" }, confidence: 0.97, related: [], shared: false, reason: "same session", basis: "content", router: "model" };
-    const held = applySafetyRules(modelSays, { text, signals: extractSignals(text) }, index);
+    const held = applySafetyRules(modelSays, { text, signals: extractSignals(text) }, index, { threshold: THRESHOLD });
     expect(held.confidence).toBeLessThan(0.8);
     expect(held.reason).toContain("held back");
   });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messageTokens } from "../../src/core/context/call-report.js";
 import type { ActiveTask } from "../../src/core/context/call-view.js";
-import { DEFAULT_KEEP_RECENT } from "../../src/core/context/replace-covered-exchanges.js";
 import { type InteractionGroup, toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { compactionInstructions } from "../../src/core/memory/compaction-instructions.js";
 import { listTasks, showTask } from "../../src/core/memory/describe-tasks.js";
@@ -13,6 +12,7 @@ import { requestIDsOf, uncoveredGroups } from "../../src/core/memory/uncovered-g
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { emptyLedger, type Ledger } from "../../src/core/routing/ledger.js";
 import { activeTaskOf, withRecordApplied } from "../support/context.js";
+import { KEEP_RECENT, RECORD_TOKENS, THRESHOLD } from "../support/defaults.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 
@@ -67,9 +67,9 @@ function taskOf(active: ActiveTask): Extract<ActiveTask, { kind: "task" }> {
 }
 
 function assemble(messages: readonly MessageWithParts[], ledger: Ledger, record: TaskRecord, keepRecent?: number, batchTokens = 0) {
-  const active = taskOf(activeTaskOf(messages, ledger, 0.8));
+  const active = taskOf(activeTaskOf(messages, ledger, THRESHOLD));
   const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
-  const renderedRecord = renderRecord(record, { title });
+  const renderedRecord = renderRecord(record, { title, maxTokens: RECORD_TOKENS });
   return {
     renderedRecord,
     active,
@@ -184,10 +184,10 @@ describe("replacing covered exchanges: what the record replaces", () => {
     for (const message of messagesOf(history, groupA2)) expect(result.messages).toContain(message);
   });
 
-  it(`keeps the last ${DEFAULT_KEEP_RECENT} groups whole by default`, () => {
+  it(`keeps the last ${KEEP_RECENT} groups whole by default`, () => {
     const record = recordCovering("t1", [a1, b1]);
-    expect(ids(assemble(history, oneTask, record).messages)).toEqual(ids(assemble(history, oneTask, record, DEFAULT_KEEP_RECENT).messages));
-    expect(DEFAULT_KEEP_RECENT).toBe(2);
+    expect(ids(assemble(history, oneTask, record).messages)).toEqual(ids(assemble(history, oneTask, record, KEEP_RECENT).messages));
+    expect(KEEP_RECENT).toBe(2);
   });
 
   it("leaves other tasks' groups untouched on the full history, even if the record claims them", () => {
@@ -401,7 +401,7 @@ describe("compactionInstructions", () => {
     expect(text).toContain("the suspended ones included");
     expect(text).toContain("- Task t1 (current): slugify (its memory record is in the conversation)");
     expect(text).toContain("- Task t2 (suspended): changelog (no memory record yet");
-    expect(text).not.toContain(renderRecord(record, { title: "slugify" }));
+    expect(text).not.toContain(renderRecord(record, { title: "slugify", maxTokens: RECORD_TOKENS }));
     expect(text.indexOf("Task t1 (")).toBeLessThan(text.indexOf("Task t2 ("));
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAuxClient } from "../../src/auxiliary/endpoint-client.js";
-import { createModelMemoryUpdater, MODEL_BATCH_LIMITS } from "../../src/auxiliary/model-memory-updater.js";
+import { createModelMemoryUpdater } from "../../src/auxiliary/model-memory-updater.js";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { applyProposal } from "../../src/core/memory/apply-proposal.js";
 import { nextBatch, TOOL_OUTPUT_CHARS, truncateDigest } from "../../src/core/memory/batches.js";
@@ -9,6 +9,7 @@ import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } 
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import { RecordProposalSchema } from "../../src/core/memory/record-proposal.js";
 import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
+import { COOLDOWN_MS, MODEL_BATCH_LIMITS } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 import { mainSession } from "../support/fixtures.js";
 
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 async function updaterAnswering(respond: (body: unknown, index: number) => FakeReply) {
   endpoint = await startFakeAuxEndpoint({ respond });
-  return createModelMemoryUpdater(createAuxClient({ baseURL: endpoint.url, model: "memory-model", timeoutMs: 5000 }));
+  return createModelMemoryUpdater(createAuxClient({ baseURL: endpoint.url, model: "memory-model", timeoutMs: 5000, cooldownMs: COOLDOWN_MS }), MODEL_BATCH_LIMITS);
 }
 
 const answer = (value: unknown): FakeReply => ({ kind: "content", content: JSON.stringify(value) });

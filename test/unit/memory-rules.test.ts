@@ -7,6 +7,7 @@ import { activeConstraints, type TaskRecord, TaskRecordSchema } from "../../src/
 import { MAX_ITEM_CHARS, RecordProposalSchema } from "../../src/core/memory/record-proposal.js";
 import { renderRecord } from "../../src/core/memory/render-record.js";
 import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
+import { RECORD_TOKENS } from "../support/defaults.js";
 import { mainSession } from "../support/fixtures.js";
 
 // two-tasks-with-tool-error: task A is the 1st and 3rd request (slugify), B the 2nd (changelog).
@@ -155,7 +156,7 @@ describe("superseding", () => {
       { id: "c2", text: "Keep unicode letters instead of dropping them.", sources: [a2.id] },
     ]);
     expect(activeConstraints(next).map((constraint) => constraint.id)).toEqual(["c2"]);
-    const rendered = renderRecord(next, { title: "slugify" });
+    const rendered = renderRecord(next, { title: "slugify", maxTokens: RECORD_TOKENS });
     const [inForce = "", overridden = ""] = rendered.split("Overridden by a later request (do not apply these):");
     expect(inForce).toContain("- Keep unicode letters instead of dropping them.");
     expect(inForce).not.toContain("Drop every character");
@@ -200,7 +201,7 @@ describe("superseding", () => {
       const next = apply(inputA([a2], first), { goal: "", constraints: [{ id: "c1" }], superseded: [{ id: "c1", by }] });
       expect(next.constraints).toEqual([{ id: "c1", text: "Join words with dashes.", sources: [source] }]);
       expect(activeConstraints(next)).toHaveLength(1);
-      expect(renderRecord(next, { title: "slugify" })).toContain("Join words with dashes.");
+      expect(renderRecord(next, { title: "slugify", maxTokens: RECORD_TOKENS })).toContain("Join words with dashes.");
       expect(next.lastUpdate.notes).toEqual([`kept c1: ${JSON.stringify(by)} is not a newer user message of t1`]);
     });
   }
@@ -226,7 +227,7 @@ describe("records written before overrides were shown", () => {
     stored["constraints"] = [{ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id }];
     const parsed = TaskRecordSchema.parse(stored);
     expect(parsed.constraints[0]).toEqual({ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id });
-    expect(renderRecord(parsed, { title: "slugify" })).toContain("- Join words with dashes. (overridden by a later request)");
+    expect(renderRecord(parsed, { title: "slugify", maxTokens: RECORD_TOKENS })).toContain("- Join words with dashes. (overridden by a later request)");
   });
 });
 

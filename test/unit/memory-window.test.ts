@@ -12,6 +12,7 @@ import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
 import { createCallBudgets } from "../../src/plugin/call-budgets.js";
 import { activeTaskOf } from "../support/context.js";
+import { KEEP_RECENT, RECORD_TOKENS } from "../support/defaults.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 
@@ -57,10 +58,10 @@ function withBudget(budget: number | undefined, covered: TaskRecord, summaryText
   const view = buildCallView({ messages, ledger: slugify });
   const active = activeTaskOf(messages, slugify, 0.8);
   if (active.kind !== "task") throw new Error(active.reason);
-  const renderedRecord = renderRecord(covered, { title: "slugify" });
+  const renderedRecord = renderRecord(covered, { title: "slugify", maxTokens: RECORD_TOKENS });
   const fitRecord = (maxTokens: number) => renderRecord(covered, { title: "slugify", maxTokens });
   // A batch no history fills: only the window can make exchanges go.
-  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, active, record: covered, renderedRecord, batchTokens: 1_000_000, budget, fitRecord });
+  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, active, record: covered, renderedRecord, keepRecent: KEEP_RECENT, batchTokens: 1_000_000, budget, fitRecord });
   return { note, messages: applyPlan(messages, plan), tokens: planTokens(messages, plan), renderedRecord };
 }
 
@@ -128,7 +129,7 @@ const twoTasks = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1"
 
 describe("records in the compaction clone", () => {
   const render = (records: Record<string, TaskRecord>) => (task: string, maxTokens?: number) =>
-    renderRecord(records[task] as TaskRecord, { title: task, ...(maxTokens === undefined ? {} : { maxTokens }) });
+    renderRecord(records[task] as TaskRecord, { title: task, maxTokens: maxTokens ?? RECORD_TOKENS });
 
   it("stand in place of the exchanges they cover, right before their task's first request; the requests stay", () => {
     const records = { t1: record("t1", [a1], ["Add slugify"]), t2: record("t2", [b1], ["Write the entry"]) };

@@ -3,6 +3,7 @@ import { createAuxClient } from "../../src/auxiliary/endpoint-client.js";
 import { createModelRouter } from "../../src/auxiliary/model-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
 import { TaskIndex } from "../../src/core/routing/task-index.js";
+import { COOLDOWN_MS, THRESHOLD } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 
 let endpoint: FakeAuxEndpoint | undefined;
@@ -13,7 +14,7 @@ afterEach(async () => {
 
 async function routerAnswering(respond: (body: unknown) => FakeReply) {
   endpoint = await startFakeAuxEndpoint({ respond });
-  return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000 }));
+  return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000, cooldownMs: COOLDOWN_MS }), { lexical: { threshold: THRESHOLD } });
 }
 
 function twoTasks(): TaskIndex {
@@ -66,7 +67,7 @@ describe("the model router", () => {
 describe("the hybrid router", () => {
   async function hybridAnswering(respond: (body: unknown) => FakeReply) {
     endpoint = await startFakeAuxEndpoint({ respond });
-    return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000 }), { hybrid: true, lexical: { threshold: 0.8 } });
+    return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000, cooldownMs: COOLDOWN_MS }), { hybrid: true, lexical: { threshold: THRESHOLD } });
   }
 
   it("keeps a confident lexical decision without asking the model", async () => {

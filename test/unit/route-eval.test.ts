@@ -3,10 +3,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lexicalRouter, type Router } from "../../src/core/routing/router.js";
+import type { Router } from "../../src/core/routing/router.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { evaluateRouting } from "../../src/route-eval/evaluate-routing.js";
 import { LabelledSessionsError, parseLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
+import { lexicalRouter, THRESHOLD } from "../support/defaults.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
@@ -90,7 +91,7 @@ describe("evaluateRouting", () => {
   it("runs the lexical router over the committed set", async () => {
     const { readFile } = await import("node:fs/promises");
     const sessions = parseLabelledSessions(SET, await readFile(SET, "utf8"));
-    const evaluation = await evaluateRouting({ sessions, router: lexicalRouter, threshold: 0.8 });
+    const evaluation = await evaluateRouting({ sessions, router: lexicalRouter, threshold: THRESHOLD });
     expect(evaluation.metrics.n).toBe(sessions.reduce((sum, session) => sum + session.requests.length, 0));
     expect(evaluation.metrics.accuracy).toBeGreaterThan(0.85);
     // What hides history wrongly stays rare on this set, written to a different brief.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIDENCE_THRESHOLD } from "../../src/core/routing/decision.js";
 import { routeLexically } from "../../src/core/routing/lexical-router.js";
 import { extractSignals } from "../../src/core/routing/signals.js";
 import { type Evidence, TaskIndex } from "../../src/core/routing/task-index.js";
+import { THRESHOLD } from "../support/defaults.js";
 
-const SURE = DEFAULT_CONFIDENCE_THRESHOLD;
+const SURE = THRESHOLD;
 
 function route(index: TaskIndex, text: string) {
-  return routeLexically({ text, signals: extractSignals(text) }, index);
+  return routeLexically({ text, signals: extractSignals(text) }, index, { threshold: THRESHOLD });
 }
 
 /** An index with tasks opened in order, each with its requests' evidence; the last one is current. */

@@ -6,9 +6,6 @@ import { messageTokens, planTokens } from "./call-report.js";
 import type { ActiveTask, CallView } from "./call-view.js";
 import { type ContextPlan, withDropped, withInsertedBefore } from "./context-plan.js";
 
-export const DEFAULT_KEEP_RECENT = 2;
-/** Covered exchanges are replaced in batches of at least this many estimated tokens. */
-export const DEFAULT_REPLACE_BATCH_TOKENS = 2000;
 
 /** What the memory step did, for the debug line and `/rcm why`. */
 export interface MemoryNote {
@@ -52,17 +49,16 @@ export function replaceCoveredExchanges(options: {
   active: Extract<ActiveTask, { kind: "task" }>;
   record: TaskRecord;
   renderedRecord: string;
-  keepRecent?: number;
+  keepRecent: number;
   /** 0: replace every covered exchange at once. */
-  batchTokens?: number;
+  batchTokens: number;
   /** Estimated tokens the call's messages may take, the record included; undefined: no limit known. */
   budget?: number | undefined;
   /** The record rendered within a smaller bound, for when the whole one does not fit the budget. */
   fitRecord?: ((maxTokens: number) => string) | undefined;
 }): { plan: ContextPlan; note: MemoryNote } {
   const { view, active, record, renderedRecord } = options;
-  const keepRecent = options.keepRecent ?? DEFAULT_KEEP_RECENT;
-  const batchTokens = options.batchTokens ?? DEFAULT_REPLACE_BATCH_TOKENS;
+  const { keepRecent, batchTokens } = options;
   const { groups, tasks, messages } = view;
   const inContext = groups.map((group) => group.indices.some((index) => !options.plan.dropped.has(index)));
   const recent = new Set<number>();

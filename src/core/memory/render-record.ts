@@ -1,7 +1,6 @@
 import { estimateTokens } from "./estimate-tokens.js";
 import { activeConstraints, type Constraint, overriddenConstraints, type TaskRecord } from "./record.js";
 
-export const DEFAULT_RECORD_TOKENS = 1500;
 
 /** The tags around a rendered record; tests and the compaction prompt look for them. */
 export const RECORD_OPEN = "<rcm-task-memory";
@@ -27,8 +26,8 @@ const TRIM_ORDER = ["progress", "files", "uncertainties", "pending", "overridden
  * So when the constraints alone exceed the bound, every one of them is shown and the record
  * is over its bound (by design; the goal, the constraints and the tags are all it holds then).
  */
-export function renderRecord(record: TaskRecord, options: { title: string; maxTokens?: number }): string {
-  const maxTokens = options.maxTokens ?? DEFAULT_RECORD_TOKENS;
+export function renderRecord(record: TaskRecord, options: { title: string; maxTokens: number }): string {
+  const { maxTokens } = options;
   const shown: Shown = {
     progress: record.progress.length,
     files: record.files.length,

@@ -30,9 +30,6 @@ export interface RoutingDecision {
 
 export type DecisionBasis = "first" | "explicit" | "workspace" | "shared" | "back-reference" | "content";
 
-/** Below this routing confidence the full history is kept (the paper's 0.8); the options' default. */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.8;
-
 /** Rounds a confidence so that decisions serialise to the same bytes everywhere. */
 export function roundConfidence(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;

@@ -1,6 +1,6 @@
 import { type AnchorVerdict, anchorVerdict } from "./anchor-rules.js";
 import { anchorsOf } from "./anchors.js";
-import { DEFAULT_CONFIDENCE_THRESHOLD, type DecisionBasis, type RoutingDecision, roundConfidence } from "./decision.js";
+import { type DecisionBasis, type RoutingDecision, roundConfidence } from "./decision.js";
 import { calibrate, type RouterParameters, scoreCandidates } from "./router-model.js";
 import { ROUTER_PARAMETERS } from "./router-parameters.js";
 import { type RoutingFeatures, routingFeatures, type TaskCandidate } from "./routing-features.js";
@@ -20,7 +20,7 @@ export interface RoutingRequest {
 export interface LexicalRouterOptions {
   parameters?: RouterParameters;
   /** The plug-in's confidence threshold: a decision held back by a safety rule stays below it. */
-  threshold?: number;
+  threshold: number;
 }
 
 /** How far below the threshold a held-back decision stays. */
@@ -35,7 +35,7 @@ const UNSURE_FLOOR = 0.5;
  * confidence is the top probability, calibrated out of fold; safety rules then hold back
  * any decision that would hide history without positive evidence.
  */
-export function routeLexically(request: RoutingRequest, index: TaskIndex, options: LexicalRouterOptions = {}): RoutingDecision {
+export function routeLexically(request: RoutingRequest, index: TaskIndex, options: LexicalRouterOptions): RoutingDecision {
   return decideLexically(request, index, options).decision;
 }
 
@@ -47,9 +47,9 @@ export interface LexicalDecision {
   rule?: SafetyRule;
 }
 
-export function decideLexically(request: RoutingRequest, index: TaskIndex, options: LexicalRouterOptions = {}): LexicalDecision {
+export function decideLexically(request: RoutingRequest, index: TaskIndex, options: LexicalRouterOptions): LexicalDecision {
   const parameters = options.parameters ?? ROUTER_PARAMETERS;
-  const threshold = options.threshold ?? DEFAULT_CONFIDENCE_THRESHOLD;
+  const { threshold } = options;
   const { signals } = request;
   const newTask = { kind: "new" as const, title: taskTitle(request.text) };
   const decide = (target: RoutingDecision["target"], confidence: number, reason: string, basis: DecisionBasis, shared = false): RoutingDecision => ({
@@ -105,10 +105,10 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
  * Holds back a decision another router made (the model's) by the same safety rules: a
  * decision that would hide history without positive evidence stays below the threshold.
  */
-export function applySafetyRules(decision: RoutingDecision, request: RoutingRequest, index: TaskIndex, options: LexicalRouterOptions = {}): RoutingDecision {
+export function applySafetyRules(decision: RoutingDecision, request: RoutingRequest, index: TaskIndex, options: LexicalRouterOptions): RoutingDecision {
   if (index.size === 0 || decision.shared) return decision;
   const parameters = options.parameters ?? ROUTER_PARAMETERS;
-  const threshold = options.threshold ?? DEFAULT_CONFIDENCE_THRESHOLD;
+  const { threshold } = options;
   const features = routingFeatures({ text: request.text, signals: request.signals, index });
   const target = decision.target;
   const chosen = target.kind === "new" ? "new" : features.tasks.find((candidate) => candidate.task.id === target.task);

@@ -12,9 +12,7 @@ export interface Router {
   route(request: RoutingRequest, index: TaskIndex): Promise<RoutingDecision>;
 }
 
-export function createLexicalRouter(options: LexicalRouterOptions = {}): Router {
+export function createLexicalRouter(options: LexicalRouterOptions): Router {
   return { name: "lexical", route: async (request, index) => routeLexically(request, index, options) };
 }
 
-/** The lexical router with the committed parameters and the default threshold. */
-export const lexicalRouter: Router = createLexicalRouter();

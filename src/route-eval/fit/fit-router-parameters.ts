@@ -1,3 +1,4 @@
+import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
 import { decideLexically, type LexicalDecision } from "../../core/routing/lexical-router.js";
 import type { Router } from "../../core/routing/router.js";
 import type { RouterParameters } from "../../core/routing/router-model.js";
@@ -94,7 +95,7 @@ async function foldDecisions(sessions: readonly LabelledSession[], weights: read
       return detail.decision;
     },
   };
-  const evaluation = await evaluateRouting({ sessions, router, threshold: 0.8 });
+  const evaluation = await evaluateRouting({ sessions, router, threshold: DEFAULT_OPTIONS.confidenceThreshold });
   return evaluation.requests.flatMap((request, position) => {
     const detail = details[position];
     if (!detail || detail.decision.basis === "first") return [];
