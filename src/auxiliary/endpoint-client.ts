@@ -12,11 +12,11 @@ export interface EndpointClientOptions {
   model: string;
   /** Empty or missing for endpoints without authentication (Ollama, llama.cpp, vLLM). */
   apiKey?: string | undefined;
-  /** Per HTTP call; 20 s by default. */
+  /** Per HTTP call (the aux.timeoutMs option). */
   timeoutMs: number;
   /** Sent as `max_tokens` when set. */
   maxTokens?: number | undefined;
-  /** Pause after repeated failures or a timeout; 60 s by default, 0 never pauses. */
+  /** Pause after repeated failures or a timeout (the aux.cooldownMs option); 0 never pauses. */
   cooldownMs: number;
 }
 

@@ -1,6 +1,7 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import { describeProblem, type OptionProblem } from "../config/option-problem.js";
 import type { LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
+import { isConfident } from "../core/routing/ledger.js";
 import { clip, percent } from "../session-views/words.js";
 import type { Logger } from "./logger.js";
 
@@ -21,7 +22,7 @@ export function routingToast(options: { entry: LedgerEntry; task: LedgerTask; pr
   // Numbers lead their line and titles are clipped: a toast never wraps inside a figure.
   const title = clip(task.title, TOAST_TITLE_CHARS);
   if (entry.shared) return undefined;
-  if (entry.confidence < threshold) {
+  if (!isConfident(entry, threshold)) {
     return { title: "RCM: full history", message: `${percent(entry.confidence)} sure, under ${percent(threshold)}. Best guess ${task.id}: "${title}"`, variant: "warning" };
   }
   // The session's first task is no news.

@@ -3,7 +3,7 @@ import { toInteractionGroups } from "../core/interaction-groups.js";
 import { mayRelabel, relabelsOf } from "../core/routing/edit-evidence.js";
 import { type FoldedEvidence, newEvidence } from "../core/routing/group-evidence.js";
 import { groupTasks } from "../core/routing/group-tasks.js";
-import { type Ledger, type LedgerEntry, type LedgerTask, moveRequest, relabelRequest } from "../core/routing/ledger.js";
+import { currentTask, type Ledger, type LedgerEntry, type LedgerTask, lastRouted, moveRequest, relabelRequest } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
@@ -174,7 +174,7 @@ export function createSessionRouting(deps: {
     },
     move: (sessionID, target) =>
       store.step(sessionID, async (session) => {
-        const messageID = session.state.ledger.order.at(-1);
+        const messageID = lastRouted(session.state.ledger)?.messageID;
         if (session.subagent || messageID === undefined) throw new Error("no request has been routed in this session yet");
         return moveMessage(session, messageID, target);
       }),
@@ -185,7 +185,6 @@ export function createSessionRouting(deps: {
 function emptyIndex(ledger: Ledger): RoutingIndex {
   const index = new TaskIndex();
   for (const task of ledger.tasks) index.addTask(task.id, task.title);
-  const last = ledger.order[ledger.order.length - 1];
-  index.current = last === undefined ? undefined : ledger.decisions[last]?.task;
+  index.current = currentTask(ledger);
   return { index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set() };
 }

@@ -2,6 +2,7 @@ import { keepsEveryTask, modeParts } from "../config/modes.js";
 import type { Options } from "../config/options-schema.js";
 import type { CallReport } from "../core/context/call-report.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
+import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { clip, percent, plural, tokens } from "./words.js";
 
@@ -84,7 +85,7 @@ export function describeDecision(ledger: Ledger, entry: LedgerEntry): string {
 export function consequence(options: ViewSettings, state: SessionState, entry: LedgerEntry): string {
   if (state.off) return "The model sees the full history: opencode-rcm is off for this session.";
   if (entry.shared) return "The model sees the full history: a rule is meant for every task.";
-  if (entry.confidence < options.confidenceThreshold) return `The model sees the full history: ${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}, not sure enough to leave anything out.`;
+  if (!isConfident(entry, options.confidenceThreshold)) return `The model sees the full history: ${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}, not sure enough to leave anything out.`;
   if (state.ledger.tasks.length < 2) return "The model sees the whole session: it has one task so far.";
   if (keepsEveryTask(options.mode)) {
     const record = state.records[entry.task] ? `${entry.task}'s memory record stands in for the old exchanges it covers` : `${entry.task} has no memory record yet`;
@@ -169,6 +170,5 @@ export function whenRecordWritten(options: Pick<Options, "mode" | "memory">, tas
 
 /** The session's last routed request's decision. */
 export function lastEntry(ledger: Ledger): LedgerEntry | undefined {
-  const last = ledger.order.at(-1);
-  return last === undefined ? undefined : ledger.decisions[last];
+  return lastRouted(ledger)?.entry;
 }

@@ -1,6 +1,7 @@
 import { keepsEveryTask, modeParts } from "../config/modes.js";
 import { activeConstraints } from "../core/memory/record.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
+import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { ViewSettings } from "../session-views/render-status.js";
 import { callTallies, lastEntry, taskRows } from "../session-views/render-status.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
@@ -89,7 +90,7 @@ function memoryLines(state: SessionState, task: string, width: number): PanelLin
 
 /** "Last call", or what makes it older than the decision above it: a move since, or an earlier request (short: the sidebar is narrow). */
 function callLabel(state: SessionState, requestID: string | undefined): string {
-  const lastID = state.ledger.order.at(-1);
+  const lastID = lastRouted(state.ledger)?.messageID;
   if (requestID === undefined || lastID === undefined) return "Last call";
   if (requestID !== lastID) return "Earlier call";
   return state.ledger.decisions[lastID]?.router === "user" ? "Call before the move" : "Last call";
@@ -99,7 +100,7 @@ function callLabel(state: SessionState, requestID: string | undefined): string {
 function panelConsequence(settings: ViewSettings, state: SessionState, entry: LedgerEntry): { text: string; fallback: boolean } {
   if (state.off) return { text: "full history: RCM is off", fallback: true };
   if (entry.shared) return { text: "full history: a rule for every task", fallback: true };
-  if (entry.confidence < settings.confidenceThreshold) return { text: `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
+  if (!isConfident(entry, settings.confidenceThreshold)) return { text: `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
   if (state.ledger.tasks.length < 2) return { text: "one task so far: the whole session", fallback: false };
   if (keepsEveryTask(settings.mode)) return { text: `all tasks in view; ${entry.task}'s record for its old part`, fallback: false };
   return { text: `the model gets only ${entry.task}'s history`, fallback: false };

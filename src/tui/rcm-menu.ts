@@ -1,6 +1,7 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
 import { listTasks, showTask } from "../core/memory/describe-tasks.js";
+import { lastRouted } from "../core/routing/ledger.js";
 import { renderStatus, renderTaskTable, renderWhy, taskRows, whenRecordWritten } from "../session-views/render-status.js";
 import { plural } from "../session-views/words.js";
 import { INTENT_TOAST_TITLE, postIntent, type SessionIntent } from "../store/session-inbox.js";
@@ -64,7 +65,7 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
       );
     }
     case "move": {
-      const messageID = state?.ledger.order.at(-1);
+      const messageID = state ? lastRouted(state.ledger)?.messageID : undefined;
       if (!state || messageID === undefined) return alert(api, "/rcm move", "No request has been routed in this session yet.");
       const from = state.ledger.decisions[messageID]?.task ?? "?";
       const targets: TuiDialogSelectOption<string>[] = [...taskOptions(state).filter((option) => option.value !== from), { title: "new", value: "new", description: "a new task, titled after the request" }];

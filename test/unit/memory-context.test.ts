@@ -56,7 +56,7 @@ async function extractiveRecord(history: readonly MessageWithParts[], ledger: Le
   const groups = toInteractionGroups(history).filter((group) => groupIDs.includes(group.id));
   const ledgerTask = ledger.tasks.find((candidate) => candidate.id === task);
   if (!ledgerTask) throw new Error(`no task ${task}`);
-  const result = await extractiveUpdater.update({ task: ledgerTask, previous: undefined, batch: digestGroups(history, groups), requestIDs: requestIDsOf(ledger, task) });
+  const result = await extractiveUpdater.update({ task: ledgerTask, previous: undefined, batch: digestGroups(history, groups), requestIDs: requestIDsOf(ledger, task, THRESHOLD) });
   if (!result.ok) throw new Error(result.reason);
   return result.record;
 }
@@ -337,7 +337,7 @@ describe("uncoveredGroups", () => {
     const map = uncoveredGroups({ messages: history, groups: toInteractionGroups(history), ledger: unsure, records: {}, threshold: 0.8 });
     expect([...map].map(([task, groups]) => [task, groups.map((group) => group.id)])).toEqual([["t1", [a1, a2]]]);
     expect(requestIDsOf(unsure, "t1", 0.8)).toEqual([a1, a2]);
-    expect(requestIDsOf(unsure, "t1")).toEqual([a1, b1, a2]);
+    expect(requestIDsOf(unsure, "t1", 0)).toEqual([a1, b1, a2]);
   });
 
   it("leaves out a turn still running: its last step asked for tools and nothing after it was answered", () => {
@@ -387,10 +387,10 @@ describe("uncoveredGroups", () => {
 
   it("requestIDsOf gives a task's routed requests in order, without shared decisions", () => {
     const ledger = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }], [a2, "t1"]]);
-    expect(requestIDsOf(ledger, "t1")).toEqual([a1, a2]);
-    expect(requestIDsOf(twoTasks, "t1")).toEqual([a1, a2]);
-    expect(requestIDsOf(twoTasks, "t2")).toEqual([b1]);
-    expect(requestIDsOf(twoTasks, "t9")).toEqual([]);
+    expect(requestIDsOf(ledger, "t1", THRESHOLD)).toEqual([a1, a2]);
+    expect(requestIDsOf(twoTasks, "t1", THRESHOLD)).toEqual([a1, a2]);
+    expect(requestIDsOf(twoTasks, "t2", THRESHOLD)).toEqual([b1]);
+    expect(requestIDsOf(twoTasks, "t9", THRESHOLD)).toEqual([]);
   });
 });
 

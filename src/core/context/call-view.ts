@@ -2,6 +2,7 @@ import { type InteractionGroup, toInteractionGroups } from "../interaction-group
 import type { MessageWithParts } from "../messages.js";
 import { type GroupTask, groupTasks } from "../routing/group-tasks.js";
 import type { Ledger, LedgerEntry } from "../routing/ledger.js";
+import { isConfident, lastRouted } from "../routing/ledger.js";
 
 /**
  * One model call as the plug-in sees it, built once per call: the messages OpenCode is
@@ -44,10 +45,9 @@ function currentRequest(groups: readonly InteractionGroup[], ledger: Ledger): Cu
     if (!entry) return { kind: "none", reason: "current request not routed" };
     return { kind: "routed", requestID: request.id, position, entry, inView: true };
   }
-  const last = ledger.order[ledger.order.length - 1];
-  const entry = last === undefined ? undefined : ledger.decisions[last];
-  if (groups.length === 0 || last === undefined || !entry) return { kind: "none", reason: "no user request in view" };
-  return { kind: "routed", requestID: last, position: -1, entry, inView: false };
+  const last = lastRouted(ledger);
+  if (groups.length === 0 || last === undefined) return { kind: "none", reason: "no user request in view" };
+  return { kind: "routed", requestID: last.messageID, position: -1, entry: last.entry, inView: false };
 }
 
 /** The one definition of "the current task" that routing and memory narrow the context to. */
@@ -55,7 +55,7 @@ export function activeTask(view: Pick<CallView, "current">, threshold: number): 
   const { current } = view;
   if (current.kind === "none") return current;
   const { entry } = current;
-  if (entry.confidence < threshold) return { kind: "none", reason: `confidence ${entry.confidence} below ${threshold}` };
+  if (!isConfident(entry, threshold)) return { kind: "none", reason: `confidence ${entry.confidence} below ${threshold}` };
   if (entry.shared) return { kind: "none", reason: "shared instruction" };
   return { kind: "task", requestID: current.requestID, position: current.position, task: entry.task, entry, inView: current.inView };
 }

@@ -1,4 +1,5 @@
 import type { Ledger } from "../routing/ledger.js";
+import { currentTask } from "../routing/ledger.js";
 import type { TaskRecord } from "./record.js";
 import { RECORD_OPEN } from "./render-record.js";
 
@@ -11,8 +12,7 @@ import { RECORD_OPEN } from "./render-record.js";
 export function compactionInstructions(options: { ledger: Ledger; records: Readonly<Record<string, TaskRecord>> }): string | undefined {
   const { ledger, records } = options;
   if (ledger.tasks.length === 0) return undefined;
-  const lastRequest = ledger.order[ledger.order.length - 1];
-  const current = lastRequest === undefined ? undefined : ledger.decisions[lastRequest]?.task;
+  const current = currentTask(ledger);
   const lines = ledger.tasks.map((task) => {
     const status = task.id === current ? "current" : "suspended";
     const memory = records[task.id] ? "its memory record is in the conversation" : "no memory record yet: take its goal and requirements from the conversation";

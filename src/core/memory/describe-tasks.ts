@@ -1,4 +1,5 @@
 import type { Ledger } from "../routing/ledger.js";
+import { currentTask } from "../routing/ledger.js";
 import type { TaskRecord } from "./record.js";
 import { renderRecord } from "./render-record.js";
 
@@ -30,9 +31,4 @@ export function showTask(ledger: Ledger, records: Readonly<Record<string, TaskRe
   const record = records[task.id];
   if (!record) return `${task.id}: ${task.title}\nNo memory record yet: ${whenWritten}.`;
   return renderRecord(record, { title: task.title, maxTokens: recordTokens });
-}
-
-function currentTask(ledger: Ledger): string | undefined {
-  const last = ledger.order[ledger.order.length - 1];
-  return last === undefined ? undefined : ledger.decisions[last]?.task;
 }

@@ -1,5 +1,6 @@
 import type { MessageWithParts } from "../messages.js";
 import type { Ledger } from "../routing/ledger.js";
+import { isConfident } from "../routing/ledger.js";
 import { covers, type TaskRecord } from "./record.js";
 
 /**
@@ -34,7 +35,7 @@ export function missesUncoveredRequest(options: {
   const inView = new Set(messages.map((message) => message.info.id));
   return ledger.order.some((id) => {
     const entry = ledger.decisions[id];
-    if (!entry || entry.shared || entry.confidence < threshold || inView.has(id)) return false;
+    if (!entry || entry.shared || !isConfident(entry, threshold) || inView.has(id)) return false;
     return !covers(records[entry.task], id);
   });
 }

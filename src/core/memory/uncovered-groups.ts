@@ -2,6 +2,7 @@ import { groupRequestID, type InteractionGroup } from "../interaction-groups.js"
 import type { MessageWithParts } from "../messages.js";
 import { groupTasks } from "../routing/group-tasks.js";
 import type { Ledger } from "../routing/ledger.js";
+import { isConfident } from "../routing/ledger.js";
 import { covers, type TaskRecord } from "./record.js";
 
 /**
@@ -65,9 +66,9 @@ function groupConfidences(groups: readonly InteractionGroup[], ledger: Ledger): 
 }
 
 /** The user messages confidently routed to a task, in routing order (shared instructions excluded). */
-export function requestIDsOf(ledger: Ledger, task: string, threshold = 0): string[] {
+export function requestIDsOf(ledger: Ledger, task: string, threshold: number): string[] {
   return ledger.order.filter((id) => {
     const entry = ledger.decisions[id];
-    return entry !== undefined && entry.task === task && !entry.shared && entry.confidence >= threshold;
+    return entry !== undefined && entry.task === task && !entry.shared && isConfident(entry, threshold);
   });
 }

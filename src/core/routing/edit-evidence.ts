@@ -1,7 +1,7 @@
 import type { InteractionGroup } from "../interaction-groups.js";
 import { toolCallEvidence } from "./group-evidence.js";
 import { groupTasks } from "./group-tasks.js";
-import type { Ledger } from "./ledger.js";
+import { isConfident, type Ledger } from "./ledger.js";
 import { extractSignals } from "./signals.js";
 
 // OpenCode's tools that change a file; what a turn reads says less than what it edits.
@@ -47,7 +47,7 @@ export function evidenceOwner(options: { routedTo: string; edited: readonly stri
 export function mayRelabel(options: { group: InteractionGroup; ledger: Ledger; threshold: number }): boolean {
   const { group, ledger, threshold } = options;
   const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
-  if (!entry || entry.shared || entry.router === "user" || entry.relabelled || entry.confidence >= threshold) return false;
+  if (!entry || entry.shared || entry.router === "user" || entry.relabelled || isConfident(entry, threshold)) return false;
   return group.toolCalls.some((call) => call.status === "completed" && EDIT_TOOLS.has(call.tool));
 }
 

@@ -121,3 +121,20 @@ function taskOf(ledger: Ledger, id: string): LedgerTask {
 function nextTaskID(ledger: Ledger): string {
   return `t${ledger.tasks.length + 1}`;
 }
+
+/** The request routed last (the latest in the ledger's order) and its decision; undefined before the first. */
+export function lastRouted(ledger: Ledger): { messageID: string; entry: LedgerEntry } | undefined {
+  const messageID = ledger.order.at(-1);
+  const entry = messageID === undefined ? undefined : ledger.decisions[messageID];
+  return messageID === undefined || entry === undefined ? undefined : { messageID, entry };
+}
+
+/** The current task: the one the last routed request went to. */
+export function currentTask(ledger: Ledger): string | undefined {
+  return lastRouted(ledger)?.entry.task;
+}
+
+/** A decision sure enough to leave other tasks' history out (and to be remembered under its task); below it, the full history. */
+export function isConfident(entry: Pick<LedgerEntry, "confidence">, threshold: number): boolean {
+  return entry.confidence >= threshold;
+}
