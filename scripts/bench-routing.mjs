@@ -25,11 +25,11 @@ import { routeRequest } from "../dist/core/routing/route-request.js";
 import { createLexicalRouter } from "../dist/core/routing/router.js";
 import { extractSignals } from "../dist/core/routing/signals.js";
 import { TaskIndex } from "../dist/core/routing/task-index.js";
-import { createFailOpenGuard } from "../dist/plugin/fail-open-guard.js";
-import { createSessionFlags } from "../dist/plugin/session-flags.js";
-import { createSessionRouting } from "../dist/plugin/session-routing.js";
-import { createSessionStore } from "../dist/plugin/session-store.js";
-import { createTransformHandler } from "../dist/plugin/transform-handler.js";
+import { createTransformHandler } from "../dist/plugin/hooks/transform-handler.js";
+import { createFailOpenGuard } from "../dist/plugin/sessions/fail-open-guard.js";
+import { createSessionFlags } from "../dist/plugin/sessions/session-flags.js";
+import { createSessionRouting } from "../dist/plugin/sessions/session-routing.js";
+import { createSessionStore } from "../dist/plugin/sessions/session-store.js";
 import { sessionStateFile } from "../dist/store/session-state-file.js";
 
 const SEED = 0x5eed;

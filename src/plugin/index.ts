@@ -11,23 +11,23 @@ import type { Message, Part } from "../core/messages.js";
 import { noteProject } from "../store/project-file.js";
 import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
 import { resolveStateDir } from "../store/state-dir.js";
-import { createCallBudgets } from "./call-budgets.js";
-import { createCommandHook } from "./commands/command-hook.js";
-import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./commands/rcm-command.js";
-import type { PluginDeps } from "./deps.js";
-import { createFailOpenGuard } from "./fail-open-guard.js";
-import { createLogger } from "./logger.js";
-import { modelThresholds } from "./model-thresholds.js";
+import { createCommandHook } from "./hooks/command-hook.js";
+import type { PluginDeps } from "./hooks/deps.js";
+import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./hooks/rcm-command.js";
+import { createTasksTool, TASKS_TOOL } from "./hooks/tasks-tool.js";
+import { createTasksToolGate } from "./hooks/tasks-tool-gate.js";
+import { createTransformHandler, type TransformOutput } from "./hooks/transform-handler.js";
 import { announceProblems, createToaster, plainTerminal, routingToast } from "./notifier.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
-import { createSessionFlags } from "./session-flags.js";
-import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./session-memory.js";
-import { createSessionRouting } from "./session-routing.js";
-import { clientSessionSource } from "./session-source.js";
-import { createSessionStore } from "./session-store.js";
-import { createTasksTool, TASKS_TOOL } from "./tasks-tool.js";
-import { createTasksToolGate } from "./tasks-tool-gate.js";
-import { createTransformHandler, type TransformOutput } from "./transform-handler.js";
+import { createCallBudgets } from "./sessions/call-budgets.js";
+import { createFailOpenGuard } from "./sessions/fail-open-guard.js";
+import { createLogger } from "./sessions/logger.js";
+import { modelThresholds } from "./sessions/model-thresholds.js";
+import { createSessionFlags } from "./sessions/session-flags.js";
+import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./sessions/session-memory.js";
+import { createSessionRouting } from "./sessions/session-routing.js";
+import { clientSessionSource } from "./sessions/session-source.js";
+import { createSessionStore } from "./sessions/session-store.js";
 
 // The composition root: builds config, logger and state once and maps hooks to handlers.
 const server: Plugin = async (input, rawOptions) => {

@@ -3,7 +3,7 @@ import { describeProblem, type OptionProblem } from "../config/option-problem.js
 import type { LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
 import { isConfident } from "../core/routing/ledger.js";
 import { clip, percent } from "../session-views/words.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "./sessions/logger.js";
 
 /** A task title's share of a toast's line. */
 const TOAST_TITLE_CHARS = 40;

@@ -1,9 +1,9 @@
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Router } from "../../src/core/routing/router.js";
-import type { Logger } from "../../src/plugin/logger.js";
-import { createSessionRouting, type SessionRouting } from "../../src/plugin/session-routing.js";
-import type { SessionSource } from "../../src/plugin/session-source.js";
-import { createSessionStore, type SessionStore } from "../../src/plugin/session-store.js";
+import type { Logger } from "../../src/plugin/sessions/logger.js";
+import { createSessionRouting, type SessionRouting } from "../../src/plugin/sessions/session-routing.js";
+import type { SessionSource } from "../../src/plugin/sessions/session-source.js";
+import { createSessionStore, type SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { THRESHOLD } from "./defaults.js";
 
 /** A source that serves recorded histories, each as it stood before the request given to `upTo`. */

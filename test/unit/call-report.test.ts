@@ -4,7 +4,7 @@ import { activeTask, buildCallView } from "../../src/core/context/call-view.js";
 import { EMPTY_PLAN, withDropped, withInsertedBefore } from "../../src/core/context/context-plan.js";
 import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { cachedGroupTokens } from "../../src/plugin/group-token-cache.js";
+import { cachedGroupTokens } from "../../src/plugin/hooks/group-token-cache.js";
 import { mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
-import type { Logger, LogLevel } from "../../src/plugin/logger.js";
+import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
+import type { Logger, LogLevel } from "../../src/plugin/sessions/logger.js";
 
 function recordingLogger() {
   const lines: { level: LogLevel; message: string; extra?: Record<string, unknown> }[] = [];

@@ -10,7 +10,7 @@ import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js
 import { renderRecord } from "../../src/core/memory/render-record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
-import { createCallBudgets } from "../../src/plugin/call-budgets.js";
+import { createCallBudgets } from "../../src/plugin/sessions/call-budgets.js";
 import { activeTaskOf } from "../support/context.js";
 import { KEEP_RECENT, RECORD_TOKENS } from "../support/defaults.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
-import type { SessionStore } from "../../src/plugin/session-store.js";
-import { TASKS_TOOL } from "../../src/plugin/tasks-tool.js";
-import { createTasksToolGate } from "../../src/plugin/tasks-tool-gate.js";
+import { TASKS_TOOL } from "../../src/plugin/hooks/tasks-tool.js";
+import { createTasksToolGate } from "../../src/plugin/hooks/tasks-tool-gate.js";
+import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
+import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { mainSession } from "../support/fixtures.js";
 import { recordingLogger } from "../support/plugin-parts.js";
 import { fixedStore, ledgerOf, stateOf } from "../support/routing.js";

@@ -2,8 +2,8 @@ import { type ToolContext, tool } from "@opencode-ai/plugin";
 import { describe, expect, it } from "vitest";
 import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import { renderRecord } from "../../src/core/memory/render-record.js";
-import type { SessionStore } from "../../src/plugin/session-store.js";
-import { createTasksTool } from "../../src/plugin/tasks-tool.js";
+import { createTasksTool } from "../../src/plugin/hooks/tasks-tool.js";
+import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { fixedStore, ledgerOf, stateOf } from "../support/routing.js";
 
 const ledger = ledgerOf([["msg_a1", "new:slugify"], ["msg_b1", "new:changelog"], ["msg_a2", "t1"]]);

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { type Options, OptionsSchema } from "../../src/config/options-schema.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
-import type { PluginDeps } from "../../src/plugin/deps.js";
-import { createFailOpenGuard } from "../../src/plugin/fail-open-guard.js";
-import type { Logger } from "../../src/plugin/logger.js";
-import { createSessionFlags } from "../../src/plugin/session-flags.js";
-import { createTransformHandler } from "../../src/plugin/transform-handler.js";
+import type { PluginDeps } from "../../src/plugin/hooks/deps.js";
+import { createTransformHandler } from "../../src/plugin/hooks/transform-handler.js";
+import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
+import type { Logger } from "../../src/plugin/sessions/logger.js";
+import { createSessionFlags } from "../../src/plugin/sessions/session-flags.js";
 import { mainSession } from "../support/fixtures.js";
 import { fixedStore, idleRouting, ledgerOf, stateOf } from "../support/routing.js";
 

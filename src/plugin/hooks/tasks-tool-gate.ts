@@ -1,6 +1,6 @@
-import type { MessageWithParts } from "../core/messages.js";
-import type { Guard } from "./fail-open-guard.js";
-import type { SessionStore } from "./session-store.js";
+import type { MessageWithParts } from "../../core/messages.js";
+import type { Guard } from "../sessions/fail-open-guard.js";
+import type { SessionStore } from "../sessions/session-store.js";
 import { TASKS_TOOL } from "./tasks-tool.js";
 
 /** `rcm_tasks` reads other tasks' records: with fewer tasks than this it has nothing to show. */

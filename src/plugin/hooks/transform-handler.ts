@@ -1,19 +1,19 @@
-import { modeParts } from "../config/modes.js";
-import { type CallReport, reportCall } from "../core/context/call-report.js";
-import { type ActiveTask, activeTask, buildCallView, type CallView } from "../core/context/call-view.js";
-import { applyPlan, type ContextPlan, EMPTY_PLAN, isEmptyPlan } from "../core/context/context-plan.js";
-import { annotateForDebug, renderDebugAnnotation } from "../core/context/debug-annotation.js";
-import { type NarrowingNote, narrowToTask } from "../core/context/narrow-to-task.js";
-import { recordsForCompaction } from "../core/context/records-for-compaction.js";
-import { replaceCoveredExchanges } from "../core/context/replace-covered-exchanges.js";
-import { estimateTokens } from "../core/memory/estimate-tokens.js";
-import type { TaskRecord } from "../core/memory/record.js";
-import { renderRecord } from "../core/memory/render-record.js";
-import type { MessageWithParts } from "../core/messages.js";
-import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
+import { modeParts } from "../../config/modes.js";
+import { type CallReport, reportCall } from "../../core/context/call-report.js";
+import { type ActiveTask, activeTask, buildCallView, type CallView } from "../../core/context/call-view.js";
+import { applyPlan, type ContextPlan, EMPTY_PLAN, isEmptyPlan } from "../../core/context/context-plan.js";
+import { annotateForDebug, renderDebugAnnotation } from "../../core/context/debug-annotation.js";
+import { type NarrowingNote, narrowToTask } from "../../core/context/narrow-to-task.js";
+import { recordsForCompaction } from "../../core/context/records-for-compaction.js";
+import { replaceCoveredExchanges } from "../../core/context/replace-covered-exchanges.js";
+import { estimateTokens } from "../../core/memory/estimate-tokens.js";
+import type { TaskRecord } from "../../core/memory/record.js";
+import { renderRecord } from "../../core/memory/render-record.js";
+import type { MessageWithParts } from "../../core/messages.js";
+import { emptyLedger, type Ledger } from "../../core/routing/ledger.js";
+import { type StoredSession, withCallNoted } from "../sessions/session-store.js";
 import type { PluginDeps } from "./deps.js";
 import { cachedGroupTokens } from "./group-token-cache.js";
-import { type StoredSession, withCallNoted } from "./session-store.js";
 
 export interface TransformOutput {
   messages: MessageWithParts[];

@@ -1,11 +1,11 @@
-import type { Options } from "../config/options-schema.js";
-import type { CallBudgets } from "./call-budgets.js";
-import type { Guard } from "./fail-open-guard.js";
-import type { Logger } from "./logger.js";
-import type { SessionFlags } from "./session-flags.js";
-import type { SessionMemory } from "./session-memory.js";
-import type { SessionRouting } from "./session-routing.js";
-import type { SessionStore } from "./session-store.js";
+import type { Options } from "../../config/options-schema.js";
+import type { CallBudgets } from "../sessions/call-budgets.js";
+import type { Guard } from "../sessions/fail-open-guard.js";
+import type { Logger } from "../sessions/logger.js";
+import type { SessionFlags } from "../sessions/session-flags.js";
+import type { SessionMemory } from "../sessions/session-memory.js";
+import type { SessionRouting } from "../sessions/session-routing.js";
+import type { SessionStore } from "../sessions/session-store.js";
 
 /** Everything a hook handler needs, built once by the composition root. */
 export interface PluginDeps {

@@ -1,6 +1,6 @@
-import { sumOfMessages } from "../core/context/call-report.js";
-import type { InteractionGroup } from "../core/interaction-groups.js";
-import type { MessageWithParts } from "../core/messages.js";
+import { sumOfMessages } from "../../core/context/call-report.js";
+import type { InteractionGroup } from "../../core/interaction-groups.js";
+import type { MessageWithParts } from "../../core/messages.js";
 
 // Enough for several long sessions; past it the cache starts again rather than grow.
 const MAX_ENTRIES = 100_000;

@@ -1,6 +1,6 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import type { OpencodeModelRef } from "../../auxiliary/opencode-client.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../sessions/logger.js";
 
 /**
  * Thrown from `command.execute.before` after the answer is posted. OpenCode 1.18 has no

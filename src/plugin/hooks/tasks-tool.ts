@@ -1,6 +1,6 @@
 import { type ToolDefinition, tool } from "@opencode-ai/plugin";
-import { listTasks, showTask } from "../core/memory/describe-tasks.js";
-import type { SessionStore } from "./session-store.js";
+import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
+import type { SessionStore } from "../sessions/session-store.js";
 
 /** The tool's name, as OpenCode offers it to the model and as a user message's `tools` map names it. */
 export const TASKS_TOOL = "rcm_tasks";

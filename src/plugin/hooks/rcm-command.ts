@@ -1,8 +1,8 @@
 import type { Options } from "../../config/options-schema.js";
 import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
 import { describeDecision, renderStatus, renderTaskTable, renderWhy, whenRecordWritten } from "../../session-views/render-status.js";
-import type { SessionRouting } from "../session-routing.js";
-import type { SessionStore } from "../session-store.js";
+import type { SessionRouting } from "../sessions/session-routing.js";
+import type { SessionStore } from "../sessions/session-store.js";
 
 /**
  * The server's command, for clients without the TUI part (web, desktop, `opencode run`). Not

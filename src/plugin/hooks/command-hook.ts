@@ -1,7 +1,7 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import type { OpencodeModelRef } from "../../auxiliary/opencode-client.js";
-import type { PluginDeps } from "../deps.js";
 import { deliverCommandAnswer } from "./deliver-answer.js";
+import type { PluginDeps } from "./deps.js";
 import { answerRcmCommand, RCM_COMMAND } from "./rcm-command.js";
 
 /**
