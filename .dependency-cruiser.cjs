@@ -24,6 +24,27 @@ module.exports = {
       to: { dependencyTypes: ["npm-dev"] },
     },
     {
+      name: "plugin-sessions-below-hooks",
+      comment: "The session store, routing and memory know nothing of the hooks that use them or of the composition root.",
+      severity: "error",
+      from: { path: "^src/plugin/sessions/" },
+      to: { path: "^src/plugin/", pathNot: "^src/plugin/sessions/" },
+    },
+    {
+      name: "plugin-hooks-below-root",
+      comment: "Hook handlers get what they need from the composition root (index.ts), never import it.",
+      severity: "error",
+      from: { path: "^src/plugin/hooks/" },
+      to: { path: "^src/plugin/[^/]+$" },
+    },
+    {
+      name: "auxiliary-below-plugin",
+      comment: "The aux transport and the router/updater built on it serve the plug-in and the eval commands alike: they never import either.",
+      severity: "error",
+      from: { path: "^src/auxiliary/" },
+      to: { path: "^src/(plugin|route-eval|bench|tui)/" },
+    },
+    {
       name: "no-circular",
       comment: "No module reaches itself through its imports (type-only imports count: they tie the modules' design together).",
       severity: "error",
