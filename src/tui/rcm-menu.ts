@@ -1,14 +1,12 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
-import { listTasks, showTask } from "../core/memory/describe-tasks.js";
 import { lastRouted } from "../core/routing/ledger.js";
-import { renderStatus, renderTaskTable, renderWhy, taskRows, whenRecordWritten } from "../session-views/render-status.js";
+import { RCM_VERBS, type RcmVerb, rcmVerb } from "../session-views/rcm-verbs.js";
+import { taskRows } from "../session-views/render-status.js";
 import { plural } from "../session-views/words.js";
 import { INTENT_TOAST_TITLE, postIntent, type SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { readSession, type TuiScope } from "./locate-state.js";
-
-type Action = "status" | "why" | "tasks" | "show" | "move" | "off" | "on";
 
 /** The menu's entries padded to one width, so each description starts in one column. */
 const MENU_TITLE_WIDTH = 8;
@@ -26,19 +24,18 @@ export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope, onError: (
     return;
   }
   const { state, pending } = await readSession(scope.stateDir, sessionID);
-  const off = state?.off === true;
-  // Short descriptions: the dialog cuts them at its width.
-  const entries: TuiDialogSelectOption<Action>[] = [
-    { title: "status", value: "status", description: "tasks, last decision, savings" },
-    { title: "why", value: "why", description: "what the last model call got" },
-    { title: "tasks", value: "tasks", description: "each task and its goal" },
-    { title: "show…", value: "show", description: "a task's memory record" },
-    { title: "move…", value: "move", description: "the last request to another task" },
-    off ? { title: "on", value: "on", description: "back on for this session" } : { title: "off", value: "off", description: "native history for this session" },
-  ];
+  // From the verbs' list (session-views/rcm-verbs.ts): a verb added there is offered here. Short descriptions: the dialog cuts them at its width.
+  const entries: TuiDialogSelectOption<string>[] = RCM_VERBS.filter((verb) => verb.kind === "read" || verb.offered(state)).map((verb) => ({
+    title: verb.argument ? `${verb.name}…` : verb.name,
+    value: verb.name,
+    description: verb.summary,
+  }));
   const options = entries.map((option) => ({ ...option, title: option.title.padEnd(MENU_TITLE_WIDTH) }));
   const pendingNote = pending > 0 ? ` (${plural(pending, "change")} waiting for the next request)` : "";
-  select(api, `/rcm${pendingNote}`, options, (action) => void act(api, scope, sessionID, state, action, onError).catch(failed(api, onError, `/rcm ${action}`)));
+  select(api, `/rcm${pendingNote}`, options, (name) => {
+    const verb = rcmVerb(name);
+    if (verb) void act(api, scope, sessionID, state, verb, onError).catch(failed(api, onError, `/rcm ${name}`));
+  });
 }
 
 /** A failure after the menu closed: in the log, and said on screen (the dialog is gone). */
@@ -49,43 +46,42 @@ function failed(api: TuiPluginApi, onError: (what: string, error: unknown) => vo
   };
 }
 
-async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, action: Action, onError: (what: string, error: unknown) => void): Promise<void> {
+async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, verb: RcmVerb, onError: (what: string, error: unknown) => void): Promise<void> {
   const { options } = scope;
-  switch (action) {
-    case "status":
-      return alert(api, "/rcm status", renderStatus(options, state));
-    case "why":
-      return alert(api, "/rcm why", renderWhy(options, state?.lastCall, state));
-    case "tasks":
-      return alert(api, "/rcm tasks", state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state));
-    case "show": {
-      if (!state || state.ledger.tasks.length === 0) return alert(api, "/rcm show", renderStatus(options, state));
-      return select(api, "/rcm show: which task?", taskOptions(state), (task) =>
-        alert(api, `/rcm show ${task}`, showTask(state.ledger, state.records, task, options.memory.recordTokens, whenRecordWritten(options, task))),
-      );
-    }
-    case "move": {
-      const messageID = state ? lastRouted(state.ledger)?.messageID : undefined;
-      if (!state || messageID === undefined) return alert(api, "/rcm move", "No request has been routed in this session yet.");
-      const from = state.ledger.decisions[messageID]?.task ?? "?";
-      const targets: TuiDialogSelectOption<string>[] = [...taskOptions(state).filter((option) => option.value !== from), { title: "new", value: "new", description: "a new task, titled after the request" }];
-      return select(api, `/rcm move: request ${state.ledger.order.length} (now ${from}) belongs to…`, targets, (target) =>
-        void change(api, scope, sessionID, { kind: "move", messageID, from, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } }, `/rcm move ${target}: request ${state.ledger.order.length} moves from ${from} to ${target === "new" ? "a new task" : target}; the next model call follows it.`).catch(failed(api, onError, `/rcm move ${target}`)),
-      );
-    }
-    case "off":
-    case "on":
-      return change(api, scope, sessionID, { kind: action }, action === "off" ? "/rcm off: native history for this session from the next model call (/rcm on to resume)." : "/rcm on: opencode-rcm is back on for this session.");
+  const title = `/rcm ${verb.name}`;
+  if (verb.kind === "read") {
+    if (!verb.argument) return alert(api, title, verb.answer({ options, state }));
+    if (!state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state }));
+    return select(api, `${title}: which task?`, taskOptions(state), (task) => alert(api, `${title} ${task}`, verb.answer({ options, state }, task)));
   }
+  if (!verb.argument) return change(api, scope, sessionID, verb.intent(state), SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
+  // move: the last routed request, to another task or a new one.
+  const last = state ? lastRouted(state.ledger) : undefined;
+  if (!state || last === undefined) return alert(api, title, "No request has been routed in this session yet.");
+  const from = last.entry.task;
+  const requestNumber = state.ledger.order.length;
+  const targets: TuiDialogSelectOption<string>[] = [...taskOptions(state).filter((option) => option.value !== from), { title: "new", value: "new", description: "a new task, titled after the request" }];
+  return select(api, `${title}: request ${requestNumber} (now ${from}) belongs to…`, targets, (target) =>
+    void change(api, scope, sessionID, verb.intent(state, target), `${title} ${target}: request ${requestNumber} moves from ${from} to ${target === "new" ? "a new task" : target}; the next model call follows it.`).catch(
+      failed(api, onError, `${title} ${target}`),
+    ),
+  );
 }
+
+/** What the TUI says when a switch is posted. */
+const SWITCHED: Readonly<Record<string, string>> = {
+  off: "/rcm off: native history for this session from the next model call (/rcm on to resume).",
+  on: "/rcm on: opencode-rcm is back on for this session.",
+};
 
 function taskOptions(state: SessionState): TuiDialogSelectOption<string>[] {
   return taskRows(state.ledger).map((row) => ({ title: `${row.id}  ${row.title}`, value: row.id, description: `${row.status}, ${plural(row.requests, "request")}` }));
 }
 
 /** Posts the change, then says so through the server: its toast is what makes the server apply it now. */
-async function change(api: TuiPluginApi, scope: TuiScope, sessionID: string, intent: SessionIntent, message: string): Promise<void> {
+async function change(api: TuiPluginApi, scope: TuiScope, sessionID: string, intent: SessionIntent | { problem: string }, message: string): Promise<void> {
   api.ui.dialog.clear();
+  if ("problem" in intent) return alert(api, "/rcm", intent.problem);
   if (!scope.stateDir) return;
   await postIntent(scope.stateDir, sessionID, intent);
   try {

@@ -1,6 +1,6 @@
 import type { Options } from "../../config/options-schema.js";
-import { listTasks, showTask } from "../../core/memory/describe-tasks.js";
-import { describeDecision, renderStatus, renderTaskTable, renderWhy, whenRecordWritten } from "../../session-views/render-status.js";
+import { RCM_VERBS, rcmVerb } from "../../session-views/rcm-verbs.js";
+import { describeDecision, renderStatus } from "../../session-views/render-status.js";
 import type { SessionRouting } from "../sessions/session-routing.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
@@ -11,46 +11,34 @@ import type { SessionStore } from "../sessions/session-store.js";
  */
 export const RCM_COMMAND = "rcm-text";
 
-export const RCM_USAGE = [
-  "/rcm-text [status]          mode, tasks, current task, last decision, tokens saved",
-  "/rcm-text why               what the last model call received, and why",
-  "/rcm-text tasks             the session's tasks with their goals",
-  "/rcm-text show <task>       one task's memory record (e.g. /rcm-text show t2)",
-  "/rcm-text move <task|new>   the last request belongs to <task> (or a new task) from the next call on",
-  "/rcm-text off | on          native history for this session / back on",
-].join("\n");
+/** The usage, from the verbs' list: a verb added there is listed here. */
+export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`.padEnd(28)}${verb.help}`).join("\n");
 
 /** The config entry that makes `/rcm-text` a command; its template is never sent (the plug-in answers). */
 export const RCM_COMMAND_CONFIG = {
-  description: "opencode-rcm as a message (web, desktop, opencode run): status, why, tasks, show <task>, move <task|new>, off, on",
+  description: `opencode-rcm as a message (web, desktop, opencode run): ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")}`,
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 
 /** The answer to `/rcm <args>`, computed without any model. Throws with a usage hint on a bad argument. */
 export async function answerRcmCommand(deps: { options: Options; store?: SessionStore | undefined; routing?: SessionRouting | undefined }, sessionID: string, args: string): Promise<string> {
-  const [verb = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
+  const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
   const { options, store, routing } = deps;
-  if (verb === "help") return RCM_USAGE;
+  if (name === "help") return RCM_USAGE;
   const words = { onCommand: `/${RCM_COMMAND} on`, absent: "leaves this sub-agent session untouched" };
   if (!store || !routing) return renderStatus(options, undefined, words);
+  const verb = rcmVerb(name);
+  if (!verb) throw new UsageError(`unknown /${RCM_COMMAND} command "${name}"`);
   const state = await store.read(sessionID);
-  switch (verb) {
-    case "status":
-      return renderStatus(options, state, words);
-    case "why":
-      return renderWhy(options, state?.lastCall, state, words);
-    case "tasks":
-      return state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state, words);
-    case "show": {
-      if (!state) return renderStatus(options, state, words);
-      const id = rest[0];
-      if (!id) throw new UsageError(`/${RCM_COMMAND} show needs a task id, e.g. /${RCM_COMMAND} show t2`);
-      return showTask(state.ledger, state.records, id, options.memory.recordTokens, whenRecordWritten(options, id));
-    }
+  const argument = rest[0];
+  if (verb.kind === "read") {
+    if (verb.argument && state && !argument) throw new UsageError(`/${RCM_COMMAND} ${verb.name} needs a task id, e.g. /${RCM_COMMAND} ${verb.name} t2`);
+    return verb.answer({ options, state, words }, argument);
+  }
+  switch (verb.name) {
     case "move": {
-      const target = rest[0];
-      if (!target || !/^(t\d+|new)$/.test(target)) throw new UsageError(`/${RCM_COMMAND} move needs a task id or new, e.g. /${RCM_COMMAND} move t1`);
-      const moved = await routing.move(sessionID, target === "new" ? { kind: "new" } : { kind: "task", task: target });
+      if (!argument || !/^(t\d+|new)$/.test(argument)) throw new UsageError(`/${RCM_COMMAND} move needs a task id or new, e.g. /${RCM_COMMAND} move t1`);
+      const moved = await routing.move(sessionID, argument === "new" ? { kind: "new" } : { kind: "task", task: argument });
       const ledger = (await store.read(sessionID))?.ledger;
       return `Moved the last request from ${moved.from} to ${moved.task.id}${moved.entry.opened ? " (new task)" : ""} "${moved.task.title}". The next model call gets ${moved.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, moved.entry)}` : ""}`;
     }
@@ -61,7 +49,7 @@ export async function answerRcmCommand(deps: { options: Options; store?: Session
       await setOff(store, sessionID, false);
       return `opencode-rcm is on again for this session (mode ${options.mode}). Requests sent while it was off are kept in every task's view.`;
     default:
-      throw new UsageError(`unknown /${RCM_COMMAND} command "${verb}"`);
+      throw new Error(`/${RCM_COMMAND} ${verb.name}: a change the server does not apply yet`);
   }
 }
 

@@ -1,0 +1,115 @@
+import type { Options } from "../config/options-schema.js";
+import { listTasks, showTask } from "../core/memory/describe-tasks.js";
+import { lastRouted } from "../core/routing/ledger.js";
+import type { SessionIntent } from "../store/session-inbox.js";
+import type { SessionState } from "../store/session-state-file.js";
+import { renderStatus, renderTaskTable, renderWhy, type ViewSettings, type ViewWords, whenRecordWritten } from "./render-status.js";
+
+/** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
+export interface VerbInput {
+  options: ViewSettings & Pick<Options, "memory">;
+  state: SessionState | undefined;
+  words?: ViewWords;
+}
+
+interface VerbBase {
+  name: string;
+  /** Its argument as the usage shows it ("<task>"), if any. */
+  argument?: "<task>" | "<task|new>";
+  /** One short line: the TUI's menu cuts it at the dialog's width. */
+  summary: string;
+  /** The usage line's description. */
+  help: string;
+}
+
+/** A verb that reads the session's state and answers in words, the same on every surface. */
+export interface ReadVerb extends VerbBase {
+  kind: "read";
+  answer(input: VerbInput, task?: string): string;
+}
+
+/**
+ * A verb that changes the session: the TUI and the CLI post its intent to the session's inbox
+ * (session-inbox.ts); the server applies the same change at once.
+ */
+export interface ChangeVerb extends VerbBase {
+  kind: "change";
+  /** The intent for this state and argument, or why there is none. */
+  intent(state: SessionState | undefined, target?: string): SessionIntent | { problem: string };
+  /** Whether the TUI's menu offers it for this state (off only when on, on only when off). */
+  offered(state: SessionState | undefined): boolean;
+}
+
+export type RcmVerb = ReadVerb | ChangeVerb;
+
+/**
+ * `/rcm`'s verbs, in menu order: the one place a subcommand is added. The server's
+ * `/rcm-text`, the TUI's `/rcm` menu and their usage texts are built from this list.
+ */
+export const RCM_VERBS: readonly RcmVerb[] = [
+  {
+    name: "status",
+    kind: "read",
+    summary: "tasks, last decision, savings",
+    help: "mode, tasks, current task, last decision, tokens saved",
+    answer: ({ options, state, words }) => renderStatus(options, state, words),
+  },
+  {
+    name: "why",
+    kind: "read",
+    summary: "what the last model call got",
+    help: "what the last model call received, and why",
+    answer: ({ options, state, words }) => renderWhy(options, state?.lastCall, state, words),
+  },
+  {
+    name: "tasks",
+    kind: "read",
+    summary: "each task and its goal",
+    help: "the session's tasks with their goals",
+    answer: ({ options, state, words }) => (state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state, words)),
+  },
+  {
+    name: "show",
+    kind: "read",
+    argument: "<task>",
+    summary: "a task's memory record",
+    help: "one task's memory record",
+    answer: ({ options, state, words }, task) =>
+      state && task !== undefined ? showTask(state.ledger, state.records, task, options.memory.recordTokens, whenRecordWritten(options, task)) : renderStatus(options, state, words),
+  },
+  {
+    name: "move",
+    kind: "change",
+    argument: "<task|new>",
+    summary: "the last request to another task",
+    help: "the last request belongs to <task> (or a new task) from the next call on",
+    offered: () => true,
+    intent(state, target) {
+      const last = state ? lastRouted(state.ledger) : undefined;
+      if (!state || last === undefined) return { problem: "no request has been routed in this session yet" };
+      if (target === undefined) return { problem: "move needs a task id or new" };
+      return { kind: "move", messageID: last.messageID, from: last.entry.task, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } };
+    },
+  },
+  {
+    name: "off",
+    kind: "change",
+    summary: "native history for this session",
+    help: "native history for this session",
+    offered: (state) => state?.off !== true,
+    intent: () => ({ kind: "off" }),
+  },
+  {
+    name: "on",
+    kind: "change",
+    summary: "back on for this session",
+    help: "back on after off",
+    offered: (state) => state?.off === true,
+    intent: () => ({ kind: "on" }),
+  },
+];
+
+/** The verb of that name, if there is one. */
+export function rcmVerb(name: string): RcmVerb | undefined {
+  return RCM_VERBS.find((verb) => verb.name === name);
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
+import { RCM_COMMAND_CONFIG, RCM_USAGE } from "../../src/plugin/hooks/rcm-command.js";
+import { RCM_VERBS, rcmVerb } from "../../src/session-views/rcm-verbs.js";
+import { ledgerOf, stateOf } from "../support/routing.js";
+
+const options = { ...DEFAULT_OPTIONS, mode: "router" as const };
+const state = stateOf("ses_verbs", ledgerOf([["msg_1", "new:slugify"], ["msg_2", "new:changelog"]]));
+
+describe("the /rcm verbs, listed once", () => {
+  it("every verb is in the server's usage and command description, in the list's order", () => {
+    const usage = RCM_USAGE.split("\n");
+    expect(usage.map((line) => line.split(/\s+/)[1])).toEqual(RCM_VERBS.map((verb) => verb.name));
+    for (const verb of RCM_VERBS) expect(RCM_COMMAND_CONFIG.description).toContain(`${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`);
+  });
+
+  it("reading verbs answer from the state alone; show without a state falls back to the status", () => {
+    expect(rcmVerb("tasks")?.kind).toBe("read");
+    const tasks = rcmVerb("tasks");
+    if (tasks?.kind !== "read") throw new Error("tasks is a reading verb");
+    expect(tasks.answer({ options, state })).toContain("Tasks (2):");
+    const show = rcmVerb("show");
+    if (show?.kind !== "read") throw new Error("show is a reading verb");
+    const status = rcmVerb("status");
+    if (status?.kind !== "read") throw new Error("status is a reading verb");
+    expect(show.answer({ options, state: undefined }, "t1")).toBe(status.answer({ options, state: undefined }));
+  });
+
+  it("changing verbs give the inbox's intents: move names the last routed request and where it came from", () => {
+    const move = rcmVerb("move");
+    if (move?.kind !== "change") throw new Error("move is a changing verb");
+    expect(move.intent(state, "t1")).toEqual({ kind: "move", messageID: "msg_2", from: "t2", target: { kind: "task", task: "t1" } });
+    expect(move.intent(state, "new")).toMatchObject({ target: { kind: "new" } });
+    expect(move.intent(undefined, "t1")).toEqual({ problem: "no request has been routed in this session yet" });
+    const off = rcmVerb("off");
+    const on = rcmVerb("on");
+    if (off?.kind !== "change" || on?.kind !== "change") throw new Error("off and on are changing verbs");
+    expect([off.offered(state), on.offered(state)]).toEqual([true, false]);
+    expect([off.offered({ ...state, off: true }), on.offered({ ...state, off: true })]).toEqual([false, true]);
+  });
+});
