@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BENCH_USAGE, benchCommand } from "./bench/bench-command.js";
 import { renderProgress } from "./bench/render-progress.js";
-import { CliError, UsageError } from "./cli-error.js";
 import { MODES, type Mode } from "./config/options-schema.js";
 import { renderDemo } from "./demo/render-demo.js";
 import { runDemo } from "./demo/run-demo.js";
+import { RcmError } from "./errors/rcm-error.js";
 import { packageRoot } from "./harness/package-root.js";
 import { renderMemoryEval, runMemoryEval } from "./memory-eval/run-memory-eval.js";
 import { renderReliabilitySvg } from "./route-eval/render-reliability-svg.js";
@@ -89,7 +89,7 @@ function withOpencodeBin(argv: readonly string[]): string[] {
     const arg = argv[index] as string;
     if (arg === "--opencode-bin" || arg.startsWith("--opencode-bin=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[(index += 1)];
-      if (!value) throw new UsageError("--opencode-bin needs a path");
+      if (!value) throw new RcmError("usage", "--opencode-bin needs a path");
       process.env["OPENCODE_BIN"] = value;
     } else rest.push(arg);
   }
@@ -105,7 +105,7 @@ async function main(input: readonly string[]): Promise<number> {
   }
   if (rest.includes("--help") || rest.includes("-h")) {
     const help = COMMAND_HELP[command];
-    if (help === undefined) throw new UsageError(`unknown command "${command}"`);
+    if (help === undefined) throw new RcmError("usage", `unknown command "${command}"`);
     process.stdout.write(`${help}\n`);
     return 0;
   }
@@ -120,7 +120,7 @@ async function main(input: readonly string[]): Promise<number> {
   if (command === "bench") return bench(rest);
   if (command === "report") return bench(["report", ...rest]);
   if (SESSION_COMMANDS.has(command)) return sessionCommand(command, rest);
-  throw new UsageError(`unknown command "${command}"`);
+  throw new RcmError("usage", `unknown command "${command}"`);
 }
 
 async function demo(args: readonly string[]): Promise<number> {
@@ -135,7 +135,7 @@ async function demo(args: readonly string[]): Promise<number> {
     strict: true,
   });
   const mode = values.mode;
-  if (!isMode(mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}, got "${mode}"`);
+  if (!isMode(mode)) throw new RcmError("usage", `--mode must be one of ${MODES.join(", ")}, got "${mode}"`);
   const result = await runDemo({
     mode,
     debug: !values["no-debug"],
@@ -162,9 +162,9 @@ async function routeEval(args: readonly string[]): Promise<number> {
   // The held-out split ships with the package, so an install can check the router without the repository.
   if (positionals.length === 0) positionals.push(join(packageRoot(), "fixtures", "routing-corpus", "test"));
   const router = values.router;
-  if (!(ROUTER_NAMES as readonly string[]).includes(router)) throw new UsageError(`--router must be one of ${ROUTER_NAMES.join(", ")}, got "${router}"`);
+  if (!(ROUTER_NAMES as readonly string[]).includes(router)) throw new RcmError("usage", `--router must be one of ${ROUTER_NAMES.join(", ")}, got "${router}"`);
   const threshold = Number(values.threshold);
-  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new UsageError(`--threshold must be a number in [0, 1], got "${values.threshold}"`);
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new RcmError("usage", `--threshold must be a number in [0, 1], got "${values.threshold}"`);
   const evaluation = await runRouteEval({ paths: positionals, router: router as RouterName, threshold, env: process.env });
   if (values.plot !== undefined) {
     const title = `${evaluation.router} router on ${positionals.map((path) => path.replace(/\/+$/, "").split("/").slice(-2).join("/")).join(", ")}`;
@@ -181,7 +181,7 @@ async function memoryEval(args: readonly string[]): Promise<number> {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length === 0) throw new UsageError("memory-eval takes one or more files (or directories) of labelled requests");
+  if (positionals.length === 0) throw new RcmError("usage", "memory-eval takes one or more files (or directories) of labelled requests");
   const evaluation = await runMemoryEval(positionals);
   process.stdout.write(`${values.json ? JSON.stringify(evaluation.total) : renderMemoryEval(evaluation, { verbose: values.verbose })}\n`);
   return 0;
@@ -221,14 +221,14 @@ async function sessionCommand(command: string, args: readonly string[]): Promise
   });
   const scope = { directory: values.dir ?? process.cwd(), stateDir: values["state-dir"], env: process.env };
   const takes = command === "move" ? 2 : command === "sessions" ? 0 : 1;
-  if (positionals.length > takes) throw new UsageError(`${command} takes ${takes === 0 ? "no arguments" : takes === 1 ? "at most a session id" : "[<session>] <task|new>"}, got ${positionals.join(" ")}`);
+  if (positionals.length > takes) throw new RcmError("usage", `${command} takes ${takes === 0 ? "no arguments" : takes === 1 ? "at most a session id" : "[<session>] <task|new>"}, got ${positionals.join(" ")}`);
   let text: string;
   if (command === "sessions") text = await sessionsCommand(scope, { all: values.all });
   else if (command === "status") text = await statusCommand(scope, positionals[0]);
   else if (command === "why") text = await whyCommand(scope, positionals[0]);
   else if (command === "move") {
     const target = positionals.at(-1);
-    if (target === undefined || !/^(t\d+|new)$/.test(target)) throw new UsageError("move needs a task id or new, e.g. opencode-rcm move t2");
+    if (target === undefined || !/^(t\d+|new)$/.test(target)) throw new RcmError("usage", "move needs a task id or new, e.g. opencode-rcm move t2");
     text = await moveCommand(scope, positionals.length === 2 ? positionals[0] : undefined, target);
   } else text = await switchCommand(scope, positionals[0], command === "off");
   process.stdout.write(text);
@@ -242,7 +242,7 @@ function isMode(value: string): value is Mode {
 main(process.argv.slice(2)).then(
   (code) => exitAfterDrain(code),
   (error: unknown) => {
-    const failure = asCliError(error);
+    const failure = asRcmError(error);
     const hint = failure.showUsage ? `\n${usageHint(process.argv.slice(2))}` : "";
     process.stderr.write(`opencode-rcm: ${failure.message} (${failure.code})${hint}\n`);
     if (failure.code === "internal" && process.env["OPENCODE_RCM_DEBUG"] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
@@ -276,11 +276,11 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 /** Every failure as one line: the CLI's own errors as they are, a bad option as a usage error, anything else as `internal` (exit 1). */
-function asCliError(error: unknown): CliError {
-  if (error instanceof CliError) return error;
-  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return new UsageError(parseArgsProblem(error.message));
+function asRcmError(error: unknown): RcmError {
+  if (error instanceof RcmError) return error;
+  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return new RcmError("usage", parseArgsProblem(error.message));
   const message = error instanceof Error ? error.message : String(error);
-  return new CliError(`${message} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`, { code: "internal", exitCode: 1 });
+  return new RcmError("internal", `${message} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`);
 }
 
 /** node:util's parseArgs message, without its advice on positionals that start with "-" (it reads as noise here). */

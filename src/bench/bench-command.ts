@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { UsageError } from "../cli-error.js";
 import { MODES, type Mode } from "../config/options-schema.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { packageRoot } from "../harness/package-root.js";
 import { rebuildReport } from "./rebuild-report.js";
 import { rescoreRun } from "./rescore-run.js";
@@ -66,11 +66,6 @@ export const BENCH_USAGE = `  bench mini [--agent faithful|scripted] [--regimes 
   bench import-reports <run dir> <harness logs dir>
           Read the harness's report.json files back into results.jsonl and report.md.`;
 
-/** A mistake in the command line: the caller prints it with the usage, exit code 2. */
-export class BenchUsageError extends UsageError {
-  override name = "BenchUsageError";
-}
-
 /** `opencode-rcm bench ...`: returns the text to print on stdout. */
 export async function benchCommand(
   args: readonly string[],
@@ -86,7 +81,7 @@ export async function benchCommand(
   if (sub === "export-predictions") return exportPredictionsCommand(rest);
   if (sub === "import-reports") return importReportsCommand(rest);
   if (sub === "merge") return mergeCommand(rest);
-  throw new BenchUsageError(sub === undefined ? "bench needs a subcommand" : `unknown bench subcommand "${sub}"`);
+  throw new RcmError("usage", sub === undefined ? "bench needs a subcommand" : `unknown bench subcommand "${sub}"`);
 }
 
 /** `bench report <run> [--cache-read-price R]` (also `opencode-rcm report`): rewrites report.md and report.html. */
@@ -95,7 +90,7 @@ async function reportCommand(args: readonly string[]): Promise<string> {
   const price = values["cache-read-price"];
   const cacheReadPrice = price === undefined ? undefined : Number(price);
   if (cacheReadPrice !== undefined && !(Number.isFinite(cacheReadPrice) && cacheReadPrice >= 0 && cacheReadPrice <= 1)) {
-    throw new BenchUsageError(`--cache-read-price must be a number in [0, 1] (a cached token's price against an uncached one), got "${price}"`);
+    throw new RcmError("usage", `--cache-read-price must be a number in [0, 1] (a cached token's price against an uncached one), got "${price}"`);
   }
   const written = await rebuildReport(resolve(single(positionals, "report")), { cacheReadPrice });
   return `${written.markdown}\n${written.html}\n`;
@@ -121,15 +116,15 @@ async function mini(args: readonly string[], io: { signal: AbortSignal; progress
   const suite = join(packageRoot(), "fixtures", "switch-mini");
   const common = ["--suite", suite, "--modes", values.modes, "--concurrency", values.concurrency, "--sessions", values.sessions];
   if (values.model !== undefined) {
-    if (values.regimes !== undefined) throw new BenchUsageError("--regimes needs the scripted agents (a provider's model has its own window)");
+    if (values.regimes !== undefined) throw new RcmError("usage", "--regimes needs the scripted agents (a provider's model has its own window)");
     const provider = values["provider-config"] === undefined ? [] : ["--provider-config", values["provider-config"]];
     const summary = await run([...common, "--out", values.out, "--model", values.model, ...provider], io);
     return `${await readFile(resolve(values.out, "report.md"), "utf8")}\n${summary}`;
   }
   const agent = agentChoice(values.agent, undefined, undefined, undefined);
-  if (agent.kind === "model") throw new BenchUsageError("--agent must be scripted or faithful");
+  if (agent.kind === "model") throw new RcmError("usage", "--agent must be scripted or faithful");
   const regimes = (values.regimes ?? REGIME_NAMES.join(",")).split(",").map((regime) => regime.trim());
-  for (const regime of regimes) if (!isRegime(regime)) throw new BenchUsageError(`--regimes: unknown regime "${regime}" (one of ${REGIME_NAMES.join(", ")})`);
+  for (const regime of regimes) if (!isRegime(regime)) throw new RcmError("usage", `--regimes: unknown regime "${regime}" (one of ${REGIME_NAMES.join(", ")})`);
   const runs: RegimeRun[] = [];
   const summaries: string[] = [];
   for (const regime of regimes.filter(isRegime)) {
@@ -166,14 +161,14 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
     },
     strict: true,
   });
-  if (!values.suite) throw new BenchUsageError("bench run needs --suite <dir>");
-  if (values.env !== "local" && values.env !== "docker") throw new BenchUsageError(`--env must be local or docker, not "${values.env}"`);
-  if (values.image !== undefined && values.env !== "docker") throw new BenchUsageError("--image needs --env docker");
+  if (!values.suite) throw new RcmError("usage", "bench run needs --suite <dir>");
+  if (values.env !== "local" && values.env !== "docker") throw new RcmError("usage", `--env must be local or docker, not "${values.env}"`);
+  if (values.image !== undefined && values.env !== "docker") throw new RcmError("usage", "--image needs --env docker");
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  if (typeof shard === "string") throw new BenchUsageError(shard);
-  if (!values.out) throw new BenchUsageError("bench run needs --out <dir>");
+  if (typeof shard === "string") throw new RcmError("usage", shard);
+  if (!values.out) throw new RcmError("usage", "bench run needs --out <dir>");
   const modes = values.modes.split(",").map((mode) => mode.trim());
-  for (const mode of modes) if (!(MODES as readonly string[]).includes(mode)) throw new BenchUsageError(`--modes: unknown mode "${mode}" (one of ${MODES.join(", ")})`);
+  for (const mode of modes) if (!(MODES as readonly string[]).includes(mode)) throw new RcmError("usage", `--modes: unknown mode "${mode}" (one of ${MODES.join(", ")})`);
   const agent = agentChoice(values.agent, values.model, values["provider-config"], values.regime);
   const summary = await runBench({
     suiteDir: values.suite,
@@ -197,13 +192,13 @@ async function run(args: readonly string[], io: { signal: AbortSignal; progress:
 }
 
 function agentChoice(agent: string | undefined, model: string | undefined, providerConfig: string | undefined, regime: string | undefined): AgentChoice {
-  if (agent !== undefined && model !== undefined) throw new BenchUsageError("give --agent scripted|faithful or --model provider/model, not both");
-  if (regime !== undefined && agent === undefined) throw new BenchUsageError("--regime needs --agent scripted or faithful (a provider's model has its own window)");
-  if (regime !== undefined && !isRegime(regime)) throw new BenchUsageError(`--regime must be one of ${REGIME_NAMES.join(", ")}, not "${regime}"`);
+  if (agent !== undefined && model !== undefined) throw new RcmError("usage", "give --agent scripted|faithful or --model provider/model, not both");
+  if (regime !== undefined && agent === undefined) throw new RcmError("usage", "--regime needs --agent scripted or faithful (a provider's model has its own window)");
+  if (regime !== undefined && !isRegime(regime)) throw new RcmError("usage", `--regime must be one of ${REGIME_NAMES.join(", ")}, not "${regime}"`);
   if (agent === "scripted" || agent === "faithful") return regime === undefined ? { kind: agent } : { kind: agent, regime };
-  if (agent !== undefined) throw new BenchUsageError(`--agent must be scripted or faithful, not "${agent}"`);
-  if (model === undefined) throw new BenchUsageError("bench run needs --agent scripted|faithful or --model provider/model");
-  if (!/^[^/\s]+\/\S+$/.test(model)) throw new BenchUsageError(`--model must be provider/model, got "${model}"`);
+  if (agent !== undefined) throw new RcmError("usage", `--agent must be scripted or faithful, not "${agent}"`);
+  if (model === undefined) throw new RcmError("usage", "bench run needs --agent scripted|faithful or --model provider/model");
+  if (!/^[^/\s]+\/\S+$/.test(model)) throw new RcmError("usage", `--model must be provider/model, got "${model}"`);
   return { kind: "model", model, ...(providerConfig ? { providerConfig: resolve(providerConfig) } : {}) };
 }
 
@@ -213,7 +208,7 @@ async function makeSessionsCommand(args: readonly string[]): Promise<string> {
     options: { suite: { type: "string" }, interruptions: { type: "string", default: "4" }, seed: { type: "string", default: "1" } },
     strict: true,
   });
-  if (!values.suite) throw new BenchUsageError("bench make-sessions needs --suite <dir>");
+  if (!values.suite) throw new RcmError("usage", "bench make-sessions needs --suite <dir>");
   const tasks = await loadTasks(resolve(values.suite));
   const { sessions, warnings } = makeSessions(tasks, {
     interruptions: count("--interruptions", values.interruptions, 0),
@@ -237,7 +232,7 @@ async function importSwebenchCommand(args: readonly string[]): Promise<string> {
     },
     strict: true,
   });
-  if (!values.instances || !values.out) throw new BenchUsageError("bench import-swebench needs --instances <file.jsonl> and --out <suite dir>");
+  if (!values.instances || !values.out) throw new RcmError("usage", "bench import-swebench needs --instances <file.jsonl> and --out <suite dir>");
   const result = await importSwebench({
     instances: values.instances,
     stages: values.stages,
@@ -253,15 +248,15 @@ async function importSwebenchCommand(args: readonly string[]): Promise<string> {
 async function exportPredictionsCommand(args: readonly string[]): Promise<string> {
   const { values, positionals } = parseArgs({ args: [...args], options: { mode: { type: "string" }, condition: { type: "string" } }, allowPositionals: true, strict: true });
   const run = single(positionals, "bench export-predictions");
-  if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode)) throw new BenchUsageError(`--mode must be one of ${MODES.join(", ")}, not "${values.mode}"`);
-  if (values.condition !== undefined && !["uninterrupted", "switched"].includes(values.condition)) throw new BenchUsageError(`--condition must be uninterrupted or switched, not "${values.condition}"`);
+  if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode)) throw new RcmError("usage", `--mode must be one of ${MODES.join(", ")}, not "${values.mode}"`);
+  if (values.condition !== undefined && !["uninterrupted", "switched"].includes(values.condition)) throw new RcmError("usage", `--condition must be uninterrupted or switched, not "${values.condition}"`);
   const files = await exportPredictions({ run, mode: values.mode, condition: values.condition });
   return `${files.join("\n")}\n`;
 }
 
 async function importReportsCommand(args: readonly string[]): Promise<string> {
   const [run, reports, ...extra] = args;
-  if (run === undefined || reports === undefined || extra.length > 0) throw new BenchUsageError("bench import-reports needs <run dir> <harness logs dir>");
+  if (run === undefined || reports === undefined || extra.length > 0) throw new RcmError("usage", "bench import-reports needs <run dir> <harness logs dir>");
   const summary = await importReports({ run, reports });
   const unmatched = summary.unmatched.map((file) => `warning: no result of this run for ${file}`);
   return `${[...unmatched, `${summary.updated} results updated from ${summary.reports} report.json files; ${join(resolve(run), "report.md")} rebuilt`].join("\n")}\n`;
@@ -269,19 +264,19 @@ async function importReportsCommand(args: readonly string[]): Promise<string> {
 
 async function mergeCommand(args: readonly string[]): Promise<string> {
   const { values, positionals } = parseArgs({ args: [...args], options: { out: { type: "string" } }, allowPositionals: true, strict: true });
-  if (!values.out || positionals.length === 0) throw new BenchUsageError("bench merge needs <run dirs...> --out <dir>");
+  if (!values.out || positionals.length === 0) throw new RcmError("usage", "bench merge needs <run dirs...> --out <dir>");
   const merged = await mergeRuns({ runs: positionals, out: values.out });
   return `${merged.results} session runs merged into ${merged.file}\nreport:  ${join(resolve(values.out), "report.md")}\n`;
 }
 
 function single(args: readonly string[], command: string): string {
   const [dir, ...extra] = args;
-  if (dir === undefined || extra.length > 0) throw new BenchUsageError(`${command} takes exactly one run directory`);
+  if (dir === undefined || extra.length > 0) throw new RcmError("usage", `${command} takes exactly one run directory`);
   return dir;
 }
 
 function count(option: string, text: string, min: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw new BenchUsageError(`${option} must be an integer >= ${min}, got "${text}"`);
+  if (!Number.isInteger(value) || value < min) throw new RcmError("usage", `${option} must be an integer >= ${min}, got "${text}"`);
   return value;
 }

@@ -1,6 +1,6 @@
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CliError } from "../../cli-error.js";
+import { RcmError } from "../../errors/rcm-error.js";
 import { offlineConfig, type PluginEntry, quietConfig } from "../../harness/opencode-config.js";
 import { startScriptedModel } from "../../scripted-model/index.js";
 import { createFaithfulAgent, type FaithfulDecision } from "../agent/faithful-agent.js";
@@ -66,11 +66,11 @@ async function readProviders(file: string): Promise<Record<string, unknown>> {
   try {
     value = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new CliError(`--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`, { code: "provider-config" });
+    throw new RcmError("provider-config", `--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const provider = typeof value === "object" && value !== null && "provider" in value ? (value as { provider: unknown }).provider : value;
   if (typeof provider !== "object" || provider === null || Array.isArray(provider)) {
-    throw new CliError(`--provider-config ${file}: expected {"provider": {"<id>": {...}}}`, { code: "provider-config" });
+    throw new RcmError("provider-config", `--provider-config ${file}: expected {"provider": {"<id>": {...}}}`);
   }
   return provider as Record<string, unknown>;
 }
