@@ -15,8 +15,11 @@ import { DEFAULT_REGIME, REGIMES, type Regime } from "./regimes.js";
  * whatever it is shown; `faithful` writes what the requirements in view imply), or any
  * OpenCode provider/model.
  */
+export const SCRIPTED_AGENTS = ["scripted", "faithful"] as const;
+export type ScriptedAgent = (typeof SCRIPTED_AGENTS)[number];
+
 export type AgentChoice =
-  | { kind: "scripted" | "faithful"; regime?: Regime | undefined }
+  | { kind: ScriptedAgent; regime?: Regime | undefined }
   | { kind: "model"; model: string; providerConfig?: string | undefined };
 
 export interface AgentModel {
