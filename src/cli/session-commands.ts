@@ -73,7 +73,7 @@ function switchSessionCommand(name: "off" | "on", description: string): Command 
     details: SAFE,
     args: { session: SESSION, ...SCOPE },
     run: async (args) => print(await switchCommand(scope(args), session(name, args._), name === "off")),
-  }) as unknown as Command;
+  });
 }
 
 export const offSessionCommand = switchSessionCommand("off", "Native history for the session (the model gets the whole history).");
