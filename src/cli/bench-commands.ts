@@ -60,7 +60,7 @@ const RUN_ARGS = {
     description: 'docker: each session in a container of its focus task\'s image (the task\'s "image", else SWE-bench\'s name for the instance, or --image), scored in a fresh one',
     invalid: mustBeEither,
   },
-  image: { type: "string", valueHint: "name, {instance_id} {repo}", description: "with --env docker: the image for every task" },
+  image: { type: "string", valueHint: "name, {instance_id} {repo}", description: "with --env docker: the image template; default: the task's image, else SWE-bench's name for it" },
   shard: {
     type: "string",
     valueHint: "i/n",
@@ -82,12 +82,12 @@ const RUN_ARGS = {
   },
   model: { type: "string", valueHint: "provider/model", description: "instead of --agent: any OpenCode provider/model" },
   "provider-config": { type: "string", valueHint: "file", description: 'with --model: the providers, as opencode.json\'s {"provider": {...}}' },
-  sessions: { type: "number", integer: true, min: 1, description: "run only the first N sessions" },
+  sessions: { type: "number", integer: true, min: 1, description: "run only the first N sessions of the suite" },
   concurrency: { type: "number", integer: true, min: 1, default: 1, description: "sessions at once" },
   seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
-  "budget-s": { type: "number", integer: true, min: 1, default: 900, description: "each session's budget in seconds" },
-  "max-continuations": { type: "number", integer: true, min: 0, default: 3, description: "times the agent is told to continue an unfinished task" },
-  "test-timeout-s": { type: "number", integer: true, min: 1, default: 900, description: "the tests' timeout in seconds" },
+  "budget-s": { type: "number", integer: true, min: 1, default: 900, description: "per request, in seconds, before it is aborted and continued" },
+  "max-continuations": { type: "number", integer: true, min: 0, default: 3, description: "continuations of a request after its budget runs out" },
+  "test-timeout-s": { type: "number", integer: true, min: 1, default: 900, description: "per test run while scoring, in seconds" },
 } as const satisfies ArgSpecs;
 
 /** What `bench run` runs, checked (`bench mini` gives it directly). */
