@@ -221,8 +221,8 @@ function cittyCommand(command: Command | CommandGroup, version: string): Command
  */
 export async function renderHelp(command: Command | CommandGroup, options: { parent: string; version: string; color: boolean }): Promise<string> {
   const parent = defineCommand({ meta: { name: options.parent, version: options.version } });
-  // citty pads every column, the last one too: no trailing spaces.
-  const usage = (await renderUsage(cittyCommand(command, options.version), parent)).replace(/ +$/gm, "").trimEnd();
-  const text = command.details === undefined ? usage : `${usage}\n\n${command.details}`;
-  return options.color ? text : stripVTControlCharacters(text);
+  const rendered = await renderUsage(cittyCommand(command, options.version), parent);
+  // citty pads every column, the last one too, and ends a usage line without arguments with a space: no trailing spaces.
+  const usage = (options.color ? rendered : stripVTControlCharacters(rendered)).replace(/ +(\u001b\[[0-9;]*m)*$/gm, "$1").trimEnd();
+  return command.details === undefined ? usage : `${usage}\n\n${command.details}`;
 }
