@@ -1,6 +1,6 @@
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { describeRunAgent } from "./drive/describe-agent.js";
 import { readResults } from "./results/read-results.js";
 import { type ResultLine, resultKey } from "./results/result-line.js";
@@ -12,13 +12,6 @@ const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions"] as cons
 /** What each session keeps beside its result, small enough to copy: the patch and the reports. */
 const KEPT = ["focus.patch", "report.json", "swebench-report.json"];
 
-/** A merge that cannot be done as asked: printed as one line. */
-export class MergeError extends CliError {
-  override name = "MergeError";
-  constructor(message: string) {
-    super(message, { code: "merge" });
-  }
-}
 
 /**
  * Combines the shards of one run (`bench run --shard i/n` in several places) into `out`: one
@@ -28,15 +21,15 @@ export class MergeError extends CliError {
 export async function mergeRuns(options: { runs: readonly string[]; out: string }): Promise<{ results: number; file: string }> {
   const out = resolve(options.out);
   const runs = options.runs.map((dir) => resolve(dir));
-  if (runs.length === 0) throw new MergeError("bench merge needs at least one run directory");
-  if (runs.includes(out)) throw new MergeError(`--out ${out} is one of the runs being merged`);
-  if (await stat(runFiles(out).results).catch(() => undefined)) throw new MergeError(`${runFiles(out).results} exists: merge into a new directory`);
+  if (runs.length === 0) throw new RcmError("merge", "bench merge needs at least one run directory");
+  if (runs.includes(out)) throw new RcmError("merge", `--out ${out} is one of the runs being merged`);
+  if (await stat(runFiles(out).results).catch(() => undefined)) throw new RcmError("merge", `${runFiles(out).results} exists: merge into a new directory`);
   const settings = await Promise.all(runs.map(readRunJson));
   const first = settings[0] as Record<string, unknown>;
   settings.forEach((setting, index) => {
     for (const field of SAME) {
       if (JSON.stringify(setting[field]) !== JSON.stringify(first[field])) {
-        throw new MergeError(`${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(setting[field])} vs ${JSON.stringify(first[field])}`);
+        throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(setting[field])} vs ${JSON.stringify(first[field])}`);
       }
     }
   });
@@ -46,7 +39,7 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
     for (const line of await readResults(runFiles(run).results)) {
       const key = resultKey(line);
       const seen = owner.get(key);
-      if (seen !== undefined) throw new MergeError(`${line.session_id} in mode ${line.mode} is in both ${seen} and ${run}`);
+      if (seen !== undefined) throw new RcmError("merge", `${line.session_id} in mode ${line.mode} is in both ${seen} and ${run}`);
       owner.set(key, run);
       merged.push(line);
       const from = runFiles(run).session(line.session_id, line.mode);
@@ -68,11 +61,11 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
 async function readRunJson(dir: string): Promise<Record<string, unknown>> {
   const file = runFiles(dir).run;
   const text = await readFile(file, "utf8").catch(() => {
-    throw new MergeError(`${file}: not found: ${dir} is not a bench run directory`);
+    throw new RcmError("merge", `${file}: not found: ${dir} is not a bench run directory`);
   });
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new MergeError(`${file}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RcmError("merge", `${file}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { describeRunAgent } from "./drive/describe-agent.js";
 import { REGIME_NAMES } from "./drive/regimes.js";
 import { readResults } from "./results/read-results.js";
@@ -15,7 +15,7 @@ export async function rebuildReport(outDir: string, options: { cacheReadPrice?: 
     // `bench mini`'s folder holds a run per regime: say which to report.
     const regimes = REGIME_NAMES.filter((regime) => existsSync(runFiles(join(outDir, regime)).results));
     const hint = regimes.length > 0 ? ` (a bench mini folder: report ${regimes.map((regime) => join(outDir, regime)).join(" or ")})` : "";
-    throw new CliError(`${files.results}: no results to report${hint}`, { code: "run" });
+    throw new RcmError("run", `${files.results}: no results to report${hint}`);
   }
   // A run directory from before run.json kept the agent still gets its report, without the line.
   const agent = await readRunOptions(outDir).then((run) => run.agent, () => undefined);

@@ -1,6 +1,6 @@
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { repoSource } from "./checkout/prepare-checkouts.js";
 import { rebuildReport } from "./rebuild-report.js";
 import { readResults } from "./results/read-results.js";
@@ -19,7 +19,7 @@ export async function rescoreRun(outDir: string): Promise<string> {
   let changed = 0;
   for (const line of results) {
     const task = suite.tasks.find((candidate) => candidate.instance_id === line.focus);
-    if (!task) throw new CliError(`${files.results}: session ${line.session_id} names unknown task ${line.focus}`, { code: "run" });
+    if (!task) throw new RcmError("run", `${files.results}: session ${line.session_id} names unknown task ${line.focus}`);
     const dir = files.session(line.session_id, line.mode);
     const patch = await focusPatch(join(dir, line.focus_workspace), task.base_commit);
     await writeFile(join(dir, "focus.patch"), patch);

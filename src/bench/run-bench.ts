@@ -57,7 +57,9 @@ export interface BenchRunOptions {
   image?: string | undefined;
 }
 
-export type BenchEnv = "local" | "docker";
+/** Where sessions run: here, or each in a container of its task's image. */
+export const BENCH_ENVS = ["local", "docker"] as const;
+export type BenchEnv = (typeof BENCH_ENVS)[number];
 
 export interface BenchProgress {
   done: number;

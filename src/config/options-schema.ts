@@ -1,10 +1,11 @@
 import { z } from "zod";
 
+import { ROUTERS } from "../core/routing/router.js";
 import { MODES } from "./modes.js";
 
+export { ROUTERS } from "../core/routing/router.js";
 export { MODES, type Mode } from "./modes.js";
 
-export const ROUTERS = ["lexical", "model", "hybrid"] as const;
 /** Where the auxiliary model is: an OpenAI-compatible endpoint, or the user's models through OpenCode. */
 export const AUX_SOURCES = ["endpoint", "opencode"] as const;
 export type AuxSource = (typeof AUX_SOURCES)[number];

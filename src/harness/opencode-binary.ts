@@ -1,16 +1,9 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { packageRoot } from "./package-root.js";
 
-/** `opencode` could not be found: printed as one line naming where it was looked for. */
-export class OpencodeNotFoundError extends CliError {
-  override name = "OpencodeNotFoundError";
-  constructor(message: string) {
-    super(message, { code: "opencode-not-found" });
-  }
-}
 
 /**
  * The `opencode` binary the harness runs: `OPENCODE_BIN` (the CLI's `--opencode-bin` sets it)
@@ -20,14 +13,14 @@ export class OpencodeNotFoundError extends CliError {
 export function opencodeBinary(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const explicit = env["OPENCODE_BIN"];
   if (explicit) {
-    if (!isExecutable(explicit)) throw new OpencodeNotFoundError(`OPENCODE_BIN (or --opencode-bin) is ${explicit}, which is not an executable file`);
+    if (!isExecutable(explicit)) throw new RcmError("opencode-not-found", `OPENCODE_BIN (or --opencode-bin) is ${explicit}, which is not an executable file`);
     return explicit;
   }
   const resolved = fromPackage();
   if (resolved) return resolved;
   const onPath = (env["PATH"] ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, "opencode")).find(isExecutable);
   if (onPath) return onPath;
-  throw new OpencodeNotFoundError(
+  throw new RcmError("opencode-not-found",
     "opencode not found: no opencode-ai package resolvable from opencode-rcm and no opencode on PATH; install it (npm i opencode-ai@1.18.33) or name the binary with --opencode-bin <path> or OPENCODE_BIN",
   );
 }

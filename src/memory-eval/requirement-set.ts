@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 
 /** One labelled request: its text and the gold requirement clauses (substrings of it). */
 export const LabelledRequestSchema = z
@@ -19,18 +19,11 @@ export const LabelledRequestSchema = z
   });
 export type LabelledRequest = z.infer<typeof LabelledRequestSchema> & { file: string };
 
-/** A labelled file that cannot be read: names the file, line and field. */
-export class RequirementSetError extends CliError {
-  override name = "RequirementSetError";
-  constructor(message: string) {
-    super(message, { code: "requirement-set" });
-  }
-}
 
 /** Reads `.jsonl` files, or every `.jsonl` file of a directory; a bad line names its file, line and field. */
 export async function readRequirementSet(path: string): Promise<LabelledRequest[]> {
   const info = await stat(path).catch(() => {
-    throw new RequirementSetError(`${path}: no such file or directory`);
+    throw new RcmError("requirement-set", `${path}: no such file or directory`);
   });
   const files = info.isDirectory()
     ? (await readdir(path)).filter((name) => name.endsWith(".jsonl")).sort().map((name) => join(path, name))
@@ -44,12 +37,12 @@ export async function readRequirementSet(path: string): Promise<LabelledRequest[
       try {
         value = JSON.parse(line);
       } catch (error) {
-        throw new RequirementSetError(`${file}:${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+        throw new RcmError("requirement-set", `${file}:${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)})`);
       }
       const parsed = LabelledRequestSchema.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new RequirementSetError(`${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`);
+        throw new RcmError("requirement-set", `${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`);
       }
       out.push({ ...parsed.data, file });
     });

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 
 /** A text that holds secrets, each of which must be gone after redaction. */
 export interface PositiveEntry {
@@ -55,10 +55,10 @@ export async function loadRedactionCorpus(dir: string): Promise<{ positives: Pos
       try {
         value = JSON.parse(line);
       } catch (error) {
-        throw new CliError(`${path}:${index + 1}: not JSON: ${error instanceof Error ? error.message : String(error)}`, { code: "corpus" });
+        throw new RcmError("corpus", `${path}:${index + 1}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
       }
       const problem = typeof value !== "object" || value === null ? "not an object" : check(value as Record<string, unknown>);
-      if (problem) throw new CliError(`${path}:${index + 1}: ${problem}`, { code: "corpus" });
+      if (problem) throw new RcmError("corpus", `${path}:${index + 1}: ${problem}`);
       return [value as T];
     });
   };

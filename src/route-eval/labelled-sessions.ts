@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 
 /** The gold label of a request meant for every task ("from now on run the tests with -q"). */
 export const SHARED_LABEL = "*";
@@ -43,17 +43,9 @@ export const LabelledSessionSchema = z
 export type LabelledRequest = z.infer<typeof LabelledRequestSchema>;
 export type LabelledSession = z.infer<typeof LabelledSessionSchema>;
 
-/** Bad input, naming the file, the line and the field. */
-export class LabelledSessionsError extends CliError {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly field: string,
-    readonly problem: string,
-  ) {
-    super(`${file}:${line}: ${field}: ${problem}`, { code: "labelled-sessions" });
-    this.name = "LabelledSessionsError";
-  }
+/** Bad input (code `labelled-sessions`), naming the file, the line and the field (in its `location`). */
+function labelledSessionsError(file: string, line: number, field: string, problem: string): RcmError {
+  return new RcmError("labelled-sessions", `${file}:${line}: ${field}: ${problem}`, { location: { file, line, field, problem } });
 }
 
 /** Parses a JSONL file of labelled sessions (one per line; blank lines skipped). */
@@ -67,19 +59,19 @@ export function parseLabelledSessions(file: string, text: string): LabelledSessi
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      throw new LabelledSessionsError(file, line, "(line)", `not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw labelledSessionsError(file, line, "(line)", `not JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
     const parsed = LabelledSessionSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.length ? issue.path.map(String).join(".") : "(session)";
-      throw new LabelledSessionsError(file, line, field, issue?.message ?? "invalid");
+      throw labelledSessionsError(file, line, field, issue?.message ?? "invalid");
     }
-    if (ids.has(parsed.data.id)) throw new LabelledSessionsError(file, line, "id", `duplicate session id "${parsed.data.id}"`);
+    if (ids.has(parsed.data.id)) throw labelledSessionsError(file, line, "id", `duplicate session id "${parsed.data.id}"`);
     ids.add(parsed.data.id);
     sessions.push(parsed.data);
   });
-  if (sessions.length === 0) throw new LabelledSessionsError(file, 1, "(file)", "no sessions");
+  if (sessions.length === 0) throw labelledSessionsError(file, 1, "(file)", "no sessions");
   return sessions;
 }
 
@@ -108,12 +100,12 @@ export async function readLabelledSessionFiles(path: string): Promise<SessionsFi
     try {
       text = await readFile(file, "utf8");
     } catch (error) {
-      throw new LabelledSessionsError(file, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+      throw labelledSessionsError(file, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
     }
     const sessions = parseLabelledSessions(file, text);
     sessions.forEach((session) => {
       const other = seen.get(session.id);
-      if (other !== undefined) throw new LabelledSessionsError(file, lineOf(text, session.id), "id", `session id "${session.id}" is also in ${other}`);
+      if (other !== undefined) throw labelledSessionsError(file, lineOf(text, session.id), "id", `session id "${session.id}" is also in ${other}`);
       seen.set(session.id, file);
     });
     result.push({ file, sessions });
@@ -130,11 +122,11 @@ async function jsonlFilesAt(path: string): Promise<string[]> {
   try {
     isDirectory = (await stat(path)).isDirectory();
   } catch (error) {
-    throw new LabelledSessionsError(path, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    throw labelledSessionsError(path, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!isDirectory) return [path];
   const names = (await readdir(path)).filter((name) => name.endsWith(".jsonl")).sort();
-  if (names.length === 0) throw new LabelledSessionsError(path, 0, "(directory)", "holds no *.jsonl files");
+  if (names.length === 0) throw labelledSessionsError(path, 0, "(directory)", "holds no *.jsonl files");
   return names.map((name) => join(path, name));
 }
 

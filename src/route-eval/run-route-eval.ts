@@ -1,16 +1,13 @@
 import { createAux, createRouter } from "../auxiliary/create-aux-users.js";
-import { CliError } from "../cli-error.js";
 import { envLayer } from "../config/env-layer.js";
 import { tupleLayer } from "../config/load-options.js";
 import { describeProblem } from "../config/option-problem.js";
-import { ROUTERS } from "../config/options-schema.js";
 import { resolveOptions } from "../config/resolve-options.js";
-import { createLexicalRouter, type Router } from "../core/routing/router.js";
+import { createLexicalRouter, type Router, type RouterName } from "../core/routing/router.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { evaluateRouting, type RoutingEvaluation } from "./evaluate-routing.js";
 import { readLabelledSessions } from "./labelled-sessions.js";
 
-export const ROUTER_NAMES = ROUTERS;
-export type RouterName = (typeof ROUTER_NAMES)[number];
 
 /** Reads the labelled sessions (files, or directories of them) and evaluates the chosen router over them. */
 export async function runRouteEval(options: {
@@ -31,14 +28,7 @@ export async function runRouteEval(options: {
 function routerFor(name: RouterName, threshold: number, env: Readonly<Record<string, string | undefined>>): Router {
   if (name === "lexical") return createLexicalRouter({ threshold });
   const { options, problems } = resolveOptions([tupleLayer({ router: name, confidenceThreshold: threshold, aux: { source: "endpoint" } }), envLayer(env)]);
-  if (problems.length > 0) throw new RouteEvalSetupError(problems.map(describeProblem).join("; "));
+  if (problems.length > 0) throw new RcmError("route-eval-setup", problems.map(describeProblem).join("; "));
   return createRouter(options, createAux(options, env));
 }
 
-/** The model router was asked for without an endpoint to reach. */
-export class RouteEvalSetupError extends CliError {
-  override name = "RouteEvalSetupError";
-  constructor(message: string) {
-    super(message, { code: "route-eval-setup" });
-  }
-}

@@ -1,17 +1,10 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
-import { CliError } from "../cli-error.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { knownProjects } from "../store/project-file.js";
 import { type SessionState, sessionStateFile } from "../store/session-state-file.js";
 import { defaultStateRoot } from "../store/state-dir.js";
 
-/** A session's state could not be found or read: printed as one line. */
-export class SessionLookupError extends CliError {
-  override name = "SessionLookupError";
-  constructor(message: string) {
-    super(message, { code: "session" });
-  }
-}
 
 export interface StoredSession {
   sessionID: string;
@@ -41,7 +34,7 @@ export async function projectStateDir(options: {
     .sort((a, b) => b.depth - a.depth);
   const best = matches[0];
   if (best) return best.project.stateDir;
-  throw new SessionLookupError(
+  throw new RcmError("session",
     `no opencode-rcm state for ${directory} under ${root}: name the project with --dir <project folder>, or run OpenCode there with the plug-in (in a mode other than native) first; with a stateDir option, pass it as --state-dir`,
   );
 }
@@ -72,7 +65,7 @@ export async function storedSessions(stateDir: string): Promise<{ sessions: Stor
 export async function findSession(stateDir: string, wanted: string | undefined): Promise<StoredSession> {
   const { sessions, problems } = await storedSessions(stateDir);
   if (sessions.length === 0) {
-    throw new SessionLookupError(`no sessions in ${join(stateDir, "sessions")}${problems.length > 0 ? ` (unreadable: ${problems.join("; ")})` : ""}`);
+    throw new RcmError("session", `no sessions in ${join(stateDir, "sessions")}${problems.length > 0 ? ` (unreadable: ${problems.join("; ")})` : ""}`);
   }
   if (wanted === undefined || wanted === "latest") return sessions[0] as StoredSession;
   const exact = sessions.find((session) => session.sessionID === wanted);
@@ -80,7 +73,7 @@ export async function findSession(stateDir: string, wanted: string | undefined):
   const byPrefix = sessions.filter((session) => session.sessionID.startsWith(wanted));
   if (byPrefix.length === 1) return byPrefix[0] as StoredSession;
   const known = sessions.slice(0, 5).map((session) => session.sessionID).join(", ");
-  throw new SessionLookupError(
+  throw new RcmError("session",
     byPrefix.length > 1
       ? `"${wanted}" matches ${byPrefix.length} sessions (${byPrefix.map((session) => session.sessionID).join(", ")}): give more of the id`
       : `no session "${wanted}" in ${join(stateDir, "sessions")} (recent: ${known}; opencode-rcm sessions lists them)`,

@@ -2,10 +2,11 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { loadOptions } from "../config/load-options.js";
 import type { Options } from "../config/options-schema.js";
+import { RcmError } from "../errors/rcm-error.js";
 import { renderStatus, renderWhy } from "../session-views/render-status.js";
 import { projectFile } from "../store/project-file.js";
 import { pendingIntents, postIntent, type SessionIntent } from "../store/session-inbox.js";
-import { findSession, projectStateDir, SessionLookupError, type StoredSession, storedSessions } from "./find-sessions.js";
+import { findSession, projectStateDir, type StoredSession, storedSessions } from "./find-sessions.js";
 
 /** Where the CLI looks: the project of `directory`, with the options its rcm.jsonc files and RCM_* variables give. */
 export interface SessionScope {
@@ -57,9 +58,9 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
   const session = await findSession(stateDir, wanted);
   const { ledger } = session.state;
   const messageID = ledger.order.at(-1);
-  if (messageID === undefined) throw new SessionLookupError(`session ${session.sessionID} has no routed request to move`);
+  if (messageID === undefined) throw new RcmError("session", `session ${session.sessionID} has no routed request to move`);
   if (target !== "new" && !ledger.tasks.some((task) => task.id === target)) {
-    throw new SessionLookupError(`no task "${target}" in session ${session.sessionID} (tasks: ${ledger.tasks.map((task) => task.id).join(", ") || "none"}, or new)`);
+    throw new RcmError("session", `no task "${target}" in session ${session.sessionID} (tasks: ${ledger.tasks.map((task) => task.id).join(", ") || "none"}, or new)`);
   }
   const from = ledger.decisions[messageID]?.task ?? "?";
   await postIntent(stateDir, session.sessionID, { kind: "move", messageID, from, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } });

@@ -1,7 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchCommand } from "../../src/bench/bench-command.js";
 import { workspaceNames } from "../../src/bench/checkout/workspace-names.js";
 import { startAgentModel } from "../../src/bench/drive/agent-model.js";
 import { pluginEnv } from "../../src/bench/drive/plugin-env.js";
@@ -158,20 +157,5 @@ describe("the agent for a run", () => {
     const bad = join(temp.path, "bad.json");
     await writeFile(bad, "[1]");
     await expect(startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: bad }, suite, logFile: "x", decisionLog: "y" })).rejects.toThrow(`--provider-config ${bad}`);
-  });
-});
-
-describe("opencode-rcm bench", () => {
-  const io = { signal: new AbortController().signal, progress: () => undefined };
-  it.each([
-    [["run", "--out", "o", "--agent", "scripted"], "bench run needs --suite <dir>"],
-    [["run", "--suite", "s", "--out", "o"], "bench run needs --agent scripted|faithful or --model provider/model"],
-    [["run", "--suite", "s", "--out", "o", "--agent", "scripted", "--model", "a/b"], "not both"],
-    [["run", "--suite", "s", "--out", "o", "--model", "gpt"], '--model must be provider/model, got "gpt"'],
-    [["run", "--suite", "s", "--out", "o", "--agent", "scripted", "--modes", "native,turbo"], '--modes: unknown mode "turbo"'],
-    [["run", "--suite", "s", "--out", "o", "--agent", "scripted", "--concurrency", "0"], "--concurrency must be an integer >= 1"],
-    [["dance"], 'unknown bench subcommand "dance"'],
-  ])("rejects %j naming the problem", async (args, message) => {
-    await expect(benchCommand(args, io)).rejects.toThrow(message);
   });
 });

@@ -5,7 +5,8 @@ import { loadSuite, loadTasks, parseJsonLines } from "../../src/bench/suite/load
 import { makeSessions, writeSessions } from "../../src/bench/suite/make-sessions.js";
 import type { SessionSpec, Task } from "../../src/bench/suite/schema.js";
 import { TaskSchema } from "../../src/bench/suite/schema.js";
-import { SuiteError } from "../../src/bench/suite/suite-error.js";
+import { suiteError as newSuiteError } from "../../src/bench/suite/suite-error.js";
+import { type InputLocation, RcmError } from "../../src/errors/rcm-error.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 /** A small git diff changing each of `files`. */
@@ -44,13 +45,17 @@ async function writeSuite(dir: string, files: { meta?: Line; tasks: Line[]; sess
   if (files.sessions !== undefined) await writeFile(join(dir, "sessions.jsonl"), `${files.sessions.map(render).join("\n")}\n`);
 }
 
-async function suiteError(promise: Promise<unknown>): Promise<SuiteError> {
+/** The `suite` error a promise rejects with: where it is, and its message. */
+async function suiteError(promise: Promise<unknown>): Promise<InputLocation & { message: string }> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(SuiteError);
-  return error as SuiteError;
+  expect(error).toBeInstanceOf(RcmError);
+  const { code, location, message } = error as RcmError;
+  expect(code).toBe("suite");
+  if (location === undefined) throw new Error(`no location in: ${message}`);
+  return { ...location, message };
 }
 
 // A: three stages in src/pkg; B: two stages in src/pkg (near A); C: one stage in lib.
@@ -270,10 +275,10 @@ describe("parseJsonLines", () => {
   });
 });
 
-describe("SuiteError", () => {
+describe("a suite error", () => {
   it("omits the line when it is not about one", () => {
-    expect(new SuiteError({ file: "s/suite.json", line: 0, field: "(file)", problem: "x" }).message).toBe("s/suite.json: (file): x");
-    expect(new SuiteError({ file: "s/tasks.jsonl", line: 4, field: "repo", problem: "y" }).message).toBe("s/tasks.jsonl:4: repo: y");
+    expect(newSuiteError({ file: "s/suite.json", line: 0, field: "(file)", problem: "x" }).message).toBe("s/suite.json: (file): x");
+    expect(newSuiteError({ file: "s/tasks.jsonl", line: 4, field: "repo", problem: "y" }).message).toBe("s/tasks.jsonl:4: repo: y");
   });
 });
 

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadTasks } from "../../src/bench/suite/load-suite.js";
 import type { Task } from "../../src/bench/suite/schema.js";
-import { SuiteError } from "../../src/bench/suite/suite-error.js";
 import { readTaskFolder, writeTaskFolder } from "../../src/bench/suite/task-folder.js";
+import { type InputLocation, RcmError } from "../../src/errors/rcm-error.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const TASK: Task = {
@@ -31,10 +31,13 @@ afterEach(async () => {
   await temp.remove();
 });
 
-async function problem(promise: Promise<unknown>): Promise<SuiteError> {
+async function problem(promise: Promise<unknown>): Promise<InputLocation & { message: string }> {
   const error = await promise.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(SuiteError);
-  return error as SuiteError;
+  expect(error).toBeInstanceOf(RcmError);
+  const { code, location, message } = error as RcmError;
+  expect(code).toBe("suite");
+  if (location === undefined) throw new Error(`no location in: ${message}`);
+  return { ...location, message };
 }
 
 describe("a task as a folder", () => {

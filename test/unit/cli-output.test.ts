@@ -41,9 +41,15 @@ describe("the CLI's output", () => {
     );
     expect(unknown?.stderr.trim().split("\n")).toEqual(['opencode-rcm: unknown command "frobnicate" (usage)', 'Run "opencode-rcm --help" for the options.']);
     const help = await run(process.execPath, [CLI, "route-eval", "--help"]);
-    expect(help.stdout).toMatch(/^ {2}route-eval \[<file\.jsonl \| directory>\.\.\.\]/);
+    expect(help.stdout).toContain("USAGE opencode-rcm route-eval [OPTIONS] [PATHS]");
+    expect(help.stdout).toMatch(/--router=<lexical\|model\|hybrid> +model and hybrid use/);
     expect(help.stdout).not.toContain("bench mini");
+    expect(help.stdout).not.toContain("\u001b[");
     const all = await run(process.execPath, [CLI, "--help"]);
-    for (const command of ["demo", "route-eval", "memory-eval", "bench mini", "report <run dir>", "sessions [--all]", "move [<session>] <task|new>"]) expect(all.stdout).toContain(command);
+    for (const command of ["demo", "route-eval", "memory-eval", "bench", "report", "sessions", "move"]) expect(all.stdout).toMatch(new RegExp(`^ +${command} {4}`, "m"));
+    const move = await run(process.execPath, [CLI, "move", "--help"]);
+    expect(move.stdout).toContain("USAGE opencode-rcm move [OPTIONS] [SESSION] <TARGET>");
+    const mini = await run(process.execPath, [CLI, "bench", "mini", "--help"]);
+    expect(mini.stdout).toMatch(/--regimes=<roomy,tight> +the scripted model's windows/);
   });
 });

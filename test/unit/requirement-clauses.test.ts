@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { clauses, requirementClauses } from "../../src/core/memory/requirement-clauses.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { scoreRequest, totals } from "../../src/memory-eval/evaluate-requirements.js";
-import { RequirementSetError, readRequirementSet } from "../../src/memory-eval/requirement-set.js";
+import { readRequirementSet } from "../../src/memory-eval/requirement-set.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // Examples in the style of the train split; the test split is never used here.
@@ -182,7 +182,7 @@ describe("the labelled requirement set", () => {
     const temp = await makeTempDir("rcm-requirements");
     const file = join(temp.path, "bad.jsonl");
     await writeFile(file, `${JSON.stringify({ id: "a", source: "s", text: "Add X.", requirements: ["Add X"] })}\n${JSON.stringify({ id: "b", source: "s", text: "Add X.", requirements: ["Add Y"] })}\n`);
-    await expect(readRequirementSet(file)).rejects.toThrow(new RequirementSetError(`${file}:2: requirements: every requirement must be a substring of text`));
+    await expect(readRequirementSet(file)).rejects.toMatchObject({ code: "requirement-set", message: `${file}:2: requirements: every requirement must be a substring of text` });
     await temp.remove();
   });
 });

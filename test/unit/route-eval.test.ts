@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Router } from "../../src/core/routing/router.js";
+import { RcmError } from "../../src/errors/rcm-error.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { evaluateRouting } from "../../src/route-eval/evaluate-routing.js";
-import { LabelledSessionsError, parseLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
+import { parseLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
 import { lexicalRouter, THRESHOLD } from "../support/defaults.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -22,7 +23,15 @@ describe("labelled sessions input", () => {
     );
     expect(() => parseLabelledSessions("set.jsonl", `${good}\n\n{oops`)).toThrow(/^set\.jsonl:3: \(line\): not JSON/);
     expect(() => parseLabelledSessions("set.jsonl", `${good}\n${good}`)).toThrow('set.jsonl:2: id: duplicate session id "s1"');
-    expect(() => parseLabelledSessions("set.jsonl", `{"id": "s", "requests": [{"text": "x", "task": "a", "file": []}]}`)).toThrow(LabelledSessionsError);
+    const error = (() => {
+      try {
+        parseLabelledSessions("set.jsonl", `{"id": "s", "requests": [{"text": "x", "task": "a", "file": []}]}`);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(RcmError);
+    expect(error).toMatchObject({ code: "labelled-sessions", location: { file: "set.jsonl", line: 1, field: "requests.0" } });
   });
 
   it("holds the committed set: at least 30 sessions and 300 requests", () => {

@@ -1,7 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
-import { SuiteError } from "../suite/suite-error.js";
+import type { RcmError } from "../../errors/rcm-error.js";
+import { suiteError } from "../suite/suite-error.js";
 import { TASKS_DIR } from "../suite/task-folder.js";
 import { loadPlaybook } from "./playbook.js";
 import { normalizeText } from "./what-was-said.js";
@@ -147,8 +148,8 @@ function taskDir(suiteDir: string, taskId: string): string {
   return join(suiteDir, TASKS_DIR, taskId);
 }
 
-function problem(file: string, field: string, text: string): SuiteError {
-  return new SuiteError({ file, line: 0, field, problem: `${text} (--agent faithful)` });
+function problem(file: string, field: string, text: string): RcmError {
+  return suiteError({ file, line: 0, field, problem: `${text} (--agent faithful)` });
 }
 
 async function readJson<T>(file: string, schema: z.ZodType<T>, what: string): Promise<T> {

@@ -1,6 +1,6 @@
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CliError } from "../../cli-error.js";
+import { RcmError } from "../../errors/rcm-error.js";
 import { offlineConfig, type PluginEntry, quietConfig } from "../../harness/opencode-config.js";
 import { startScriptedModel } from "../../scripted-model/index.js";
 import { createFaithfulAgent, type FaithfulDecision } from "../agent/faithful-agent.js";
@@ -15,8 +15,11 @@ import { DEFAULT_REGIME, REGIMES, type Regime } from "./regimes.js";
  * whatever it is shown; `faithful` writes what the requirements in view imply), or any
  * OpenCode provider/model.
  */
+export const SCRIPTED_AGENTS = ["scripted", "faithful"] as const;
+export type ScriptedAgent = (typeof SCRIPTED_AGENTS)[number];
+
 export type AgentChoice =
-  | { kind: "scripted" | "faithful"; regime?: Regime | undefined }
+  | { kind: ScriptedAgent; regime?: Regime | undefined }
   | { kind: "model"; model: string; providerConfig?: string | undefined };
 
 export interface AgentModel {
@@ -66,11 +69,11 @@ async function readProviders(file: string): Promise<Record<string, unknown>> {
   try {
     value = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new CliError(`--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`, { code: "provider-config" });
+    throw new RcmError("provider-config", `--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const provider = typeof value === "object" && value !== null && "provider" in value ? (value as { provider: unknown }).provider : value;
   if (typeof provider !== "object" || provider === null || Array.isArray(provider)) {
-    throw new CliError(`--provider-config ${file}: expected {"provider": {"<id>": {...}}}`, { code: "provider-config" });
+    throw new RcmError("provider-config", `--provider-config ${file}: expected {"provider": {"<id>": {...}}}`);
   }
   return provider as Record<string, unknown>;
 }

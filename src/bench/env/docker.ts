@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { BenchEnvError } from "./bench-env-error.js";
+import { RcmError } from "../../errors/rcm-error.js";
 
 const run = promisify(execFile);
 
@@ -42,7 +42,7 @@ export async function checkDocker(): Promise<void> {
     await run("docker", ["version", "--format", "{{.Server.Version}}"], { timeout: 20_000 });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new BenchEnvError(`--env docker needs a running Docker daemon (docker version failed: ${reason}); scripts/setup.sh installs and starts one`);
+    throw new RcmError("bench-env", `--env docker needs a running Docker daemon (docker version failed: ${reason}); scripts/setup.sh installs and starts one`);
   }
 }
 

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { Mode } from "../../config/options-schema.js";
+import { RcmError } from "../../errors/rcm-error.js";
 import { createIsolatedHome } from "../../harness/isolated-home.js";
 import { type OpencodeServer, startOpencodeServer } from "../../harness/opencode-server.js";
 import { scoreTask, type TaskReport } from "../score/index.js";
 import type { SessionSpec, Suite, Task } from "../suite/schema.js";
-import { BenchEnvError } from "./bench-env-error.js";
 import { checkDocker, imageExists, startContainer } from "./docker.js";
 import { CONTAINER_PATH, containerGit, containerName, scoreInContainer, sessionMounts } from "./docker-session.js";
 import { imageFor } from "./image-name.js";
@@ -25,7 +25,7 @@ export async function checkImages(suite: Suite, specs: readonly SessionSpec[], t
   await checkDocker();
   const images = new Set(specs.map((spec) => imageFor(taskOf(suite, spec.focus), template)));
   for (const image of images) {
-    if (!(await imageExists(image))) throw new BenchEnvError(`--env docker: image "${image}" is not available (docker image inspect found nothing); build or load it, or name another with --image`);
+    if (!(await imageExists(image))) throw new RcmError("bench-env", `--env docker: image "${image}" is not available (docker image inspect found nothing); build or load it, or name another with --image`);
   }
 }
 

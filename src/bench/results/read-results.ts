@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { CliError } from "../../cli-error.js";
+import { RcmError } from "../../errors/rcm-error.js";
 import { type ResultLine, ResultLineSchema } from "./result-line.js";
 
 /**
@@ -24,12 +24,12 @@ export async function readResults(file: string): Promise<ResultLine[]> {
       value = JSON.parse(raw);
     } catch {
       if (last) return;
-      throw new CliError(`${file}:${index + 1}: not JSON`, { code: "results" });
+      throw new RcmError("results", `${file}:${index + 1}: not JSON`);
     }
     const parsed = ResultLineSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new CliError(`${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`, { code: "results" });
+      throw new RcmError("results", `${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`);
     }
     results.push(parsed.data);
   });

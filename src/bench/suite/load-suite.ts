@@ -5,7 +5,7 @@ import { isTestPath } from "../patch/is-test-path.js";
 import { patchFiles } from "../patch/patch-files.js";
 import type { ScheduleEntry, SessionSpec, Suite, SuiteMeta, Task } from "./schema.js";
 import { FINALIZE, SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "./schema.js";
-import { SuiteError } from "./suite-error.js";
+import { suiteError } from "./suite-error.js";
 import { readTaskFolder, TASK_FILE, TASKS_DIR, taskFolderNames } from "./task-folder.js";
 
 /** One validated line of a JSON-lines file, with its 1-based line number. */
@@ -16,7 +16,7 @@ export interface JsonLine<T> {
 
 /**
  * Parses a JSON-lines text (one object per line, blank lines skipped) and validates every line
- * with `schema`; throws a SuiteError naming `file`, the line and the field of the first problem.
+ * with `schema`; throws a `suite` RcmError naming `file`, the line and the field of the first problem.
  */
 export function parseJsonLines<T>(file: string, text: string, schema: z.ZodType<T>): JsonLine<T>[] {
   const lines: JsonLine<T>[] = [];
@@ -96,7 +96,7 @@ async function readText(file: string): Promise<string> {
     return await readFile(file, "utf8");
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new SuiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${reason}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${reason}`, cause });
   }
 }
 
@@ -108,15 +108,15 @@ function parseJsonValue<T>(options: { file: string; line: number; text: string; 
     json = JSON.parse(text);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new SuiteError({ file, line, field: whole, problem: `not JSON: ${reason}`, cause });
+    throw suiteError({ file, line, field: whole, problem: `not JSON: ${reason}`, cause });
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  if (issue === undefined) throw new SuiteError({ file, line, field: whole, problem: "invalid" });
+  if (issue === undefined) throw suiteError({ file, line, field: whole, problem: "invalid" });
   const path = issue.path.map(String);
   if (issue.code === "unrecognized_keys" && issue.keys[0] !== undefined) path.push(issue.keys[0]);
-  throw new SuiteError({ file, line, field: path.length === 0 ? whole : path.join("."), problem: issue.message });
+  throw suiteError({ file, line, field: path.length === 0 ? whole : path.join("."), problem: issue.message });
 }
 
 /** The non-test files a reference patch changes. */
@@ -164,7 +164,7 @@ type Fail = (field: string, problem: string) => never;
 
 function failAt(file: string, line: number): Fail {
   return (field, problem) => {
-    throw new SuiteError({ file, line, field, problem });
+    throw suiteError({ file, line, field, problem });
   };
 }
 

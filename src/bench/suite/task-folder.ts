@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { type Task, TaskSchema } from "./schema.js";
-import { SuiteError } from "./suite-error.js";
+import { suiteError } from "./suite-error.js";
 
 /**
  * A task as a folder: `task.json` (the instance's fields but its texts), `stage-1.md`,
@@ -39,7 +39,7 @@ export async function readTaskFolder(suiteDir: string, name: string): Promise<Ta
   const dir = join(suiteDir, TASKS_DIR, name);
   const taskFile = join(dir, TASK_FILE);
   const fail = (file: string, field: string, problem: string): never => {
-    throw new SuiteError({ file, line: 0, field, problem });
+    throw suiteError({ file, line: 0, field, problem });
   };
   const json = parseJson(taskFile, await readText(taskFile));
   const fields = TaskFileSchema.safeParse(json);
@@ -104,7 +104,7 @@ async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (cause) {
-    throw new SuiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
   }
 }
 
@@ -112,6 +112,6 @@ function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new SuiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
   }
 }

@@ -1,7 +1,7 @@
 import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { CliError } from "../../cli-error.js";
+import { RcmError } from "../../errors/rcm-error.js";
 import { rebuildReport } from "../rebuild-report.js";
 import { readResults } from "../results/read-results.js";
 import type { ResultLine } from "../results/result-line.js";
@@ -40,7 +40,7 @@ export async function importReports(options: { run: string; reports: string }): 
   const results = await readResults(files.results);
   const byKey = new Map(results.map((line, index) => [`${line.mode}\u0000${line.condition}\u0000${line.focus}`, index]));
   const found = await reportFiles(resolve(options.reports));
-  if (found.length === 0) throw new CliError(`${options.reports}: no report.json files`, { code: "swebench-reports" });
+  if (found.length === 0) throw new RcmError("swebench-reports", `${options.reports}: no report.json files`);
   const updated: ResultLine[] = [...results];
   const unmatched: string[] = [];
   let changed = 0;
@@ -50,7 +50,7 @@ export async function importReports(options: { run: string; reports: string }): 
     try {
       parsed = HarnessReportSchema.parse(JSON.parse(await readFile(file, "utf8")));
     } catch (error) {
-      throw new CliError(`${file}: not a SWE-bench report.json: ${error instanceof z.ZodError ? error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ") : String(error)}`, { code: "swebench-reports" });
+      throw new RcmError("swebench-reports", `${file}: not a SWE-bench report.json: ${error instanceof z.ZodError ? error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ") : String(error)}`);
     }
     for (const [instance, report] of Object.entries(parsed)) {
       const index = name === undefined ? undefined : byKey.get(`${name.mode}\u0000${name.condition}\u0000${instance}`);
@@ -75,7 +75,7 @@ export async function importReports(options: { run: string; reports: string }): 
 
 async function reportFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch((error: unknown) => {
-    throw new CliError(`${dir}: cannot read: ${error instanceof Error ? error.message : String(error)}`, { code: "swebench-reports" });
+    throw new RcmError("swebench-reports", `${dir}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
   });
   return entries
     .filter((entry) => entry.isFile() && entry.name === "report.json")

@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseJsonLines } from "../suite/load-suite.js";
 import type { Task } from "../suite/schema.js";
-import { SuiteError } from "../suite/suite-error.js";
+import { suiteError } from "../suite/suite-error.js";
 import { writeTaskFolder } from "../suite/task-folder.js";
 import { type StagesLine, StagesLineSchema, SwebenchInstanceSchema } from "./instance.js";
 import { swebenchTestCommand } from "./test-command.js";
@@ -29,7 +29,7 @@ export async function importSwebench(options: ImportOptions): Promise<{ suite: s
   const out = resolve(options.out);
   const instances = await readInstances(resolve(options.instances));
   const stages = options.stages === undefined ? new Map<string, StagesLine>() : await readStages(resolve(options.stages), new Set(instances.map((entry) => entry.value.instance_id)));
-  if (await stat(join(out, "tasks")).catch(() => undefined)) throw new SuiteError({ file: join(out, "tasks"), line: 0, field: "(file)", problem: "already exists: import into a new folder" });
+  if (await stat(join(out, "tasks")).catch(() => undefined)) throw suiteError({ file: join(out, "tasks"), line: 0, field: "(file)", problem: "already exists: import into a new folder" });
   await mkdir(out, { recursive: true });
   let staged = 0;
   for (const { value: instance } of instances) {
@@ -71,17 +71,17 @@ async function readInstances(file: string) {
   const seen = new Map<string, number>();
   for (const { line, value } of entries) {
     const first = seen.get(value.instance_id);
-    if (first !== undefined) throw new SuiteError({ file, line, field: "instance_id", problem: `duplicate instance_id "${value.instance_id}" (first on line ${first})` });
+    if (first !== undefined) throw suiteError({ file, line, field: "instance_id", problem: `duplicate instance_id "${value.instance_id}" (first on line ${first})` });
     seen.set(value.instance_id, line);
   }
-  if (entries.length === 0) throw new SuiteError({ file, line: 0, field: "(file)", problem: "no instances" });
+  if (entries.length === 0) throw suiteError({ file, line: 0, field: "(file)", problem: "no instances" });
   return entries;
 }
 
 async function readStages(file: string, known: Set<string>): Promise<Map<string, StagesLine>> {
   const result = new Map<string, StagesLine>();
   for (const { line, value } of parseJsonLines(file, await readText(file), StagesLineSchema)) {
-    const fail = (field: string, problem: string) => new SuiteError({ file, line, field, problem });
+    const fail = (field: string, problem: string) => suiteError({ file, line, field, problem });
     if (!known.has(value.instance_id)) throw fail("instance_id", `"${value.instance_id}" is not in the instances file`);
     if (result.has(value.instance_id)) throw fail("instance_id", `duplicate instance_id "${value.instance_id}"`);
     const ids = new Set<string>();
@@ -101,9 +101,9 @@ function listAsLines(file: string, text: string): string {
   try {
     list = JSON.parse(text);
   } catch (cause) {
-    throw new SuiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
   }
-  if (!Array.isArray(list)) throw new SuiteError({ file, line: 0, field: "(file)", problem: "must be JSON lines or a JSON list of instances" });
+  if (!Array.isArray(list)) throw suiteError({ file, line: 0, field: "(file)", problem: "must be JSON lines or a JSON list of instances" });
   return list.map((entry) => JSON.stringify(entry)).join("\n");
 }
 
@@ -111,6 +111,6 @@ async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (cause) {
-    throw new SuiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
   }
 }

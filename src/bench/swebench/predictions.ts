@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { CliError } from "../../cli-error.js";
+import { RcmError } from "../../errors/rcm-error.js";
 import { readResults } from "../results/read-results.js";
 import type { ResultLine } from "../results/result-line.js";
 import { runFiles } from "../run-bench.js";
@@ -44,7 +44,7 @@ export async function exportPredictions(options: { run: string; mode?: string | 
     const key = `${line.mode}.${line.condition}`;
     groups.set(key, [...(groups.get(key) ?? []), line]);
   }
-  if (groups.size === 0) throw new CliError(`${runFiles(run).results}: no results${options.mode || options.condition ? ` for ${[options.mode, options.condition].filter(Boolean).join(" ")}` : ""}`, { code: "run" });
+  if (groups.size === 0) throw new RcmError("run", `${runFiles(run).results}: no results${options.mode || options.condition ? ` for ${[options.mode, options.condition].filter(Boolean).join(" ")}` : ""}`);
   await mkdir(join(run, "predictions"), { recursive: true });
   const written: string[] = [];
   for (const [key, lines] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {

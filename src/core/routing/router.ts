@@ -4,7 +4,9 @@ import type { TaskIndex } from "./task-index.js";
 
 export type { RoutingRequest };
 
-export type RouterName = "lexical" | "model" | "hybrid";
+/** The routers, as the options name them. */
+export const ROUTERS = ["lexical", "model", "hybrid"] as const;
+export type RouterName = (typeof ROUTERS)[number];
 
 /** Assigns a request to a task. Every router answers through this one interface. */
 export interface Router {

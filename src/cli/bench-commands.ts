@@ -1,0 +1,379 @@
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { type AgentChoice, SCRIPTED_AGENTS } from "../bench/drive/agent-model.js";
+import { describeScriptedAgent } from "../bench/drive/describe-agent.js";
+import { REGIME_NAMES, REGIMES, type Regime } from "../bench/drive/regimes.js";
+import { mergeRuns } from "../bench/merge-runs.js";
+import { rebuildReport } from "../bench/rebuild-report.js";
+import { renderProgress } from "../bench/render-progress.js";
+import { rescoreRun } from "../bench/rescore-run.js";
+import { readResults } from "../bench/results/read-results.js";
+import { type RegimeRun, writeRegimesReport } from "../bench/results/regimes-report.js";
+import { CONDITIONS } from "../bench/results/summaries.js";
+import { BENCH_ENVS, type BenchEnv, type BenchProgress, runBench, runFiles } from "../bench/run-bench.js";
+import { parseShard, type Shard } from "../bench/shard.js";
+import { loadTasks } from "../bench/suite/load-suite.js";
+import { makeSessions, writeSessions } from "../bench/suite/make-sessions.js";
+import { importReports } from "../bench/swebench/import-reports.js";
+import { importSwebench } from "../bench/swebench/import-swebench.js";
+import { exportPredictions } from "../bench/swebench/predictions.js";
+import { MODES, type Mode } from "../config/options-schema.js";
+import { RcmError } from "../errors/rcm-error.js";
+import { packageRoot } from "../harness/package-root.js";
+import { type ArgSpecs, type Command, type CommandGroup, defineCli, mustBeEither, mustBeOneOf, type Parsed, unknownItem } from "./declare.js";
+
+/** What a bench command needs while it runs: the Ctrl-C signal and where progress goes. */
+interface BenchIo {
+  signal: AbortSignal;
+  progress: (event: BenchProgress) => void;
+}
+
+/**
+ * Runs a bench command and prints what it returns. First Ctrl-C: stop cleanly (no half-written
+ * results; exit status 130); a second one exits at once.
+ */
+async function withBenchIo(work: (io: BenchIo) => Promise<string>): Promise<number> {
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write("\n[bench] interrupted: finishing cleanly (Ctrl-C again to exit now)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onInterrupt);
+  const started = Date.now();
+  try {
+    const text = await work({ signal: controller.signal, progress: (event) => process.stderr.write(`${renderProgress(event, Date.now() - started)}\n`) });
+    process.stdout.write(text);
+    return controller.signal.aborted ? 130 : 0;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+}
+
+const RUN_ARGS = {
+  suite: { type: "string", required: true, valueHint: "dir", description: "the Switch-SWE suite" },
+  out: { type: "string", required: true, valueHint: "dir", description: "the run directory; rerunning with the same --out skips finished sessions" },
+  env: {
+    type: "enum",
+    options: BENCH_ENVS,
+    default: "local",
+    description: 'docker: each session in a container of its focus task\'s image (the task\'s "image", else SWE-bench\'s name for the instance, or --image), scored in a fresh one',
+    invalid: mustBeEither,
+  },
+  image: { type: "string", valueHint: "name, {instance_id} {repo}", description: "with --env docker: the image template; default: the task's image, else SWE-bench's name for it" },
+  shard: {
+    type: "string",
+    valueHint: "i/n",
+    description: "only the i-th of n deterministic shares of the session runs, balanced by their number of requests (run the n shards anywhere, then merge)",
+  },
+  modes: { type: "list", options: MODES, default: "native,router,full", description: "the plug-in's modes to run", invalid: unknownItem("mode") },
+  agent: {
+    type: "enum",
+    options: SCRIPTED_AGENTS,
+    description: "scripted replays the suite's agent.json whatever it is shown (pipeline tests); faithful writes what the requirements in view imply (the suite's tasks/*/faithful/)",
+    invalid: mustBeEither,
+  },
+  regime: {
+    type: "enum",
+    options: REGIME_NAMES,
+    description:
+      "with --agent: the scripted model's window: roomy (200k, never compacts, the default) or tight (16k context, 8k output: OpenCode compacts, and the summary keeps only the latest request)",
+    invalid: mustBeOneOf("not"),
+  },
+  model: { type: "string", valueHint: "provider/model", description: "instead of --agent: any OpenCode provider/model" },
+  "provider-config": { type: "string", valueHint: "file", description: 'with --model: the providers, as opencode.json\'s {"provider": {...}}' },
+  sessions: { type: "number", integer: true, min: 1, description: "run only the first N sessions of the suite" },
+  concurrency: { type: "number", integer: true, min: 1, default: 1, description: "sessions at once" },
+  seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
+  "budget-s": { type: "number", integer: true, min: 1, default: 900, description: "per request, in seconds, before it is aborted and continued" },
+  "max-continuations": { type: "number", integer: true, min: 0, default: 3, description: "continuations of a request after its budget runs out" },
+  "test-timeout-s": { type: "number", integer: true, min: 1, default: 900, description: "per test run while scoring, in seconds" },
+} as const satisfies ArgSpecs;
+
+/** What `bench run` runs, checked (`bench mini` gives it directly). */
+interface RunOptions {
+  suite: string;
+  out: string;
+  modes: Mode[];
+  agent: AgentChoice;
+  sessions?: number | undefined;
+  concurrency: number;
+  seed: number;
+  budgetS: number;
+  maxContinuations: number;
+  testTimeoutS: number;
+  env: BenchEnv;
+  image?: string | undefined;
+  shard?: Shard | undefined;
+}
+
+/** `bench run` with its defaults, for `bench mini`. */
+const RUN_DEFAULTS = {
+  seed: RUN_ARGS.seed.default,
+  budgetS: RUN_ARGS["budget-s"].default,
+  maxContinuations: RUN_ARGS["max-continuations"].default,
+  testTimeoutS: RUN_ARGS["test-timeout-s"].default,
+  env: RUN_ARGS.env.default,
+} as const;
+
+async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
+  const summary = await runBench({
+    suiteDir: options.suite,
+    outDir: options.out,
+    modes: options.modes,
+    agent: options.agent,
+    sessions: options.sessions,
+    concurrency: options.concurrency,
+    seed: options.seed,
+    budgetMs: options.budgetS * 1000,
+    maxContinuations: options.maxContinuations,
+    testTimeoutMs: options.testTimeoutS * 1000,
+    signal: io.signal,
+    onProgress: io.progress,
+    env: options.env,
+    image: options.image,
+    shard: options.shard,
+  });
+  const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
+  const out = options.out;
+  return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(out, "results.jsonl")}\nreport:  ${resolve(out, "report.md")}\n         ${resolve(out, "report.html")} (open in a browser)\n`;
+}
+
+/** The agent of `--agent` (and `--regime`) or `--model` (and `--provider-config`): exactly one of the two. */
+function agentChoice(agent: AgentChoice["kind"] | undefined, model: string | undefined, providerConfig: string | undefined, regime: Regime | undefined): AgentChoice {
+  if (agent !== undefined && model !== undefined) throw new RcmError("usage", "give --agent scripted|faithful or --model provider/model, not both");
+  if (regime !== undefined && agent === undefined) throw new RcmError("usage", "--regime needs --agent scripted or faithful (a provider's model has its own window)");
+  if (agent === "scripted" || agent === "faithful") return regime === undefined ? { kind: agent } : { kind: agent, regime };
+  if (model === undefined) throw new RcmError("usage", "bench run needs --agent scripted|faithful or --model provider/model");
+  if (!/^[^/\s]+\/\S+$/.test(model)) throw new RcmError("usage", `--model must be provider/model, got "${model}"`);
+  return { kind: "model", model, ...(providerConfig ? { providerConfig: resolve(providerConfig) } : {}) };
+}
+
+function runOptions(args: Parsed<typeof RUN_ARGS>): RunOptions {
+  if (args.image !== undefined && args.env !== "docker") throw new RcmError("usage", "--image needs --env docker");
+  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  if (typeof shard === "string") throw new RcmError("usage", shard);
+  return {
+    suite: args.suite,
+    out: args.out,
+    modes: args.modes,
+    agent: agentChoice(args.agent, args.model, args["provider-config"], args.regime),
+    sessions: args.sessions,
+    concurrency: args.concurrency,
+    seed: args.seed,
+    budgetS: args["budget-s"],
+    maxContinuations: args["max-continuations"],
+    testTimeoutS: args["test-timeout-s"],
+    env: args.env,
+    image: args.image,
+    shard,
+  };
+}
+
+const run = defineCli({
+  name: "run",
+  description: "Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode.",
+  details: `Scores every focus patch, and writes results.jsonl, report.md and report.html. The agent: --agent
+scripted|faithful [--regime roomy|tight], or --model provider/model [--provider-config <file>].
+Rerunning with the same --out skips finished sessions; Ctrl-C leaves consistent files.`,
+  args: RUN_ARGS,
+  run: (args) => withBenchIo((io) => runSuite(runOptions(args), io)),
+});
+
+/** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
+const MINI_SESSIONS = 10;
+
+const mini = defineCli({
+  name: "mini",
+  description: "The offline benchmark on the bundled mini suite (fixtures/switch-mini), each mode in each regime.",
+  details: `A run per regime in <out>/<regime>, with the faithful scripted agent; prints native's switched gap,
+what each mode recovers and why sessions failed (<out>/report.md, report.html). Scripted agent:
+mechanism, not model quality. --sessions 30: the whole suite (about 3x longer). --model: one run
+with that model instead.`,
+  args: {
+    agent: { ...RUN_ARGS.agent, default: "faithful" },
+    regimes: { type: "list", options: REGIME_NAMES, description: "the scripted model's windows (default: all)", invalid: unknownItem("regime") },
+    modes: { ...RUN_ARGS.modes, default: MODES.join(",") },
+    sessions: { ...RUN_ARGS.sessions, default: MINI_SESSIONS },
+    // Sessions wait on the model, git and pytest more than on the CPU: 3 beat 2 on a 2-core machine (7m43s vs 9m50s).
+    concurrency: { ...RUN_ARGS.concurrency, default: 3 },
+    out: { type: "string", valueHint: "dir", default: join("runs", "switch-mini"), description: "the runs and the combined report" },
+    model: { ...RUN_ARGS.model, description: "one run with that model instead of the scripted agents" },
+    "provider-config": RUN_ARGS["provider-config"],
+  },
+  run: (args) =>
+    withBenchIo(async (io) => {
+      const common = { suite: join(packageRoot(), "fixtures", "switch-mini"), modes: args.modes, concurrency: args.concurrency, sessions: args.sessions, ...RUN_DEFAULTS };
+      if (args.model !== undefined) {
+        if (args.regimes !== undefined) throw new RcmError("usage", "--regimes needs the scripted agents (a provider's model has its own window)");
+        const summary = await runSuite({ ...common, out: args.out, agent: agentChoice(undefined, args.model, args["provider-config"], undefined) }, io);
+        return `${await readFile(resolve(args.out, "report.md"), "utf8")}\n${summary}`;
+      }
+      const runs: RegimeRun[] = [];
+      const summaries: string[] = [];
+      for (const regime of args.regimes ?? REGIME_NAMES) {
+        const out = join(args.out, regime);
+        summaries.push(await runSuite({ ...common, out, agent: { kind: args.agent, regime } }, io));
+        if (io.signal.aborted) return `${summaries.join("")}interrupted; rerun the same command to resume.\n`;
+        runs.push({ regime, description: REGIMES[regime].description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
+      }
+      const setting = describeScriptedAgent(args.agent);
+      const written = await writeRegimesReport(resolve(args.out), runs, { title: "Switch-SWE offline benchmark: switch-mini", setting });
+      return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n`;
+    }),
+});
+
+const merge = defineCli({
+  name: "merge",
+  description: "Combine the shards of one run into one results.jsonl and report; refuses runs of different suites or settings.",
+  missing: "bench merge needs <run dirs...> --out <dir>",
+  args: {
+    runs: { type: "positional", required: true, variadic: true, description: "<run dirs...>: the shards" },
+    out: { type: "string", required: true, valueHint: "dir", description: "the merged run" },
+  },
+  async run(args) {
+    if (args.runs.length === 0) throw new RcmError("usage", "bench merge needs <run dirs...> --out <dir>");
+    return withBenchIo(async () => {
+      const merged = await mergeRuns({ runs: args.runs, out: args.out });
+      return `${merged.results} session runs merged into ${merged.file}\nreport:  ${join(resolve(args.out), "report.md")}\n`;
+    });
+  },
+});
+
+/** Exactly one positional argument, the run directory. */
+function single(positionals: readonly string[], command: string): string {
+  const [dir, ...extra] = positionals;
+  if (dir === undefined || extra.length > 0) throw new RcmError("usage", `${command} takes exactly one run directory`);
+  return dir;
+}
+
+const RUN_DIR = { type: "positional", required: true, description: "<run dir>: a bench run's directory" } as const;
+
+const score = defineCli({
+  name: "score",
+  description: "Re-score every session of a run from its focus checkout.",
+  args: { run: RUN_DIR },
+  run: async (args) => {
+    const dir = resolve(single(args._, "bench score"));
+    return withBenchIo(async () => `${await rescoreRun(dir)}\n`);
+  },
+});
+
+/** `bench report <run>` (also `opencode-rcm report`): rewrites report.md and report.html. */
+export const reportCommand = defineCli({
+  name: "report",
+  description: "Rebuild report.md and report.html (charts, no network) from results.jsonl (also: opencode-rcm report <run dir>).",
+  args: {
+    run: RUN_DIR,
+    "cache-read-price": {
+      type: "number",
+      min: 0,
+      max: 1,
+      meaning: "a cached token's price against an uncached one",
+      description: "cached input tokens are priced at this share of an uncached one (e.g. 0.1)",
+    },
+  },
+  async run(args) {
+    const dir = resolve(single(args._, "report"));
+    return withBenchIo(async () => {
+      const written = await rebuildReport(dir, { cacheReadPrice: args["cache-read-price"] });
+      return `${written.markdown}\n${written.html}\n`;
+    });
+  },
+});
+
+const makeSessionsCommand = defineCli({
+  name: "make-sessions",
+  description: "Build sessions.jsonl from the suite's tasks as the paper does.",
+  args: {
+    suite: { type: "string", required: true, valueHint: "dir", description: "the suite" },
+    interruptions: { type: "number", integer: true, min: 0, default: 4, description: "interruptions per switched session" },
+    seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
+  },
+  run: (args) =>
+    withBenchIo(async () => {
+      const tasks = await loadTasks(resolve(args.suite));
+      const { sessions, warnings } = makeSessions(tasks, { interruptions: args.interruptions, seed: args.seed });
+      const file = await writeSessions(resolve(args.suite), sessions);
+      return `${[...warnings.map((warning) => `warning: ${warning}`), `${sessions.length} sessions written to ${file}`].join("\n")}\n`;
+    }),
+});
+
+const importSwebenchCommand = defineCli({
+  name: "import-swebench",
+  description: "Turn SWE-bench instances (their published fields) into a suite, a folder per task.",
+  details: "Then: bench make-sessions --suite <suite dir>.",
+  missing: "bench import-swebench needs --instances <file.jsonl> and --out <suite dir>",
+  args: {
+    instances: { type: "string", required: true, valueHint: "file.jsonl", description: "SWE-bench instances" },
+    stages: {
+      type: "string",
+      valueHint: "file.jsonl",
+      description: "{instance_id, stages: [{id, request}]} per line (default: the problem statement as the one stage)",
+    },
+    out: { type: "string", required: true, valueHint: "suite dir", description: "the new suite" },
+    bundles: { type: "string", valueHint: "dir", description: "git bundles named <owner>__<name>.bundle; a repository without one is cloned from --repo-url" },
+    "repo-url": { type: "string", valueHint: "https://github.com/{repo}.git", description: "where a repository is cloned from; {repo} is its owner/name" },
+    "test-cmd": { type: "string", valueHint: "... {tests}", description: "the command that runs the tests" },
+    name: { type: "string", description: "the suite's name (default: the --out folder's name)" },
+  },
+  run: (args) =>
+    withBenchIo(async () => {
+      const result = await importSwebench({
+        instances: args.instances,
+        stages: args.stages,
+        out: args.out,
+        bundles: args.bundles,
+        repoUrl: args["repo-url"],
+        testCmd: args["test-cmd"],
+        name: args.name,
+      });
+      return `${result.tasks} tasks (${result.staged} with stages) written to ${result.suite}\nnext: opencode-rcm bench make-sessions --suite ${result.suite}\n`;
+    }),
+});
+
+const exportPredictionsCommand = defineCli({
+  name: "export-predictions",
+  description: "Write <run>/predictions/<mode>.<condition>.jsonl for SWE-bench's run_evaluation.",
+  args: {
+    run: RUN_DIR,
+    mode: { type: "enum", options: MODES, description: "only this mode", invalid: mustBeOneOf("not") },
+    condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeEither },
+  },
+  async run(args) {
+    const dir = single(args._, "bench export-predictions");
+    return withBenchIo(async () => `${(await exportPredictions({ run: dir, mode: args.mode, condition: args.condition })).join("\n")}\n`);
+  },
+});
+
+const importReportsCommand = defineCli({
+  name: "import-reports",
+  description: "Read the harness's report.json files back into results.jsonl and report.md.",
+  args: { run: RUN_DIR, reports: { type: "positional", required: true, description: "<harness logs dir>: SWE-bench's run_evaluation logs" } },
+  async run(args) {
+    const [dir, reports, ...extra] = args._;
+    if (dir === undefined || reports === undefined || extra.length > 0) throw new RcmError("usage", "bench import-reports needs <run dir> <harness logs dir>");
+    return withBenchIo(async () => {
+      const summary = await importReports({ run: dir, reports });
+      const unmatched = summary.unmatched.map((file) => `warning: no result of this run for ${file}`);
+      return `${[...unmatched, `${summary.updated} results updated from ${summary.reports} report.json files; ${join(resolve(dir), "report.md")} rebuilt`].join("\n")}\n`;
+    });
+  },
+});
+
+/** `opencode-rcm bench ...`. */
+export const benchCommands: CommandGroup = {
+  name: "bench",
+  description: "The Switch-SWE benchmark: run a suite, merge, score and report runs, import from and export to SWE-bench.",
+  subCommands: {
+    mini,
+    run,
+    merge,
+    score,
+    report: reportCommand,
+    "make-sessions": makeSessionsCommand,
+    "import-swebench": importSwebenchCommand,
+    "export-predictions": exportPredictionsCommand,
+    "import-reports": importReportsCommand,
+  } satisfies Record<string, Command>,
+};
