@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { loadOptions } from "../config/load-options.js";
 import type { Options } from "../config/options-schema.js";
+import { currentTask, lastRouted } from "../core/routing/ledger.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { renderStatus, renderWhy } from "../session-views/render-status.js";
 import { projectFile } from "../store/project-file.js";
@@ -29,7 +30,7 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
   const lines = [`Sessions of ${stateDir} (most recent first${shown.length < sessions.length ? `; ${sessions.length - shown.length} more with --all` : ""}):`];
   for (const session of shown) {
     const { ledger, off } = session.state;
-    const current = ledger.decisions[ledger.order.at(-1) ?? ""]?.task;
+    const current = currentTask(ledger);
     const requests = ledger.order.length;
     lines.push(`${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${ledger.tasks.length} task${ledger.tasks.length === 1 ? "" : "s"}${off ? "  (off)" : ""}`);
     for (const task of ledger.tasks) lines.push(`  ${task.id === current ? "*" : " "} ${task.id.padEnd(4)} ${task.title}`);
@@ -57,12 +58,13 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
   const { stateDir } = await open(scope);
   const session = await findSession(stateDir, wanted);
   const { ledger } = session.state;
-  const messageID = ledger.order.at(-1);
-  if (messageID === undefined) throw new RcmError("session", `session ${session.sessionID} has no routed request to move`);
+  const last = lastRouted(ledger);
+  if (last === undefined) throw new RcmError("session", `session ${session.sessionID} has no routed request to move`);
   if (target !== "new" && !ledger.tasks.some((task) => task.id === target)) {
     throw new RcmError("session", `no task "${target}" in session ${session.sessionID} (tasks: ${ledger.tasks.map((task) => task.id).join(", ") || "none"}, or new)`);
   }
-  const from = ledger.decisions[messageID]?.task ?? "?";
+  const { messageID } = last;
+  const from = last.entry.task;
   await postIntent(stateDir, session.sessionID, { kind: "move", messageID, from, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } });
   const to = target === "new" ? "a new task" : target;
   return `Request ${ledger.order.length} of session ${session.sessionID} moves from ${from} to ${to}.\n${APPLIED_WHEN}\n`;
