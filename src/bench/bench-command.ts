@@ -6,7 +6,8 @@ import { MODES, type Mode } from "../config/options-schema.js";
 import { packageRoot } from "../harness/package-root.js";
 import { rebuildReport } from "./rebuild-report.js";
 import { rescoreRun } from "./rescore-run.js";
-import { type BenchProgress, runBench, runFiles } from "./run-bench.js";
+import { type BenchProgress, runBench } from "./run-bench.js";
+import { runFiles } from "./run-dir/run-files.js";
 
 /** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
 const MINI_SESSIONS = 10;
@@ -15,8 +16,8 @@ import type { AgentChoice } from "./drive/agent-model.js";
 import { describeScriptedAgent } from "./drive/describe-agent.js";
 import { isRegime, REGIME_NAMES, REGIMES } from "./drive/regimes.js";
 import { mergeRuns } from "./merge-runs.js";
-import { readResults } from "./results/read-results.js";
 import { type RegimeRun, writeRegimesReport } from "./results/regimes-report.js";
+import { readResults } from "./run-dir/read-results.js";
 import { parseShard } from "./shard.js";
 import { loadTasks } from "./suite/load-suite.js";
 import { makeSessions, writeSessions } from "./suite/make-sessions.js";

@@ -2,10 +2,10 @@ import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { CliError } from "../cli-error.js";
 import { describeRunAgent } from "./drive/describe-agent.js";
-import { readResults } from "./results/read-results.js";
-import { type ResultLine, resultKey } from "./results/result-line.js";
 import { writeReports } from "./results/write-reports.js";
-import { runFiles } from "./run-bench.js";
+import { readResults } from "./run-dir/read-results.js";
+import { type ResultLine, resultKey } from "./run-dir/result-line.js";
+import { runFiles } from "./run-dir/run-files.js";
 
 /** Settings that must be equal for runs to be one run (the shard apart). */
 const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions"] as const;

@@ -3,9 +3,9 @@ import { basename, join } from "node:path";
 import { CliError } from "../cli-error.js";
 import { describeRunAgent } from "./drive/describe-agent.js";
 import { REGIME_NAMES } from "./drive/regimes.js";
-import { readResults } from "./results/read-results.js";
 import { writeReports } from "./results/write-reports.js";
-import { readRunOptions, runFiles } from "./run-bench.js";
+import { readResults } from "./run-dir/read-results.js";
+import { readRunOptions, runFiles } from "./run-dir/run-files.js";
 
 /** Rewrites `report.md` and `report.html` from `results.jsonl`; returns their paths. */
 export async function rebuildReport(outDir: string, options: { cacheReadPrice?: number | undefined } = {}): Promise<{ markdown: string; html: string }> {

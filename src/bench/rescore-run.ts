@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { CliError } from "../cli-error.js";
 import { repoSource } from "./checkout/prepare-checkouts.js";
 import { rebuildReport } from "./rebuild-report.js";
-import { readResults } from "./results/read-results.js";
-import { readRunOptions, runFiles } from "./run-bench.js";
+import { readResults } from "./run-dir/read-results.js";
+import { readRunOptions, runFiles } from "./run-dir/run-files.js";
 import { failureClass, focusPatch, scoreTask } from "./score/index.js";
 import { loadSuite } from "./suite/load-suite.js";
 

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { Mode } from "../config/options-schema.js";
@@ -25,9 +25,10 @@ import { type CitingConstraint, fidelityPoints } from "./metrics/received-contex
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
 import { sessionUsage } from "./metrics/session-usage.js";
 import { sessionTimeline } from "./metrics/timeline.js";
-import { readResults } from "./results/read-results.js";
-import { type ResultLine, resultKey } from "./results/result-line.js";
 import { writeReports } from "./results/write-reports.js";
+import { readResults } from "./run-dir/read-results.js";
+import { type ResultLine, resultKey } from "./run-dir/result-line.js";
+import { runFiles } from "./run-dir/run-files.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { type Shard, shardRuns } from "./shard.js";
 import { loadSuite } from "./suite/load-suite.js";
@@ -73,17 +74,6 @@ export interface BenchRunSummary {
   ran: number;
   skipped: number;
   interrupted: boolean;
-}
-
-/** The files of a run directory. */
-export function runFiles(outDir: string) {
-  return {
-    run: join(outDir, "run.json"),
-    results: join(outDir, "results.jsonl"),
-    report: join(outDir, "report.md"),
-    session: (sessionID: string, mode: Mode) => join(outDir, "sessions", sessionID, mode),
-    state: (mode: Mode) => join(outDir, "state", mode),
-  };
 }
 
 /**
@@ -310,10 +300,4 @@ async function readPluginState(stateDir: string, sessionID: string): Promise<{ l
   } catch {
     return {};
   }
-}
-
-/** The run options a run directory was made with. */
-export async function readRunOptions(outDir: string): Promise<{ suite: string; modes: Mode[]; seed: number; agent?: unknown }> {
-  const text = await readFile(runFiles(outDir).run, "utf8");
-  return JSON.parse(text) as { suite: string; modes: Mode[]; seed: number; agent?: unknown };
 }

@@ -9,8 +9,8 @@ import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import { writeRegimesReport } from "../../src/bench/results/regimes-report.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import { gapTable } from "../../src/bench/results/report-tables.js";
-import type { ResultLine } from "../../src/bench/results/result-line.js";
 import { contextFailure, recoveredShare } from "../../src/bench/results/summaries.js";
+import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The offline benchmark's report: native's switched gap, what each mode recovers of it, and

@@ -1,6 +1,6 @@
 import { CHARS_PER_TOKEN, tokensForChars } from "../../core/memory/estimate-tokens.js";
-import type { CacheTokens } from "../results/result-line.js";
-import type { ChatBody } from "./chat-body.js";
+import type { ChatBody } from "../run-dir/chat-body.js";
+import type { CacheTokens } from "../run-dir/result-line.js";
 import { OPENAI_STYLE_CACHE, simulatePrefixCache } from "./prefix-cache.js";
 import type { Usage } from "./usage.js";
 

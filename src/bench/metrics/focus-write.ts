@@ -1,5 +1,5 @@
 import type { FaithfulDecision } from "../agent/faithful-agent.js";
-import type { FocusWrite } from "../results/result-line.js";
+import type { FocusWrite } from "../run-dir/result-line.js";
 import { SessionLog } from "./request-log.js";
 
 /** The faithful agent's decisions of one mode (`model-requests/<mode>.decisions.jsonl`), per session. */

@@ -1,10 +1,10 @@
 import { estimateTokens } from "../../core/memory/estimate-tokens.js";
 import { RECORD_OPEN } from "../../core/memory/render-record.js";
-import { parseRequestText } from "../drive/request-text.js";
 import type { SentRequest } from "../drive/run-session.js";
-import type { FidelityPoint } from "../results/result-line.js";
+import { type ChatBody, chatMessageText, lastUserText } from "../run-dir/chat-body.js";
+import type { FidelityPoint } from "../run-dir/result-line.js";
+import { parseRequestText } from "../suite/request-text.js";
 import { FINALIZE, type Stage } from "../suite/schema.js";
-import { type ChatBody, chatMessageText, lastUserText } from "./chat-body.js";
 
 /** A memory-record constraint as stored: its text and the user messages it came from. */
 export interface CitingConstraint {

@@ -1,5 +1,5 @@
 import { open, stat } from "node:fs/promises";
-import type { ChatBody } from "./chat-body.js";
+import type { ChatBody } from "../run-dir/chat-body.js";
 
 /** Workspaces live at `<run>/sessions/<session id>/<mode>/wsN`, and every request names its workspace. */
 const SESSION_PATH = /\/sessions\/([^/"\s\\]+)\/(native|router|memory|full)\//;

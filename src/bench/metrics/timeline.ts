@@ -1,7 +1,7 @@
 import type { MessageWithParts } from "../../core/messages.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import type { SentRequest } from "../drive/run-session.js";
-import type { TimelineEntry } from "../results/result-line.js";
+import type { TimelineEntry } from "../run-dir/result-line.js";
 import { storedRequests } from "./stored-requests.js";
 
 /**

@@ -1,8 +1,8 @@
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
 import type { ReportOptions } from "../results/render-report.js";
 import { type ReportTable, reportTables } from "../results/report-tables.js";
-import type { ResultLine } from "../results/result-line.js";
 import { CONDITIONS, MODE_ORDER } from "../results/summaries.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { resolutionChart } from "./resolution-chart.js";
 import { escapeHtml } from "./svg.js";
 import { timelineChart, timelineLegend } from "./timeline-chart.js";

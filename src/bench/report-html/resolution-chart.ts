@@ -1,5 +1,5 @@
-import type { ResultLine } from "../results/result-line.js";
 import { CONDITIONS, gapPoints, linesOf, modesOf, resolvedRate } from "../results/summaries.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { MODE_COLOURS } from "./palette.js";
 import { at, label, svgElement, yAxis } from "./svg.js";
 

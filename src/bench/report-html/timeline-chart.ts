@@ -1,4 +1,4 @@
-import type { ResultLine } from "../results/result-line.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { CONFIDENCE_BINS, confidenceColour, UNROUTED_COLOUR } from "./palette.js";
 import { at, escapeHtml, label, svgElement } from "./svg.js";
 

@@ -1,5 +1,5 @@
-import type { ResultLine } from "../results/result-line.js";
 import { linesOf, modesOf } from "../results/summaries.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { MODE_COLOURS } from "./palette.js";
 import { at, label, niceMax, svgElement, yAxis } from "./svg.js";
 

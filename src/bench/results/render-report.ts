@@ -1,6 +1,6 @@
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { reportTables } from "./report-tables.js";
-import type { ResultLine } from "./result-line.js";
 
 export interface ReportOptions {
   title: string;
