@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { CliError } from "../cli-error.js";
 import { describeRunAgent } from "./drive/describe-agent.js";
-import { writeReports } from "./results/write-reports.js";
+import { writeReports } from "./report/write-reports.js";
 import { readResults } from "./run-dir/read-results.js";
 import { type ResultLine, resultKey } from "./run-dir/result-line.js";
 import { runFiles } from "./run-dir/run-files.js";

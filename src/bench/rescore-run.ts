@@ -2,7 +2,7 @@ import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../cli-error.js";
 import { repoSource } from "./checkout/prepare-checkouts.js";
-import { rebuildReport } from "./rebuild-report.js";
+import { rebuildReport } from "./report/rebuild-report.js";
 import { readResults } from "./run-dir/read-results.js";
 import { readRunOptions, runFiles } from "./run-dir/run-files.js";
 import { failureClass, focusPatch, scoreTask } from "./score/index.js";

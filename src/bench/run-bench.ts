@@ -25,7 +25,7 @@ import { type CitingConstraint, fidelityPoints } from "./metrics/received-contex
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
 import { sessionUsage } from "./metrics/session-usage.js";
 import { sessionTimeline } from "./metrics/timeline.js";
-import { writeReports } from "./results/write-reports.js";
+import { writeReports } from "./report/write-reports.js";
 import { readResults } from "./run-dir/read-results.js";
 import { type ResultLine, resultKey } from "./run-dir/result-line.js";
 import { runFiles } from "./run-dir/run-files.js";

@@ -2,7 +2,7 @@ import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { CliError } from "../../cli-error.js";
-import { rebuildReport } from "../rebuild-report.js";
+import { rebuildReport } from "../report/rebuild-report.js";
 import { readResults } from "../run-dir/read-results.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { runFiles } from "../run-dir/run-files.js";

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import { CliError } from "../cli-error.js";
-import { describeRunAgent } from "./drive/describe-agent.js";
-import { REGIME_NAMES } from "./drive/regimes.js";
-import { writeReports } from "./results/write-reports.js";
-import { readResults } from "./run-dir/read-results.js";
-import { readRunOptions, runFiles } from "./run-dir/run-files.js";
+import { CliError } from "../../cli-error.js";
+import { describeRunAgent } from "../drive/describe-agent.js";
+import { REGIME_NAMES } from "../drive/regimes.js";
+import { readResults } from "../run-dir/read-results.js";
+import { readRunOptions, runFiles } from "../run-dir/run-files.js";
+import { writeReports } from "./write-reports.js";
 
 /** Rewrites `report.md` and `report.html` from `results.jsonl`; returns their paths. */
 export async function rebuildReport(outDir: string, options: { cacheReadPrice?: number | undefined } = {}): Promise<{ markdown: string; html: string }> {
