@@ -4,15 +4,12 @@ import { join, resolve } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { Mode } from "../config/options-schema.js";
 import type { MessageWithParts } from "../core/messages.js";
-import type { AuxUsage } from "../core/routing/decision.js";
 import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
-import type { Ledger } from "../core/routing/ledger.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
 import { opencodeBinary } from "../harness/opencode-binary.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
 import { type OpencodeServer, startOpencodeServer } from "../harness/opencode-server.js";
 import { packageRoot } from "../harness/package-root.js";
-import { sessionStateFile } from "../store/session-state-file.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { type AgentChoice, startAgentModel } from "./drive/agent-model.js";
 import { describeAgent } from "./drive/describe-agent.js";
@@ -21,7 +18,8 @@ import { runSession, type SessionRun } from "./drive/run-session.js";
 import { checkImages, LOCAL, type SessionPlace, withSessionContainer } from "./env/session-place.js";
 import { sessionCacheTokens } from "./metrics/cache-cost.js";
 import { focusWrite, openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
-import { type CitingConstraint, fidelityPoints } from "./metrics/received-context.js";
+import { readPluginState } from "./metrics/plugin-state.js";
+import { fidelityPoints } from "./metrics/received-context.js";
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
 import { sessionUsage } from "./metrics/session-usage.js";
 import { sessionTimeline } from "./metrics/timeline.js";
@@ -287,17 +285,4 @@ async function runOne(options: BenchRunOptions & {
 async function abortAll(client: OpencodeClient): Promise<void> {
   const sessions = await client.session.list().catch(() => undefined);
   for (const session of sessions?.data ?? []) await client.session.abort({ sessionID: session.id }).catch(() => undefined);
-}
-
-/** The plug-in's ledger, memory-update costs and record constraints for a session, if it kept any. */
-async function readPluginState(stateDir: string, sessionID: string): Promise<{ ledger?: Ledger; memoryAux?: AuxUsage[]; constraints?: CitingConstraint[] }> {
-  try {
-    const loaded = await sessionStateFile(stateDir, sessionID).load();
-    if (loaded.status !== "loaded") return {};
-    const { ledger, memoryUpdates, records } = loaded.value;
-    const constraints = Object.values(records).flatMap((record) => record.constraints);
-    return { ledger, memoryAux: memoryUpdates.flatMap((update) => (update.aux ? [update.aux] : [])), constraints };
-  } catch {
-    return {};
-  }
 }
