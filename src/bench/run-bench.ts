@@ -16,16 +16,13 @@ import { describeAgent } from "./drive/describe-agent.js";
 import { pluginEnv } from "./drive/plugin-env.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
 import { checkImages, LOCAL, type SessionPlace, withSessionContainer } from "./env/session-place.js";
-import { sessionCacheTokens } from "./metrics/cache-cost.js";
-import { focusWrite, openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
+import { openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
 import { readPluginState } from "./metrics/plugin-state.js";
-import { fidelityPoints } from "./metrics/received-context.js";
+import { type MetricField, measureSession } from "./metrics/registry.js";
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
-import { sessionUsage } from "./metrics/session-usage.js";
-import { sessionTimeline } from "./metrics/timeline.js";
 import { writeReports } from "./report/write-reports.js";
 import { readResults } from "./run-dir/read-results.js";
-import { type ResultLine, resultKey } from "./run-dir/result-line.js";
+import { inSchemaOrder, type ResultLine, resultKey } from "./run-dir/result-line.js";
 import { runFiles } from "./run-dir/run-files.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { type Shard, shardRuns } from "./shard.js";
@@ -232,16 +229,10 @@ async function runOne(options: BenchRunOptions & {
   const state = await readPluginState(files.state(mode), run.opencodeSessionID);
   const focus = checkouts.get(spec.focus);
   if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
-  const usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ...state });
-  const { timeline, requestMessageIDs } = sessionTimeline({ messages, requests: run.requests, ledger: state.ledger, threshold: DEFAULT_CONFIDENCE_THRESHOLD });
   const calls = await options.logs.calls.take(spec.session_id);
-  const written = focusWrite(await options.logs.decisions.take(spec.session_id), focus.workspace);
-  const workspaceTask = new Map([...checkouts].map(([task, checkout]) => [checkout.workspace, task]));
-  const fidelity = calls.length === 0 ? undefined : fidelityPoints({
-    calls, requests: run.requests, requestMessageIDs, focus: spec.focus, focusStages: focus.task.stages, workspaceTask, constraints: state.constraints ?? [],
-  });
-  // A provider model's calls are recorded without the system prompt and tools, too short a prefix to simulate caching on.
-  const cache = sessionCacheTokens(usage.session, options.agent.kind === "model" ? [] : calls);
+  const decisions = await options.logs.decisions.take(spec.session_id);
+  // Every metric of metrics/registry.ts, each filling its own field of the line.
+  const measured = measureSession({ spec, run, messages, state, calls, decisions, checkouts, focus, agentKind: options.agent.kind, threshold: DEFAULT_CONFIDENCE_THRESHOLD });
 
   options.progress("scoring");
   const patch = await focusPatch(focus.workspace, focus.task.base_commit);
@@ -255,7 +246,7 @@ async function runOne(options: BenchRunOptions & {
   });
   await writeFile(join(dir, "report.json"), `${JSON.stringify({ [focus.task.instance_id]: report }, null, 2)}\n`);
   const kind = failureClass({ finalized: run.finalized, errored: run.error !== undefined, budgetExhausted: run.budgetExhausted, report });
-  return {
+  const line: Omit<ResultLine, MetricField> = {
     session_id: spec.session_id,
     mode,
     focus: spec.focus,
@@ -267,19 +258,12 @@ async function runOne(options: BenchRunOptions & {
     budget_exhausted: run.budgetExhausted,
     continuations: run.continuations,
     ...(run.error !== undefined ? { error: run.error } : {}),
-    usage: usage.session,
-    resumed_focus: usage.resumedFocus,
-    aux: usage.aux,
-    resumed_focus_aux: usage.resumedFocusAux,
     wall_ms: run.wallMs,
     opencode_session_id: run.opencodeSessionID,
     focus_workspace: focus.name,
     patch_bytes: Buffer.byteLength(patch),
-    timeline,
-    ...(fidelity ? { fidelity } : {}),
-    ...(cache ? { cache } : {}),
-    ...(written ? { focus_write: written } : {}),
   };
+  return inSchemaOrder({ ...line, ...measured });
 }
 
 async function abortAll(client: OpencodeClient): Promise<void> {

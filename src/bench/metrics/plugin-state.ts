@@ -1,7 +1,12 @@
 import type { AuxUsage } from "../../core/routing/decision.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import { readSessionState } from "../../store/read-session-state.js";
-import type { CitingConstraint } from "./received-context.js";
+
+/** A memory-record constraint as stored: its text and the user messages it came from. */
+export interface CitingConstraint {
+  text: string;
+  sources: readonly string[];
+}
 
 /** What the metrics read of the plug-in's state for a session; empty when it kept none or its file could not be read. */
 export interface PluginState {
