@@ -5,10 +5,10 @@ import { describeRunAgent } from "./drive/describe-agent.js";
 import { writeReports } from "./report/write-reports.js";
 import { readResults } from "./run-dir/read-results.js";
 import { type ResultLine, resultKey } from "./run-dir/result-line.js";
-import { runFiles } from "./run-dir/run-files.js";
+import { runConfidenceThreshold, runFiles } from "./run-dir/run-files.js";
 
 /** Settings that must be equal for runs to be one run (the shard apart). */
-const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions"] as const;
+const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions", "confidenceThreshold"] as const;
 /** What each session keeps beside its result, small enough to copy: the patch and the reports. */
 const KEPT = ["focus.patch", "report.json", "swebench-report.json"];
 
@@ -61,7 +61,7 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
   const { shard: _shard, ...common } = first;
   await writeFile(runFiles(out).run, `${JSON.stringify({ ...common, parts: runs }, null, 2)}\n`);
   await writeFile(runFiles(out).results, merged.map((line) => `${JSON.stringify(line)}\n`).join(""));
-  await writeReports(out, merged, { title: `Switch-SWE run: merged from ${runs.length} parts`, setting: describeRunAgent(first["agent"]) });
+  await writeReports(out, merged, { title: `Switch-SWE run: merged from ${runs.length} parts`, setting: describeRunAgent(first["agent"]), confidenceThreshold: runConfidenceThreshold(first) });
   return { results: merged.length, file: runFiles(out).results };
 }
 

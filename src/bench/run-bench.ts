@@ -4,7 +4,6 @@ import { join, resolve } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { Mode } from "../config/options-schema.js";
 import type { MessageWithParts } from "../core/messages.js";
-import { DEFAULT_CONFIDENCE_THRESHOLD } from "../core/routing/decision.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
 import { opencodeBinary } from "../harness/opencode-binary.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
@@ -13,7 +12,7 @@ import { packageRoot } from "../harness/package-root.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { type AgentChoice, startAgentModel } from "./drive/agent-model.js";
 import { describeAgent } from "./drive/describe-agent.js";
-import { pluginEnv } from "./drive/plugin-env.js";
+import { pluginConfidenceThreshold, pluginEnv } from "./drive/plugin-env.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
 import { checkImages, LOCAL, type SessionPlace, withSessionContainer } from "./env/session-place.js";
 import { openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
@@ -104,9 +103,11 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
   const { outDir, suite, specs } = options;
   const files = runFiles(outDir);
   if (options.env === "docker") await checkImages(suite, specs, options.image);
+  // Kept in run.json: the timelines mark fallbacks, and the report colours them, by the plug-in's own threshold.
+  const confidenceThreshold = pluginConfidenceThreshold(pluginEnv(process.env));
   await writeFile(
     files.run,
-    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs, sessions: specs.length, ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}) }, null, 2)}\n`,
+    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs, sessions: specs.length, confidenceThreshold, ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}) }, null, 2)}\n`,
   );
   const done = new Set((await readResults(files.results)).map(resultKey));
   const mine = options.shard ? shardRuns(specs, options.modes, options.shard) : undefined;
@@ -125,7 +126,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
         for (let spec = queue.shift(); spec && !options.signal?.aborted; spec = queue.shift()) {
           const current = spec;
           const progress = (activity: string) => options.onProgress?.({ done: finished, total, mode, session: current.session_id, activity });
-          const line = await sessionServer(current, (server, where, logs) => runOne({ ...options, suite, spec: current, mode, server, where, logs, outDir, progress }));
+          const line = await sessionServer(current, (server, where, logs) => runOne({ ...options, suite, spec: current, mode, server, where, logs, outDir, progress, confidenceThreshold }));
           if (!line) continue;
           await appendFile(files.results, `${JSON.stringify(line)}\n`);
           finished += 1;
@@ -137,7 +138,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
     });
   }
   const results = await readResults(files.results);
-  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, setting: describeAgent(options.agent) });
+  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, setting: describeAgent(options.agent), confidenceThreshold });
   return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
 }
 
@@ -197,6 +198,8 @@ async function runOne(options: BenchRunOptions & {
   logs: ModeLogs;
   outDir: string;
   progress: (activity: string) => void;
+  /** The plug-in's confidence threshold (run.json's). */
+  confidenceThreshold: number;
 }): Promise<ResultLine | undefined> {
   const { suite, spec, mode, server, outDir, where } = options;
   const files = runFiles(outDir);
@@ -232,7 +235,7 @@ async function runOne(options: BenchRunOptions & {
   const calls = await options.logs.calls.take(spec.session_id);
   const decisions = await options.logs.decisions.take(spec.session_id);
   // Every metric of metrics/registry.ts, each filling its own field of the line.
-  const measured = measureSession({ spec, run, messages, state, calls, decisions, checkouts, focus, agentKind: options.agent.kind, threshold: DEFAULT_CONFIDENCE_THRESHOLD });
+  const measured = measureSession({ spec, run, messages, state, calls, decisions, checkouts, focus, agentKind: options.agent.kind, threshold: options.confidenceThreshold });
 
   options.progress("scoring");
   const patch = await focusPatch(focus.workspace, focus.task.base_commit);

@@ -8,6 +8,8 @@ export interface ReportOptions {
   setting?: string | undefined;
   /** What a cached input token costs against an uncached one. */
   cacheReadPrice?: number | undefined;
+  /** The plug-in's confidence threshold in the run (run.json's); the default when absent. */
+  confidenceThreshold?: number | undefined;
 }
 
 /** `report.md`: resolution, gaps, cost, context fidelity and failures per mode and condition. */
