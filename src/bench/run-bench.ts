@@ -83,19 +83,13 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
   // What can fail before the first session is checked before the run directory exists.
   opencodeBinary();
   const created = !existsSync(outDir);
-  await mkdir(join(outDir, "tmp"), { recursive: true });
-  // Temp files (scoring's scratch index and patch files, OpenCode's own) stay in the run directory too.
-  const previousTmp = process.env["TMPDIR"];
-  process.env["TMPDIR"] = join(outDir, "tmp");
+  await mkdir(runFiles(outDir).tmp, { recursive: true });
   try {
     return await runModes({ ...options, outDir, suite, specs });
   } catch (error) {
     // A run that failed before any result leaves no half-made folder behind (one it did not create stays).
     if (created && !existsSync(runFiles(outDir).results)) await rm(outDir, { recursive: true, force: true });
     throw error;
-  } finally {
-    if (previousTmp === undefined) delete process.env["TMPDIR"];
-    else process.env["TMPDIR"] = previousTmp;
   }
 }
 
@@ -172,7 +166,7 @@ async function withModeServer<T>(
   const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode) }]];
   if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
   const config = model.config(plugins);
-  const env = { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") };
+  const env = { ...pluginEnv(process.env), TMPDIR: files.tmp };
   try {
     if (options.env === "docker") {
       return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)));
@@ -238,7 +232,9 @@ async function runOne(options: BenchRunOptions & {
   const measured = measureSession({ spec, run, messages, state, calls, decisions, checkouts, focus, agentKind: options.agent.kind, threshold: options.confidenceThreshold });
 
   options.progress("scoring");
-  const patch = await focusPatch(focus.workspace, focus.task.base_commit);
+  // Temp files (scoring's scratch index and patch files, OpenCode's own) stay in the run directory: <run>/tmp.
+  const tempDir = files.tmp;
+  const patch = await focusPatch(focus.workspace, focus.task.base_commit, { tempDir });
   await writeFile(join(dir, "focus.patch"), patch);
   const report = await where.score({
     task: focus.task,
@@ -246,6 +242,7 @@ async function runOne(options: BenchRunOptions & {
     patch,
     workDir: join(dir, "scoring"),
     timeoutMs: options.testTimeoutMs,
+    tempDir,
   });
   await writeFile(join(dir, "report.json"), `${JSON.stringify({ [focus.task.instance_id]: report }, null, 2)}\n`);
   const kind = failureClass({ finalized: run.finalized, errored: run.error !== undefined, budgetExhausted: run.budgetExhausted, report });

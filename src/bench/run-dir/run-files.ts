@@ -11,6 +11,8 @@ export function runFiles(outDir: string) {
     report: join(outDir, "report.md"),
     session: (sessionID: string, mode: Mode) => join(outDir, "sessions", sessionID, mode),
     state: (mode: Mode) => join(outDir, "state", mode),
+    /** Temp files of the run (scoring's scratch, OpenCode's TMPDIR). */
+    tmp: join(outDir, "tmp"),
   };
 }
 
