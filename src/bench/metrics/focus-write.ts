@@ -7,7 +7,7 @@ import { SessionLog } from "./request-log.js";
 export type SessionDecisionLog = SessionLog<FaithfulDecision>;
 
 export function openDecisionLog(file: string): Promise<SessionDecisionLog> {
-  return SessionLog.open(file, (line) => JSON.parse(line) as FaithfulDecision);
+  return SessionLog.open(file, (value) => value as FaithfulDecision);
 }
 
 /**

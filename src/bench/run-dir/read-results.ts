@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { CliError } from "../../cli-error.js";
+import { atLine, firstIssue, type JsonlEntry, readJsonl } from "../../jsonl/read-jsonl.js";
 import { type ResultLine, ResultLineSchema } from "./result-line.js";
 
 /**
@@ -7,31 +7,22 @@ import { type ResultLine, ResultLineSchema } from "./result-line.js";
  * ignored; any other bad line is an error naming the file and line.
  */
 export async function readResults(file: string): Promise<ResultLine[]> {
-  let text: string;
+  let entries: JsonlEntry[];
   try {
-    text = await readFile(file, "utf8");
+    entries = await readJsonl(file);
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") return [];
     throw error;
   }
-  const lines = text.split("\n");
   const results: ResultLine[] = [];
-  lines.forEach((raw, index) => {
-    if (raw.trim() === "") return;
-    const last = index === lines.length - 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      if (last) return;
-      throw new CliError(`${file}:${index + 1}: not JSON`, { code: "results" });
+  for (const entry of entries) {
+    if (!entry.ok) {
+      if (entry.last) continue;
+      throw new CliError(atLine(file, entry.line, "not JSON"), { code: "results" });
     }
-    const parsed = ResultLineSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new CliError(`${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`, { code: "results" });
-    }
+    const parsed = ResultLineSchema.safeParse(entry.value);
+    if (!parsed.success) throw new CliError(atLine(file, entry.line, firstIssue(parsed.error)), { code: "results" });
     results.push(parsed.data);
-  });
+  }
   return results;
 }
