@@ -1,3 +1,4 @@
+import { escapeHtml } from "../../svg/svg-kit.js";
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
 import type { ReportOptions } from "../results/render-report.js";
 import { type ReportTable, reportTables } from "../results/report-tables.js";
@@ -5,7 +6,6 @@ import { CONDITIONS, MODE_ORDER } from "../results/summaries.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { type ConfidenceBin, confidenceBins } from "./palette.js";
 import { resolutionChart } from "./resolution-chart.js";
-import { escapeHtml } from "./svg.js";
 import { timelineChart, timelineLegend } from "./timeline-chart.js";
 import { meanTokensChart, sessionTokensChart } from "./tokens-chart.js";
 

@@ -1,6 +1,6 @@
+import { at, escapeHtml, label, svgElement } from "../../svg/svg-kit.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { CONFIDENCE_BINS, type ConfidenceBin, confidenceColour, UNROUTED_COLOUR } from "./palette.js";
-import { at, escapeHtml, label, svgElement } from "./svg.js";
 
 const LEFT = 150;
 const TOP = 22;
