@@ -33,10 +33,12 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
   if (await stat(runFiles(out).results).catch(() => undefined)) throw new MergeError(`${runFiles(out).results} exists: merge into a new directory`);
   const settings = await Promise.all(runs.map(readRunJson));
   const first = settings[0] as Record<string, unknown>;
+  // A run.json from before the threshold was kept ran with the default: the same as one that says so.
+  const value = (setting: Record<string, unknown>, field: (typeof SAME)[number]) => (field === "confidenceThreshold" ? runConfidenceThreshold(setting) : setting[field]);
   settings.forEach((setting, index) => {
     for (const field of SAME) {
-      if (JSON.stringify(setting[field]) !== JSON.stringify(first[field])) {
-        throw new MergeError(`${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(setting[field])} vs ${JSON.stringify(first[field])}`);
+      if (JSON.stringify(value(setting, field)) !== JSON.stringify(value(first, field))) {
+        throw new MergeError(`${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(value(setting, field))} vs ${JSON.stringify(value(first, field))}`);
       }
     }
   });

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pluginConfidenceThreshold } from "../../src/bench/drive/plugin-env.js";
+import { mergeRuns } from "../../src/bench/merge-runs.js";
 import { rebuildReport } from "../../src/bench/report/rebuild-report.js";
 import { confidenceBins } from "../../src/bench/report-html/palette.js";
 import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
@@ -64,6 +65,30 @@ describe("the plug-in's confidence threshold in a bench run", () => {
       await rebuildReport(temp.path);
       expect(await dot()).toBe(belowDefault);
       expect(routed).not.toBe(belowDefault);
+    });
+  });
+
+  describe("when shards are merged", () => {
+    let temp: { path: string; remove: () => Promise<void> };
+    beforeEach(async () => {
+      temp = await makeTempDir("rcm-threshold-merge");
+    });
+    afterEach(async () => temp.remove());
+
+    async function shard(name: string, session: string, threshold?: number): Promise<string> {
+      const dir = join(temp.path, name);
+      await mkdir(dir, { recursive: true });
+      const run = { suite: "x", modes: ["router"], agent: { kind: "scripted" }, seed: 1, budgetMs: 1, sessions: 2, ...(threshold === undefined ? {} : { confidenceThreshold: threshold }) };
+      await writeFile(join(dir, "run.json"), JSON.stringify(run));
+      await writeFile(join(dir, "results.jsonl"), `${JSON.stringify({ ...line, session_id: session })}\n`);
+      return dir;
+    }
+
+    it("takes a run.json without the threshold as the default, and refuses shards whose plug-in thresholds differ", async () => {
+      const parts = [await shard("a", "s1"), await shard("b", "s2", DEFAULT_CONFIDENCE_THRESHOLD)];
+      expect((await mergeRuns({ runs: parts, out: join(temp.path, "merged") })).results).toBe(2);
+      const other = await shard("c", "s3", 0.6);
+      await expect(mergeRuns({ runs: [parts[0] as string, other], out: join(temp.path, "merged-2") })).rejects.toThrow(/differs from .* in confidenceThreshold: 0.6 vs 0.8/);
     });
   });
 });
