@@ -1,4 +1,32 @@
 // The layering rules `npm test` enforces (`npm run deps`). Each names what it keeps apart and why.
+
+// The bench's layers, lowest first: a folder of src/bench may import its own layer and the ones
+// below it, never one above (the root files, run-bench.ts and the commands, are the top).
+// suite and patch data, and a run directory's data, at the bottom; the report on top.
+const BENCH_LAYERS = [
+  { name: "data", folders: ["patch", "run-dir"], why: "patch helpers and a run directory's files and line shapes (results.jsonl, run.json, recorded calls)" },
+  { name: "suite", folders: ["suite"], why: "a suite's tasks, sessions and request texts" },
+  { name: "work", folders: ["checkout", "score", "agent"], why: "checkouts, scoring and the scripted agents, each from the suite alone" },
+  { name: "env", folders: ["env"], why: "where a session runs and is scored (here or in docker)" },
+  { name: "drive", folders: ["drive"], why: "sending a session to OpenCode with an agent" },
+  { name: "metrics", folders: ["metrics"], why: "what a finished session measured" },
+  { name: "results", folders: ["results"], why: "summaries and tables of result lines, the markdown report" },
+  { name: "report-html", folders: ["report-html"], why: "the charts and the HTML page" },
+  { name: "report", folders: ["report"], why: "writing a run's report.md and report.html" },
+  { name: "swebench", folders: ["swebench"], why: "SWE-bench interop: instances in, predictions out, reports back" },
+];
+
+/** `^src/bench/(a|b)/` */
+const benchFolders = (folders) => `^src/bench/(${folders.join("|")})/`;
+
+const benchLayerRules = BENCH_LAYERS.map((layer, index) => ({
+  name: `bench-layer-${layer.name}`,
+  comment: `src/bench/{${layer.folders.join(",")}} (${layer.why}) imports only its own layer and those below it: ${BENCH_LAYERS.slice(0, index + 1).flatMap((below) => below.folders).join(", ")}.`,
+  severity: "error",
+  from: { path: benchFolders(layer.folders) },
+  to: { path: "^src/bench/", pathNot: benchFolders(BENCH_LAYERS.slice(0, index + 1).flatMap((below) => below.folders)) },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -49,6 +77,16 @@ module.exports = {
       comment: "No module reaches itself through its imports (type-only imports count: they tie the modules' design together).",
       severity: "error",
       from: {},
+      to: { circular: true },
+    },
+    // The bench's layers (BENCH_LAYERS above).
+    ...benchLayerRules,
+    {
+      name: "no-folder-cycles",
+      comment: "No folder of src reaches itself through its folders' imports (folder scope: a loop between folders, not only between modules): each folder is a layer a reader can take in on its own.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src" },
       to: { circular: true },
     },
   ],

@@ -2,13 +2,13 @@ import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
 import { describeRunAgent } from "./drive/describe-agent.js";
-import { readResults } from "./results/read-results.js";
-import { type ResultLine, resultKey } from "./results/result-line.js";
-import { writeReports } from "./results/write-reports.js";
-import { runFiles } from "./run-bench.js";
+import { writeReports } from "./report/write-reports.js";
+import { readResults } from "./run-dir/read-results.js";
+import { type ResultLine, resultKey } from "./run-dir/result-line.js";
+import { runConfidenceThreshold, runFiles } from "./run-dir/run-files.js";
 
 /** Settings that must be equal for runs to be one run (the shard apart). */
-const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions"] as const;
+const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions", "confidenceThreshold"] as const;
 /** What each session keeps beside its result, small enough to copy: the patch and the reports. */
 const KEPT = ["focus.patch", "report.json", "swebench-report.json"];
 
@@ -26,10 +26,12 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
   if (await stat(runFiles(out).results).catch(() => undefined)) throw new RcmError("merge", `${runFiles(out).results} exists: merge into a new directory`);
   const settings = await Promise.all(runs.map(readRunJson));
   const first = settings[0] as Record<string, unknown>;
+  // A run.json from before the threshold was kept ran with the default: the same as one that says so.
+  const value = (setting: Record<string, unknown>, field: (typeof SAME)[number]) => (field === "confidenceThreshold" ? runConfidenceThreshold(setting) : setting[field]);
   settings.forEach((setting, index) => {
     for (const field of SAME) {
-      if (JSON.stringify(setting[field]) !== JSON.stringify(first[field])) {
-        throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(setting[field])} vs ${JSON.stringify(first[field])}`);
+      if (JSON.stringify(value(setting, field)) !== JSON.stringify(value(first, field))) {
+        throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(value(setting, field))} vs ${JSON.stringify(value(first, field))}`);
       }
     }
   });
@@ -54,7 +56,7 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string 
   const { shard: _shard, ...common } = first;
   await writeFile(runFiles(out).run, `${JSON.stringify({ ...common, parts: runs }, null, 2)}\n`);
   await writeFile(runFiles(out).results, merged.map((line) => `${JSON.stringify(line)}\n`).join(""));
-  await writeReports(out, merged, { title: `Switch-SWE run: merged from ${runs.length} parts`, setting: describeRunAgent(first["agent"]) });
+  await writeReports(out, merged, { title: `Switch-SWE run: merged from ${runs.length} parts`, setting: describeRunAgent(first["agent"]), confidenceThreshold: runConfidenceThreshold(first) });
   return { results: merged.length, file: runFiles(out).results };
 }
 

@@ -2,9 +2,9 @@ import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
 import { repoSource } from "./checkout/prepare-checkouts.js";
-import { rebuildReport } from "./rebuild-report.js";
-import { readResults } from "./results/read-results.js";
-import { readRunOptions, runFiles } from "./run-bench.js";
+import { rebuildReport } from "./report/rebuild-report.js";
+import { readResults } from "./run-dir/read-results.js";
+import { readRunOptions, runFiles } from "./run-dir/run-files.js";
 import { failureClass, focusPatch, scoreTask } from "./score/index.js";
 import { loadSuite } from "./suite/load-suite.js";
 

@@ -1,33 +1,28 @@
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { Mode } from "../config/options-schema.js";
-import { DEFAULT_OPTIONS } from "../config/options-schema.js";
 import type { MessageWithParts } from "../core/messages.js";
-import type { AuxUsage } from "../core/routing/decision.js";
-import type { Ledger } from "../core/routing/ledger.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
 import { opencodeBinary } from "../harness/opencode-binary.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
 import { type OpencodeServer, startOpencodeServer } from "../harness/opencode-server.js";
 import { packageRoot } from "../harness/package-root.js";
-import { sessionStateFile } from "../store/session-state-file.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { type AgentChoice, startAgentModel } from "./drive/agent-model.js";
 import { describeAgent } from "./drive/describe-agent.js";
-import { pluginEnv } from "./drive/plugin-env.js";
+import { pluginConfidenceThreshold, pluginEnv } from "./drive/plugin-env.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
 import { checkImages, LOCAL, type SessionPlace, withSessionContainer } from "./env/session-place.js";
-import { sessionCacheTokens } from "./metrics/cache-cost.js";
-import { focusWrite, openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
-import { type CitingConstraint, fidelityPoints } from "./metrics/received-context.js";
+import { openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
+import { readPluginState } from "./metrics/plugin-state.js";
+import { type MetricField, measureSession } from "./metrics/registry.js";
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
-import { sessionUsage } from "./metrics/session-usage.js";
-import { sessionTimeline } from "./metrics/timeline.js";
-import { readResults } from "./results/read-results.js";
-import { type ResultLine, resultKey } from "./results/result-line.js";
-import { writeReports } from "./results/write-reports.js";
+import { writeReports } from "./report/write-reports.js";
+import { readResults } from "./run-dir/read-results.js";
+import { inSchemaOrder, type ResultLine, resultKey } from "./run-dir/result-line.js";
+import { runFiles } from "./run-dir/run-files.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { type Shard, shardRuns } from "./shard.js";
 import { loadSuite } from "./suite/load-suite.js";
@@ -77,17 +72,6 @@ export interface BenchRunSummary {
   interrupted: boolean;
 }
 
-/** The files of a run directory. */
-export function runFiles(outDir: string) {
-  return {
-    run: join(outDir, "run.json"),
-    results: join(outDir, "results.jsonl"),
-    report: join(outDir, "report.md"),
-    session: (sessionID: string, mode: Mode) => join(outDir, "sessions", sessionID, mode),
-    state: (mode: Mode) => join(outDir, "state", mode),
-  };
-}
-
 /**
  * Runs a suite's sessions through the real OpenCode, one server per mode with the plug-in in
  * that mode, scores each focus patch and appends a line to `results.jsonl`. Resumable: a
@@ -101,19 +85,13 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
   // What can fail before the first session is checked before the run directory exists.
   opencodeBinary();
   const created = !existsSync(outDir);
-  await mkdir(join(outDir, "tmp"), { recursive: true });
-  // Temp files (scoring's scratch index and patch files, OpenCode's own) stay in the run directory too.
-  const previousTmp = process.env["TMPDIR"];
-  process.env["TMPDIR"] = join(outDir, "tmp");
+  await mkdir(runFiles(outDir).tmp, { recursive: true });
   try {
     return await runModes({ ...options, outDir, suite, specs });
   } catch (error) {
     // A run that failed before any result leaves no half-made folder behind (one it did not create stays).
     if (created && !existsSync(runFiles(outDir).results)) await rm(outDir, { recursive: true, force: true });
     throw error;
-  } finally {
-    if (previousTmp === undefined) delete process.env["TMPDIR"];
-    else process.env["TMPDIR"] = previousTmp;
   }
 }
 
@@ -121,9 +99,11 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
   const { outDir, suite, specs } = options;
   const files = runFiles(outDir);
   if (options.env === "docker") await checkImages(suite, specs, options.image);
+  // Kept in run.json: the timelines mark fallbacks, and the report colours them, by the plug-in's own threshold.
+  const confidenceThreshold = pluginConfidenceThreshold(pluginEnv(process.env));
   await writeFile(
     files.run,
-    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs, sessions: specs.length, ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}) }, null, 2)}\n`,
+    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs, sessions: specs.length, confidenceThreshold, ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}) }, null, 2)}\n`,
   );
   const done = new Set((await readResults(files.results)).map(resultKey));
   const mine = options.shard ? shardRuns(specs, options.modes, options.shard) : undefined;
@@ -142,7 +122,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
         for (let spec = queue.shift(); spec && !options.signal?.aborted; spec = queue.shift()) {
           const current = spec;
           const progress = (activity: string) => options.onProgress?.({ done: finished, total, mode, session: current.session_id, activity });
-          const line = await sessionServer(current, (server, where, logs) => runOne({ ...options, suite, spec: current, mode, server, where, logs, outDir, progress }));
+          const line = await sessionServer(current, (server, where, logs) => runOne({ ...options, suite, spec: current, mode, server, where, logs, outDir, progress, confidenceThreshold }));
           if (!line) continue;
           await appendFile(files.results, `${JSON.stringify(line)}\n`);
           finished += 1;
@@ -154,7 +134,7 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
     });
   }
   const results = await readResults(files.results);
-  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, setting: describeAgent(options.agent) });
+  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, setting: describeAgent(options.agent), confidenceThreshold });
   return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
 }
 
@@ -188,7 +168,7 @@ async function withModeServer<T>(
   const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode) }]];
   if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
   const config = model.config(plugins);
-  const env = { ...pluginEnv(process.env), TMPDIR: join(outDir, "tmp") };
+  const env = { ...pluginEnv(process.env), TMPDIR: files.tmp };
   try {
     if (options.env === "docker") {
       return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)));
@@ -214,6 +194,8 @@ async function runOne(options: BenchRunOptions & {
   logs: ModeLogs;
   outDir: string;
   progress: (activity: string) => void;
+  /** The plug-in's confidence threshold (run.json's). */
+  confidenceThreshold: number;
 }): Promise<ResultLine | undefined> {
   const { suite, spec, mode, server, outDir, where } = options;
   const files = runFiles(outDir);
@@ -246,19 +228,15 @@ async function runOne(options: BenchRunOptions & {
   const state = await readPluginState(files.state(mode), run.opencodeSessionID);
   const focus = checkouts.get(spec.focus);
   if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
-  const usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ...state });
-  const { timeline, requestMessageIDs } = sessionTimeline({ messages, requests: run.requests, ledger: state.ledger, threshold: DEFAULT_OPTIONS.confidenceThreshold });
   const calls = await options.logs.calls.take(spec.session_id);
-  const written = focusWrite(await options.logs.decisions.take(spec.session_id), focus.workspace);
-  const workspaceTask = new Map([...checkouts].map(([task, checkout]) => [checkout.workspace, task]));
-  const fidelity = calls.length === 0 ? undefined : fidelityPoints({
-    calls, requests: run.requests, requestMessageIDs, focus: spec.focus, focusStages: focus.task.stages, workspaceTask, constraints: state.constraints ?? [],
-  });
-  // A provider model's calls are recorded without the system prompt and tools, too short a prefix to simulate caching on.
-  const cache = sessionCacheTokens(usage.session, options.agent.kind === "model" ? [] : calls);
+  const decisions = await options.logs.decisions.take(spec.session_id);
+  // Every metric of metrics/registry.ts, each filling its own field of the line.
+  const measured = measureSession({ spec, run, messages, state, calls, decisions, checkouts, focus, agentKind: options.agent.kind, threshold: options.confidenceThreshold });
 
   options.progress("scoring");
-  const patch = await focusPatch(focus.workspace, focus.task.base_commit);
+  // Temp files (scoring's scratch index and patch files, OpenCode's own) stay in the run directory: <run>/tmp.
+  const tempDir = files.tmp;
+  const patch = await focusPatch(focus.workspace, focus.task.base_commit, { tempDir });
   await writeFile(join(dir, "focus.patch"), patch);
   const report = await where.score({
     task: focus.task,
@@ -266,10 +244,11 @@ async function runOne(options: BenchRunOptions & {
     patch,
     workDir: join(dir, "scoring"),
     timeoutMs: options.testTimeoutMs,
+    tempDir,
   });
   await writeFile(join(dir, "report.json"), `${JSON.stringify({ [focus.task.instance_id]: report }, null, 2)}\n`);
   const kind = failureClass({ finalized: run.finalized, errored: run.error !== undefined, budgetExhausted: run.budgetExhausted, report });
-  return {
+  const line: Omit<ResultLine, MetricField> = {
     session_id: spec.session_id,
     mode,
     focus: spec.focus,
@@ -281,41 +260,15 @@ async function runOne(options: BenchRunOptions & {
     budget_exhausted: run.budgetExhausted,
     continuations: run.continuations,
     ...(run.error !== undefined ? { error: run.error } : {}),
-    usage: usage.session,
-    resumed_focus: usage.resumedFocus,
-    aux: usage.aux,
-    resumed_focus_aux: usage.resumedFocusAux,
     wall_ms: run.wallMs,
     opencode_session_id: run.opencodeSessionID,
     focus_workspace: focus.name,
     patch_bytes: Buffer.byteLength(patch),
-    timeline,
-    ...(fidelity ? { fidelity } : {}),
-    ...(cache ? { cache } : {}),
-    ...(written ? { focus_write: written } : {}),
   };
+  return inSchemaOrder({ ...line, ...measured });
 }
 
 async function abortAll(client: OpencodeClient): Promise<void> {
   const sessions = await client.session.list().catch(() => undefined);
   for (const session of sessions?.data ?? []) await client.session.abort({ sessionID: session.id }).catch(() => undefined);
-}
-
-/** The plug-in's ledger, memory-update costs and record constraints for a session, if it kept any. */
-async function readPluginState(stateDir: string, sessionID: string): Promise<{ ledger?: Ledger; memoryAux?: AuxUsage[]; constraints?: CitingConstraint[] }> {
-  try {
-    const loaded = await sessionStateFile(stateDir, sessionID).load();
-    if (loaded.status !== "loaded") return {};
-    const { ledger, memoryUpdates, records } = loaded.value;
-    const constraints = Object.values(records).flatMap((record) => record.constraints);
-    return { ledger, memoryAux: memoryUpdates.flatMap((update) => (update.aux ? [update.aux] : [])), constraints };
-  } catch {
-    return {};
-  }
-}
-
-/** The run options a run directory was made with. */
-export async function readRunOptions(outDir: string): Promise<{ suite: string; modes: Mode[]; seed: number; agent?: unknown }> {
-  const text = await readFile(runFiles(outDir).run, "utf8");
-  return JSON.parse(text) as { suite: string; modes: Mode[]; seed: number; agent?: unknown };
 }

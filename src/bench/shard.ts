@@ -1,5 +1,5 @@
 import type { Mode } from "../config/options-schema.js";
-import { resultKey } from "./results/result-line.js";
+import { resultKey } from "./run-dir/result-line.js";
 import type { SessionSpec } from "./suite/schema.js";
 
 /** `--shard i/n`: the i-th (1-based) of n shares of a run's session runs. */

@@ -4,13 +4,14 @@ import { type AgentChoice, SCRIPTED_AGENTS } from "../bench/drive/agent-model.js
 import { describeScriptedAgent } from "../bench/drive/describe-agent.js";
 import { REGIME_NAMES, REGIMES, type Regime } from "../bench/drive/regimes.js";
 import { mergeRuns } from "../bench/merge-runs.js";
-import { rebuildReport } from "../bench/rebuild-report.js";
 import { renderProgress } from "../bench/render-progress.js";
+import { rebuildReport } from "../bench/report/rebuild-report.js";
+import { type RegimeRun, writeRegimesReport } from "../bench/report/regimes-report.js";
 import { rescoreRun } from "../bench/rescore-run.js";
-import { readResults } from "../bench/results/read-results.js";
-import { type RegimeRun, writeRegimesReport } from "../bench/results/regimes-report.js";
 import { CONDITIONS } from "../bench/results/summaries.js";
-import { BENCH_ENVS, type BenchEnv, type BenchProgress, runBench, runFiles } from "../bench/run-bench.js";
+import { BENCH_ENVS, type BenchEnv, type BenchProgress, runBench } from "../bench/run-bench.js";
+import { readResults } from "../bench/run-dir/read-results.js";
+import { runFiles } from "../bench/run-dir/run-files.js";
 import { parseShard, type Shard } from "../bench/shard.js";
 import { loadTasks } from "../bench/suite/load-suite.js";
 import { makeSessions, writeSessions } from "../bench/suite/make-sessions.js";

@@ -1,7 +1,8 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { RcmError } from "../errors/rcm-error.js";
+import { atLine, firstIssue, readJsonl } from "../jsonl/read-jsonl.js";
 
 /** One labelled request: its text and the gold requirement clauses (substrings of it). */
 export const LabelledRequestSchema = z
@@ -30,22 +31,12 @@ export async function readRequirementSet(path: string): Promise<LabelledRequest[
     : [path];
   const out: LabelledRequest[] = [];
   for (const file of files) {
-    const lines = (await readFile(file, "utf8")).split("\n");
-    lines.forEach((line, index) => {
-      if (line.trim() === "") return;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (error) {
-        throw new RcmError("requirement-set", `${file}:${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)})`);
-      }
-      const parsed = LabelledRequestSchema.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new RcmError("requirement-set", `${file}:${index + 1}: ${issue?.path.join(".") || "(line)"}: ${issue?.message ?? "invalid"}`);
-      }
+    for (const entry of await readJsonl(file)) {
+      if (!entry.ok) throw new RcmError("requirement-set", atLine(file, entry.line, `not JSON (${entry.reason})`));
+      const parsed = LabelledRequestSchema.safeParse(entry.value);
+      if (!parsed.success) throw new RcmError("requirement-set", atLine(file, entry.line, firstIssue(parsed.error)));
       out.push({ ...parsed.data, file });
-    });
+    }
   }
   return out;
 }

@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
+import { atLine, readJsonl } from "../jsonl/read-jsonl.js";
 
 /** A text that holds secrets, each of which must be gone after redaction. */
 export interface PositiveEntry {
@@ -48,18 +48,12 @@ export interface RedactionScore {
 export async function loadRedactionCorpus(dir: string): Promise<{ positives: PositiveEntry[]; negatives: NegativeEntry[] }> {
   const read = async <T>(name: string, check: (value: Record<string, unknown>) => string | undefined): Promise<T[]> => {
     const path = join(dir, name);
-    const lines = (await readFile(path, "utf8")).split("\n");
-    return lines.flatMap((line, index) => {
-      if (line.trim() === "") return [];
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (error) {
-        throw new RcmError("corpus", `${path}:${index + 1}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    return (await readJsonl(path)).map((entry) => {
+      if (!entry.ok) throw new RcmError("corpus", atLine(path, entry.line, `not JSON: ${entry.reason}`));
+      const value = entry.value;
       const problem = typeof value !== "object" || value === null ? "not an object" : check(value as Record<string, unknown>);
-      if (problem) throw new RcmError("corpus", `${path}:${index + 1}: ${problem}`);
-      return [value as T];
+      if (problem) throw new RcmError("corpus", atLine(path, entry.line, problem));
+      return value as T;
     });
   };
   const strings = (value: Record<string, unknown>, fields: string[]) => fields.find((field) => typeof value[field] !== "string");

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { RcmError } from "../errors/rcm-error.js";
+import { jsonlLines, parseJsonl } from "../jsonl/read-jsonl.js";
 
 /** The gold label of a request meant for every task ("from now on run the tests with -q"). */
 export const SHARED_LABEL = "*";
@@ -52,16 +53,10 @@ function labelledSessionsError(file: string, line: number, field: string, proble
 export function parseLabelledSessions(file: string, text: string): LabelledSession[] {
   const sessions: LabelledSession[] = [];
   const ids = new Set<string>();
-  text.split("\n").forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw labelledSessionsError(file, line, "(line)", `not JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const parsed = LabelledSessionSchema.safeParse(value);
+  for (const entry of parseJsonl(text)) {
+    const line = entry.line;
+    if (!entry.ok) throw labelledSessionsError(file, line, "(line)", `not JSON: ${entry.reason}`);
+    const parsed = LabelledSessionSchema.safeParse(entry.value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.length ? issue.path.map(String).join(".") : "(session)";
@@ -70,7 +65,7 @@ export function parseLabelledSessions(file: string, text: string): LabelledSessi
     if (ids.has(parsed.data.id)) throw labelledSessionsError(file, line, "id", `duplicate session id "${parsed.data.id}"`);
     ids.add(parsed.data.id);
     sessions.push(parsed.data);
-  });
+  }
   if (sessions.length === 0) throw labelledSessionsError(file, 1, "(file)", "no sessions");
   return sessions;
 }
@@ -131,6 +126,5 @@ async function jsonlFilesAt(path: string): Promise<string[]> {
 }
 
 function lineOf(text: string, id: string): number {
-  const index = text.split("\n").findIndex((line) => line.includes(`"${id}"`));
-  return index + 1;
+  return jsonlLines(text).find((line) => line.text.includes(`"${id}"`))?.line ?? 0;
 }

@@ -1,3 +1,4 @@
+import { escapeHtml, fixed } from "../svg/svg-kit.js";
 import type { Reliability } from "./reliability.js";
 
 const WIDTH = 640;
@@ -14,14 +15,13 @@ export function renderReliabilitySvg(options: { reliability: Reliability; title:
   const { reliability, title, threshold } = options;
   const x = (value: number) => PLOT.left + value * PLOT.size;
   const y = (value: number) => PLOT.top + (1 - value) * PLOT.size;
-  const fixed = (value: number) => value.toFixed(1);
   const total = reliability.bins.reduce((sum, bin) => sum + bin.count, 0);
   const maxCount = Math.max(1, ...reliability.bins.map((bin) => bin.count));
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="11">`,
-    `<title>${escapeXml(title)}</title>`,
+    `<title>${escapeHtml(title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-    `<text x="${PLOT.left}" y="22" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
+    `<text x="${PLOT.left}" y="22" font-size="14" font-weight="bold">${escapeHtml(title)}</text>`,
     `<text x="${PLOT.left}" y="40">${total} decisions; expected calibration error ${reliability.expectedCalibrationError.toFixed(3)}; threshold ${threshold}</text>`,
     `<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.size}" height="${PLOT.size}" fill="#fafafa" stroke="#888"/>`,
   ];
@@ -70,8 +70,4 @@ export function renderReliabilitySvg(options: { reliability: Reliability; title:
     "</svg>",
   );
   return `${parts.join("\n")}\n`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }

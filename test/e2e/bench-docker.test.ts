@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labelledContainers } from "../../src/bench/env/docker.js";
-import { type ResultLine, ResultLineSchema } from "../../src/bench/results/result-line.js";
+import { type ResultLine, ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultLineSchema } from "../../src/bench/results/result-line.js";
+import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

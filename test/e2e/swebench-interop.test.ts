@@ -3,7 +3,7 @@ import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultLineSchema } from "../../src/bench/results/result-line.js";
+import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { loadTasks } from "../../src/bench/suite/load-suite.js";
 import { PredictionSchema } from "../../src/bench/swebench/predictions.js";
 import { packageRoot } from "../../src/harness/package-root.js";

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFaithfulAgent, type FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
 import { type FaithfulPlaybook, loadFaithfulPlaybook, missingSets } from "../../src/bench/agent/faithful-playbook.js";
 import { lossySummary } from "../../src/bench/agent/lossy-summary.js";
-import { FINALIZE_REQUEST } from "../../src/bench/drive/request-text.js";
+import { FINALIZE_REQUEST } from "../../src/bench/suite/request-text.js";
 import type { ChatMessage, Reply } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -4,13 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
 import { describeAgent, describeRunAgent, SCRIPTED_LABEL } from "../../src/bench/drive/describe-agent.js";
 import { focusWrite } from "../../src/bench/metrics/focus-write.js";
-import { rebuildReport } from "../../src/bench/rebuild-report.js";
+import { rebuildReport } from "../../src/bench/report/rebuild-report.js";
+import { writeRegimesReport } from "../../src/bench/report/regimes-report.js";
 import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
-import { writeRegimesReport } from "../../src/bench/results/regimes-report.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import { gapTable } from "../../src/bench/results/report-tables.js";
-import type { ResultLine } from "../../src/bench/results/result-line.js";
 import { contextFailure, recoveredShare } from "../../src/bench/results/summaries.js";
+import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The offline benchmark's report: native's switched gap, what each mode recovers of it, and

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -146,6 +146,19 @@ describe("focusPatch", () => {
     await createGitRepo(checkout, BASE_FILES);
     await writeFile(join(checkout, "tests/test_more.py"), "def test_more():\n    pass\n");
     expect(await focusPatch(checkout, baseCommit)).toBe("");
+  });
+
+  it("keeps its scratch index in the temp dir it is given, leaving the process's TMPDIR alone", async () => {
+    const checkout = join(root, "focus-temp-dir");
+    await createGitRepo(checkout, BASE_FILES);
+    await writeFile(join(checkout, "src/new.py"), "x = 1\n");
+    const tempDir = join(root, "scratch");
+    await mkdir(tempDir);
+    const before = process.env["TMPDIR"];
+    expect(await focusPatch(checkout, baseCommit, { tempDir })).toBe(await focusPatch(checkout, baseCommit));
+    await expect(focusPatch(checkout, baseCommit, { tempDir: join(root, "no-such-dir") })).rejects.toThrow(/no-such-dir/);
+    expect(await readdir(tempDir)).toEqual([]);
+    expect(process.env["TMPDIR"]).toBe(before);
   });
 });
 

@@ -5,11 +5,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { toChatMessages } from "../../src/bench/drive/call-recorder-plugin.js";
 import type { SentRequest } from "../../src/bench/drive/run-session.js";
 import { cacheAwareCost, sessionCacheTokens, simulatedCacheTokens } from "../../src/bench/metrics/cache-cost.js";
-import { type ChatBody, type ChatMessage, chatMessageText, lastUserText } from "../../src/bench/metrics/chat-body.js";
+import type { FinishedSession } from "../../src/bench/metrics/metric.js";
 import { callRequests, fidelityPoints } from "../../src/bench/metrics/received-context.js";
 import { openRequestLog } from "../../src/bench/metrics/request-log.js";
-import { sessionTimeline } from "../../src/bench/metrics/timeline.js";
+import { sessionTimeline, timelineMetric } from "../../src/bench/metrics/timeline.js";
 import { emptyUsage } from "../../src/bench/metrics/usage.js";
+import { type ChatBody, type ChatMessage, chatMessageText, lastUserText } from "../../src/bench/run-dir/chat-body.js";
 import { loadSuite } from "../../src/bench/suite/load-suite.js";
 import type { Stage } from "../../src/bench/suite/schema.js";
 import { userRequestText } from "../../src/core/interaction-groups.js";
@@ -119,6 +120,9 @@ describe("what the model received, from recorded calls", () => {
     expect(requestMessageIDs.every((id) => id !== undefined && run.ledger?.decisions[id] !== undefined)).toBe(true);
     const strict = sessionTimeline({ messages: run.messages ?? [], requests: run.requests, ledger: run.ledger, threshold: 0.999 });
     expect(strict.timeline.some((entry) => entry.fallback)).toBe(true);
+    // The bench's timeline metric marks fallbacks by the threshold the plug-in ran with (run.json's), not the default.
+    const finished = { messages: run.messages ?? [], run: { requests: run.requests }, state: { ledger: run.ledger }, threshold: 0.999 } as unknown as FinishedSession;
+    expect(timelineMetric.measure(finished)).toEqual(strict.timeline);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CONFIDENCE_BINS } from "../../src/bench/report-html/palette.js";
 import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
-import type { ResultLine, TimelineEntry } from "../../src/bench/results/result-line.js";
+import type { ResultLine, TimelineEntry } from "../../src/bench/run-dir/result-line.js";
 
 const usage = { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
 const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };

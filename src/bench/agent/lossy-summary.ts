@@ -1,4 +1,4 @@
-import { parseRequestText } from "../drive/request-text.js";
+import { parseRequestText } from "../suite/request-text.js";
 
 // The scripted agents' answer to OpenCode's compaction request: a summary as a small model
 // writes one under pressure. It keeps the conversation's latest request word for word and

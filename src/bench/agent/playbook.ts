@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { FINALIZE_REQUEST } from "../drive/request-text.js";
+import { FINALIZE_REQUEST } from "../suite/request-text.js";
 import { FINALIZE } from "../suite/schema.js";
 
 // `agent.json`, a suite's playbook for its scripted agents: for each stage request of each task,

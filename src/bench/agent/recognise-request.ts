@@ -1,5 +1,5 @@
 import { type ChatMessage, messageText } from "../../scripted-model/index.js";
-import { FINALIZE_REQUEST, parseRequestText } from "../drive/request-text.js";
+import { FINALIZE_REQUEST, parseRequestText } from "../suite/request-text.js";
 
 /** The request a call works on, found in the messages it was sent. */
 export type Recognised<S> =

@@ -1,7 +1,7 @@
 import { appendFile } from "node:fs/promises";
 import type { Hooks, Plugin, PluginModule } from "@opencode-ai/plugin";
 import type { MessageWithParts, Part } from "../../core/messages.js";
-import type { ChatMessage } from "../metrics/chat-body.js";
+import type { ChatMessage } from "../run-dir/chat-body.js";
 
 /**
  * A second OpenCode plug-in, loaded after opencode-rcm in bench runs whose agent is a real

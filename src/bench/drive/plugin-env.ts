@@ -1,3 +1,6 @@
+import { envLayer } from "../../config/env-layer.js";
+import { resolveOptions } from "../../config/resolve-options.js";
+
 /**
  * The plug-in settings a bench run hands to its OpenCode servers, which otherwise get a
  * private environment: every `RCM_*` variable of the bench's own environment (router, aux
@@ -13,4 +16,14 @@ export function pluginEnv(env: Readonly<Record<string, string | undefined>>): Re
     forwarded[name] = value;
   }
   return forwarded;
+}
+
+/**
+ * The confidence threshold the plug-in runs with in a bench run: the opencode.json tuple the
+ * run writes holds only the mode and the state directory, so it is `RCM_CONFIDENCE_THRESHOLD`
+ * among the forwarded variables, resolved as the plug-in resolves it (an invalid value gives
+ * the default), else the default.
+ */
+export function pluginConfidenceThreshold(forwarded: Readonly<Record<string, string>>): number {
+  return resolveOptions([envLayer(forwarded)]).options.confidenceThreshold;
 }

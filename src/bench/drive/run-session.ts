@@ -1,7 +1,7 @@
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { Checkout } from "../checkout/prepare-checkouts.js";
+import { FINALIZE_REQUEST, requestText } from "../suite/request-text.js";
 import { FINALIZE, type SessionSpec } from "../suite/schema.js";
-import { FINALIZE_REQUEST, requestText } from "./request-text.js";
 
 /** One request sent to the agent: a schedule entry, or a continuation after a timeout. */
 export interface SentRequest {

@@ -9,7 +9,8 @@ import { checkDocker, imageExists, startContainer } from "./docker.js";
 import { CONTAINER_PATH, containerGit, containerName, scoreInContainer, sessionMounts } from "./docker-session.js";
 import { imageFor } from "./image-name.js";
 
-type ScoreOptions = { task: Task; repoSource: string; patch: string | null; workDir: string; timeoutMs: number };
+/** `tempDir`: scratch files and TMPDIR for scoring here (a container uses its own work directory). */
+type ScoreOptions = { task: Task; repoSource: string; patch: string | null; workDir: string; timeoutMs: number; tempDir: string };
 
 /** Where a session's checkouts are made and its focus patch is scored. */
 export interface SessionPlace {

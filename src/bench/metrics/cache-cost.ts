@@ -1,7 +1,9 @@
 import { CHARS_PER_TOKEN, tokensForChars } from "../../core/memory/estimate-tokens.js";
-import type { CacheTokens } from "../results/result-line.js";
-import type { ChatBody } from "./chat-body.js";
+import type { ChatBody } from "../run-dir/chat-body.js";
+import type { CacheTokens } from "../run-dir/result-line.js";
+import { metric } from "./metric.js";
 import { OPENAI_STYLE_CACHE, simulatePrefixCache } from "./prefix-cache.js";
+import { usageOf } from "./session-usage.js";
 import type { Usage } from "./usage.js";
 
 /** What a cached input token costs against an uncached one when nothing else is said (OpenAI's and Anthropic's reads: 0.1x). */
@@ -43,3 +45,9 @@ export function simulatedCacheTokens(calls: readonly ChatBody[]): CacheTokens {
     cached_tokens: cached.reduce((sum, call) => sum + Math.floor(call.cached / perToken), 0),
   };
 }
+
+/** `cache`: the input tokens and how many were cache reads, as the provider counted them or simulated over the recorded calls. */
+export const cacheMetric = metric("cache", (session) =>
+  // A provider model's calls are recorded without the system prompt and tools, too short a prefix to simulate caching on.
+  sessionCacheTokens(usageOf(session).session, session.agentKind === "model" ? [] : session.calls),
+);

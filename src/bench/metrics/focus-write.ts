@@ -1,12 +1,13 @@
 import type { FaithfulDecision } from "../agent/faithful-agent.js";
-import type { FocusWrite } from "../results/result-line.js";
+import type { FocusWrite } from "../run-dir/result-line.js";
+import { metric } from "./metric.js";
 import { SessionLog } from "./request-log.js";
 
 /** The faithful agent's decisions of one mode (`model-requests/<mode>.decisions.jsonl`), per session. */
 export type SessionDecisionLog = SessionLog<FaithfulDecision>;
 
 export function openDecisionLog(file: string): Promise<SessionDecisionLog> {
-  return SessionLog.open(file, (line) => JSON.parse(line) as FaithfulDecision);
+  return SessionLog.open(file, (value) => value as FaithfulDecision);
 }
 
 /**
@@ -19,3 +20,6 @@ export function focusWrite(decisions: readonly FaithfulDecision[], focusWorkspac
   const last = decisions.findLast((decision) => trim(decision.workspace) === trim(focusWorkspace));
   return last === undefined ? undefined : { wrote: last.wrote, lost: last.lost, leaked: last.leaked };
 }
+
+/** `focus_write`: with the faithful agent, what its last write of the focus task was made from. */
+export const focusWriteMetric = metric("focus_write", ({ decisions, focus }) => focusWrite(decisions, focus.workspace));

@@ -1,16 +1,23 @@
 import { estimateTokens } from "../../core/memory/estimate-tokens.js";
 import { RECORD_OPEN } from "../../core/memory/render-record.js";
-import { parseRequestText } from "../drive/request-text.js";
 import type { SentRequest } from "../drive/run-session.js";
-import type { FidelityPoint } from "../results/result-line.js";
+import { type ChatBody, chatMessageText, lastUserText } from "../run-dir/chat-body.js";
+import type { FidelityPoint } from "../run-dir/result-line.js";
+import { parseRequestText } from "../suite/request-text.js";
 import { FINALIZE, type Stage } from "../suite/schema.js";
-import { type ChatBody, chatMessageText, lastUserText } from "./chat-body.js";
+import { metric } from "./metric.js";
+import type { CitingConstraint } from "./plugin-state.js";
+import { requestMessageIDs } from "./stored-requests.js";
 
-/** A memory-record constraint as stored: its text and the user messages it came from. */
-export interface CitingConstraint {
-  text: string;
-  sources: readonly string[];
-}
+/** `fidelity`: what the model had in view at each focus resumption and at finalization; only where the calls were recorded. */
+export const fidelityMetric = metric("fidelity", (session) => {
+  const { calls, run, spec, focus, checkouts, state, messages } = session;
+  if (calls.length === 0) return undefined;
+  const workspaceTask = new Map([...checkouts].map(([task, checkout]) => [checkout.workspace, task]));
+  return fidelityPoints({
+    calls, requests: run.requests, requestMessageIDs: requestMessageIDs(messages, run.requests), focus: spec.focus, focusStages: focus.task.stages, workspaceTask, constraints: state.constraints ?? [],
+  });
+});
 
 /**
  * Context fidelity, measured on the recorded calls: at the first call of each request that

@@ -1,5 +1,6 @@
 import { open, stat } from "node:fs/promises";
-import type { ChatBody } from "./chat-body.js";
+import { jsonlLines, parseJsonLine } from "../../jsonl/read-jsonl.js";
+import type { ChatBody } from "../run-dir/chat-body.js";
 
 /** Workspaces live at `<run>/sessions/<session id>/<mode>/wsN`, and every request names its workspace. */
 const SESSION_PATH = /\/sessions\/([^/"\s\\]+)\/(native|router|memory|full)\//;
@@ -17,12 +18,13 @@ export class SessionLog<T> {
   private constructor(
     private readonly file: string,
     private offset: number,
-    private readonly parse: (line: string) => T | undefined,
+    private readonly pick: (value: unknown) => T | undefined,
   ) {}
 
-  static async open<T>(file: string, parse: (line: string) => T | undefined): Promise<SessionLog<T>> {
+  /** `pick`: what a line's JSON value holds for the log's reader (undefined, or a throw: the line is skipped). */
+  static async open<T>(file: string, pick: (value: unknown) => T | undefined): Promise<SessionLog<T>> {
     const size = await stat(file).then((info) => info.size, () => 0);
-    return new SessionLog(file, size, parse);
+    return new SessionLog(file, size, pick);
   }
 
   /** The session's lines in the order they were logged; they are handed out once. */
@@ -44,7 +46,7 @@ export class SessionLog<T> {
       // Up to the last whole line only: a line being appended right now is read next time.
       const end = buffer.subarray(0, bytesRead).lastIndexOf(0x0a) + 1;
       this.offset += end;
-      for (const line of buffer.subarray(0, end).toString("utf8").split("\n")) this.fileLine(line);
+      for (const { text } of jsonlLines(buffer.subarray(0, end).toString("utf8"))) this.fileLine(text);
     } finally {
       await handle.close();
     }
@@ -53,9 +55,11 @@ export class SessionLog<T> {
   private fileLine(line: string): void {
     const session = SESSION_PATH.exec(line)?.[1];
     if (session === undefined) return;
+    const json = parseJsonLine(line);
+    if (!json.ok) return;
     let value: T | undefined;
     try {
-      value = this.parse(line);
+      value = this.pick(json.value);
     } catch {
       return;
     }
@@ -70,8 +74,8 @@ export class SessionLog<T> {
 export type SessionRequestLog = SessionLog<ChatBody>;
 
 export function openRequestLog(file: string): Promise<SessionRequestLog> {
-  return SessionLog.open(file, (line) => {
-    const body = (JSON.parse(line) as { body?: ChatBody }).body;
+  return SessionLog.open(file, (value) => {
+    const body = (value as { body?: ChatBody }).body;
     return Array.isArray(body?.messages) ? body : undefined;
   });
 }

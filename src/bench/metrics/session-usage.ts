@@ -2,6 +2,7 @@ import type { MessageWithParts } from "../../core/messages.js";
 import type { AuxUsage } from "../../core/routing/decision.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import type { SentRequest } from "../drive/run-session.js";
+import { type FinishedSession, metric } from "./metric.js";
 import { type StoredCall, storedRequests } from "./stored-requests.js";
 import { type AuxTotals, addUsage, emptyAux, emptyUsage, type Usage } from "./usage.js";
 
@@ -70,3 +71,18 @@ function addAux(into: AuxTotals, aux: { calls: number; inputTokens: number; outp
   into.outputTokens += aux.outputTokens;
   into.ms += aux.ms;
 }
+
+/** A finished session's usage: one computation behind four fields of the line (and the cache metric). */
+export function usageOf(session: FinishedSession): SessionUsage {
+  const { messages, run, spec, focus, state } = session;
+  return sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ledger: state.ledger, memoryAux: state.memoryAux });
+}
+
+/** `usage`: the whole session's tokens, model calls and tool calls. */
+export const usageMetric = metric("usage", (session) => usageOf(session).session);
+/** `resumed_focus`: the same for the focus's requests after its first stage. */
+export const resumedFocusMetric = metric("resumed_focus", (session) => usageOf(session).resumedFocus);
+/** `aux`: the plug-in's aux-model cost (routing and memory updates). */
+export const auxMetric = metric("aux", (session) => usageOf(session).aux);
+/** `resumed_focus_aux`: the aux-model cost of the resumed focus requests' routing. */
+export const resumedFocusAuxMetric = metric("resumed_focus_aux", (session) => usageOf(session).resumedFocusAux);

@@ -29,3 +29,9 @@ export function storedRequests(messages: readonly MessageWithParts[]): { before:
   }
   return { before, requests };
 }
+
+/** The stored user message id of each sent request, in order (undefined where the history has fewer requests). */
+export function requestMessageIDs(messages: readonly MessageWithParts[], requests: readonly unknown[]): (string | undefined)[] {
+  const stored = storedRequests(messages).requests;
+  return requests.map((_request, index) => stored[index]?.message.info.id);
+}

@@ -1,8 +1,9 @@
 import type { MessageWithParts } from "../../core/messages.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import type { SentRequest } from "../drive/run-session.js";
-import type { TimelineEntry } from "../results/result-line.js";
-import { storedRequests } from "./stored-requests.js";
+import type { TimelineEntry } from "../run-dir/result-line.js";
+import { metric } from "./metric.js";
+import { requestMessageIDs, storedRequests } from "./stored-requests.js";
 
 /**
  * The session's requests in order with the plug-in's routing decisions and the input tokens
@@ -25,5 +26,8 @@ export function sessionTimeline(options: {
     entry.call_input_tokens = found.calls.map(({ info: { tokens } }) => tokens.input + tokens.cache.read + tokens.cache.write);
     return entry;
   });
-  return { timeline, requestMessageIDs: requests.map((_request, index) => stored[index]?.message.info.id) };
+  return { timeline, requestMessageIDs: requestMessageIDs(messages, requests) };
 }
+
+/** `timeline`: each request with its routing (fallbacks by the plug-in's own threshold) and its calls' input tokens. */
+export const timelineMetric = metric("timeline", ({ messages, run, state, threshold }) => sessionTimeline({ messages, requests: run.requests, ledger: state.ledger, threshold }).timeline);

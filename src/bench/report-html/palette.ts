@@ -1,4 +1,6 @@
+import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
 /** The report's colours: one per mode, and bins of routing confidence. */
+
 
 export const MODE_COLOURS: Readonly<Record<string, string>> = {
   native: "#6b7280",
@@ -14,18 +16,30 @@ export interface ConfidenceBin {
   name: string;
 }
 
-/** Highest first; the threshold (0.8) separates routed requests from fallbacks. */
-export const CONFIDENCE_BINS: readonly ConfidenceBin[] = [
-  { from: 0.95, colour: "#15803d", name: "≥ 0.95" },
-  { from: 0.8, colour: "#84cc16", name: "0.8 – 0.95" },
-  { from: 0.5, colour: "#f59e0b", name: "0.5 – 0.8" },
-  { from: 0, colour: "#dc2626", name: "< 0.5" },
-];
+const CONFIDENT = 0.95;
+const LOW = 0.5;
+
+/**
+ * Highest first; the plug-in's threshold (run.json's, the default 0.8 for older runs)
+ * separates routed requests (greens) from fallbacks (amber, red): ≥ 0.95, threshold – 0.95,
+ * 0.5 – threshold, < 0.5, a bin left out where the threshold is at or beyond its edge.
+ */
+export function confidenceBins(threshold: number): ConfidenceBin[] {
+  const bins: ConfidenceBin[] = [];
+  if (threshold < CONFIDENT) bins.push({ from: CONFIDENT, colour: "#15803d", name: `≥ ${CONFIDENT}` });
+  bins.push(threshold < CONFIDENT ? { from: threshold, colour: "#84cc16", name: `${threshold} – ${CONFIDENT}` } : { from: threshold, colour: "#15803d", name: `≥ ${threshold}` });
+  if (threshold > LOW) bins.push({ from: LOW, colour: "#f59e0b", name: `${LOW} – ${threshold}` });
+  if (threshold > 0) bins.push({ from: 0, colour: "#dc2626", name: `< ${Math.min(LOW, threshold)}` });
+  return bins;
+}
+
+/** The bins at the default threshold. */
+export const CONFIDENCE_BINS: readonly ConfidenceBin[] = confidenceBins(DEFAULT_OPTIONS.confidenceThreshold);
 
 /** Requests the plug-in did not route (native mode, or no decision stored). */
 export const UNROUTED_COLOUR = "#9ca3af";
 
-export function confidenceColour(confidence: number | undefined): string {
+export function confidenceColour(confidence: number | undefined, bins: readonly ConfidenceBin[] = CONFIDENCE_BINS): string {
   if (confidence === undefined) return UNROUTED_COLOUR;
-  return (CONFIDENCE_BINS.find((bin) => confidence >= bin.from) ?? CONFIDENCE_BINS[CONFIDENCE_BINS.length - 1])?.colour ?? UNROUTED_COLOUR;
+  return (bins.find((bin) => confidence >= bin.from) ?? bins[bins.length - 1])?.colour ?? UNROUTED_COLOUR;
 }

@@ -1,10 +1,11 @@
+import { escapeHtml } from "../../svg/svg-kit.js";
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
 import type { ReportOptions } from "../results/render-report.js";
 import { type ReportTable, reportTables } from "../results/report-tables.js";
-import type { ResultLine } from "../results/result-line.js";
 import { CONDITIONS, MODE_ORDER } from "../results/summaries.js";
+import type { ResultLine } from "../run-dir/result-line.js";
+import { CONFIDENCE_BINS, type ConfidenceBin, confidenceBins } from "./palette.js";
 import { resolutionChart } from "./resolution-chart.js";
-import { escapeHtml } from "./svg.js";
 import { timelineChart, timelineLegend } from "./timeline-chart.js";
 import { meanTokensChart, sessionTokensChart } from "./tokens-chart.js";
 
@@ -30,6 +31,8 @@ summary { cursor: pointer; font-weight: 600; }
 export function renderHtmlReport(results: readonly ResultLine[], options: ReportOptions): string {
   const tables = reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE });
   const table = (id: string) => tables.find((candidate) => candidate.id === id);
+  // Confidence is coloured against the plug-in's own threshold in the run.
+  const bins = options.confidenceThreshold === undefined ? CONFIDENCE_BINS : confidenceBins(options.confidenceThreshold);
   const parts = [
     ...pageHead(options),
     `<p>${results.length} session runs.</p>`,
@@ -43,8 +46,8 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
     ...["cache-cost", "fidelity", "cost", "failures"].map((id) => section(table(id))),
     '<h2 id="sessions">Sessions</h2>',
     '<p class="note">Each request of the session in order, a lane per task (the focus first), for each mode; hover a dot for its routing decision. Input tokens per model call on the right.</p>',
-    timelineLegend(),
-    ...sessions(results),
+    timelineLegend(bins),
+    ...sessions(results, bins),
     "</body></html>",
   ];
   return `${parts.filter((part) => part !== "").join("\n")}\n`;
@@ -62,7 +65,7 @@ export function pageHead(options: { title: string; setting?: string | undefined 
   ];
 }
 
-function sessions(results: readonly ResultLine[]): string[] {
+function sessions(results: readonly ResultLine[], bins: readonly ConfidenceBin[]): string[] {
   const ids = [...new Set(results.map((line) => line.session_id))].sort();
   // The page shows one timeline without a click: the first session with a fallback, else the first switched one.
   const has = (test: (line: ResultLine) => boolean) => ids.find((id) => results.some((line) => line.session_id === id && test(line)));
@@ -74,7 +77,7 @@ function sessions(results: readonly ResultLine[]): string[] {
     return [
       `<details${id === opened ? " open" : ""}><summary>${escapeHtml(id)}: ${first.condition}, ${first.locality}; ${escapeHtml(outcomes)}</summary>`,
       '<div class="charts"><div>',
-      ...runs.map(timelineChart),
+      ...runs.map((run) => timelineChart(run, bins)),
       "</div>",
       sessionTokensChart(runs),
       "</div></details>",

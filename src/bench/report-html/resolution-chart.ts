@@ -1,7 +1,7 @@
-import type { ResultLine } from "../results/result-line.js";
+import { at, label, svgElement, yAxis } from "../../svg/svg-kit.js";
 import { CONDITIONS, gapPoints, linesOf, modesOf, resolvedRate } from "../results/summaries.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { MODE_COLOURS } from "./palette.js";
-import { at, label, svgElement, yAxis } from "./svg.js";
 
 const LEFT = 48;
 const TOP = 62;

@@ -1,6 +1,6 @@
-import type { ResultLine } from "../results/result-line.js";
-import { CONFIDENCE_BINS, confidenceColour, UNROUTED_COLOUR } from "./palette.js";
-import { at, escapeHtml, label, svgElement } from "./svg.js";
+import { at, escapeHtml, label, svgElement } from "../../svg/svg-kit.js";
+import type { ResultLine } from "../run-dir/result-line.js";
+import { CONFIDENCE_BINS, type ConfidenceBin, confidenceColour, UNROUTED_COLOUR } from "./palette.js";
 
 const LEFT = 150;
 const TOP = 22;
@@ -10,9 +10,10 @@ const STEP = 24;
 /**
  * One session run's requests in order, a lane per task (the focus first): each request a dot
  * coloured by the router's confidence, continuations smaller, fallbacks to the full history
- * ringed with a dashed circle. Grey dots: requests the plug-in did not route.
+ * ringed with a dashed circle. Grey dots: requests the plug-in did not route. `bins`: the
+ * confidence bins at the run's threshold.
  */
-export function timelineChart(line: ResultLine): string {
+export function timelineChart(line: ResultLine, bins: readonly ConfidenceBin[] = CONFIDENCE_BINS): string {
   const timeline = line.timeline ?? [];
   const lanes = [line.focus, ...new Set(timeline.map((entry) => entry.task).filter((task) => task !== line.focus))];
   const width = LEFT + STEP * Math.max(1, timeline.length) + 20;
@@ -30,15 +31,15 @@ export function timelineChart(line: ResultLine): string {
     const routed = entry.confidence === undefined ? "not routed" : `routed to ${entry.routed_to ?? "?"} at ${entry.confidence}${entry.fallback ? ", below the threshold: full history" : ""}`;
     const calls = entry.call_input_tokens.length;
     const title = `${entry.task} ${entry.stage}${entry.continuation ? " (continuation)" : ""}: ${routed}; ${calls} model call${calls === 1 ? "" : "s"}`;
-    body.push(`<circle class="mark" data-confidence="${entry.confidence ?? ""}" cx="${at(x)}" cy="${at(y)}" r="${radius}" fill="${confidenceColour(entry.confidence)}"><title>${escapeHtml(title)}</title></circle>`);
+    body.push(`<circle class="mark" data-confidence="${entry.confidence ?? ""}" cx="${at(x)}" cy="${at(y)}" r="${radius}" fill="${confidenceColour(entry.confidence, bins)}"><title>${escapeHtml(title)}</title></circle>`);
     if (entry.fallback) body.push(`<circle class="fallback" cx="${at(x)}" cy="${at(y)}" r="${radius + 3}" fill="none" stroke="#111827" stroke-width="1.5" stroke-dasharray="2 2"/>`);
   });
   return svgElement({ width, height, label: `${line.session_id} in ${line.mode}: requests by task, coloured by routing confidence`, kind: "timeline", body });
 }
 
 /** The legend for every timeline, drawn once. */
-export function timelineLegend(): string {
-  const items = [...CONFIDENCE_BINS.map((bin) => ({ colour: bin.colour, name: `confidence ${bin.name}` })), { colour: UNROUTED_COLOUR, name: "not routed" }];
+export function timelineLegend(bins: readonly ConfidenceBin[] = CONFIDENCE_BINS): string {
+  const items = [...bins.map((bin) => ({ colour: bin.colour, name: `confidence ${bin.name}` })), { colour: UNROUTED_COLOUR, name: "not routed" }];
   const body = items.flatMap((item, index) => [
     `<circle cx="${12 + index * 150}" cy="14" r="6" fill="${item.colour}"/>`,
     label(22 + index * 150, 18, item.name, { size: 11 }),

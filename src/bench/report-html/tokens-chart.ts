@@ -1,7 +1,7 @@
-import type { ResultLine } from "../results/result-line.js";
+import { at, label, niceMax, svgElement, yAxis } from "../../svg/svg-kit.js";
 import { linesOf, modesOf } from "../results/summaries.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { MODE_COLOURS } from "./palette.js";
-import { at, label, niceMax, svgElement, yAxis } from "./svg.js";
 
 const LEFT = 56;
 const TOP = 26;

@@ -1,6 +1,6 @@
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { reportTables } from "./report-tables.js";
-import type { ResultLine } from "./result-line.js";
 
 export interface ReportOptions {
   title: string;
@@ -8,6 +8,8 @@ export interface ReportOptions {
   setting?: string | undefined;
   /** What a cached input token costs against an uncached one. */
   cacheReadPrice?: number | undefined;
+  /** The plug-in's confidence threshold in the run (run.json's); the default when absent. */
+  confidenceThreshold?: number | undefined;
 }
 
 /** `report.md`: resolution, gaps, cost, context fidelity and failures per mode and condition. */

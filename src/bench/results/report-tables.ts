@@ -1,4 +1,4 @@
-import type { ResultLine } from "./result-line.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 import { CONDITIONS, CONTEXT_FAILURE_NAMES, contextFailure, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, recoveredShare, resolvedRate } from "./summaries.js";
 
 /** A report table, rendered to Markdown for report.md and to HTML for report.html. */

@@ -1,5 +1,5 @@
 import { cacheAwareCost } from "../metrics/cache-cost.js";
-import type { FidelityPoint, ResultLine } from "./result-line.js";
+import type { FidelityPoint, ResultLine } from "../run-dir/result-line.js";
 
 export const MODE_ORDER = ["native", "router", "memory", "full"] as const;
 export const CONDITIONS = ["uninterrupted", "switched"] as const;

@@ -20,11 +20,13 @@ const APPLY_TIMEOUT_MS = 120_000;
  * Applies `patch` to `checkout` as SWE-bench does: `git apply`, then `git apply --reject`,
  * then `patch --batch --fuzz=5 -p1`, the first that succeeds wins. Meant for a scratch
  * checkout with no changes of its own: after a failed attempt the checkout is reset to HEAD
- * (`git reset --hard`, `git clean -fdq`), so it is clean again when nothing applied.
+ * (`git reset --hard`, `git clean -fdq`), so it is clean again when nothing applied. `tempDir`
+ * holds the patch file (and is the commands' TMPDIR); the system's temp dir by default.
  */
-export async function applyPatch(checkout: string, patch: string): Promise<ApplyResult> {
+export async function applyPatch(checkout: string, patch: string, tempDir?: string): Promise<ApplyResult> {
   if (patch.trim() === "") return { applied: false, method: null, log: "empty patch: nothing to apply\n" };
-  const patchDir = await mkdtemp(join(tmpdir(), "rcm-apply-"));
+  const tmp = tempDir === undefined ? {} : { TMPDIR: tempDir };
+  const patchDir = await mkdtemp(join(tempDir ?? tmpdir(), "rcm-apply-"));
   try {
     const patchFile = join(patchDir, "model.patch");
     await writeFile(patchFile, patch.endsWith("\n") ? patch : `${patch}\n`);
@@ -36,11 +38,11 @@ export async function applyPatch(checkout: string, patch: string): Promise<Apply
     ];
     let log = "";
     for (const attempt of attempts) {
-      const result = await runCommand({ command: attempt.command, args: attempt.args, cwd: checkout, timeoutMs: APPLY_TIMEOUT_MS });
+      const result = await runCommand({ command: attempt.command, args: attempt.args, cwd: checkout, env: { ...process.env, ...tmp }, timeoutMs: APPLY_TIMEOUT_MS });
       log += `$ ${attempt.method}\n${result.stdout}${result.stderr}(exit ${result.code ?? "none"})\n`;
       if (result.code === 0) return { applied: true, method: attempt.method, log };
-      await runGit({ cwd: checkout, args: ["reset", "--hard", "-q"] });
-      await runGit({ cwd: checkout, args: ["clean", "-fdq"] });
+      await runGit({ cwd: checkout, args: ["reset", "--hard", "-q"], env: tmp });
+      await runGit({ cwd: checkout, args: ["clean", "-fdq"], env: tmp });
     }
     return { applied: false, method: null, log };
   } finally {

@@ -11,11 +11,12 @@ const DIFF_OPTIONS = ["--no-color", "--no-ext-diff", "--no-renames", "--src-pref
  * The non-test changes of `checkout` relative to `baseCommit`, as a git diff: modified,
  * deleted and new (untracked, not ignored) files whose path has no test component. The
  * checkout's own index is left alone (a temporary index is used). Empty when nothing changed.
+ * `tempDir` holds the temporary index (and is git's TMPDIR); the system's temp dir by default.
  */
-export async function focusPatch(checkout: string, baseCommit: string): Promise<string> {
-  const indexDir = await mkdtemp(join(tmpdir(), "rcm-focus-index-"));
+export async function focusPatch(checkout: string, baseCommit: string, options: { tempDir?: string | undefined } = {}): Promise<string> {
+  const indexDir = await mkdtemp(join(options.tempDir ?? tmpdir(), "rcm-focus-index-"));
   try {
-    const env = { GIT_INDEX_FILE: join(indexDir, "index") };
+    const env = { ...(options.tempDir === undefined ? {} : { TMPDIR: options.tempDir }), GIT_INDEX_FILE: join(indexDir, "index") };
     await runGit({ cwd: checkout, args: ["read-tree", baseCommit], env });
     await runGit({ cwd: checkout, args: ["add", "-A", "--", "."], env });
     const names = await runGit({ cwd: checkout, args: ["diff", "--cached", "--name-only", "-z", "--no-renames", baseCommit], env });

@@ -60,19 +60,22 @@ export async function scoreTask(options: {
   /** The interpreter `python` and `python3` stand for; `findPython()` when absent. */
   python?: string;
   keep?: boolean;
+  /** Scratch files (the patch file) and the TMPDIR of git, patch and the tests; the system's temp dir when absent. */
+  tempDir?: string | undefined;
 }): Promise<TaskReport> {
-  const { task, patch, workDir, timeoutMs = DEFAULT_TIMEOUT_MS, keep = false } = options;
+  const { task, patch, workDir, timeoutMs = DEFAULT_TIMEOUT_MS, keep = false, tempDir } = options;
+  const tmp = tempDir === undefined ? {} : { TMPDIR: tempDir };
   const python = options.python ?? (await findPython());
   const repoSource = await localPathOrUrl(options.repoSource);
   const checkout = join(workDir, "checkout");
   await mkdir(workDir, { recursive: true });
   try {
-    await runGit({ cwd: workDir, args: ["clone", "-q", "--no-checkout", repoSource, checkout] });
-    await runGit({ cwd: checkout, args: ["-c", "advice.detachedHead=false", "checkout", "-q", "--detach", task.base_commit] });
+    await runGit({ cwd: workDir, args: ["clone", "-q", "--no-checkout", repoSource, checkout], env: tmp });
+    await runGit({ cwd: checkout, args: ["-c", "advice.detachedHead=false", "checkout", "-q", "--detach", task.base_commit], env: tmp });
 
     const patchExists = patch !== null && patch.trim() !== "";
-    const applied = patchExists ? await applyPatch(checkout, patch) : { applied: false, method: null, log: "no patch submitted\n" };
-    await applyTestPatch({ checkout, workDir, task });
+    const applied = patchExists ? await applyPatch(checkout, patch, tempDir) : { applied: false, method: null, log: "no patch submitted\n" };
+    await applyTestPatch({ checkout, workDir, task, tmp });
 
     const binDir = join(workDir, "bin");
     await writePythonShims(binDir, python);
@@ -80,7 +83,7 @@ export async function scoreTask(options: {
       command: "sh",
       args: ["-c", `exec 2>&1\n${task.test_cmd}`],
       cwd: checkout,
-      env: { ...process.env, PATH: `${binDir}${delimiter}${process.env["PATH"] ?? ""}`, PYTHONDONTWRITEBYTECODE: "1" },
+      env: { ...process.env, ...tmp, PATH: `${binDir}${delimiter}${process.env["PATH"] ?? ""}`, PYTHONDONTWRITEBYTECODE: "1" },
       timeoutMs,
     });
     const output = run.stdout + run.stderr;
@@ -111,11 +114,11 @@ export async function scoreTask(options: {
 
 // Puts the test patch's files back to the base revision (the submitted patch may have touched
 // them) and applies the test patch, which must apply cleanly.
-async function applyTestPatch(options: { checkout: string; workDir: string; task: Task }): Promise<void> {
-  const { checkout, workDir, task } = options;
+async function applyTestPatch(options: { checkout: string; workDir: string; task: Task; tmp: Record<string, string> }): Promise<void> {
+  const { checkout, workDir, task, tmp } = options;
   const testFiles = patchFiles(task.test_patch);
   if (testFiles.length > 0) {
-    const literal = { GIT_LITERAL_PATHSPECS: "1" };
+    const literal = { ...tmp, GIT_LITERAL_PATHSPECS: "1" };
     const listed = await runGit({ cwd: checkout, args: ["ls-tree", "-r", "-z", "--name-only", task.base_commit, "--", ...testFiles], env: literal });
     const inBase = new Set(listed.stdout.split("\0").filter((path) => path !== ""));
     const restore = testFiles.filter((path) => inBase.has(path));
@@ -124,7 +127,7 @@ async function applyTestPatch(options: { checkout: string; workDir: string; task
   }
   const patchFile = join(workDir, "test.patch");
   await writeFile(patchFile, task.test_patch.endsWith("\n") ? task.test_patch : `${task.test_patch}\n`);
-  const result = await runGit({ cwd: checkout, args: ["apply", "--verbose", "--whitespace=nowarn", patchFile], check: false });
+  const result = await runGit({ cwd: checkout, args: ["apply", "--verbose", "--whitespace=nowarn", patchFile], env: tmp, check: false });
   if (result.code !== 0) {
     throw new ScoreHarnessError({
       reason: "test-patch-did-not-apply",

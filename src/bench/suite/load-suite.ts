@@ -1,6 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { z } from "zod";
+import { jsonlLines } from "../../jsonl/read-jsonl.js";
 import { isTestPath } from "../patch/is-test-path.js";
 import { patchFiles } from "../patch/patch-files.js";
 import type { ScheduleEntry, SessionSpec, Suite, SuiteMeta, Task } from "./schema.js";
@@ -19,13 +20,7 @@ export interface JsonLine<T> {
  * with `schema`; throws a `suite` RcmError naming `file`, the line and the field of the first problem.
  */
 export function parseJsonLines<T>(file: string, text: string, schema: z.ZodType<T>): JsonLine<T>[] {
-  const lines: JsonLine<T>[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    if (raw.trim() === "") return;
-    const line = index + 1;
-    lines.push({ line, value: parseJsonValue({ file, line, text: raw, schema }) });
-  });
-  return lines;
+  return jsonlLines(text).map(({ line, text: raw }) => ({ line, value: parseJsonValue({ file, line, text: raw, schema }) }));
 }
 
 /** Reads and validates a suite directory's tasks (`tasks/<id>/` folders, or a legacy `tasks.jsonl`), with the checks that need only tasks. */

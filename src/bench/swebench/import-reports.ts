@@ -2,10 +2,10 @@ import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { RcmError } from "../../errors/rcm-error.js";
-import { rebuildReport } from "../rebuild-report.js";
-import { readResults } from "../results/read-results.js";
-import type { ResultLine } from "../results/result-line.js";
-import { runFiles } from "../run-bench.js";
+import { rebuildReport } from "../report/rebuild-report.js";
+import { readResults } from "../run-dir/read-results.js";
+import type { ResultLine } from "../run-dir/result-line.js";
+import { runFiles } from "../run-dir/run-files.js";
 import { parsePredictionName } from "./predictions.js";
 
 /** One instance's entry of the harness's `report.json` (fields as in SWE-bench 4.x and 5.x). */

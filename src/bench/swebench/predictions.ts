@@ -2,9 +2,9 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { RcmError } from "../../errors/rcm-error.js";
-import { readResults } from "../results/read-results.js";
-import type { ResultLine } from "../results/result-line.js";
-import { runFiles } from "../run-bench.js";
+import { readResults } from "../run-dir/read-results.js";
+import type { ResultLine } from "../run-dir/result-line.js";
+import { runFiles } from "../run-dir/run-files.js";
 
 /** What SWE-bench's `run_evaluation --predictions_path` reads, one object per line. */
 export const PredictionSchema = z

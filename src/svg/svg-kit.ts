@@ -1,5 +1,10 @@
-/** Small SVG and HTML building blocks: escaped text, fixed-precision numbers, axes. */
+/**
+ * The one SVG kit (the bench's report charts, route-eval's reliability diagram): escaped text,
+ * fixed-precision numbers, the chart element, labels and axes. Deterministic: the same data
+ * draws the same bytes.
+ */
 
+/** Text for HTML and SVG alike: in an element or a double-quoted attribute. */
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
@@ -7,6 +12,11 @@ export function escapeHtml(text: string): string {
 /** Coordinates with one decimal, so the same data draws the same bytes. */
 export function at(value: number): string {
   return (Math.round(value * 10) / 10).toString();
+}
+
+/** A number with exactly one decimal (`3.0`): `at` drops a trailing zero, this keeps it. */
+export function fixed(value: number): string {
+  return value.toFixed(1);
 }
 
 export function svgElement(options: { width: number; height: number; label: string; kind: string; body: readonly string[] }): string {

@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { escapeHtml } from "../../svg/svg-kit.js";
 import { pageHead, tableHtml } from "../report-html/render-html.js";
 import { resolutionChart } from "../report-html/resolution-chart.js";
-import { escapeHtml } from "../report-html/svg.js";
-import { gapTable, type ReportTable } from "./report-tables.js";
-import type { ResultLine } from "./result-line.js";
+import { gapTable, type ReportTable } from "../results/report-tables.js";
+import type { ResultLine } from "../run-dir/result-line.js";
 
 /** One regime's run of the offline benchmark. */
 export interface RegimeRun {

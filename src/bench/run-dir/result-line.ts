@@ -101,3 +101,16 @@ export type ResultLine = z.infer<typeof ResultLineSchema>;
 export function resultKey(line: Pick<ResultLine, "session_id" | "mode">): string {
   return `${line.mode}\u0000${line.session_id}`;
 }
+
+/**
+ * The line with its fields in the schema's order, however it was put together (the run's
+ * fields and the metrics' fields come from different places): results.jsonl keeps one order.
+ */
+export function inSchemaOrder(line: ResultLine): ResultLine {
+  const ordered: Record<string, unknown> = {};
+  for (const field of Object.keys(ResultLineSchema.shape)) {
+    const value = (line as Record<string, unknown>)[field];
+    if (value !== undefined) ordered[field] = value;
+  }
+  return ordered as ResultLine;
+}
