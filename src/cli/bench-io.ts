@@ -1,0 +1,43 @@
+// How every bench command runs: Ctrl-C handling, progress on stderr, and the run-directory argument they share.
+
+import { renderProgress } from "../bench/render-progress.js";
+import type { BenchProgress } from "../bench/run-bench.js";
+import { RcmError } from "../errors/rcm-error.js";
+
+/** What a bench command needs while it runs: the Ctrl-C signal and where progress goes. */
+export interface BenchIo {
+  signal: AbortSignal;
+  progress: (event: BenchProgress) => void;
+}
+
+/**
+ * Runs a bench command and prints what it returns. First Ctrl-C: stop cleanly (no half-written
+ * results; exit status 130); a second one exits at once.
+ */
+export async function withBenchIo(work: (io: BenchIo) => Promise<string>): Promise<number> {
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write("\n[bench] interrupted: finishing cleanly (Ctrl-C again to exit now)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onInterrupt);
+  const started = Date.now();
+  try {
+    const text = await work({ signal: controller.signal, progress: (event) => process.stderr.write(`${renderProgress(event, Date.now() - started)}\n`) });
+    process.stdout.write(text);
+    return controller.signal.aborted ? 130 : 0;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+}
+
+/** Exactly one positional argument, the run directory. */
+export function single(positionals: readonly string[], command: string): string {
+  const [dir, ...extra] = positionals;
+  if (dir === undefined || extra.length > 0) throw new RcmError("usage", `${command} takes exactly one run directory`);
+  return dir;
+}
+
+export const RUN_DIR = { type: "positional", required: true, description: "<run dir>: a bench run's directory" } as const;
+

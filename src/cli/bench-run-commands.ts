@@ -1,0 +1,190 @@
+// `bench run` and `bench mini`: running a suite through OpenCode.
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { type AgentChoice, SCRIPTED_AGENTS } from "../bench/drive/agent-model.js";
+import { describeScriptedAgent } from "../bench/drive/describe-agent.js";
+import { REGIME_NAMES, REGIMES, type Regime } from "../bench/drive/regimes.js";
+import { type RegimeRun, writeRegimesReport } from "../bench/report/regimes-report.js";
+import { BENCH_ENVS, type BenchEnv, runBench } from "../bench/run-bench.js";
+import { readResults } from "../bench/run-dir/read-results.js";
+import { runFiles } from "../bench/run-dir/run-files.js";
+import { parseShard, type Shard } from "../bench/shard.js";
+import { MODES, type Mode } from "../config/options-schema.js";
+import { RcmError } from "../errors/rcm-error.js";
+import { packageRoot } from "../harness/package-root.js";
+import { type BenchIo, withBenchIo } from "./bench-io.js";
+import { type ArgSpecs, defineCli, mustBeEither, mustBeOneOf, type Parsed, unknownItem } from "./declare.js";
+
+const RUN_ARGS = {
+  suite: { type: "string", required: true, valueHint: "dir", description: "the Switch-SWE suite" },
+  out: { type: "string", required: true, valueHint: "dir", description: "the run directory; rerunning with the same --out skips finished sessions" },
+  env: {
+    type: "enum",
+    options: BENCH_ENVS,
+    default: "local",
+    description: 'docker: each session in a container of its focus task\'s image (the task\'s "image", else SWE-bench\'s name for the instance, or --image), scored in a fresh one',
+    invalid: mustBeEither,
+  },
+  image: { type: "string", valueHint: "name, {instance_id} {repo}", description: "with --env docker: the image template; default: the task's image, else SWE-bench's name for it" },
+  shard: {
+    type: "string",
+    valueHint: "i/n",
+    description: "only the i-th of n deterministic shares of the session runs, balanced by their number of requests (run the n shards anywhere, then merge)",
+  },
+  modes: { type: "list", options: MODES, default: "native,router,full", description: "the plug-in's modes to run", invalid: unknownItem("mode") },
+  agent: {
+    type: "enum",
+    options: SCRIPTED_AGENTS,
+    description: "scripted replays the suite's agent.json whatever it is shown (pipeline tests); faithful writes what the requirements in view imply (the suite's tasks/*/faithful/)",
+    invalid: mustBeEither,
+  },
+  regime: {
+    type: "enum",
+    options: REGIME_NAMES,
+    description:
+      "with --agent: the scripted model's window: roomy (200k, never compacts, the default) or tight (16k context, 8k output: OpenCode compacts, and the summary keeps only the latest request)",
+    invalid: mustBeOneOf("not"),
+  },
+  model: { type: "string", valueHint: "provider/model", description: "instead of --agent: any OpenCode provider/model" },
+  "provider-config": { type: "string", valueHint: "file", description: 'with --model: the providers, as opencode.json\'s {"provider": {...}}' },
+  sessions: { type: "number", integer: true, min: 1, description: "run only the first N sessions of the suite" },
+  concurrency: { type: "number", integer: true, min: 1, default: 1, description: "sessions at once" },
+  seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
+  "budget-s": { type: "number", integer: true, min: 1, default: 900, description: "per request, in seconds, before it is aborted and continued" },
+  "max-continuations": { type: "number", integer: true, min: 0, default: 3, description: "continuations of a request after its budget runs out" },
+  "test-timeout-s": { type: "number", integer: true, min: 1, default: 900, description: "per test run while scoring, in seconds" },
+} as const satisfies ArgSpecs;
+
+/** What `bench run` runs, checked (`bench mini` gives it directly). */
+interface RunOptions {
+  suite: string;
+  out: string;
+  modes: Mode[];
+  agent: AgentChoice;
+  sessions?: number | undefined;
+  concurrency: number;
+  seed: number;
+  budgetS: number;
+  maxContinuations: number;
+  testTimeoutS: number;
+  env: BenchEnv;
+  image?: string | undefined;
+  shard?: Shard | undefined;
+}
+
+/** `bench run` with its defaults, for `bench mini`. */
+const RUN_DEFAULTS = {
+  seed: RUN_ARGS.seed.default,
+  budgetS: RUN_ARGS["budget-s"].default,
+  maxContinuations: RUN_ARGS["max-continuations"].default,
+  testTimeoutS: RUN_ARGS["test-timeout-s"].default,
+  env: RUN_ARGS.env.default,
+} as const;
+
+async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
+  const summary = await runBench({
+    suiteDir: options.suite,
+    outDir: options.out,
+    modes: options.modes,
+    agent: options.agent,
+    sessions: options.sessions,
+    concurrency: options.concurrency,
+    seed: options.seed,
+    budgetMs: options.budgetS * 1000,
+    maxContinuations: options.maxContinuations,
+    testTimeoutMs: options.testTimeoutS * 1000,
+    signal: io.signal,
+    onProgress: io.progress,
+    env: options.env,
+    image: options.image,
+    shard: options.shard,
+  });
+  const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
+  const out = options.out;
+  return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(out, "results.jsonl")}\nreport:  ${resolve(out, "report.md")}\n         ${resolve(out, "report.html")} (open in a browser)\n`;
+}
+
+/** The agent of `--agent` (and `--regime`) or `--model` (and `--provider-config`): exactly one of the two. */
+function agentChoice(agent: AgentChoice["kind"] | undefined, model: string | undefined, providerConfig: string | undefined, regime: Regime | undefined): AgentChoice {
+  if (agent !== undefined && model !== undefined) throw new RcmError("usage", "give --agent scripted|faithful or --model provider/model, not both");
+  if (regime !== undefined && agent === undefined) throw new RcmError("usage", "--regime needs --agent scripted or faithful (a provider's model has its own window)");
+  if (agent === "scripted" || agent === "faithful") return regime === undefined ? { kind: agent } : { kind: agent, regime };
+  if (model === undefined) throw new RcmError("usage", "bench run needs --agent scripted|faithful or --model provider/model");
+  if (!/^[^/\s]+\/\S+$/.test(model)) throw new RcmError("usage", `--model must be provider/model, got "${model}"`);
+  return { kind: "model", model, ...(providerConfig ? { providerConfig: resolve(providerConfig) } : {}) };
+}
+
+function runOptions(args: Parsed<typeof RUN_ARGS>): RunOptions {
+  if (args.image !== undefined && args.env !== "docker") throw new RcmError("usage", "--image needs --env docker");
+  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  if (typeof shard === "string") throw new RcmError("usage", shard);
+  return {
+    suite: args.suite,
+    out: args.out,
+    modes: args.modes,
+    agent: agentChoice(args.agent, args.model, args["provider-config"], args.regime),
+    sessions: args.sessions,
+    concurrency: args.concurrency,
+    seed: args.seed,
+    budgetS: args["budget-s"],
+    maxContinuations: args["max-continuations"],
+    testTimeoutS: args["test-timeout-s"],
+    env: args.env,
+    image: args.image,
+    shard,
+  };
+}
+
+export const run = defineCli({
+  name: "run",
+  description: "Run a Switch-SWE suite through the real OpenCode with the plug-in in each mode.",
+  details: `Scores every focus patch, and writes results.jsonl, report.md and report.html. The agent: --agent
+scripted|faithful [--regime roomy|tight], or --model provider/model [--provider-config <file>].
+Rerunning with the same --out skips finished sessions; Ctrl-C leaves consistent files.`,
+  args: RUN_ARGS,
+  run: (args) => withBenchIo((io) => runSuite(runOptions(args), io)),
+});
+
+/** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
+const MINI_SESSIONS = 10;
+
+export const mini = defineCli({
+  name: "mini",
+  description: "The offline benchmark on the bundled mini suite (fixtures/switch-mini), each mode in each regime.",
+  details: `A run per regime in <out>/<regime>, with the faithful scripted agent; prints native's switched gap,
+what each mode recovers and why sessions failed (<out>/report.md, report.html). Scripted agent:
+mechanism, not model quality. --sessions 30: the whole suite (about 3x longer). --model: one run
+with that model instead.`,
+  args: {
+    agent: { ...RUN_ARGS.agent, default: "faithful" },
+    regimes: { type: "list", options: REGIME_NAMES, description: "the scripted model's windows (default: all)", invalid: unknownItem("regime") },
+    modes: { ...RUN_ARGS.modes, default: MODES.join(",") },
+    sessions: { ...RUN_ARGS.sessions, default: MINI_SESSIONS },
+    // Sessions wait on the model, git and pytest more than on the CPU: 3 beat 2 on a 2-core machine (7m43s vs 9m50s).
+    concurrency: { ...RUN_ARGS.concurrency, default: 3 },
+    out: { type: "string", valueHint: "dir", default: join("runs", "switch-mini"), description: "the runs and the combined report" },
+    model: { ...RUN_ARGS.model, description: "one run with that model instead of the scripted agents" },
+    "provider-config": RUN_ARGS["provider-config"],
+  },
+  run: (args) =>
+    withBenchIo(async (io) => {
+      const common = { suite: join(packageRoot(), "fixtures", "switch-mini"), modes: args.modes, concurrency: args.concurrency, sessions: args.sessions, ...RUN_DEFAULTS };
+      if (args.model !== undefined) {
+        if (args.regimes !== undefined) throw new RcmError("usage", "--regimes needs the scripted agents (a provider's model has its own window)");
+        const summary = await runSuite({ ...common, out: args.out, agent: agentChoice(undefined, args.model, args["provider-config"], undefined) }, io);
+        return `${await readFile(resolve(args.out, "report.md"), "utf8")}\n${summary}`;
+      }
+      const runs: RegimeRun[] = [];
+      const summaries: string[] = [];
+      for (const regime of args.regimes ?? REGIME_NAMES) {
+        const out = join(args.out, regime);
+        summaries.push(await runSuite({ ...common, out, agent: { kind: args.agent, regime } }, io));
+        if (io.signal.aborted) return `${summaries.join("")}interrupted; rerun the same command to resume.\n`;
+        runs.push({ regime, description: REGIMES[regime].description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
+      }
+      const setting = describeScriptedAgent(args.agent);
+      const written = await writeRegimesReport(resolve(args.out), runs, { title: "Switch-SWE offline benchmark: switch-mini", setting });
+      return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n`;
+    }),
+});
+

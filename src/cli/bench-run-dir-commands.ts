@@ -1,0 +1,60 @@
+// The commands on a finished run directory: `bench merge`, `bench score`, `bench report`.
+
+import { join, resolve } from "node:path";
+import { mergeRuns } from "../bench/merge-runs.js";
+import { rebuildReport } from "../bench/report/rebuild-report.js";
+import { rescoreRun } from "../bench/rescore-run.js";
+import { RcmError } from "../errors/rcm-error.js";
+import { RUN_DIR, single, withBenchIo } from "./bench-io.js";
+import { defineCli } from "./declare.js";
+
+export const merge = defineCli({
+  name: "merge",
+  description: "Combine the shards of one run into one results.jsonl and report; refuses runs of different suites or settings.",
+  missing: "bench merge needs <run dirs...> --out <dir>",
+  args: {
+    runs: { type: "positional", required: true, variadic: true, description: "<run dirs...>: the shards" },
+    out: { type: "string", required: true, valueHint: "dir", description: "the merged run" },
+  },
+  async run(args) {
+    if (args.runs.length === 0) throw new RcmError("usage", "bench merge needs <run dirs...> --out <dir>");
+    return withBenchIo(async () => {
+      const merged = await mergeRuns({ runs: args.runs, out: args.out });
+      return `${merged.results} session runs merged into ${merged.file}\nreport:  ${join(resolve(args.out), "report.md")}\n`;
+    });
+  },
+});
+
+export const score = defineCli({
+  name: "score",
+  description: "Re-score every session of a run from its focus checkout.",
+  args: { run: RUN_DIR },
+  run: async (args) => {
+    const dir = resolve(single(args._, "bench score"));
+    return withBenchIo(async () => `${await rescoreRun(dir)}\n`);
+  },
+});
+
+/** `bench report <run>` (also `opencode-rcm report`): rewrites report.md and report.html. */
+export const reportCommand = defineCli({
+  name: "report",
+  description: "Rebuild report.md and report.html (charts, no network) from results.jsonl (also: opencode-rcm report <run dir>).",
+  args: {
+    run: RUN_DIR,
+    "cache-read-price": {
+      type: "number",
+      min: 0,
+      max: 1,
+      meaning: "a cached token's price against an uncached one",
+      description: "cached input tokens are priced at this share of an uncached one (e.g. 0.1)",
+    },
+  },
+  async run(args) {
+    const dir = resolve(single(args._, "report"));
+    return withBenchIo(async () => {
+      const written = await rebuildReport(dir, { cacheReadPrice: args["cache-read-price"] });
+      return `${written.markdown}\n${written.html}\n`;
+    });
+  },
+});
+

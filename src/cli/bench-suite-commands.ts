@@ -1,0 +1,93 @@
+// Suites and SWE-bench interop: `bench make-sessions`, `import-swebench`, `export-predictions`, `import-reports`.
+
+import { join, resolve } from "node:path";
+import { CONDITIONS } from "../bench/results/summaries.js";
+import { loadTasks } from "../bench/suite/load-suite.js";
+import { makeSessions, writeSessions } from "../bench/suite/make-sessions.js";
+import { importReports } from "../bench/swebench/import-reports.js";
+import { importSwebench } from "../bench/swebench/import-swebench.js";
+import { exportPredictions } from "../bench/swebench/predictions.js";
+import { MODES } from "../config/options-schema.js";
+import { RcmError } from "../errors/rcm-error.js";
+import { RUN_DIR, single, withBenchIo } from "./bench-io.js";
+import { defineCli, mustBeEither, mustBeOneOf } from "./declare.js";
+
+export const makeSessionsCommand = defineCli({
+  name: "make-sessions",
+  description: "Build sessions.jsonl from the suite's tasks as the paper does.",
+  args: {
+    suite: { type: "string", required: true, valueHint: "dir", description: "the suite" },
+    interruptions: { type: "number", integer: true, min: 0, default: 4, description: "interruptions per switched session" },
+    seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
+  },
+  run: (args) =>
+    withBenchIo(async () => {
+      const tasks = await loadTasks(resolve(args.suite));
+      const { sessions, warnings } = makeSessions(tasks, { interruptions: args.interruptions, seed: args.seed });
+      const file = await writeSessions(resolve(args.suite), sessions);
+      return `${[...warnings.map((warning) => `warning: ${warning}`), `${sessions.length} sessions written to ${file}`].join("\n")}\n`;
+    }),
+});
+
+export const importSwebenchCommand = defineCli({
+  name: "import-swebench",
+  description: "Turn SWE-bench instances (their published fields) into a suite, a folder per task.",
+  details: "Then: bench make-sessions --suite <suite dir>.",
+  missing: "bench import-swebench needs --instances <file.jsonl> and --out <suite dir>",
+  args: {
+    instances: { type: "string", required: true, valueHint: "file.jsonl", description: "SWE-bench instances" },
+    stages: {
+      type: "string",
+      valueHint: "file.jsonl",
+      description: "{instance_id, stages: [{id, request}]} per line (default: the problem statement as the one stage)",
+    },
+    out: { type: "string", required: true, valueHint: "suite dir", description: "the new suite" },
+    bundles: { type: "string", valueHint: "dir", description: "git bundles named <owner>__<name>.bundle; a repository without one is cloned from --repo-url" },
+    "repo-url": { type: "string", valueHint: "https://github.com/{repo}.git", description: "where a repository is cloned from; {repo} is its owner/name" },
+    "test-cmd": { type: "string", valueHint: "... {tests}", description: "the command that runs the tests" },
+    name: { type: "string", description: "the suite's name (default: the --out folder's name)" },
+  },
+  run: (args) =>
+    withBenchIo(async () => {
+      const result = await importSwebench({
+        instances: args.instances,
+        stages: args.stages,
+        out: args.out,
+        bundles: args.bundles,
+        repoUrl: args["repo-url"],
+        testCmd: args["test-cmd"],
+        name: args.name,
+      });
+      return `${result.tasks} tasks (${result.staged} with stages) written to ${result.suite}\nnext: opencode-rcm bench make-sessions --suite ${result.suite}\n`;
+    }),
+});
+
+export const exportPredictionsCommand = defineCli({
+  name: "export-predictions",
+  description: "Write <run>/predictions/<mode>.<condition>.jsonl for SWE-bench's run_evaluation.",
+  args: {
+    run: RUN_DIR,
+    mode: { type: "enum", options: MODES, description: "only this mode", invalid: mustBeOneOf("not") },
+    condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeEither },
+  },
+  async run(args) {
+    const dir = single(args._, "bench export-predictions");
+    return withBenchIo(async () => `${(await exportPredictions({ run: dir, mode: args.mode, condition: args.condition })).join("\n")}\n`);
+  },
+});
+
+export const importReportsCommand = defineCli({
+  name: "import-reports",
+  description: "Read the harness's report.json files back into results.jsonl and report.md.",
+  args: { run: RUN_DIR, reports: { type: "positional", required: true, description: "<harness logs dir>: SWE-bench's run_evaluation logs" } },
+  async run(args) {
+    const [dir, reports, ...extra] = args._;
+    if (dir === undefined || reports === undefined || extra.length > 0) throw new RcmError("usage", "bench import-reports needs <run dir> <harness logs dir>");
+    return withBenchIo(async () => {
+      const summary = await importReports({ run: dir, reports });
+      const unmatched = summary.unmatched.map((file) => `warning: no result of this run for ${file}`);
+      return `${[...unmatched, `${summary.updated} results updated from ${summary.reports} report.json files; ${join(resolve(dir), "report.md")} rebuilt`].join("\n")}\n`;
+    });
+  },
+});
+
