@@ -2,6 +2,7 @@ import { appendFile, readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { z } from "zod";
+import { atLine, parseJsonl } from "../jsonl/read-jsonl.js";
 import type { Reply, Script } from "./script.js";
 import { type ChatRequestBody, ChatRequestBodySchema, type Responder, selectReply } from "./select-reply.js";
 
@@ -272,10 +273,10 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
         throw error;
       }
-      return text
-        .split("\n")
-        .filter((line) => line.trim() !== "")
-        .map((line) => RecordedRequestSchema.parse(JSON.parse(line)));
+      return parseJsonl(text).map((entry) => {
+        if (!entry.ok) throw new Error(atLine(logFile, entry.line, `not JSON (${entry.reason})`));
+        return RecordedRequestSchema.parse(entry.value);
+      });
     },
     close() {
       return new Promise<void>((resolve, reject) => {
