@@ -92,7 +92,7 @@ const oneTask = ledgerOf([[a1, "new:slugify"], [b1, "t1"], [a2, "t1", 0.93]]);
 
 describe("activeTask", () => {
   it("is the current request's task when it was routed confidently", () => {
-    expect(activeTaskOf(history, twoTasks, 0.8)).toMatchObject({ kind: "task", requestID: a2, task: "t1" });
+    expect(activeTaskOf(history, twoTasks, THRESHOLD)).toMatchObject({ kind: "task", requestID: a2, task: "t1" });
   });
 
   it("is none when the current request's confidence is below the threshold", () => {
@@ -101,12 +101,12 @@ describe("activeTask", () => {
 
   it("is none for a shared instruction", () => {
     const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.95, { shared: true }]]);
-    expect(activeTaskOf(history, ledger, 0.8)).toEqual({ kind: "none", reason: "shared instruction" });
+    expect(activeTaskOf(history, ledger, THRESHOLD)).toEqual({ kind: "none", reason: "shared instruction" });
   });
 
   it("is none for a request that was not routed", () => {
     const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
-    expect(activeTaskOf(history, ledger, 0.8)).toEqual({ kind: "none", reason: "current request not routed" });
+    expect(activeTaskOf(history, ledger, THRESHOLD)).toEqual({ kind: "none", reason: "current request not routed" });
   });
 
   it("after a compaction that left no request in view, is the ledger's last routed request (the continuation goes on with it)", () => {
@@ -116,8 +116,8 @@ describe("activeTask", () => {
     const ids = userIDs(mainSession("auto-compaction"));
     // At this call "Dump the word list" (ids[1]) is the latest request; compaction took it out of view.
     const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"]]);
-    expect(activeTaskOf(afterCompaction, ledger, 0.8)).toMatchObject({ kind: "task", requestID: ids[1], task: "t1", inView: false, position: -1 });
-    expect(activeTaskOf([], ledger, 0.8)).toEqual({ kind: "none", reason: "no user request in view" });
+    expect(activeTaskOf(afterCompaction, ledger, THRESHOLD)).toMatchObject({ kind: "task", requestID: ids[1], task: "t1", inView: false, position: -1 });
+    expect(activeTaskOf([], ledger, THRESHOLD)).toEqual({ kind: "none", reason: "no user request in view" });
   });
 
   it("puts the record right before the continuation when the request was compacted away, and keeps the request's own steps", async () => {
@@ -258,7 +258,7 @@ describe("replacing covered exchanges: where the record goes", () => {
   it("mutates neither the input array nor its messages", () => {
     const messages = [...history];
     const before = JSON.stringify(messages);
-    const active = taskOf(activeTaskOf(messages, twoTasks, 0.8));
+    const active = taskOf(activeTaskOf(messages, twoTasks, THRESHOLD));
     const record = recordCovering("t1", [a1]);
     const result = withRecordApplied({ messages, ledger: twoTasks, active, record, renderedRecord: "record", keepRecent: 0 });
     expect(result.messages).not.toBe(messages);
@@ -432,12 +432,12 @@ describe("listTasks and showTask", () => {
   });
 
   it("shows a task's rendered record, or says it has none yet", () => {
-    expect(showTask(twoTasks, records, "t1", 1500)).toBe(renderRecord(records.t1, { title: "slugify", maxTokens: 1500 }));
-    expect(showTask(twoTasks, records, "t2", 1500)).toMatch(/^t2: changelog\nNo memory record yet/);
+    expect(showTask(twoTasks, records, "t1", RECORD_TOKENS)).toBe(renderRecord(records.t1, { title: "slugify", maxTokens: RECORD_TOKENS }));
+    expect(showTask(twoTasks, records, "t2", RECORD_TOKENS)).toMatch(/^t2: changelog\nNo memory record yet/);
   });
 
   it("names the known tasks when asked for an unknown one", () => {
-    expect(() => showTask(twoTasks, records, "t9", 1500)).toThrow('no task "t9" in this session (tasks: t1, t2)');
-    expect(() => showTask(emptyLedger(), {}, "t1", 1500)).toThrow("(tasks: none)");
+    expect(() => showTask(twoTasks, records, "t9", RECORD_TOKENS)).toThrow('no task "t9" in this session (tasks: t1, t2)');
+    expect(() => showTask(emptyLedger(), {}, "t1", RECORD_TOKENS)).toThrow("(tasks: none)");
   });
 });
