@@ -6,7 +6,7 @@ import { benchCommands, reportCommand } from "./bench-commands.js";
 import { type Command, type CommandGroup, isGroup, parseDeclared, renderHelp } from "./declare.js";
 import { demoCommand } from "./demo-command.js";
 import { memoryEvalCommand, routeEvalCommand } from "./eval-commands.js";
-import { moveSessionCommand, offSessionCommand, onSessionCommand, sessionsListCommand, statusSessionCommand, whySessionCommand } from "./session-commands.js";
+import { sessionCommands } from "./session-commands.js";
 
 const NAME = "opencode-rcm";
 
@@ -17,12 +17,7 @@ const COMMANDS: Record<string, Command | CommandGroup> = {
   "memory-eval": memoryEvalCommand,
   bench: benchCommands,
   report: reportCommand,
-  sessions: sessionsListCommand,
-  status: statusSessionCommand,
-  why: whySessionCommand,
-  move: moveSessionCommand,
-  off: offSessionCommand,
-  on: onSessionCommand,
+  ...sessionCommands,
 };
 
 const ROOT: CommandGroup = {

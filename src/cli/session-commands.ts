@@ -1,5 +1,6 @@
 import { RcmError } from "../errors/rcm-error.js";
-import { moveCommand, type SessionScope, sessionsCommand, statusCommand, switchCommand, whyCommand } from "../sessions-cli/session-commands.js";
+import { RCM_VERBS, type ReadVerb } from "../session-views/rcm-verbs.js";
+import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, switchCommand } from "../sessions-cli/session-commands.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
 
 /** Where the commands on the plug-in's stored sessions look (outside the TUI). */
@@ -38,19 +39,28 @@ export const sessionsListCommand = defineCli({
   run: async (args) => print(await sessionsCommand(scope(args), { all: args.all })),
 });
 
-export const statusSessionCommand = defineCli({
-  name: "status",
-  description: "As /rcm status in the TUI: tasks, current task, last decision, savings.",
-  args: { session: SESSION, ...SCOPE },
-  run: async (args) => print(await statusCommand(scope(args), session("status", args._))),
-});
-
-export const whySessionCommand = defineCli({
-  name: "why",
-  description: "What the session's last model call received, and why.",
-  args: { session: SESSION, ...SCOPE },
-  run: async (args) => print(await whyCommand(scope(args), session("why", args._))),
-});
+/** A reading /rcm verb as a command: `opencode-rcm <verb> [<session>]`, or `[<session>] <task>` when it takes a task. */
+function readVerbSessionCommand(verb: ReadVerb): Command {
+  if (!verb.argument) {
+    return defineCli({
+      name: verb.name,
+      description: `As /rcm ${verb.name} in the TUI: ${verb.help}.`,
+      args: { session: SESSION, ...SCOPE },
+      run: async (args) => print(await readVerbCommand(scope(args), session(verb.name, args._), verb)),
+    });
+  }
+  return defineCli({
+    name: verb.name,
+    description: `As /rcm ${verb.name} in the TUI: ${verb.help}.`,
+    args: { session: SESSION, task: { type: "positional", required: true, description: "<task>: a task id (t2)" }, ...SCOPE },
+    async run(args) {
+      const positionals = args._;
+      const task = positionals.at(-1);
+      if (positionals.length > 2 || task === undefined) throw new RcmError("usage", `${verb.name} takes [<session>] <task>, got ${positionals.join(" ") || "nothing"}`);
+      return print(await readVerbCommand(scope(args), positionals.length === 2 ? positionals[0] : undefined, verb, task));
+    },
+  });
+}
 
 export const moveSessionCommand = defineCli({
   name: "move",
@@ -78,3 +88,19 @@ function switchSessionCommand(name: "off" | "on", description: string): Command 
 
 export const offSessionCommand = switchSessionCommand("off", "Native history for the session (the model gets the whole history).");
 export const onSessionCommand = switchSessionCommand("on", "The plug-in back on for the session.");
+
+/** The changes the CLI posts to a session's inbox, by verb (each with its own checks and words). */
+const CHANGE_COMMANDS: Readonly<Record<string, Command>> = { move: moveSessionCommand, off: offSessionCommand, on: onSessionCommand };
+
+/**
+ * `opencode-rcm sessions` and every /rcm verb (session-views/rcm-verbs.ts), in the verbs'
+ * order: a reading verb added there is a command here too. A changing verb needs its entry
+ * in CHANGE_COMMANDS (a test checks that every verb has a command).
+ */
+export const sessionCommands: Readonly<Record<string, Command>> = {
+  sessions: sessionsListCommand,
+  ...Object.fromEntries(RCM_VERBS.flatMap((verb) => {
+    const command = verb.kind === "read" ? readVerbSessionCommand(verb) : CHANGE_COMMANDS[verb.name];
+    return command ? [[verb.name, command]] : [];
+  })),
+};

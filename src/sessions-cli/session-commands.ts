@@ -4,7 +4,7 @@ import { loadOptions } from "../config/load-options.js";
 import type { Options } from "../config/options-schema.js";
 import { currentTask, lastRouted } from "../core/routing/ledger.js";
 import { RcmError } from "../errors/rcm-error.js";
-import { renderStatus, renderWhy } from "../session-views/render-status.js";
+import { type ReadVerb, rcmVerb } from "../session-views/rcm-verbs.js";
 import { projectFile } from "../store/project-file.js";
 import { pendingIntents, postIntent, type SessionIntent } from "../store/session-inbox.js";
 import { findSession, projectStateDir, type StoredSession, storedSessions } from "./find-sessions.js";
@@ -39,18 +39,34 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
   return `${lines.join("\n")}\n`;
 }
 
-/** `opencode-rcm status [session]`: as /rcm status shows it, plus what waits for OpenCode. */
-export async function statusCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
+/** `opencode-rcm <verb> [session] [task]` for a reading /rcm verb (status, why, tasks, show...): its answer, plus what waits for OpenCode. */
+export async function readVerbCommand(scope: SessionScope, wanted: string | undefined, verb: ReadVerb, task?: string): Promise<string> {
   const { stateDir, options } = await open(scope);
   const session = await findSession(stateDir, wanted);
-  return `Session ${session.sessionID}\n${renderStatus(options, session.state, CLI_WORDS)}\n${await waiting(stateDir, session)}`;
+  let answer: string;
+  try {
+    answer = verb.answer({ options, state: session.state, words: CLI_WORDS }, task);
+  } catch (error) {
+    // What the session lacks (a task id it does not have): the user's to fix, not a bug.
+    throw new RcmError("session", `session ${session.sessionID}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return `Session ${session.sessionID}\n${answer}\n${await waiting(stateDir, session)}`;
+}
+
+/** `opencode-rcm status [session]`: as /rcm status shows it, plus what waits for OpenCode. */
+export function statusCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
+  return readVerbCommand(scope, wanted, readVerb("status"));
 }
 
 /** `opencode-rcm why [session]`: what the session's last model call received. */
-export async function whyCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
-  const { stateDir, options } = await open(scope);
-  const session = await findSession(stateDir, wanted);
-  return `Session ${session.sessionID}\n${renderWhy(options, session.state.lastCall, session.state, CLI_WORDS)}\n${await waiting(stateDir, session)}`;
+export function whyCommand(scope: SessionScope, wanted: string | undefined): Promise<string> {
+  return readVerbCommand(scope, wanted, readVerb("why"));
+}
+
+function readVerb(name: string): ReadVerb {
+  const verb = rcmVerb(name);
+  if (verb?.kind !== "read") throw new Error(`/rcm ${name} is not a reading verb`);
+  return verb;
 }
 
 /** `opencode-rcm move [session] <task|new>`: the session's last routed request belongs to another task. */

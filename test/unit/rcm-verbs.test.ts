@@ -39,3 +39,10 @@ describe("the /rcm verbs, listed once", () => {
     expect([off.offered({ ...state, off: true }), on.offered({ ...state, off: true })]).toEqual([false, true]);
   });
 });
+
+describe("the /rcm verbs on the command line", () => {
+  it("every verb is an opencode-rcm command, after sessions, in the verbs' order", async () => {
+    const { sessionCommands } = await import("../../src/cli/session-commands.js");
+    expect(Object.keys(sessionCommands)).toEqual(["sessions", ...RCM_VERBS.map((verb) => verb.name)]);
+  });
+});

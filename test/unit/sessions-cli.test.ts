@@ -149,6 +149,17 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     await servedSession();
     const listed = await run(process.execPath, [CLI, "sessions", "--dir", project], { env: { ...process.env, ...env } });
     expect(listed.stdout).toContain(sessionID);
+    // Every /rcm verb is a command too: tasks and show read the state as /rcm does.
+    const tasks = await run(process.execPath, [CLI, "tasks", "--dir", project], { env: { ...process.env, ...env } });
+    expect(tasks.stdout).toMatch(new RegExp(`^Session ${sessionID}\\nTasks \\(2\\):`));
+    const shown = await run(process.execPath, [CLI, "show", "t2", "--dir", project], { env: { ...process.env, ...env } });
+    expect(shown.stdout).toContain("No memory record yet");
+    const unknownTask = await run(process.execPath, [CLI, "show", "t9", "--dir", project], { env: { ...process.env, ...env } }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(unknownTask?.code).toBe(2);
+    expect(unknownTask?.stderr).toContain(`opencode-rcm: session ${sessionID}: no task "t9" in this session (tasks: t1, t2) (session)`);
     const failed = await run(process.execPath, [CLI, "move", "a", "b", "c", "--dir", project], { env: { ...process.env, ...env } }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
