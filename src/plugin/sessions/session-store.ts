@@ -159,6 +159,8 @@ export function createSessionStore(deps: {
       return work(session);
     });
 
+  const read: SessionStore["read"] = (sessionID) => step(sessionID, (session) => (session.subagent ? undefined : session.state));
+
   return {
     step,
     commit,
@@ -167,10 +169,10 @@ export function createSessionStore(deps: {
       opened.state = state;
       opened.dirty = true;
     },
-    read: (sessionID) => step(sessionID, (session) => (session.subagent ? undefined : session.state)),
+    read,
     async current(sessionID) {
       const loaded = sessions.get(sessionID);
-      if (!loaded) return this.read(sessionID);
+      if (!loaded) return read(sessionID);
       const session = await loaded;
       return session.subagent ? undefined : session.state;
     },
