@@ -4,8 +4,9 @@
 // below it, never one above (the root files, run-bench.ts and the commands, are the top).
 // suite and patch data, and a run directory's data, at the bottom; the report on top.
 const BENCH_LAYERS = [
-  { name: "data", folders: ["patch", "run-dir"], why: "patch helpers and a run directory's files and line shapes (results.jsonl, run.json, recorded calls)" },
-  { name: "suite", folders: ["suite"], why: "a suite's tasks, sessions and request texts" },
+  { name: "patch", folders: ["patch"], why: "patch helpers" },
+  { name: "suite", folders: ["suite"], why: "a suite's tasks, sessions and request texts, and the names of conditions and localities" },
+  { name: "run-dir", folders: ["run-dir"], why: "a run directory's files and line shapes (results.jsonl, run.json, recorded calls)" },
   { name: "work", folders: ["checkout", "score", "agent"], why: "checkouts, scoring and the scripted agents, each from the suite alone" },
   { name: "env", folders: ["env"], why: "where a session runs and is scored (here or in docker)" },
   { name: "drive", folders: ["drive"], why: "sending a session to OpenCode with an agent" },

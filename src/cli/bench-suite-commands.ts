@@ -1,9 +1,9 @@
 // Suites and SWE-bench interop: `bench make-sessions`, `import-swebench`, `export-predictions`, `import-reports`.
 
 import { join, resolve } from "node:path";
-import { CONDITIONS } from "../bench/results/summaries.js";
 import { loadTasks } from "../bench/suite/load-suite.js";
 import { makeSessions, writeSessions } from "../bench/suite/make-sessions.js";
+import { CONDITIONS } from "../bench/suite/schema.js";
 import { importReports } from "../bench/swebench/import-reports.js";
 import { importSwebench } from "../bench/swebench/import-swebench.js";
 import { exportPredictions } from "../bench/swebench/predictions.js";

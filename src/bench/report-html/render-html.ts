@@ -1,9 +1,10 @@
+import { MODES } from "../../config/modes.js";
 import { escapeHtml } from "../../svg/svg-kit.js";
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
 import type { ReportOptions } from "../results/render-report.js";
 import { type ReportTable, reportTables } from "../results/report-tables.js";
-import { CONDITIONS, MODE_ORDER } from "../results/summaries.js";
 import type { ResultLine } from "../run-dir/result-line.js";
+import { CONDITIONS } from "../suite/schema.js";
 import { CONFIDENCE_BINS, type ConfidenceBin, confidenceBins } from "./palette.js";
 import { resolutionChart } from "./resolution-chart.js";
 import { timelineChart, timelineLegend } from "./timeline-chart.js";
@@ -71,7 +72,7 @@ function sessions(results: readonly ResultLine[], bins: readonly ConfidenceBin[]
   const has = (test: (line: ResultLine) => boolean) => ids.find((id) => results.some((line) => line.session_id === id && test(line)));
   const opened = has((line) => line.timeline?.some((entry) => entry.fallback) ?? false) ?? has((line) => line.condition === "switched") ?? ids[0];
   return ids.map((id) => {
-    const runs = MODE_ORDER.flatMap((mode) => results.filter((line) => line.session_id === id && line.mode === mode));
+    const runs = MODES.flatMap((mode) => results.filter((line) => line.session_id === id && line.mode === mode));
     const first = runs[0] as ResultLine;
     const outcomes = runs.map((line) => `${line.mode} ${line.resolved ? "resolved" : line.failure_class}`).join(", ");
     return [

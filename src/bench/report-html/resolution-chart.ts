@@ -1,6 +1,7 @@
 import { at, label, svgElement, yAxis } from "../../svg/svg-kit.js";
-import { CONDITIONS, gapPoints, linesOf, modesOf, resolvedRate } from "../results/summaries.js";
+import { gapPoints, linesOf, modesOf, resolvedRate } from "../results/summaries.js";
 import type { ResultLine } from "../run-dir/result-line.js";
+import { CONDITIONS } from "../suite/schema.js";
 import { MODE_COLOURS } from "./palette.js";
 
 const LEFT = 48;

@@ -1,5 +1,6 @@
 import type { ResultLine } from "../run-dir/result-line.js";
-import { CONDITIONS, CONTEXT_FAILURE_NAMES, contextFailure, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, recoveredShare, resolvedRate } from "./summaries.js";
+import { CONDITIONS } from "../suite/schema.js";
+import { CONTEXT_FAILURE_NAMES, contextFailure, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, recoveredShare, resolvedRate } from "./summaries.js";
 
 /** A report table, rendered to Markdown for report.md and to HTML for report.html. */
 export interface ReportTable {

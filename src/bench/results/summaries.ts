@@ -1,14 +1,12 @@
+import { MODES, type Mode } from "../../config/modes.js";
 import { cacheAwareCost } from "../metrics/cache-cost.js";
 import type { FidelityPoint, ResultLine } from "../run-dir/result-line.js";
+import type { Condition } from "../suite/schema.js";
 
-export const MODE_ORDER = ["native", "router", "memory", "full"] as const;
-export const CONDITIONS = ["uninterrupted", "switched"] as const;
-type Mode = (typeof MODE_ORDER)[number];
-type Condition = (typeof CONDITIONS)[number];
 
 /** The modes present in a run, in the paper's order. */
 export function modesOf(results: readonly ResultLine[]): Mode[] {
-  return MODE_ORDER.filter((mode) => results.some((line) => line.mode === mode));
+  return MODES.filter((mode) => results.some((line) => line.mode === mode));
 }
 
 export function linesOf(results: readonly ResultLine[], mode: Mode, condition?: Condition, locality?: ResultLine["locality"]): ResultLine[] {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MODES } from "../../config/modes.js";
+import { CONDITIONS, LOCALITIES } from "../suite/schema.js";
 
 const UsageSchema = z.object({
   inputTokens: z.number(),
@@ -67,10 +69,10 @@ export const FAILURE_CLASSES = ["resolved", "implementation", "submission", "inc
 /** One line of `results.jsonl`: one session run in one mode, scored. */
 export const ResultLineSchema = z.object({
   session_id: z.string(),
-  mode: z.enum(["native", "router", "memory", "full"]),
+  mode: z.enum(MODES),
   focus: z.string(),
-  condition: z.enum(["uninterrupted", "switched"]),
-  locality: z.enum(["near", "far"]),
+  condition: z.enum(CONDITIONS),
+  locality: z.enum(LOCALITIES),
   resolved: z.boolean(),
   failure_class: z.enum(FAILURE_CLASSES),
   finalized: z.boolean(),

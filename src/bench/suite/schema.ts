@@ -50,13 +50,19 @@ export const TaskSchema = z
 
 export const ScheduleEntrySchema = z.object({ task: z.string().min(1), stage: z.string().min(1) }).strict();
 
+/** A session's condition: the focus task alone, or with other tasks' requests between its stages. */
+export const CONDITIONS = ["uninterrupted", "switched"] as const;
+export type Condition = (typeof CONDITIONS)[number];
+/** Where a switched session's interruptions come from: the focus task's repository, or others. */
+export const LOCALITIES = ["near", "far"] as const;
+
 /** One line of `sessions.jsonl`: a focus task, uninterrupted or switched, and its schedule. */
 export const SessionSpecSchema = z
   .object({
     session_id: z.string().min(1),
     focus: z.string().min(1),
-    condition: z.enum(["uninterrupted", "switched"]),
-    locality: z.enum(["near", "far"]),
+    condition: z.enum(CONDITIONS),
+    locality: z.enum(LOCALITIES),
     interruptions: z.array(z.string().min(1)),
     schedule: z.array(ScheduleEntrySchema).min(1),
   })
