@@ -40,20 +40,21 @@ export function createTransformHandler(deps: PluginDeps) {
       if (sessionID === undefined) return;
       const clone = deps.sessions.takeCompactionClone(sessionID);
       // Runs on every model call: do nothing that the options do not ask for.
-      if (!deps.store) {
-        if (!clone && deps.options.debug) await transformCall({ deps, messages, session: undefined, narrows, threshold, rendered, groupTokens });
+      const { store } = deps;
+      if (!store) {
+        if (!clone && deps.options.debug) await transformCall({ deps, sessionID, messages, session: undefined, narrows, threshold, rendered, groupTokens });
         return;
       }
       // One step of the session per model call: its state read once at the start, its change written once at the end.
-      await deps.store.step(sessionID, async (session) => {
+      await store.step(sessionID, async (session) => {
         // A sub-agent session, or one the user switched off with /rcm off: native history.
         if (session.subagent || session.state.off) return;
         if (clone) {
           if (deps.memory) await recordsInPlace({ deps, session, messages });
           return;
         }
-        const report = await transformCall({ deps, messages, session, narrows, threshold, rendered, groupTokens });
-        if (report) deps.store?.stage(session, withCallNoted(session.state, report));
+        const report = await transformCall({ deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens });
+        if (report) store.stage(session, withCallNoted(session.state, report));
       });
     });
   };
@@ -62,6 +63,7 @@ export function createTransformHandler(deps: PluginDeps) {
 /** One model call's pipeline (the session undefined in mode native with debug): returns what the call received. */
 async function transformCall(options: {
   deps: PluginDeps;
+  sessionID: string;
   messages: MessageWithParts[];
   session: StoredSession | undefined;
   narrows: boolean;
@@ -69,8 +71,7 @@ async function transformCall(options: {
   rendered: WeakMap<TaskRecord, string>;
   groupTokens: ReturnType<typeof cachedGroupTokens>;
 }): Promise<CallReport | undefined> {
-  const { deps, messages, session, narrows, threshold, rendered, groupTokens } = options;
-  const sessionID = messages[0]?.info.sessionID as string;
+  const { deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens } = options;
   const ledger = session?.state.ledger ?? emptyLedger();
   // A copy: the array is changed in place below.
   deps.memory?.observe(sessionID, [...messages]);
