@@ -72,10 +72,18 @@ function addAux(into: AuxTotals, aux: { calls: number; inputTokens: number; outp
   into.ms += aux.ms;
 }
 
+/** Each finished session's usage, computed once for all the metrics that read it. */
+const usages = new WeakMap<FinishedSession, SessionUsage>();
+
 /** A finished session's usage: one computation behind four fields of the line (and the cache metric). */
 export function usageOf(session: FinishedSession): SessionUsage {
-  const { messages, run, spec, focus, state } = session;
-  return sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ledger: state.ledger, memoryAux: state.memoryAux });
+  let usage = usages.get(session);
+  if (!usage) {
+    const { messages, run, spec, focus, state } = session;
+    usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ledger: state.ledger, memoryAux: state.memoryAux });
+    usages.set(session, usage);
+  }
+  return usage;
 }
 
 /** `usage`: the whole session's tokens, model calls and tool calls. */
