@@ -18,6 +18,8 @@ export const LabelledRequestSchema = z
     workspace: z.string().min(1).optional(),
     /** How the request is written (`exact-file`, `reviewer-note`, `uncued-new`...): route-eval reports each style apart. */
     style: z.string().trim().min(1, "must be a non-empty style name").optional(),
+    /** Where a real person's words come from: the thread (`https://github.com/owner/name/issues/123`) or its comment. */
+    source: z.string().url("must be a URL").optional(),
   })
   .strict();
 
