@@ -244,7 +244,7 @@ async function benchRouting(random) {
     const evidence = { text: request.text, ...toolEvidence(random, vocabularies[request.intended]) };
     const previous = index.current;
     const started = performance.now();
-    const routed = await routeRequest({ router: lexicalRouter, ledger, index, messageID: `msg_r${n}`, text: request.text });
+    const routed = await routeRequest({ router: lexicalRouter, ledger, index, messageID: `msg_r${n}`, text: request.text, threshold: THRESHOLD });
     index.addEvidence(routed.task.id, evidence);
     const elapsed = performance.now() - started;
     ledger = routed.ledger;

@@ -1,5 +1,5 @@
-import { evidenceOwner } from "../core/routing/edit-evidence.js";
-import { emptyLedger, type LedgerEntry, relabelRequest } from "../core/routing/ledger.js";
+import { editVerdict } from "../core/routing/edit-evidence.js";
+import { confirmRequest, emptyLedger, isSettled, type LedgerEntry, relabelRequest } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
@@ -154,7 +154,7 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
   let relabelled = 0;
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
-    const routed = await routeRequest({ router, ledger, index, messageID, text: request.text });
+    const routed = await routeRequest({ router, ledger, index, messageID, text: request.text, threshold });
     ledger = routed.ledger;
     const entry: LedgerEntry = routed.entry;
     const existingLabels = new Set(labelOf.values());
@@ -180,26 +180,28 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
       reason: entry.reason,
     });
     goldSeen.add(request.task);
-    // The work's files arrive after the decision, as tool calls do: where they all belong to
-    // another task, the session relabels the request (as the plug-in does once the turn ends).
+    // The work's files arrive after the decision, as tool calls do: they may settle an unsure
+    // decision (relabel it to the task whose files they all are, or bear it out), as the
+    // plug-in does once the turn ends. Only a settled decision is evidence for later routing.
     let home = routed.task.id;
-    const owner =
-      entry.shared || !request.files || entry.confidence >= threshold
+    const verdict =
+      entry.shared || !request.files || isSettled(entry, threshold)
         ? undefined
-        : evidenceOwner({ routedTo: home, edited: request.files, ownersOf: (path) => ownersIn(index, path, request.workspace) });
-    if (owner !== undefined && request.files) {
-      ledger = relabelRequest(ledger, messageID, { task: owner, files: request.files });
-      home = owner;
-      index.current = owner;
+        : editVerdict({ routedTo: home, opened: entry.opened, edited: request.files, ownersOf: (path) => ownersIn(index, path, request.workspace) });
+    if (verdict?.kind === "relabel" && request.files) {
+      ledger = relabelRequest(ledger, messageID, { task: verdict.task, files: request.files });
+      home = verdict.task;
       relabelled += 1;
-    }
+    } else if (verdict?.kind === "confirm" && request.files) ledger = confirmRequest(ledger, messageID, request.files);
+    const settled = verdict !== undefined || isSettled(entry, threshold);
     if (!sharedGold && !entry.shared) {
       const homes = homesOf.get(request.task) ?? new Set<string>();
       homes.add(home);
       homesOf.set(request.task, homes);
     }
     if (entry.shared) index.countRequest();
-    else {
+    else if (settled) {
+      index.current = home;
       index.addEvidence(home, {
         text: request.text,
         ...(request.files ? { paths: request.files } : {}),

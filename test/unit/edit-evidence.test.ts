@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InteractionGroup, ToolCallSummary } from "../../src/core/interaction-groups.js";
-import { evidenceOwner, relabelsOf } from "../../src/core/routing/edit-evidence.js";
+import { editVerdict, evidenceOwner, settlementsOf } from "../../src/core/routing/edit-evidence.js";
 import type { Ledger, LedgerEntry } from "../../src/core/routing/ledger.js";
 
 function call(tool: string, filePath: string, id: string): ToolCallSummary {
@@ -37,14 +37,38 @@ function ledgerWith(third: LedgerEntry): Ledger {
 
 describe("the session teaches itself from a turn's edits", () => {
   it("relabels an unsure request whose edits are all in one other task's files", () => {
-    const relabels = relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 3 });
-    expect(relabels).toEqual([{ messageID: "m3", task: "t2", files: [`${ROOT}/src/dates/parse.py`] }]);
+    const relabels = settlementsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 3 });
+    expect(relabels).toEqual([{ messageID: "m3", kind: "relabel", task: "t2", files: [`${ROOT}/src/dates/parse.py`] }]);
   });
 
   it("leaves a sure decision, the user's word and a turn still running alone", () => {
-    expect(relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.9, { opened: true })), threshold: 0.8, finishedBefore: 3 })).toEqual([]);
-    expect(relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 1, { router: "user" })), threshold: 0.8, finishedBefore: 3 })).toEqual([]);
-    expect(relabelsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 2 })).toEqual([]);
+    expect(settlementsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.9, { opened: true })), threshold: 0.8, finishedBefore: 3 })).toEqual([]);
+    expect(settlementsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 1, { router: "user" })), threshold: 0.8, finishedBefore: 3 })).toEqual([]);
+    expect(settlementsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 2 })).toEqual([]);
+  });
+
+  it("bears out an unsure decision whose edits are its own task's, or no task's for a task it opened", () => {
+    const unsureT2 = { ...ledgerWith(entry("t2", 0.7)), decisions: { ...ledgerWith(entry("t2", 0.7)).decisions } };
+    expect(settlementsOf({ groups: GROUPS, ledger: unsureT2, threshold: 0.8, finishedBefore: 3 })).toEqual([
+      { messageID: "m3", kind: "confirm", task: "t2", files: [`${ROOT}/src/dates/parse.py`] },
+    ]);
+    const owners: Record<string, string[]> = { a: ["t1"], mine: ["t3"] };
+    const ownersOf = (path: string) => owners[path] ?? [];
+    expect(editVerdict({ routedTo: "t3", opened: true, edited: ["new.md"], ownersOf })).toEqual({ kind: "confirm" });
+    expect(editVerdict({ routedTo: "t3", opened: false, edited: ["mine", "new.md"], ownersOf })).toEqual({ kind: "confirm" });
+    // A new file says nothing about which existing task a request belongs to; another task's file forbids it.
+    expect(editVerdict({ routedTo: "t3", opened: false, edited: ["new.md"], ownersOf })).toBeUndefined();
+    expect(editVerdict({ routedTo: "t3", opened: true, edited: ["mine", "a"], ownersOf })).toBeUndefined();
+  });
+
+  it("counts no file as a task's while the request that touched it is unsure", () => {
+    // m2 opened t2 unsure: its parse.py is nobody's, so m3's edit of it settles nothing.
+    const ledger = ledgerWith(entry("t3", 0.7, { opened: true }));
+    const unsureSecond = { ...ledger, decisions: { ...ledger.decisions, m2: entry("t2", 0.6, { opened: true }) } };
+    expect(settlementsOf({ groups: GROUPS, ledger: unsureSecond, threshold: 0.8, finishedBefore: 3 })).toEqual([
+      { messageID: "m2", kind: "confirm", task: "t2", files: [`${ROOT}/src/dates/parse.py`] },
+      { messageID: "m3", kind: "relabel", task: "t2", files: [`${ROOT}/src/dates/parse.py`] },
+    ]);
   });
 
   it("says nothing when the edits touch the routed task's own files, a new file, or two tasks' files", () => {

@@ -41,6 +41,8 @@ export interface AnchorVerdict {
  *    unsure. Folding it in would carry its requirements in another task for good,
  *    while a wrongly opened task is undone once its edits land in another task's files
  *    (`edit-evidence.ts`).
+ *    Likewise where it brings a file no task has touched as well as such words, whatever the
+ *    words it shares with a task.
  * 7. it names none, brings such words, and the model chose a task with nothing of its own
  *    (no file, checkout, name or back-reference): unsure, as a person would be;
  * 8. it names none and says nothing of its own ("tests pls"): the current task.
@@ -93,6 +95,10 @@ export function anchorVerdict(options: {
   const chosenHasOwn = hasOwnEvidence(chosen);
   if (chosenHasOwn) return keep;
   const readsAsRule = signals.sharedCue || signals.scopeCue || signals.ruleCue;
+  // A file no task has touched, in words no task used, starts a task of its own: unsure, never the nearest one's.
+  if (facts.unseenPaths > 0 && facts.unseenWords >= UNCUED_NEW_WORDS && !reviewCue && !readsAsRule) {
+    return { chosen: "new", unsure: true, why: "brings a file and words no task has: may be a new task" };
+  }
   if (facts.unseenWords >= UNCUED_NEW_WORDS) {
     // A reply in new words ("clean up the naming") follows up; a request that names a new thing ("the shipping middleware ignores ...") opens.
     const namesNewThing = signals.namedThings.some((thing) => thing.split(" ").every((word) => !anchors.knownWords.has(word)));

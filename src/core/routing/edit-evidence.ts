@@ -1,7 +1,7 @@
 import type { InteractionGroup } from "../interaction-groups.js";
 import { toolCallEvidence } from "./group-evidence.js";
-import { groupTasks } from "./group-tasks.js";
-import { isConfident, type Ledger } from "./ledger.js";
+import { evidenceTasks } from "./group-tasks.js";
+import { isSettled, type Ledger } from "./ledger.js";
 import { extractSignals } from "./signals.js";
 
 // OpenCode's tools that change a file; what a turn reads says less than what it edits.
@@ -39,51 +39,70 @@ export function evidenceOwner(options: { routedTo: string; edited: readonly stri
   return owner;
 }
 
+/** What a turn's edits make of an unsure decision: another task's work, its own task's, or nothing sure. */
+export type EditVerdict = { kind: "relabel"; task: string } | { kind: "confirm" };
+
 /**
- * Whether a group's request could be relabelled at all: routed below the threshold, not by
- * the user's word nor relabelled before, and its turn edited something. Cheap: callers ask
- * it before `relabelsOf` walks the history.
+ * An unsure decision settled by its turn's edits: relabelled where they all landed in one
+ * other task's files; confirmed where none landed in another task's files and some landed
+ * in its own task's (or, for a task the request opened, anywhere no task had touched).
  */
-export function mayRelabel(options: { group: InteractionGroup; ledger: Ledger; threshold: number }): boolean {
+export function editVerdict(options: { routedTo: string; opened: boolean; edited: readonly string[]; ownersOf: (path: string) => readonly string[] }): EditVerdict | undefined {
+  const { routedTo, opened, edited, ownersOf } = options;
+  if (edited.length === 0) return undefined;
+  const owner = evidenceOwner(options);
+  if (owner !== undefined) return { kind: "relabel", task: owner };
+  const owners = edited.map(ownersOf);
+  if (owners.some((tasks) => tasks.some((task) => task !== routedTo))) return undefined;
+  return opened || owners.some((tasks) => tasks.includes(routedTo)) ? { kind: "confirm" } : undefined;
+}
+
+/**
+ * Whether a group's request could be settled by its edits at all: routed below the
+ * threshold, not by the user's word nor settled before, and its turn edited something.
+ * Cheap: callers ask it before `settlementsOf` walks the history.
+ */
+export function maySettle(options: { group: InteractionGroup; ledger: Ledger; threshold: number }): boolean {
   const { group, ledger, threshold } = options;
   const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
-  if (!entry || entry.shared || entry.router === "user" || entry.relabelled || isConfident(entry, threshold)) return false;
+  if (!entry || entry.shared || isSettled(entry, threshold)) return false;
   return group.toolCalls.some((call) => call.status === "completed" && EDIT_TOOLS.has(call.tool));
 }
 
-/** A request the session relabels: its edits belong to `task`. */
-export interface Relabel {
+/** A request the session settles by its edits: relabelled to `task`, or confirmed in it. */
+export interface Settlement {
   messageID: string;
+  kind: EditVerdict["kind"];
   task: string;
   files: string[];
 }
 
 /**
- * The finished requests (groups before `finishedBefore`) whose edits show they belong to
- * another task than the one they were routed to with too little confidence to hide
- * history. A sure decision stands, and so does the user's word and an earlier relabel.
- * Files count by exact path: the same relative path in two checkouts is two files.
+ * The finished requests (groups before `finishedBefore`) whose edits settle a decision made
+ * with too little confidence to hide history. Ownership of files comes from settled work
+ * only (an unsure turn's files are nobody's), and counts by exact path: the same relative
+ * path in two checkouts is two files.
  */
-export function relabelsOf(options: { groups: readonly InteractionGroup[]; ledger: Ledger; threshold: number; finishedBefore: number }): Relabel[] {
+export function settlementsOf(options: { groups: readonly InteractionGroup[]; ledger: Ledger; threshold: number; finishedBefore: number }): Settlement[] {
   const { groups, ledger, threshold, finishedBefore } = options;
-  const tasks = groupTasks(groups, ledger);
+  const tasks = evidenceTasks(groups, ledger, threshold);
   const owners = new Map<string, Set<string>>();
-  const relabels: Relabel[] = [];
-  let relabelledTo: string | undefined;
+  const settlements: Settlement[] = [];
+  let settledTo: string | undefined;
   groups.forEach((group, position) => {
-    const resolved = tasks[position];
-    let task = resolved?.kind === "task" ? resolved.task : undefined;
-    if (group.kind === "request") relabelledTo = undefined;
-    if (task !== undefined && position < finishedBefore && mayRelabel({ group, ledger, threshold })) {
+    let task = tasks[position];
+    if (group.kind === "request") settledTo = undefined;
+    const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
+    if (entry && position < finishedBefore && maySettle({ group, ledger, threshold })) {
       const edited = editedPaths(group);
-      const owner = evidenceOwner({ routedTo: task, edited, ownersOf: (path) => [...(owners.get(path) ?? [])] });
-      if (owner !== undefined) {
-        relabels.push({ messageID: group.id, task: owner, files: edited });
-        relabelledTo = owner;
+      const verdict = editVerdict({ routedTo: entry.task, opened: entry.opened, edited, ownersOf: (path) => [...(owners.get(path) ?? [])] });
+      if (verdict !== undefined) {
+        settledTo = verdict.kind === "relabel" ? verdict.task : entry.task;
+        settlements.push({ messageID: group.id, kind: verdict.kind, task: settledTo, files: edited });
       }
     }
-    // The turn's continuations carry on where its request went.
-    if (relabelledTo !== undefined && group.kind !== "compaction") task = relabelledTo;
+    // The turn's continuations carry on where its request was settled.
+    if (settledTo !== undefined && group.kind !== "compaction") task = settledTo;
     if (task === undefined) return;
     for (const path of touchedPaths(group)) {
       let set = owners.get(path);
@@ -91,7 +110,7 @@ export function relabelsOf(options: { groups: readonly InteractionGroup[]; ledge
       set.add(task);
     }
   });
-  return relabels;
+  return settlements;
 }
 
 function touchedPaths(group: InteractionGroup): string[] {

@@ -1,5 +1,5 @@
 import { groupRequestID, type InteractionGroup } from "../interaction-groups.js";
-import type { Ledger } from "./ledger.js";
+import { isSettled, type Ledger } from "./ledger.js";
 
 /**
  * Where a group belongs: a task, or everywhere (`visible`: shared instructions,
@@ -25,5 +25,21 @@ export function groupTasks(groups: readonly InteractionGroup[], ledger: Ledger):
     }
     previous = result;
     return result;
+  });
+}
+
+/**
+ * The task each group is evidence for, or undefined: a group counts for its task only where
+ * its request's decision is settled (sure, the user's, or borne out by its edits).
+ */
+export function evidenceTasks(groups: readonly InteractionGroup[], ledger: Ledger, threshold: number): (string | undefined)[] {
+  const tasks = groupTasks(groups, ledger);
+  let settled = false;
+  return groups.map((group, position) => {
+    const entry = group.kind === "request" || group.kind === "orphan" ? ledger.decisions[groupRequestID(group)] : undefined;
+    if (entry) settled = isSettled(entry, threshold);
+    else if (group.kind === "request") settled = false;
+    const task = tasks[position];
+    return settled && task?.kind === "task" ? task.task : undefined;
   });
 }

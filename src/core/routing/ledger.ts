@@ -22,6 +22,8 @@ export const LedgerEntrySchema = z.object({
   aux: AuxUsageSchema.optional(),
   /** The turn's edits showed the request belonged elsewhere: the task it was routed to, and the files that showed it. */
   relabelled: z.object({ from: z.string().min(1), files: z.array(z.string()) }).optional(),
+  /** The turn's edits confirmed an unsure decision: every file it edited was its task's own, or no task's for a task it opened. */
+  confirmed: z.object({ files: z.array(z.string()) }).optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 
@@ -112,6 +114,14 @@ export function relabelRequest(ledger: Ledger, messageID: string, options: { tas
   return { ...ledger, decisions: { ...ledger.decisions, [messageID]: relabelled } };
 }
 
+/** An unsure decision the turn's edits bore out: it now counts as evidence for its task. */
+export function confirmRequest(ledger: Ledger, messageID: string, files: readonly string[]): Ledger {
+  const entry = ledger.decisions[messageID];
+  if (!entry) throw new Error(`request ${messageID} was never routed`);
+  const confirmed: LedgerEntry = { ...entry, reason: `${entry.reason}; then its edits (${files.join(", ")}) bore it out`, confirmed: { files: [...files] } };
+  return { ...ledger, decisions: { ...ledger.decisions, [messageID]: confirmed } };
+}
+
 function taskOf(ledger: Ledger, id: string): LedgerTask {
   const task = ledger.tasks.find((candidate) => candidate.id === id);
   if (!task) throw new Error(`decision names unknown task ${id}`);
@@ -137,4 +147,31 @@ export function currentTask(ledger: Ledger): string | undefined {
 /** A decision sure enough to leave other tasks' history out (and to be remembered under its task); below it, the full history. */
 export function isConfident(entry: Pick<LedgerEntry, "confidence">, threshold: number): boolean {
   return entry.confidence >= threshold;
+}
+
+/**
+ * Whether a decision is evidence for later routing: sure, the user's word, or an unsure
+ * guess that the turn's edits settled (relabelled or confirmed). An unsure guess alone is
+ * never evidence: its files and words anchor nothing, so one guess cannot make the next sure.
+ */
+export function isSettled(entry: LedgerEntry, threshold: number): boolean {
+  return entry.router === "user" || entry.relabelled !== undefined || entry.confirmed !== undefined || isConfident(entry, threshold);
+}
+
+/**
+ * The task the session is surely on: the last routed request's (a rule meant for every task
+ * changes nothing), if that decision is settled; after an unsure one, none.
+ */
+export function settledCurrentTask(ledger: Ledger, threshold: number): string | undefined {
+  for (let position = ledger.order.length - 1; position >= 0; position -= 1) {
+    const entry = ledger.decisions[ledger.order[position] ?? ""];
+    if (!entry || entry.shared) continue;
+    return isSettled(entry, threshold) ? entry.task : undefined;
+  }
+  return undefined;
+}
+
+/** Whether a task has a settled request: until it has, nothing about it is evidence (its title included). */
+export function isSettledTask(ledger: Ledger, task: string, threshold: number): boolean {
+  return Object.values(ledger.decisions).some((entry) => entry.task === task && !entry.shared && isSettled(entry, threshold));
 }

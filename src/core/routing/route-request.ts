@@ -1,4 +1,4 @@
-import { type Ledger, type LedgerEntry, type LedgerTask, recordDecision } from "./ledger.js";
+import { isSettled, type Ledger, type LedgerEntry, type LedgerTask, recordDecision } from "./ledger.js";
 import type { Router } from "./router.js";
 import { extractSignals } from "./signals.js";
 import type { TaskIndex } from "./task-index.js";
@@ -13,7 +13,8 @@ export interface RoutedRequest {
  * Routes one user request and records the decision: the ledger gains the decision (and the
  * task it opened), the index learns of a new task and which task is now current. A request
  * already in the ledger keeps its decision. The request's own evidence is folded in by
- * the caller once its work is known.
+ * the caller once its work is known. An unsure decision leaves the index with no current
+ * task and its task's title unread: a guess is never evidence for the next decision.
  */
 export async function routeRequest(options: {
   router: Router;
@@ -22,13 +23,16 @@ export async function routeRequest(options: {
   messageID: string;
   text: string;
   sessionID?: string | undefined;
+  /** Decisions at or above it are sure: evidence for later routing. */
+  threshold: number;
 }): Promise<RoutedRequest> {
-  const { router, ledger, index, messageID, text, sessionID } = options;
+  const { router, ledger, index, messageID, text, sessionID, threshold } = options;
   const known = ledger.decisions[messageID];
   const result = known
     ? { ledger, entry: known, task: ledger.tasks.find((task) => task.id === known.task) as LedgerTask }
     : recordDecision(ledger, messageID, await router.route({ text, signals: extractSignals(text), sessionID }, index));
-  index.addTask(result.task.id, result.task.title);
-  index.current = result.task.id;
+  const settled = isSettled(result.entry, threshold);
+  index.addTask(result.task.id, result.task.title, { settled });
+  if (!result.entry.shared) index.current = settled ? result.task.id : undefined;
   return result;
 }

@@ -61,11 +61,11 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "bestExplicit": -0.2372
   },
   "calibration": {
-    "slope": 0.6814,
-    "intercept": -0.0554
+    "slope": 0.6538,
+    "intercept": -0.0153
   },
   "caps": {
-    "unsupported": 0.6739,
-    "foldedNewTask": 0.6
+    "unsupported": 0.6122,
+    "foldedNewTask": 0.4
   }
 };

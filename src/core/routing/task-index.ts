@@ -79,9 +79,16 @@ export class TaskIndex {
     return this.profiles.get(id);
   }
 
-  addTask(id: string, title: string): TaskProfile {
+  /**
+   * A task the session has; `settled: false` for one an unsure decision opened, whose title
+   * words stay unread until something sure says the task is real (its first evidence).
+   */
+  addTask(id: string, title: string, options: { settled?: boolean } = {}): TaskProfile {
     const existing = this.profiles.get(id);
-    if (existing) return existing;
+    if (existing) {
+      if (options.settled !== false) this.readTitle(existing);
+      return existing;
+    }
     const profile: TaskProfile = {
       id,
       title,
@@ -91,7 +98,7 @@ export class TaskIndex {
       keyWords: new Set(),
       keyPhrases: new Set(),
       requestCounts: new Map(),
-      titleWords: new Set(contentWords(title)),
+      titleWords: new Set(options.settled === false ? [] : contentWords(title)),
       symbols: new Set(),
       files: new Set(),
       directories: new Set(),
@@ -111,6 +118,7 @@ export class TaskIndex {
   addEvidence(taskID: string, evidence: Evidence): void {
     const profile = this.profiles.get(taskID);
     if (!profile) throw new Error(`unknown task ${taskID}`);
+    this.readTitle(profile);
     const paths: string[] = [...(evidence.paths ?? [])];
     const workspaces: string[] = [...(evidence.workspaces ?? [])];
     const symbols: string[] = [...(evidence.symbols ?? [])];
@@ -198,6 +206,10 @@ export class TaskIndex {
           (workspace) => workspace === directory || directory.startsWith(`${workspace}/`) || workspace.startsWith(`${directory}/`),
         ) || [...profile.absoluteFiles].some((file) => file.startsWith(`${directory}/`)),
     );
+  }
+
+  private readTitle(profile: TaskProfile): void {
+    if (profile.titleWords.size === 0) for (const word of contentWords(profile.title)) profile.titleWords.add(word);
   }
 
   private addPath(profile: TaskProfile, path: string): void {

@@ -1,9 +1,19 @@
 import type { InteractionGroup } from "../../core/interaction-groups.js";
 import { toInteractionGroups } from "../../core/interaction-groups.js";
-import { mayRelabel, relabelsOf } from "../../core/routing/edit-evidence.js";
+import { maySettle, settlementsOf } from "../../core/routing/edit-evidence.js";
 import { type FoldedEvidence, newEvidence } from "../../core/routing/group-evidence.js";
-import { groupTasks } from "../../core/routing/group-tasks.js";
-import { currentTask, type Ledger, type LedgerEntry, type LedgerTask, lastRouted, moveRequest, relabelRequest } from "../../core/routing/ledger.js";
+import { evidenceTasks } from "../../core/routing/group-tasks.js";
+import {
+  confirmRequest,
+  isSettledTask,
+  type Ledger,
+  type LedgerEntry,
+  type LedgerTask,
+  lastRouted,
+  moveRequest,
+  relabelRequest,
+  settledCurrentTask,
+} from "../../core/routing/ledger.js";
 import { routeRequest } from "../../core/routing/route-request.js";
 import type { Router } from "../../core/routing/router.js";
 import { TaskIndex } from "../../core/routing/task-index.js";
@@ -42,6 +52,8 @@ interface RoutingIndex {
   folded: FoldedEvidence;
   /** Groups of finished turns whose evidence is all in the index. */
   finished: Set<string>;
+  /** The groups the last model call saw: when the next request arrives, its turn has ended and may settle. */
+  seen: readonly InteractionGroup[];
 }
 
 /**
@@ -65,7 +77,7 @@ export function createSessionRouting(deps: {
   const indexOf = async (session: StoredSession): Promise<RoutingIndex> => {
     let indexed = indexes.get(session);
     if (!indexed) {
-      indexed = emptyIndex(session.state.ledger);
+      indexed = emptyIndex(session.state.ledger, threshold);
       indexes.set(session, indexed);
       fold(session, indexed, toInteractionGroups(await deps.source.messages(session.sessionID)));
     }
@@ -85,7 +97,7 @@ export function createSessionRouting(deps: {
     const moved = moveRequest(ledger, messageID, target.kind === "new" ? { kind: "new", title } : target);
     await store.commit(session, { ...session.state, ledger: moved.ledger });
     // The index forgets what it folded under the old task and folds the history again.
-    const indexed = emptyIndex(moved.ledger);
+    const indexed = emptyIndex(moved.ledger, threshold);
     indexes.set(session, indexed);
     fold(session, indexed, groups);
     await deps.logger.log("info", `moved a request from ${from} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`, { sessionID, messageID });
@@ -103,17 +115,21 @@ export function createSessionRouting(deps: {
     return undefined;
   });
 
-  /** Folds the evidence of routed groups that is not in the index yet. */
-  // Groups before the latest request belong to finished turns: once folded, they are skipped.
-  const fold = (session: StoredSession, indexed: RoutingIndex, groups: readonly InteractionGroup[]): void => {
-    const latest = groups.findLastIndex((group) => group.kind === "request");
-    const current = relabel(session, groups, latest) ?? indexed;
-    const tasks = groupTasks(groups, session.state.ledger);
+  /**
+   * Folds the evidence of settled groups that is not in the index yet; an unsure request's
+   * work stays out until its edits or the user settle it. `ended`: groups before this
+   * position belong to finished turns (by default, those before the latest request).
+   */
+  const fold = (session: StoredSession, indexed: RoutingIndex, groups: readonly InteractionGroup[], ended?: number): void => {
+    const latest = ended ?? groups.findLastIndex((group) => group.kind === "request");
+    const current = settle(session, groups, latest) ?? indexed;
+    current.seen = groups;
+    const tasks = evidenceTasks(groups, session.state.ledger, threshold);
     groups.forEach((group, position) => {
       if (current.finished.has(group.id)) return;
       const task = tasks[position];
-      if (task?.kind === "task" && current.index.task(task.task)) {
-        for (const evidence of newEvidence(group, current.folded)) current.index.addEvidence(task.task, evidence);
+      if (task !== undefined && current.index.task(task)) {
+        for (const evidence of newEvidence(group, current.folded)) current.index.addEvidence(task, evidence);
       }
       if (position < latest) current.finished.add(group.id);
     });
@@ -121,28 +137,28 @@ export function createSessionRouting(deps: {
 
   /**
    * The session teaching itself: a finished turn routed unsurely whose edits all landed in
-   * another task's files now belongs to that task. The index is rebuilt from the groups (the
-   * new one is returned), and the new ledger is written with the next flush.
+   * another task's files now belongs to that task; one whose edits landed in its own task's
+   * files (or, for a task it opened, in files no task had) is borne out. Either way its work
+   * becomes evidence: the index is rebuilt from the groups (the new one is returned), and the
+   * new ledger is written with the next flush.
    */
-  const relabel = (session: StoredSession, groups: readonly InteractionGroup[], latest: number): RoutingIndex | undefined => {
-    // Only a turn that just ended can be relabelled, and most cannot: the walk over the whole history is skipped then.
+  const settle = (session: StoredSession, groups: readonly InteractionGroup[], latest: number): RoutingIndex | undefined => {
+    // Only a turn that just ended can be settled, and most cannot: the walk over the whole history is skipped then.
     const { ledger: current } = session.state;
     const finished = indexes.get(session)?.finished;
     const ended = groups.filter((group, position) => position < latest && !finished?.has(group.id));
-    if (!ended.some((group) => mayRelabel({ group, ledger: current, threshold }))) return undefined;
-    const relabels = relabelsOf({ groups, ledger: current, threshold, finishedBefore: latest });
-    if (relabels.length === 0) return undefined;
+    if (!ended.some((group) => maySettle({ group, ledger: current, threshold }))) return undefined;
+    const settlements = settlementsOf({ groups, ledger: current, threshold, finishedBefore: latest });
+    if (settlements.length === 0) return undefined;
     let ledger = current;
-    for (const { messageID, task, files } of relabels) {
+    for (const { messageID, kind, task, files } of settlements) {
       const from = ledger.decisions[messageID]?.task;
-      ledger = relabelRequest(ledger, messageID, { task, files });
-      void deps.logger.log("info", `relabelled a request from ${from ?? "?"} to ${task}: its edits (${files.join(", ")}) are all in ${task}'s files`, {
-        sessionID: groups[0]?.sessionID,
-        messageID,
-      });
+      ledger = kind === "relabel" ? relabelRequest(ledger, messageID, { task, files }) : confirmRequest(ledger, messageID, files);
+      const what = kind === "relabel" ? `relabelled a request from ${from ?? "?"} to ${task}: its edits (${files.join(", ")}) are all in ${task}'s files` : `its edits (${files.join(", ")}) bore out an unsure decision for ${task}`;
+      void deps.logger.log("info", what, { sessionID: groups[0]?.sessionID, messageID });
     }
     store.stage(session, { ...session.state, ledger });
-    const rebuilt = emptyIndex(ledger);
+    const rebuilt = emptyIndex(ledger, threshold);
     indexes.set(session, rebuilt);
     return rebuilt;
   };
@@ -151,12 +167,18 @@ export function createSessionRouting(deps: {
     route: (sessionID, messageID, text) =>
       store.step(sessionID, async (session) => {
         if (session.subagent || session.state.off) return undefined;
-        const { index } = await indexOf(session);
+        const indexed = await indexOf(session);
+        // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.
+        if (!session.state.ledger.decisions[messageID]) {
+          const unrouted = indexed.seen.findIndex((group) => group.kind === "request" && !session.state.ledger.decisions[group.id]);
+          fold(session, indexed, indexed.seen, unrouted === -1 ? indexed.seen.length : unrouted);
+        }
+        const { index } = indexes.get(session) ?? indexed;
         // The task of the request routed before this one (for a replayed request, before it).
         const { order, decisions } = session.state.ledger;
         const position = order.indexOf(messageID);
         const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
-        const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID });
+        const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
         if (routed.ledger !== session.state.ledger) {
           await store.commit(session, { ...session.state, ledger: routed.ledger });
           const { entry, task } = routed;
@@ -181,10 +203,10 @@ export function createSessionRouting(deps: {
   };
 }
 
-/** A task index that knows the ledger's tasks and current task but no evidence yet. */
-function emptyIndex(ledger: Ledger): RoutingIndex {
+/** A task index that knows the ledger's tasks and the task it is surely on, but no evidence yet. */
+function emptyIndex(ledger: Ledger, threshold: number): RoutingIndex {
   const index = new TaskIndex();
-  for (const task of ledger.tasks) index.addTask(task.id, task.title);
-  index.current = currentTask(ledger);
-  return { index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set() };
+  for (const task of ledger.tasks) index.addTask(task.id, task.title, { settled: isSettledTask(ledger, task.id, threshold) });
+  index.current = settledCurrentTask(ledger, threshold);
+  return { index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set(), seen: [] };
 }
