@@ -6,6 +6,7 @@ import { packageRoot } from "../harness/package-root.js";
 import { renderMemoryEval, runMemoryEval } from "../memory-eval/run-memory-eval.js";
 import { renderReliabilitySvg } from "../route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "../route-eval/render-route-eval.js";
+import { TASK_IDS } from "../route-eval/evaluate-routing.js";
 import { runRouteEval } from "../route-eval/run-route-eval.js";
 import { defineCli, mustBeOneOf } from "./declare.js";
 
@@ -35,6 +36,13 @@ reliability table), new-task precision/recall, and the same per session shape an
       description:
         "print {n, accuracy, fallbackRate, confidentWrongRate, newTaskPrecision, newTaskRecall, harmfulConfidentWrongRate, mergeConfidentWrongRate, expectedCalibrationError, ...}",
     },
+    ids: {
+      type: "enum",
+      options: TASK_IDS,
+      default: "shown",
+      description: "a request's task ids (t3) as the plug-in showed the gold task, or as the writers numbered gold tasks",
+      invalid: mustBeOneOf("got"),
+    },
     plot: { type: "string", valueHint: "file.svg", description: "write a reliability diagram" },
     verbose: { type: "boolean", description: "list every decision, not only the wrong ones" },
   },
@@ -42,7 +50,7 @@ reliability table), new-task precision/recall, and the same per session shape an
     // The held-out split ships with the package, so an install can check the router without the repository.
     const paths = args.paths.length > 0 ? args.paths : [join(packageRoot(), "fixtures", "routing-corpus", "test")];
     const { threshold } = args;
-    const evaluation = await runRouteEval({ paths, router: args.router, threshold, env: process.env });
+    const evaluation = await runRouteEval({ paths, router: args.router, threshold, env: process.env, ids: args.ids });
     if (args.plot !== undefined) {
       const title = `${evaluation.router} router on ${paths.map((path) => path.replace(/\/+$/, "").split("/").slice(-2).join("/")).join(", ")}`;
       await writeFile(args.plot, renderReliabilitySvg({ reliability: evaluation.reliability, title, threshold }));

@@ -94,12 +94,15 @@ export async function evaluateRouting(options: {
   sessions: readonly LabelledSession[];
   router: Router;
   threshold: number;
+  /** How a request's task ids (`t3`) read: as the panel showed the router's tasks (the default), or as written. */
+  ids?: TaskIds;
 }): Promise<RoutingEvaluation> {
   const { threshold } = options;
+  const ids = options.ids ?? "shown";
   const requests: EvaluatedRequest[] = [];
   let relabelled = 0;
   for (const session of options.sessions) {
-    const evaluated = await evaluateSession(session, options.router, threshold);
+    const evaluated = await evaluateSession(session, options.router, threshold, ids);
     requests.push(...evaluated.requests);
     relabelled += evaluated.relabelled;
   }
@@ -140,7 +143,23 @@ export async function evaluateRouting(options: {
   };
 }
 
-async function evaluateSession(session: LabelledSession, router: Router, threshold: number): Promise<{ requests: EvaluatedRequest[]; relabelled: number }> {
+/**
+ * `written`: ids as the sessions' writers numbered the gold tasks (t1 = the first task to
+ * appear), which is what the plug-in shows only while it opens exactly the user's tasks.
+ * `shown`: each `tN` is read as the id the plug-in showed for that gold task (the task its
+ * latest request went to), as a user who reads the panel would type it.
+ */
+export const TASK_IDS = ["shown", "written"] as const;
+export type TaskIds = (typeof TASK_IDS)[number];
+
+const WRITTEN_ID = /(?<![\w./-])t([1-9]\d{0,2})(?![\w-]|\.\w)/g;
+
+/** The request as the user would have written it after reading the panel: gold-order ids replaced by the router's. */
+function withShownIds(text: string, goldOrder: readonly string[], shownID: ReadonlyMap<string, string>): string {
+  return text.replace(WRITTEN_ID, (written, number: string) => shownID.get(goldOrder[Number(number) - 1] ?? "") ?? written);
+}
+
+async function evaluateSession(session: LabelledSession, router: Router, threshold: number, ids: TaskIds): Promise<{ requests: EvaluatedRequest[]; relabelled: number }> {
   let ledger = emptyLedger();
   const index = new TaskIndex();
   const shape = shapeOf(session);
@@ -152,9 +171,14 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
   /** Gold labels of the requests so far: a label's first request opens its task. */
   const goldSeen = new Set<string>();
   let relabelled = 0;
+  /** Gold labels in the order they first appear (what the writers' `t1`, `t2` count), and the router task each was last seen in. */
+  const goldOrder: string[] = [];
+  const shownID = new Map<string, string>();
+  const ownID = new Set<string>();
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
-    const routed = await routeRequest({ router, ledger, index, messageID, text: request.text, threshold });
+    const text = ids === "shown" ? withShownIds(request.text, goldOrder, shownID) : request.text;
+    const routed = await routeRequest({ router, ledger, index, messageID, text, threshold });
     ledger = routed.ledger;
     const entry: LedgerEntry = routed.entry;
     const existingLabels = new Set(labelOf.values());
@@ -194,6 +218,14 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
       relabelled += 1;
     } else if (verdict?.kind === "confirm" && request.files) ledger = confirmRequest(ledger, messageID, request.files);
     const settled = verdict !== undefined || isSettled(entry, threshold);
+    if (!sharedGold) {
+      if (!goldOrder.includes(request.task)) goldOrder.push(request.task);
+      // A task opened by its own first request keeps that id on the panel; until then the user sees where its requests went.
+      if (!entry.shared && !ownID.has(request.task)) {
+        shownID.set(request.task, home);
+        if (entry.opened && home === routed.task.id && !existingLabels.has(request.task)) ownID.add(request.task);
+      }
+    }
     if (!sharedGold && !entry.shared) {
       const homes = homesOf.get(request.task) ?? new Set<string>();
       homes.add(home);
@@ -203,7 +235,7 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
     else if (settled) {
       index.current = home;
       index.addEvidence(home, {
-        text: request.text,
+        text,
         ...(request.files ? { paths: request.files } : {}),
         ...(request.workspace ? { workspaces: [request.workspace] } : {}),
       });

@@ -5,7 +5,7 @@ import { describeProblem } from "../config/option-problem.js";
 import { resolveOptions } from "../config/resolve-options.js";
 import { createLexicalRouter, type Router, type RouterName } from "../core/routing/router.js";
 import { RcmError } from "../errors/rcm-error.js";
-import { evaluateRouting, type RoutingEvaluation } from "./evaluate-routing.js";
+import { evaluateRouting, type RoutingEvaluation, type TaskIds } from "./evaluate-routing.js";
 import { readLabelledSessions } from "./labelled-sessions.js";
 
 
@@ -15,10 +15,11 @@ export async function runRouteEval(options: {
   router: RouterName;
   threshold: number;
   env: Readonly<Record<string, string | undefined>>;
+  ids?: TaskIds;
 }): Promise<RoutingEvaluation> {
   const sessions = [];
   for (const path of options.paths) sessions.push(...(await readLabelledSessions(path)));
-  return evaluateRouting({ sessions, router: routerFor(options.router, options.threshold, options.env), threshold: options.threshold });
+  return evaluateRouting({ sessions, router: routerFor(options.router, options.threshold, options.env), threshold: options.threshold, ...(options.ids ? { ids: options.ids } : {}) });
 }
 
 /**

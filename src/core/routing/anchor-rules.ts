@@ -33,8 +33,8 @@ export interface AnchorVerdict {
  *    it reads like a fresh issue report (then a new task sharing the task's vocabulary is as
  *    likely, and the full history stays) or the model's choice has a file or name of its own;
  * 4. it names two or more: ambiguous, the full history stays;
- * 5. it names none, and the model opens a task with nothing new in the request (no cue,
- *    checkout, unseen path, nor words no task has): unsure;
+ * 5. it names none, and the model opens a task that nothing in the request says is new (no
+ *    cue, checkout nor unknown task name; unseen words and paths alone do not): unsure;
  * 6. it names none, shares nothing distinctive, brings several words nobody used, and names
  *    a new thing ("the shipping middleware") or does not read as a reply, while the model
  *    folds it into a task it does not name: it reads as an uncued new task, so it opens one,
@@ -60,7 +60,8 @@ export function anchorVerdict(options: {
   const keep: AnchorVerdict = { chosen, unsure: false, why: "" };
   if (explicitNewTask && !anchors.strong.some((anchor) => anchor.named)) return { chosen: "new", floor: CUED_NEW_CONFIDENCE, unsure: false, why: "says it starts a new task" };
   const hard = anchors.strong.filter(isHard);
-  const firm = hard.length > 0 ? hard : anchors.strong;
+  // An id or label alone is outvoted by another task's own file or words: one of the two is off.
+  const firm = hard.length > 0 && !(hard.length === 1 && hard[0]?.byId && anchors.strong.length > 1) ? hard : anchors.strong;
   if (firm.length > 1) {
     const chosenNamed = chosen !== "new" && firm.some((anchor) => anchor.task === chosen.task && anchor.named);
     return chosenNamed ? keep : { chosen, unsure: true, why: `names ${firm.map((anchor) => anchor.task.id).join(" and ")}: could be either` };
@@ -84,13 +85,11 @@ export function anchorVerdict(options: {
   }
   if (anchor) return keep;
   if (chosen === "new") {
-    const somethingNew =
-      facts.newTaskCue ||
-      facts.unseenCheckout !== undefined ||
-      facts.unknownReference !== undefined ||
-      facts.unseenPaths > 0 ||
-      (anchors.bestTermScore < 1 && facts.unseenWords >= 3);
-    return somethingNew ? keep : { chosen, unsure: true, why: "nothing in it is new, so not surely a new task" };
+    // Sure of a new task only on the user's word (a cue, a checkout or a task name nobody has): a
+    // comment in new words continues its thread as often as it opens one.
+    if (facts.newTaskCue || facts.unseenCheckout !== undefined || facts.unknownReference !== undefined) return keep;
+    const somethingNew = facts.unseenPaths > 0 || (anchors.bestTermScore < 1 && facts.unseenWords >= 3);
+    return { chosen, unsure: true, why: somethingNew ? "new words but no cue: may be a new task" : "nothing in it is new, so not surely a new task" };
   }
   const chosenHasOwn = hasOwnEvidence(chosen);
   if (chosenHasOwn) return keep;

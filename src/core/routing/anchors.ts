@@ -1,6 +1,7 @@
 import { phrasesOf } from "./phrases.js";
 import type { RoutingFeatures, TaskCandidate } from "./routing-features.js";
-import { GENERIC_WORDS, type Signals } from "./signals.js";
+import { isCommonWord } from "./common-words.js";
+import type { Signals } from "./signals.js";
 import type { TaskIndex, TaskProfile } from "./task-index.js";
 
 /** How a request names one task: by what only that task has touched or said. */
@@ -13,7 +14,9 @@ export interface TaskAnchor {
    * "task 4" counts the user's tasks, which need not be the router's.
    */
   named: boolean;
-  /** Request words and code names this task used, weighed by how few tasks used them (BM25's IDF, 1 for a task's own). */
+  /** Named by its id or label only (no checkout, no file): the user's word for what the panel showed, which may have moved since. */
+  byId: boolean;
+  /** Request code names this task used, weighed by how few tasks used them (BM25's IDF, 1 for a task's own), and uncommon words only it used. */
   terms: string[];
   /** Two-word phrases ("date parser") only this task has used. */
   phrases: string[];
@@ -43,8 +46,6 @@ export const STRONG_TERMS = 2;
 export const FOLLOW_UP_TERMS = 1.5;
 // A word only one task used once, in passing, is half an anchor: remarks share such words by chance.
 const PASSING_WEIGHT = 0.5;
-// A word every task of a code base uses ("error", "config") names no task by itself.
-const GENERIC_WEIGHT = 0.4;
 // Below this share of a task's own word's weight, a word is too common in the session to name a task.
 const MIN_TERM_WEIGHT = 0.5;
 
@@ -81,10 +82,8 @@ function anchorOf(options: {
   const { candidate, signals, index, words, phrases, soleOwner } = options;
   const { task } = candidate;
   const files = signals.paths.filter((path) => soleOwner.get(path) === task);
-  const named =
-    candidate.workspace ||
-    signals.taskIds.includes(task.id) ||
-    signals.taskLabels.some((label) => task.labels.has(label));
+  const byId = signals.taskIds.includes(task.id) || signals.taskLabels.some((label) => task.labels.has(label));
+  const named = candidate.workspace || byId;
   const terms: string[] = [];
   let termScore = 0;
   let keyed = false;
@@ -94,10 +93,12 @@ function anchorOf(options: {
     termScore += idf * weight;
     if (weight === 1) keyed = true;
   };
+  // Only evidence that separates tasks: a word anyone writes ("follow", "response", "json") or one
+  // another task used too names none of them.
   for (const word of words) {
     if (!task.words.has(word) && !task.titleWords.has(word) && !task.symbols.has(word)) continue;
-    const weight = (GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1) * (task.keyWords.has(word) ? 1 : PASSING_WEIGHT);
-    credit(word, idfShare(index.wordTaskCount(word), index.size), weight);
+    if (isCommonWord(word) || index.wordTaskCount(word) > 1) continue;
+    credit(word, 1, task.keyWords.has(word) ? 1 : PASSING_WEIGHT);
   }
   for (const symbol of signals.symbols) {
     if (task.symbols.has(symbol) && !words.includes(symbol)) credit(symbol, idfShare(index.symbolTaskCount(symbol), index.size), 1);
@@ -109,7 +110,7 @@ function anchorOf(options: {
     termScore += withKey ? 1 : PASSING_WEIGHT;
     keyed ||= withKey;
   }
-  return { task, files, named, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000, keyed };
+  return { task, files, named, byId: byId && !candidate.workspace && files.length === 0, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000, keyed };
 }
 
 function only<T>(items: readonly T[]): T | undefined {

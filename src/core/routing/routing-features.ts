@@ -1,4 +1,5 @@
-import { basename, contentWords, GENERIC_WORDS, parentDirectory, type Signals } from "./signals.js";
+import { isCommonWord } from "./common-words.js";
+import { basename, contentWords, parentDirectory, type Signals } from "./signals.js";
 import { samePath, type TaskIndex, type TaskProfile } from "./task-index.js";
 
 /**
@@ -99,7 +100,7 @@ export interface RoutingFeatures {
   facts: RequestFacts;
 }
 
-// The one hand-set scale left: a word every task of a code base uses counts at this share.
+// The one hand-set scale left: a word anyone writes (everyday or developers' English) counts at this share.
 const GENERIC_SHARE = 0.4;
 
 /**
@@ -235,7 +236,7 @@ function evidenceOf(task: TaskProfile, signals: Signals, index: TaskIndex, fileO
     seen += 1;
     // A code span like `page` is a symbol and a word: count its evidence once.
     if (signals.symbols.includes(word) && task.symbols.has(word)) continue;
-    words += (GENERIC_WORDS.has(word) ? GENERIC_SHARE : 1) / Math.max(1, index.wordTaskCount(word));
+    words += (isCommonWord(word) ? GENERIC_SHARE : 1) / Math.max(1, index.wordTaskCount(word));
   }
   const size = unique.size + signals.paths.length + signals.symbols.length;
   return { files, directories, symbols, words, total: files + symbols + words, coverage: size === 0 ? 0 : Math.min(1, seen / size) };
@@ -300,9 +301,11 @@ function explicitReferences(text: string, signals: Signals, index: TaskIndex): {
     else unknown ??= id;
   }
   for (const ordinal of signals.taskOrdinals) {
+    // "task 3" counts the user's tasks: the router's count agrees only while every task up to it is surely one.
+    const counted = tasks.filter((candidate) => candidate.ordinal <= ordinal);
     const task = tasks.find((candidate) => candidate.ordinal === ordinal);
-    if (task) named.add(task);
-    else unknown ??= `task ${ordinal}`;
+    if (task && counted.every((candidate) => candidate.settled)) named.add(task);
+    else if (!task) unknown ??= `task ${ordinal}`;
   }
   for (const label of signals.taskLabels) {
     const task = tasks.find((candidate) => candidate.labels.has(label));

@@ -46,6 +46,8 @@ export interface TaskProfile {
   /** Names the user gave the task ("Task B"). */
   readonly labels: Set<string>;
   requests: number;
+  /** Something sure says the task is real (a settled request of it): until then its title is unread and its ordinal uncertain. */
+  settled: boolean;
   /** The latest few request texts, newest last, for a model router's prompt. */
   readonly recentRequests: string[];
   /** Position of the task's latest request in the session, for recency. */
@@ -107,6 +109,7 @@ export class TaskIndex {
       issueRefs: new Set(),
       labels: new Set(),
       requests: 0,
+      settled: options.settled !== false,
       recentRequests: [],
       lastRequest: 0,
     };
@@ -209,7 +212,9 @@ export class TaskIndex {
   }
 
   private readTitle(profile: TaskProfile): void {
-    if (profile.titleWords.size === 0) for (const word of contentWords(profile.title)) profile.titleWords.add(word);
+    if (profile.settled && profile.titleWords.size > 0) return;
+    profile.settled = true;
+    for (const word of contentWords(profile.title)) profile.titleWords.add(word);
   }
 
   private addPath(profile: TaskProfile, path: string): void {
