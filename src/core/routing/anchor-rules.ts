@@ -75,11 +75,10 @@ export function anchorVerdict(options: {
     const target = candidates.find((candidate) => candidate.task === anchor.task);
     if (!target) return keep;
     const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: false, why: `named ${describeAnchor(anchor)}` };
-    if (isHard(anchor) || chosen === target) return named;
-    if (chosen === "new") {
-      const readsAsFresh = facts.opensLikeIssue && !facts.followUp && !reviewCue;
-      return readsAsFresh ? { chosen, unsure: true, why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` } : named;
-    }
+    // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it.
+    const readsAsFresh = facts.opensLikeIssue && !facts.followUp && !reviewCue;
+    if (readsAsFresh && !anchor.named) return { chosen, unsure: true, why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` };
+    if (isHard(anchor) || chosen === target || chosen === "new") return named;
     const chosenHasOwn = hasOwnEvidence(chosen);
     return chosenHasOwn ? { chosen, unsure: true, why: `${describeAnchor(anchor)} point to ${anchor.task.id}, ${describeCandidate(chosen)} to ${chosen.task.id}: could be either` } : named;
   }
