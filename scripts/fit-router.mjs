@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fits the lexical router's parameters on the routing corpus's train split and writes them to
+// Fits the lexical router's parameters on the routing corpus's train split and the development thread sessions (fitting-sessions.ts) and writes them to
 // src/core/routing/router-parameters.ts (run through `npm run fit-router`, which builds first
 // and after). The corpus's dev and test splits, the other corpora and the generated sessions
 // are never fitted on (scripts/route-eval-styles.mjs fits on generated styles, apart).

@@ -38,10 +38,10 @@ describe("the routing corpus", () => {
 });
 
 describe("the lexical router's parameters", () => {
-  it("are exactly what `npm run fit-router` fits on the train split, and nothing else", async () => {
+  it("are exactly what `npm run fit-router` fits on the train split and the development thread sessions, and nothing held out", async () => {
     const { sessions, splits } = await fittingSessions(packageRoot());
     const { parameters } = await fitRouterParameters({ sessions, splits, l2: ROUTER_PARAMETERS.fittedOn.l2 });
     expect(parameters).toEqual(ROUTER_PARAMETERS);
-    expect(ROUTER_PARAMETERS.fittedOn.splits).toEqual(["fixtures/routing-corpus/train"]);
+    expect(ROUTER_PARAMETERS.fittedOn.splits).toEqual(["fixtures/routing-corpus/train", "fixtures/routing-threads-dev"]);
   }, 180_000);
 });

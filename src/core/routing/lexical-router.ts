@@ -1,4 +1,4 @@
-import { type AnchorVerdict, anchorVerdict } from "./anchor-rules.js";
+import { type AnchorVerdict, anchorVerdict, type UnsureKind } from "./anchor-rules.js";
 import { anchorsOf } from "./anchors.js";
 import { type DecisionBasis, type RoutingDecision, roundConfidence } from "./decision.js";
 import { calibrate, type RouterParameters, scoreCandidates } from "./router-model.js";
@@ -25,8 +25,6 @@ export interface LexicalRouterOptions {
 
 /** How far below the threshold a held-back decision stays. */
 const BELOW_THRESHOLD = 0.05;
-/** The least confidence of a decision the anchors left unsure: it is right about as often as not. */
-const UNSURE_FLOOR = 0.5;
 
 /**
  * Routes a request with no model and no network. Every candidate (each task, and "new")
@@ -44,7 +42,11 @@ export interface LexicalDecision {
   decision: RoutingDecision;
   /** Before calibration and safety rules; undefined for the first request and shared instructions. */
   probability?: number;
+  /** The model's probability for what was finally chosen (the anchors may choose otherwise). */
+  chosenProbability?: number;
   rule?: SafetyRule;
+  /** The kind of unsure verdict the anchors gave, if they gave one. */
+  unsure?: UnsureKind;
 }
 
 export function decideLexically(request: RoutingRequest, index: TaskIndex, options: LexicalRouterOptions): LexicalDecision {
@@ -91,14 +93,14 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
   // An anchor is the positive evidence the safety rules ask for; without one they still hold.
   const rule = verdict.floor === undefined ? safetyRule({ features, chosen, current: index.current }) : undefined;
   if (rule) confidence = heldBack(confidence, rule, parameters, threshold);
-  // An unsure verdict is a coin the anchors could not settle: neither sure nor far from it.
-  if (verdict.unsure) confidence = Math.min(Math.max(confidence, UNSURE_FLOOR), threshold - BELOW_THRESHOLD);
+  // An unsure verdict is as sure as such verdicts turned out to be, and always below the threshold.
+  if (verdict.unsure) confidence = Math.min(calibrate(chosenProbability, parameters.unsure[verdict.unsure]), threshold - BELOW_THRESHOLD);
   const reason = describe({ chosen, probability, rule, verdict, features, current: index.current });
   const decision =
     chosen === "new"
       ? decide(newTask, confidence, reason, features.facts.unseenCheckout ? "workspace" : "content")
       : decide({ kind: "task", task: chosen.task.id }, confidence, reason, basisOf(chosen));
-  return { decision, probability, ...(rule ? { rule } : {}) };
+  return { decision, probability, chosenProbability, ...(rule ? { rule } : {}), ...(verdict.unsure ? { unsure: verdict.unsure } : {}) };
 }
 
 /**

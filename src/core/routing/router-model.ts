@@ -1,3 +1,4 @@
+import type { UnsureKind } from "./anchor-rules.js";
 import {
   NEW_TASK_FEATURES,
   type NewTaskFeature,
@@ -24,6 +25,11 @@ export interface RouterParameters {
   calibration: { slope: number; intercept: number };
   /** Confidence a decision gets when a safety rule holds it back (out-of-fold accuracy of such decisions). */
   caps: { unsupported: number; foldedNewTask: number };
+  /**
+   * Confidence of a decision the anchors leave unsure, by kind: Platt scaling of the model's
+   * probability for what was chosen, fitted out of fold on such decisions alone.
+   */
+  unsure: Record<UnsureKind, RouterParameters["calibration"]>;
 }
 
 /** The candidates' probabilities: existing tasks in index order, "new", and "shared". */

@@ -1,4 +1,5 @@
 import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
+import { UNSURE_KINDS } from "../../core/routing/anchor-rules.js";
 import { decideLexically, type LexicalDecision } from "../../core/routing/lexical-router.js";
 import type { Router } from "../../core/routing/router.js";
 import type { RouterParameters } from "../../core/routing/router-model.js";
@@ -23,6 +24,8 @@ export interface FitReport {
 interface FoldDecision {
   probability: number;
   rule: LexicalDecision["rule"];
+  unsure: LexicalDecision["unsure"];
+  chosenProbability: number;
   basis: string;
   correct: boolean;
 }
@@ -52,12 +55,20 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
     unsupported: laplace(decisions.filter((decision) => decision.rule === "unsupported")),
     foldedNewTask: laplace(decisions.filter((decision) => decision.rule === "folded-new-task")),
   };
+  const unsure = Object.fromEntries(
+    UNSURE_KINDS.map((kind) => {
+      const held = decisions.filter((decision) => decision.unsure === kind).map((decision) => ({ ...decision, probability: decision.chosenProbability }));
+      const fitted = fitPlatt(held);
+      return [kind, { slope: round(fitted.slope), intercept: round(fitted.intercept) }];
+    }),
+  ) as RouterParameters["unsure"];
   const parameters: RouterParameters = {
     version: 1,
     fittedOn: { splits: options.splits, sessions: sessions.length, requests: sessions.reduce((sum, session) => sum + session.requests.length, 0), examples: choices.length, l2, folds: groups.length },
     ...weightsByName(fit.weights),
     calibration: { slope: round(calibration.slope), intercept: round(calibration.intercept) },
     caps: { unsupported: round(caps.unsupported), foldedNewTask: round(caps.foldedNewTask) },
+    unsure,
   };
   const calibrated = decisions.map((decision) => ({ confidence: platt(decision.probability, calibration), correct: decision.correct }));
   return {
@@ -84,13 +95,15 @@ async function foldDecisions(sessions: readonly LabelledSession[], weights: read
     ...weightsByName(weights),
     calibration: { slope: 1, intercept: 0 },
     caps: { unsupported: 1, foldedNewTask: 1 },
+    // Unsure decisions at their model probability, held below the threshold by the router.
+    unsure: Object.fromEntries(UNSURE_KINDS.map((kind) => [kind, { slope: 1, intercept: 0 }])) as RouterParameters["unsure"],
   };
   const details: LexicalDecision[] = [];
   const router: Router = {
     name: "lexical",
     route: async (request, index) => {
-      // A threshold above 1 leaves every confidence as the model gave it.
-      const detail = decideLexically(request, index, { parameters, threshold: 2 });
+      // Uncalibrated and uncapped, but held back below the threshold as online: an unsure decision is no evidence for the next.
+      const detail = decideLexically(request, index, { parameters, threshold: DEFAULT_OPTIONS.confidenceThreshold });
       details.push(detail);
       return detail.decision;
     },
@@ -99,7 +112,7 @@ async function foldDecisions(sessions: readonly LabelledSession[], weights: read
   return evaluation.requests.flatMap((request, position) => {
     const detail = details[position];
     if (!detail || detail.decision.basis === "first") return [];
-    return [{ probability: detail.probability ?? detail.decision.confidence, rule: detail.rule, basis: detail.decision.basis, correct: request.correct }];
+    return [{ probability: detail.probability ?? detail.decision.confidence, rule: detail.rule, unsure: detail.unsure, chosenProbability: detail.chosenProbability ?? detail.decision.confidence, basis: detail.decision.basis, correct: request.correct }];
   });
 }
 
@@ -113,7 +126,7 @@ function weightsByName(weights: readonly number[]): Pick<RouterParameters, "task
 }
 
 /** Platt scaling: P(right) = sigmoid(slope * logit(p) + intercept), as a two-candidate logit. */
-function fitPlatt(decisions: readonly FoldDecision[]): { slope: number; intercept: number } {
+function fitPlatt(decisions: readonly { probability: number; correct: boolean }[]): { slope: number; intercept: number } {
   if (decisions.length === 0) return { slope: 1, intercept: 0 };
   const choices: Choice[] = decisions.map((decision) => ({ candidates: [[logit(decision.probability), 1], [0, 0]], chosen: decision.correct ? 0 : 1 }));
   const { weights } = fitConditionalLogit({ choices, dimension: 2, l2: 1e-3 });
