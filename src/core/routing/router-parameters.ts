@@ -16,83 +16,83 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "folds": 21
   },
   "taskWeights": {
-    "fileEvidence": 0.0171,
-    "directoryEvidence": -0.2132,
-    "symbolEvidence": 0.9687,
-    "wordEvidence": 2.7259,
-    "coverage": 1.9414,
-    "evidenceShare": 0.1552,
-    "current": -0.0391,
-    "currentFollowUp": 1.1157,
-    "currentBare": 0.1508,
-    "previous": -0.5573,
-    "workspace": 5.076,
-    "explicit": 4.5059,
-    "backReference": 1.5011,
-    "backReferenceLead": 0.852,
-    "titleOverlap": 2.1264
+    "fileEvidence": 0.0459,
+    "directoryEvidence": -0.2036,
+    "symbolEvidence": 0.9469,
+    "wordEvidence": 2.7458,
+    "coverage": 1.954,
+    "evidenceShare": 0.1363,
+    "current": -0.0292,
+    "currentFollowUp": 1.1079,
+    "currentBare": 0.1492,
+    "previous": -0.5634,
+    "workspace": 5.0844,
+    "explicit": 4.5076,
+    "backReference": 1.5376,
+    "backReferenceLead": 0.8784,
+    "titleOverlap": 2.1578
   },
   "newTaskWeights": {
-    "bias": -7.8178,
-    "newTaskCue": 3.2806,
-    "opensLikeIssue": 1.6643,
-    "novelty": 1.1246,
-    "followUp": -0.4515,
-    "unseenCheckout": 5.3033,
-    "unseenPaths": 0.4355,
-    "contentWords": 2.5855,
-    "unknownReference": 0.9691,
-    "unknownLabel": 0.6536,
-    "bestCoverage": 0.2355,
-    "bestEvidence": 1.3382,
-    "bestWorkspace": 0.4043,
-    "bestExplicit": 0.4674
+    "bias": -7.8095,
+    "newTaskCue": 3.7168,
+    "opensLikeIssue": 1.5578,
+    "novelty": 1.1251,
+    "followUp": -0.5189,
+    "unseenCheckout": 5.2637,
+    "unseenPaths": 0.4843,
+    "contentWords": 2.6095,
+    "unknownReference": 0.9584,
+    "unknownLabel": 0.6438,
+    "bestCoverage": 0.1899,
+    "bestEvidence": 1.3503,
+    "bestWorkspace": 0.3868,
+    "bestExplicit": 0.4449
   },
   "sharedWeights": {
-    "bias": -1.7822,
-    "sharedCue": 3.2298,
-    "scopeCue": 3.3625,
-    "timeScope": 3.2802,
-    "ruleCue": 1.0413,
-    "reminderCue": 2.6848,
-    "codeItems": -0.4211,
-    "contentWords": 0.122,
-    "followUp": -0.6709,
-    "bestEvidence": -0.0666,
-    "bestExplicit": -0.2239
+    "bias": -1.7926,
+    "sharedCue": 3.2311,
+    "scopeCue": 3.3554,
+    "timeScope": 3.2698,
+    "ruleCue": 1.0445,
+    "reminderCue": 2.6866,
+    "codeItems": -0.4083,
+    "contentWords": 0.128,
+    "followUp": -0.6693,
+    "bestEvidence": -0.0671,
+    "bestExplicit": -0.2241
   },
   "calibration": {
-    "slope": 0.6192,
-    "intercept": -0.0287
+    "slope": 0.6188,
+    "intercept": -0.0342
   },
   "caps": {
-    "unsupported": 0.3653,
-    "foldedNewTask": 0.3636
+    "unsupported": 0.3713,
+    "foldedNewTask": 0.3333
   },
   "unsure": {
     "either": {
-      "slope": 2.8595,
-      "intercept": 1.826
+      "slope": 2.6885,
+      "intercept": 1.3965
     },
     "fresh-report": {
-      "slope": 0.1251,
-      "intercept": 0.4792
+      "slope": 0.1691,
+      "intercept": 0.3893
     },
     "uncued-new": {
-      "slope": 0.2344,
-      "intercept": -0.2461
+      "slope": 0.2282,
+      "intercept": -0.2344
     },
     "new-file": {
-      "slope": 1.1974,
-      "intercept": 1.5006
+      "slope": 1.1759,
+      "intercept": 1.2497
     },
     "not-new": {
-      "slope": 3.1344,
-      "intercept": -2.3821
+      "slope": 3.12,
+      "intercept": -2.2827
     },
     "unnamed": {
-      "slope": 0.7562,
-      "intercept": -0.1993
+      "slope": 0.7431,
+      "intercept": -0.1838
     }
   }
 };

@@ -222,13 +222,25 @@ export function extractSignals(text: string): Signals {
     timeScope: TIME_SCOPE.test(text),
     ruleCue: RULE_CUE.test(text),
     reminderCue: REMINDER_CUE.test(text),
-    newTaskCue: NEW_TASK_CUE.test(text),
-    explicitNewTask: EXPLICIT_NEW_TASK.test(text),
+    newTaskCue: NEW_TASK_CUE.test(opening(text)),
+    explicitNewTask: EXPLICIT_NEW_TASK.test(opening(text)),
     namedThings: namedThings(text),
     reviewCue: REVIEW_CUE.test(text),
     // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
     words: [...contentWords(text.replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
   };
+}
+
+// How far into a request a new-task cue counts: people say "new task:" or "separately," up front.
+const OPENING_WORDS = 12;
+
+/**
+ * The request's opening words: a cue for a new task is said there ("unrelated, but ..."), while
+ * the same words later in a long comment are about something else ("is this an unrelated bug?",
+ * "spawning a new task").
+ */
+function opening(text: string): string {
+  return text.trimStart().split(/\s+/).slice(0, OPENING_WORDS).join(" ");
 }
 
 function namedThings(text: string): string[] {
