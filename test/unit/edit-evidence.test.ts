@@ -36,8 +36,9 @@ function ledgerWith(third: LedgerEntry): Ledger {
 }
 
 describe("the session teaches itself from a turn's edits", () => {
-  it("relabels an unsure request whose edits are all in one other task's files", () => {
-    const relabels = settlementsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 3 });
+  it("relabels an unsure request whose edits are all in one other task's files, unless it opened a task (a neighbour in the same file)", () => {
+    expect(settlementsOf({ groups: GROUPS, ledger: ledgerWith(entry("t3", 0.7, { opened: true })), threshold: 0.8, finishedBefore: 3 })).toEqual([]);
+    const relabels = settlementsOf({ groups: GROUPS, ledger: ledgerWith(entry("t1", 0.7)), threshold: 0.8, finishedBefore: 3 });
     expect(relabels).toEqual([{ messageID: "m3", kind: "relabel", task: "t2", files: [`${ROOT}/src/dates/parse.py`] }]);
   });
 
@@ -63,7 +64,7 @@ describe("the session teaches itself from a turn's edits", () => {
 
   it("counts no file as a task's while the request that touched it is unsure", () => {
     // m2 opened t2 unsure: its parse.py is nobody's, so m3's edit of it settles nothing.
-    const ledger = ledgerWith(entry("t3", 0.7, { opened: true }));
+    const ledger = ledgerWith(entry("t1", 0.7));
     const unsureSecond = { ...ledger, decisions: { ...ledger.decisions, m2: entry("t2", 0.6, { opened: true }) } };
     expect(settlementsOf({ groups: GROUPS, ledger: unsureSecond, threshold: 0.8, finishedBefore: 3 })).toEqual([
       { messageID: "m2", kind: "confirm", task: "t2", files: [`${ROOT}/src/dates/parse.py`] },

@@ -44,14 +44,16 @@ export type EditVerdict = { kind: "relabel"; task: string } | { kind: "confirm" 
 
 /**
  * An unsure decision settled by its turn's edits: relabelled where they all landed in one
- * other task's files; confirmed where none landed in another task's files and some landed
+ * other task's files (unless it opened a task); confirmed where none landed in another task's files and some landed
  * in its own task's (or, for a task the request opened, anywhere no task had touched).
  */
 export function editVerdict(options: { routedTo: string; opened: boolean; edited: readonly string[]; ownersOf: (path: string) => readonly string[] }): EditVerdict | undefined {
   const { routedTo, opened, edited, ownersOf } = options;
   if (edited.length === 0) return undefined;
   const owner = evidenceOwner(options);
-  if (owner !== undefined) return { kind: "relabel", task: owner };
+  // A task opened unsure whose work lands in another task's file is that task's neighbour as
+  // often as a part of it (two issues in one file): it stays unsure.
+  if (owner !== undefined) return opened ? undefined : { kind: "relabel", task: owner };
   const owners = edited.map(ownersOf);
   if (owners.some((tasks) => tasks.some((task) => task !== routedTo))) return undefined;
   return opened || owners.some((tasks) => tasks.includes(routedTo)) ? { kind: "confirm" } : undefined;

@@ -62,37 +62,37 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "bestExplicit": -0.2241
   },
   "calibration": {
-    "slope": 0.6188,
-    "intercept": -0.0342
+    "slope": 0.6668,
+    "intercept": -0.0497
   },
   "caps": {
-    "unsupported": 0.3713,
+    "unsupported": 0.386,
     "foldedNewTask": 0.3333
   },
   "unsure": {
     "either": {
-      "slope": 2.6885,
-      "intercept": 1.3965
+      "slope": 2.7038,
+      "intercept": 1.4266
     },
     "fresh-report": {
-      "slope": 0.1691,
+      "slope": 0.1692,
       "intercept": 0.3893
     },
     "uncued-new": {
-      "slope": 0.2282,
-      "intercept": -0.2344
+      "slope": 0.2297,
+      "intercept": -0.2373
     },
     "new-file": {
-      "slope": 1.1759,
-      "intercept": 1.2497
+      "slope": 1.1572,
+      "intercept": 1.1869
     },
     "not-new": {
       "slope": 3.12,
       "intercept": -2.2827
     },
     "unnamed": {
-      "slope": 0.7431,
-      "intercept": -0.1838
+      "slope": 0.8109,
+      "intercept": -0.1571
     }
   }
 };
