@@ -1,4 +1,4 @@
-import { contentWords } from "./signals.js";
+import { contentWords, withoutUrls } from "./signals.js";
 
 /**
  * Two-word phrases of a text: adjacent content words within one clause ("the date
@@ -6,7 +6,7 @@ import { contentWords } from "./signals.js";
  */
 export function phrasesOf(text: string): string[] {
   const phrases = new Set<string>();
-  for (const clause of text.split(/[.,;:!?()[\]{}"\n]+|\s-\s/)) {
+  for (const clause of withoutUrls(text).split(/[.,;:!?()[\]{}"\n]+|\s-\s/)) {
     const words = contentWords(clause);
     for (let position = 1; position < words.length; position += 1) {
       const first = words[position - 1] as string;

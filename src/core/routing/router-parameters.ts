@@ -16,83 +16,83 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "folds": 21
   },
   "taskWeights": {
-    "fileEvidence": 0.0459,
-    "directoryEvidence": -0.2036,
-    "symbolEvidence": 0.9469,
-    "wordEvidence": 2.7458,
-    "coverage": 1.954,
-    "evidenceShare": 0.1363,
-    "current": -0.0292,
-    "currentFollowUp": 1.1079,
-    "currentBare": 0.1492,
-    "previous": -0.5634,
-    "workspace": 5.0844,
-    "explicit": 4.5076,
-    "backReference": 1.5376,
-    "backReferenceLead": 0.8784,
-    "titleOverlap": 2.1578
+    "fileEvidence": 0.0822,
+    "directoryEvidence": -0.2122,
+    "symbolEvidence": 1.1062,
+    "wordEvidence": 2.6689,
+    "coverage": 1.9885,
+    "evidenceShare": 0.1584,
+    "current": -0.0434,
+    "currentFollowUp": 1.0881,
+    "currentBare": 0.1703,
+    "previous": -0.57,
+    "workspace": 5.0786,
+    "explicit": 4.4989,
+    "backReference": 1.5362,
+    "backReferenceLead": 0.8826,
+    "titleOverlap": 2.184
   },
   "newTaskWeights": {
-    "bias": -7.8095,
-    "newTaskCue": 3.7168,
-    "opensLikeIssue": 1.5578,
-    "novelty": 1.1251,
-    "followUp": -0.5189,
-    "unseenCheckout": 5.2637,
-    "unseenPaths": 0.4843,
-    "contentWords": 2.6095,
-    "unknownReference": 0.9584,
-    "unknownLabel": 0.6438,
-    "bestCoverage": 0.1899,
-    "bestEvidence": 1.3503,
-    "bestWorkspace": 0.3868,
-    "bestExplicit": 0.4449
+    "bias": -7.9967,
+    "newTaskCue": 3.7081,
+    "opensLikeIssue": 1.5506,
+    "novelty": 0.998,
+    "followUp": -0.5513,
+    "unseenCheckout": 5.2333,
+    "unseenPaths": 0.4706,
+    "contentWords": 2.7177,
+    "unknownReference": 0.9542,
+    "unknownLabel": 0.6345,
+    "bestCoverage": 0.2617,
+    "bestEvidence": 1.3427,
+    "bestWorkspace": 0.3762,
+    "bestExplicit": 0.4427
   },
   "sharedWeights": {
-    "bias": -1.7926,
-    "sharedCue": 3.2311,
-    "scopeCue": 3.3554,
-    "timeScope": 3.2698,
-    "ruleCue": 1.0445,
-    "reminderCue": 2.6866,
-    "codeItems": -0.4083,
-    "contentWords": 0.128,
-    "followUp": -0.6693,
-    "bestEvidence": -0.0671,
-    "bestExplicit": -0.2241
+    "bias": -1.8161,
+    "sharedCue": 3.2398,
+    "scopeCue": 3.3711,
+    "timeScope": 3.27,
+    "ruleCue": 1.0454,
+    "reminderCue": 2.7016,
+    "codeItems": -0.4158,
+    "contentWords": 0.12,
+    "followUp": -0.6768,
+    "bestEvidence": -0.0362,
+    "bestExplicit": -0.2216
   },
   "calibration": {
-    "slope": 0.6668,
-    "intercept": -0.0497
+    "slope": 0.6751,
+    "intercept": -0.048
   },
   "caps": {
-    "unsupported": 0.386,
+    "unsupported": 0.3807,
     "foldedNewTask": 0.3333
   },
   "unsure": {
     "either": {
-      "slope": 2.7038,
-      "intercept": 1.4266
+      "slope": 2.6629,
+      "intercept": 1.3483
     },
     "fresh-report": {
-      "slope": 0.1692,
-      "intercept": 0.3893
+      "slope": 0.1183,
+      "intercept": 0.69
     },
     "uncued-new": {
-      "slope": 0.2297,
-      "intercept": -0.2373
+      "slope": 0.2375,
+      "intercept": -0.1905
     },
     "new-file": {
-      "slope": 1.1572,
-      "intercept": 1.1869
+      "slope": 0.7205,
+      "intercept": 0.0778
     },
     "not-new": {
-      "slope": 3.12,
-      "intercept": -2.2827
+      "slope": 2.1943,
+      "intercept": -2.8038
     },
     "unnamed": {
-      "slope": 0.8109,
-      "intercept": -0.1571
+      "slope": 0.824,
+      "intercept": -0.1479
     }
   }
 };

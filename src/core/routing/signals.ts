@@ -110,7 +110,10 @@ const EXPLICIT_NEW_TASK = new RegExp(
   [
     CHAT_LEAD +
       String.raw`(?:(?:a |one )?new (?:task|thing|issue|bug|request|ticket|feature|job|item)\b|another (?:thing|task|issue|request)\b|separately\b|separate (?:issue|task|thing|bug|question|problem)\b|unrelated\b|different (?:task|thing|topic)\b|next (?:task|thing|issue|item)\b|task [a-z]\s*[:.\-—])`,
-    String.raw`\b(?:(?:a |one )?new task|unrelated (?:task|issue|thing|bug|question|request)|(?:a |one )?separate (?:task|issue|thing) (?:entirely|altogether)|switching gears|change of (?:topic|subject)|(?:something|totally|completely) (?:else|different) entirely)\b`,
+    // Within a sentence, a cue is set off as a heading ("here's a new task: ...", "unrelated issue - ..."):
+    // "allocated in new task" or "an unrelated bug?" is no cue.
+    String.raw`\b(?:(?:a |one )?new task|unrelated (?:task|issue|thing|bug|question|request)|(?:a |one )?separate (?:task|issue|thing) (?:entirely|altogether))\s*[:,\u2014\u2013-]`,
+    String.raw`\b(?:switching gears|change of (?:topic|subject)|(?:something|totally|completely) (?:else|different) entirely)\b`,
   ].join("|"),
   "i",
 );
@@ -164,6 +167,13 @@ export const GENERIC_WORDS = new Set(
     "small large long short still behaviour behavior expect expected actual work update remove delete create set"
   ).split(/\s+/),
 );
+
+const URL = /\b(?:https?|ftp):\/\/[^\s<>"'`)\]]+/gi;
+
+/** The text without its web addresses: a project's URLs (its repository, its docs site) are in every task's threads. */
+export function withoutUrls(text: string): string {
+  return text.replace(URL, " ");
+}
 
 /** Reads the signals out of a request, or out of any text the session produced. */
 export function extractSignals(text: string): Signals {
@@ -227,7 +237,7 @@ export function extractSignals(text: string): Signals {
     namedThings: namedThings(text),
     reviewCue: REVIEW_CUE.test(text),
     // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
-    words: [...contentWords(text.replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
+    words: [...contentWords(withoutUrls(text).replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
   };
 }
 
