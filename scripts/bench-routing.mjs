@@ -366,7 +366,7 @@ function toolPart(random, id, vocabulary, created) {
 /** The pure transform path: the call view, the narrowing step, the plan applied. */
 function runPureTransform(messages, ledger) {
   const view = buildCallView({ messages, ledger });
-  const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD });
+  const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD, fallback: "full" });
   return { ...note, messages: applyPlan(messages, plan) };
 }
 

@@ -165,7 +165,8 @@ async function withModeServer<T>(
   const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
   // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
   const recorder = join(packageRoot(), "dist", "bench", "drive", "call-recorder-plugin.js");
-  const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode) }]];
+  // The paper's fallback: below the threshold every task's history stays (not the plug-in's `candidates`).
+  const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode), fallback: "full" }]];
   if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
   const config = model.config(plugins);
   const env = { ...pluginEnv(process.env), TMPDIR: files.tmp };

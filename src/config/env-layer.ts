@@ -4,6 +4,7 @@ import type { ConfigLayer } from "./resolve-options.js";
 export const ENV_KEYS = {
   RCM_MODE: ["mode"],
   RCM_CONFIDENCE_THRESHOLD: ["confidenceThreshold"],
+  RCM_FALLBACK: ["fallback"],
   RCM_ROUTER: ["router"],
   RCM_NOTIFY: ["notify"],
   RCM_AUX_SOURCE: ["aux", "source"],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { FALLBACKS } from "../core/context/narrow-to-task.js";
 import { ROUTERS } from "../core/routing/router.js";
 import { MODES } from "./modes.js";
 
@@ -10,6 +11,7 @@ export { MODES, type Mode } from "./modes.js";
 export const AUX_SOURCES = ["endpoint", "opencode"] as const;
 export type AuxSource = (typeof AUX_SOURCES)[number];
 export const NOTIFY = ["toast", "off"] as const;
+
 
 // The one source of truth for every option and default: the plug-in, the config files, the
 // published JSON schema (`rcm.schema.json`) and the README's table all derive from it. The
@@ -74,6 +76,12 @@ const OptionsShape = z
       .max(1)
       .default(0.8)
       .describe("Below this routing confidence the model gets the full history."),
+    fallback: z
+      .enum(FALLBACKS)
+      .default("full")
+      .describe(
+        "Below the threshold: full keeps every task's history (the paper's); candidates keeps the tasks the request could belong to, with shared and unassigned exchanges, and leaves out only tasks it surely is not.",
+      ),
     router: z
       .enum(ROUTERS)
       .default("lexical")

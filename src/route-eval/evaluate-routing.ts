@@ -33,6 +33,11 @@ export interface EvaluatedRequest {
   mistake?: MistakeKind;
   /** True when the router asked its model for this request. */
   askedModel: boolean;
+  /**
+   * Below the threshold (not shared), what `fallback: "candidates"` would keep: whether the
+   * gold task's history is all kept, and of the earlier requests of other tasks how many.
+   */
+  candidates?: { covered: boolean; others: number; othersKept: number };
   reason: string;
 }
 
@@ -83,6 +88,12 @@ export interface RoutingEvaluation {
   modelCalls: number;
   /** Requests whose work's files moved them to another task after the decision (for later routing). */
   relabelled: number;
+  /**
+   * `fallback: "candidates"` against `full` on the decisions below the threshold: the share
+   * whose gold task's history is all kept (full: 1), and the share of other tasks' earlier
+   * requests kept (full: 1).
+   */
+  candidateFallback: { decisions: number; coverage: number; othersKept: number };
   requests: EvaluatedRequest[];
 }
 
@@ -138,6 +149,7 @@ export async function evaluateRouting(options: {
     })),
     reliability: reliabilityOf(requests),
     modelCalls: requests.filter((request) => request.askedModel).length,
+    candidateFallback: candidateFallbackOf(requests),
     relabelled,
     requests,
   };
@@ -175,6 +187,8 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
   const goldOrder: string[] = [];
   const shownID = new Map<string, string>();
   const ownID = new Set<string>();
+  /** Where each earlier request of a task went (after its edits settled it). */
+  const earlier: { label: string; home: string }[] = [];
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
     const text = ids === "shown" ? withShownIds(request.text, goldOrder, shownID) : request.text;
@@ -187,6 +201,7 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
     const sharedGold = request.task === SHARED_LABEL;
     const correct = sharedGold ? entry.shared : !entry.shared && (entry.opened ? !existingLabels.has(request.task) : predicted === request.task);
     const mistake = correct ? undefined : mistakeOf({ entry, gold: request.task, homes: homesOf.get(request.task) });
+    const candidates = entry.shared || sharedGold || entry.confidence >= threshold ? undefined : keptByCandidates(entry, homesOf.get(request.task), earlier, request.task);
     results.push({
       session: session.id,
       shape,
@@ -201,6 +216,7 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
       correct,
       ...(mistake && entry.confidence >= threshold ? { mistake } : {}),
       askedModel: entry.aux !== undefined,
+      ...(candidates ? { candidates } : {}),
       reason: entry.reason,
     });
     goldSeen.add(request.task);
@@ -221,6 +237,7 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
     if (!sharedGold) {
       if (!goldOrder.includes(request.task)) goldOrder.push(request.task);
       // A task opened by its own first request keeps that id on the panel; until then the user sees where its requests went.
+      if (!entry.shared) earlier.push({ label: request.task, home });
       if (!entry.shared && !ownID.has(request.task)) {
         shownID.set(request.task, home);
         if (entry.opened && home === routed.task.id && !existingLabels.has(request.task)) ownID.add(request.task);
@@ -242,6 +259,32 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
     }
   }
   return { requests: results, relabelled };
+}
+
+/** What the candidates of an unsure decision keep (no candidates: every task, as `full`). */
+function keptByCandidates(
+  entry: LedgerEntry,
+  goldHomes: ReadonlySet<string> | undefined,
+  earlier: readonly { label: string; home: string }[],
+  gold: string,
+): NonNullable<EvaluatedRequest["candidates"]> {
+  const kept = entry.candidates === undefined ? undefined : new Set([...entry.candidates, ...entry.related]);
+  const others = earlier.filter((request) => request.label !== gold);
+  return {
+    covered: kept === undefined || goldHomes === undefined || [...goldHomes].every((home) => kept.has(home)),
+    others: others.length,
+    othersKept: kept === undefined ? others.length : others.filter((request) => kept.has(request.home)).length,
+  };
+}
+
+function candidateFallbackOf(requests: readonly EvaluatedRequest[]): RoutingEvaluation["candidateFallback"] {
+  const unsure = requests.flatMap((request) => (request.candidates ? [request.candidates] : []));
+  const others = unsure.reduce((sum, kept) => sum + kept.others, 0);
+  return {
+    decisions: unsure.length,
+    coverage: ratio(unsure.filter((kept) => kept.covered).length, unsure.length),
+    othersKept: others === 0 ? 1 : ratio(unsure.reduce((sum, kept) => sum + kept.othersKept, 0), others),
+  };
 }
 
 /** Tasks that touched `path` before, in the request's checkout when it names one (the same relative path in another checkout is another file). */

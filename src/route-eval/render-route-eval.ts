@@ -17,6 +17,7 @@ export function routeEvalJson(evaluation: RoutingEvaluation): string {
     confidentAccuracy: evaluation.confidentAccuracy,
     modelCalls: evaluation.modelCalls,
     relabelled: evaluation.relabelled,
+    candidateFallback: evaluation.candidateFallback,
     byShape: Object.fromEntries(evaluation.byShape.map(({ shape, ...metrics }) => [shape, metrics])),
     byStyle: Object.fromEntries(evaluation.byStyle.map(({ style, ...metrics }) => [style, metrics])),
     reliability: evaluation.reliability.bins,
@@ -39,6 +40,7 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
     `  new-task precision       ${percent(metrics.newTaskPrecision)}`,
     `  new-task recall          ${percent(metrics.newTaskRecall)}`,
     `  relabelled by their work ${evaluation.relabelled}   (edits only in another task's files: later routing follows them)`,
+    `  fallback: candidates     coverage ${percent(evaluation.candidateFallback.coverage)}, other tasks' history kept ${percent(evaluation.candidateFallback.othersKept)}   (of ${evaluation.candidateFallback.decisions} unsure decisions; full: 100%, 100%)`,
   ];
   if (evaluation.router !== "lexical") {
     const saved = metrics.n - evaluation.modelCalls;

@@ -1,6 +1,6 @@
 import { type ActiveTask, activeTask, buildCallView } from "../../src/core/context/call-view.js";
 import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
-import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
+import { type Fallback, narrowToTask } from "../../src/core/context/narrow-to-task.js";
 import { replaceCoveredExchanges } from "../../src/core/context/replace-covered-exchanges.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
@@ -8,9 +8,9 @@ import type { Ledger } from "../../src/core/routing/ledger.js";
 import { KEEP_RECENT } from "./defaults.js";
 
 /** The narrowing step alone, applied: what routing sends for one call. */
-export function narrowed(messages: readonly MessageWithParts[], ledger: Ledger, threshold = 0.8) {
+export function narrowed(messages: readonly MessageWithParts[], ledger: Ledger, threshold = 0.8, fallback: Fallback = "full") {
   const view = buildCallView({ messages, ledger });
-  const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold });
+  const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold, fallback });
   return { ...note, messages: applyPlan(messages, plan) };
 }
 

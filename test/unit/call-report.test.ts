@@ -15,7 +15,7 @@ describe("the report of one model call", () => {
   it("tallies each task's groups, counts what narrowing left out, and is not a fallback when narrowed", () => {
     const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
     const view = buildCallView({ messages: history, ledger });
-    const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8 });
+    const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8, fallback: "full" });
     const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: note.reason });
     expect(report).toMatchObject({ fallback: false, reason: "task t1", task: "t1", confidence: 0.93, messagesBefore: history.length, messagesAfter: history.length - plan.dropped.size });
     expect(report.groups).toEqual([
@@ -53,7 +53,7 @@ describe("the report of one model call", () => {
   it("gives the same figures with the plug-in's cached group sizes, call after call", () => {
     const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
     const view = buildCallView({ messages: history, ledger });
-    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8 });
+    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8, fallback: "full" });
     const plain = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan });
     const groupTokens = cachedGroupTokens();
     for (let call = 0; call < 3; call += 1) {

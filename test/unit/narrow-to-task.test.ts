@@ -45,6 +45,20 @@ describe("narrowing to the current task on a recorded session", () => {
     expect(selection.reason).toBe("confidence 0.6 below 0.8");
   });
 
+  it("below the threshold with fallback candidates, leaves out only the tasks the decision ruled out", () => {
+    const unsure = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6, { candidates: ["t1"] }]]);
+    const selection = narrowed(history, unsure, 0.8, "candidates");
+    expect(selection.filtered).toBe(true);
+    expect(userIDs(selection.messages)).toEqual([a1, a2]);
+    expect(selection.reason).toBe("confidence 0.6 below 0.8: the tasks it could be, t1");
+    // The paper's fallback keeps everything; so does a decision that names no candidates.
+    expect(narrowed(history, unsure, 0.8, "full").messages).toEqual(history);
+    const open = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6]]);
+    expect(narrowed(history, open, 0.8, "candidates").messages).toEqual(history);
+    const both = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6, { candidates: ["t1", "t2"] }]]);
+    expect(narrowed(history, both, 0.8, "candidates").filtered).toBe(false);
+  });
+
   it("keeps everything when the current request was not routed", () => {
     expect(select(history, ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]])).filtered).toBe(false);
   });

@@ -165,8 +165,9 @@ describe("the published JSON schema", () => {
 
   it("lists every option with its default and allows $schema in a file", () => {
     const schema = JSON.parse(renderJsonSchema());
-    expect(Object.keys(schema.properties).sort()).toEqual(["$schema", "aux", "confidenceThreshold", "debug", "memory", "mode", "notify", "router", "stateDir"]);
+    expect(Object.keys(schema.properties).sort()).toEqual(["$schema", "aux", "confidenceThreshold", "debug", "fallback", "memory", "mode", "notify", "router", "stateDir"]);
     expect(schema.properties.mode.default).toBe("full");
+    expect(schema.properties.fallback.default).toBe("full");
     expect(schema.properties.aux.properties.timeoutMs.default).toBe(20000);
     expect(schema.additionalProperties).toBe(false);
   });

@@ -129,6 +129,7 @@ describe("opencode-rcm route-eval", () => {
       "confidentAccuracy",
       "modelCalls",
       "relabelled",
+      "candidateFallback",
       "byShape",
       "byStyle",
       "reliability",

@@ -1,7 +1,7 @@
 import { MODES } from "../../config/modes.js";
 import { escapeHtml } from "../../svg/svg-kit.js";
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
-import type { ReportOptions } from "../results/render-report.js";
+import { describeRouting, type ReportOptions } from "../results/render-report.js";
 import { type ReportTable, reportTables } from "../results/report-tables.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { CONDITIONS } from "../suite/schema.js";
@@ -36,6 +36,7 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
   const bins = options.confidenceThreshold === undefined ? CONFIDENCE_BINS : confidenceBins(options.confidenceThreshold);
   const parts = [
     ...pageHead(options),
+    `<p>${escapeHtml(describeRouting(options))}</p>`,
     `<p>${results.length} session runs.</p>`,
     '<h2 id="resolution">Resolution</h2>',
     resolutionChart(results),

@@ -1,3 +1,4 @@
+import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { reportTables } from "./report-tables.js";
@@ -12,9 +13,15 @@ export interface ReportOptions {
   confidenceThreshold?: number | undefined;
 }
 
+/** How routing ran, in one sentence under the setting: the threshold and the paper's fallback below it. */
+export function describeRouting(options: Pick<ReportOptions, "confidenceThreshold">): string {
+  const threshold = options.confidenceThreshold ?? DEFAULT_OPTIONS.confidenceThreshold;
+  return `Routing (modes router and full): below confidence ${threshold} the model gets every task's history (the paper's fallback, not the plug-in's \`candidates\`).`;
+}
+
 /** `report.md`: resolution, gaps, cost, context fidelity and failures per mode and condition. */
 export function renderReport(results: readonly ResultLine[], options: ReportOptions): string {
-  const lines = [`# ${options.title}`, "", ...(options.setting ? [options.setting, ""] : []), `${results.length} session runs.`];
+  const lines = [`# ${options.title}`, "", ...(options.setting ? [options.setting, ""] : []), describeRouting(options), "", `${results.length} session runs.`];
   for (const table of reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE })) {
     lines.push("", `## ${table.heading}`, "");
     if (table.note) lines.push(table.note, "");

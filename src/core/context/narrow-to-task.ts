@@ -1,6 +1,10 @@
 import { activeTask, type CallView } from "./call-view.js";
 import { type ContextPlan, withDropped } from "./context-plan.js";
 
+/** What the model gets below the threshold: every task's history (the paper's), or the tasks the request could belong to. */
+export const FALLBACKS = ["full", "candidates"] as const;
+export type Fallback = (typeof FALLBACKS)[number];
+
 /** What narrowing did, for the debug line and `/rcm why`. */
 export interface NarrowingNote {
   /** False when everything was kept. */
@@ -15,11 +19,12 @@ export interface NarrowingNote {
 /**
  * Step: leaves out other tasks' groups. Kept: the current task's groups and those of the
  * tasks it relates to, shared, unassigned and compaction groups, and the latest group.
- * Groups go whole, so a tool call never loses its result. Below the confidence threshold,
- * for a shared instruction, or when the request was not routed, everything stays.
+ * Groups go whole, so a tool call never loses its result. Below the confidence threshold
+ * everything stays, or with `fallback: "candidates"` every task the decision could not rule
+ * out; for a shared instruction, or when the request was not routed, everything stays.
  */
-export function narrowToTask(options: { view: CallView; plan: ContextPlan; threshold: number }): { plan: ContextPlan; note: NarrowingNote } {
-  const { view, plan, threshold } = options;
+export function narrowToTask(options: { view: CallView; plan: ContextPlan; threshold: number; fallback: Fallback }): { plan: ContextPlan; note: NarrowingNote } {
+  const { view, plan, threshold, fallback } = options;
   const { groups, tasks, current } = view;
   const entry = current.kind === "routed" ? current.entry : undefined;
   const keepAll = (reason: string): { plan: ContextPlan; note: NarrowingNote } => ({
@@ -27,8 +32,9 @@ export function narrowToTask(options: { view: CallView; plan: ContextPlan; thres
     note: { filtered: false, task: entry?.task, confidence: entry?.confidence, keptGroups: groups.length, totalGroups: groups.length, reason },
   });
   const active = activeTask(view, threshold);
-  if (active.kind === "none") return keepAll(active.reason);
-  const visible = new Set([active.task, ...active.entry.related]);
+  const candidates = fallback === "candidates" && entry && !entry.shared && current.kind === "routed" ? entry.candidates : undefined;
+  if (active.kind === "none" && candidates === undefined) return keepAll(active.reason);
+  const visible = new Set(active.kind === "task" ? [active.task, ...active.entry.related] : candidates);
   const dropped: number[] = [];
   let kept = 0;
   groups.forEach((group, position) => {
@@ -37,16 +43,12 @@ export function narrowToTask(options: { view: CallView; plan: ContextPlan; thres
     else dropped.push(...group.indices);
   });
   if (dropped.length === 0) return keepAll(`every group belongs to ${[...visible].join(", ")} or is visible`);
-  const related = active.entry.related;
+  const reason =
+    active.kind === "task"
+      ? `task ${active.task}${active.entry.related.length > 0 ? ` with ${active.entry.related.join(", ")}` : ""}`
+      : `${active.reason}: the tasks it could be, ${[...visible].join(", ")}`;
   return {
     plan: withDropped(plan, dropped),
-    note: {
-      filtered: true,
-      task: active.task,
-      confidence: active.entry.confidence,
-      keptGroups: kept,
-      totalGroups: groups.length,
-      reason: `task ${active.task}${related.length > 0 ? ` with ${related.join(", ")}` : ""}`,
-    },
+    note: { filtered: true, task: entry?.task, confidence: entry?.confidence, keptGroups: kept, totalGroups: groups.length, reason },
   };
 }

@@ -26,6 +26,12 @@ export interface RoutingDecision {
   basis: DecisionBasis;
   router: "lexical" | "model";
   aux?: AuxUsage;
+  /**
+   * Below the threshold, the tasks the request could belong to (every task the router does not
+   * surely rule out): `fallback: "candidates"` keeps their history and leaves out the rest.
+   * Undefined: any task could be meant.
+   */
+  candidates?: string[];
 }
 
 export type DecisionBasis = "first" | "explicit" | "workspace" | "shared" | "back-reference" | "content";

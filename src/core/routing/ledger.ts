@@ -22,6 +22,8 @@ export const LedgerEntrySchema = z.object({
   aux: AuxUsageSchema.optional(),
   /** The turn's edits showed the request belonged elsewhere: the task it was routed to, and the files that showed it. */
   relabelled: z.object({ from: z.string().min(1), files: z.array(z.string()) }).optional(),
+  /** An unsure decision's candidate tasks (the decision's own task among them): what `fallback: "candidates"` keeps. */
+  candidates: z.array(z.string().min(1)).optional(),
   /** The turn's edits confirmed an unsure decision: every file it edited was its task's own, or no task's for a task it opened. */
   confirmed: z.object({ files: z.array(z.string()) }).optional(),
 });
@@ -69,6 +71,7 @@ export function recordDecision(
     reason: decision.reason,
     router: decision.router,
     ...(decision.aux ? { aux: decision.aux } : {}),
+    ...(decision.candidates ? { candidates: [...new Set([task.id, ...decision.candidates])].filter((id) => tasks.some((known) => known.id === id)).sort(taskOrder) } : {}),
   };
   return {
     ledger: { tasks, decisions: { ...ledger.decisions, [messageID]: entry }, order: [...ledger.order, messageID] },
@@ -126,6 +129,11 @@ function taskOf(ledger: Ledger, id: string): LedgerTask {
   const task = ledger.tasks.find((candidate) => candidate.id === id);
   if (!task) throw new Error(`decision names unknown task ${id}`);
   return task;
+}
+
+/** t2 before t10. */
+function taskOrder(a: string, b: string): number {
+  return Number(a.slice(1)) - Number(b.slice(1)) || a.localeCompare(b);
 }
 
 function nextTaskID(ledger: Ledger): string {

@@ -83,7 +83,7 @@ async function transformCall(options: {
   let memory: string | undefined;
   let record: CallReport["record"];
   const active = activeTask(view, threshold);
-  if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold }));
+  if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold, fallback: deps.options.fallback }));
   const narrowed = plan;
   const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
   if (session && deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, groupTokens }));
