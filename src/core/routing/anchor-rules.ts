@@ -52,7 +52,9 @@ export interface AnchorVerdict {
  *    not name: it starts a task of its own, unsure, never the nearest one's;
  * 7. it names none, brings such words, and the model chose a task with nothing of its own
  *    (no file, checkout, name or back-reference): unsure, as a person would be;
- * 8. it names none and says nothing of its own ("tests pls"): the current task.
+ * 8. it names none and says nothing of its own ("tests pls"): the current task;
+ * 9. it names none, and the model chose a task other than the one the session is surely on:
+ *    unsure (shared or everyday words do not switch tasks surely).
  * Otherwise the model's decision stands.
  */
 export function anchorVerdict(options: {
@@ -113,6 +115,9 @@ export function anchorVerdict(options: {
   // A reply with nothing of its own ("tests pls") is about the task just worked on.
   const current = candidates.find((candidate) => candidate.values[CURRENT] === 1);
   if (facts.bare && current && chosen !== current) return { chosen: current, unsure: undefined, why: "a short reply: the task just worked on" };
+  // Words every task could share ("null", "the tests") do not move the conversation to another
+  // task surely: only the task it is surely on may be kept on the fitted model's word.
+  if (chosen !== current) return { chosen, unsure: "unnamed", why: `names no task for sure: may not be ${chosen.task.id}` };
   return keep;
 }
 

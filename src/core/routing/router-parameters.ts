@@ -62,11 +62,11 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "bestExplicit": -0.2216
   },
   "calibration": {
-    "slope": 0.6751,
-    "intercept": -0.048
+    "slope": 0.6806,
+    "intercept": -0.0666
   },
   "caps": {
-    "unsupported": 0.3807,
+    "unsupported": 0.3708,
     "foldedNewTask": 0.3333
   },
   "unsure": {
@@ -79,8 +79,8 @@ export const ROUTER_PARAMETERS: RouterParameters = {
       "intercept": 0.69
     },
     "uncued-new": {
-      "slope": 0.2375,
-      "intercept": -0.1905
+      "slope": 0.2378,
+      "intercept": -0.191
     },
     "new-file": {
       "slope": 0.7205,
@@ -91,8 +91,8 @@ export const ROUTER_PARAMETERS: RouterParameters = {
       "intercept": -2.8038
     },
     "unnamed": {
-      "slope": 0.824,
-      "intercept": -0.1479
+      "slope": 0.8708,
+      "intercept": -0.2292
     }
   }
 };
