@@ -39,11 +39,12 @@ export interface AnchorVerdict {
 /**
  * Anchors decide where they exist, and "new task" needs positive evidence:
  * 1. the request says it starts a task and names no existing one by id or checkout: a new task, surely;
- * 2. it names exactly one task by a file only that task touched, or by its id, label or
- *    checkout: that task, surely;
- * 3. it names exactly one task by that task's own words or phrases: that task, surely, unless
- *    it reads like a fresh issue report (then a new task sharing the task's vocabulary is as
- *    likely, and the full history stays) or the model's choice has a file or name of its own;
+ * 2. it names exactly one task by its id, label or checkout: that task, surely (an id alone is
+ *    outvoted by another task's own file or words);
+ * 3. it names exactly one task by its file or by that task's own words or phrases: that task,
+ *    surely, unless it reads like a fresh issue report, or it says it starts something and only
+ *    words point back (then a new task sharing the task's vocabulary is as likely, and the full
+ *    history stays), or the model's choice has a file or name of its own;
  * 4. it names two or more: ambiguous, the full history stays;
  * 5. it names none, and the model opens a task that nothing in the request says is new (no
  *    cue, checkout nor unknown task name; unseen words and paths alone do not): unsure;
@@ -85,7 +86,7 @@ export function anchorVerdict(options: {
     if (!target) return keep;
     const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: undefined, why: `named ${describeAnchor(anchor)}` };
     // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it.
-    const readsAsFresh = facts.opensLikeIssue && !facts.followUp && !reviewCue;
+    const readsAsFresh = (facts.opensLikeIssue && !facts.followUp && !reviewCue) || (facts.newTaskCue && !isHard(anchor));
     if (readsAsFresh && !anchor.named) return { chosen, unsure: "fresh-report", why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` };
     if (isHard(anchor) || chosen === target || chosen === "new") return named;
     const chosenHasOwn = hasOwnEvidence(chosen);

@@ -62,21 +62,21 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "bestExplicit": -0.2216
   },
   "calibration": {
-    "slope": 0.6806,
-    "intercept": -0.0666
+    "slope": 0.7332,
+    "intercept": -0.1059
   },
   "caps": {
-    "unsupported": 0.3708,
+    "unsupported": 0.3764,
     "foldedNewTask": 0.3333
   },
   "unsure": {
     "either": {
-      "slope": 2.6629,
-      "intercept": 1.3483
+      "slope": -5.6141,
+      "intercept": 14.1992
     },
     "fresh-report": {
-      "slope": 0.1183,
-      "intercept": 0.69
+      "slope": 0.1195,
+      "intercept": 0.8732
     },
     "uncued-new": {
       "slope": 0.2378,
@@ -87,12 +87,12 @@ export const ROUTER_PARAMETERS: RouterParameters = {
       "intercept": 0.0778
     },
     "not-new": {
-      "slope": 2.1943,
-      "intercept": -2.8038
+      "slope": 1.3306,
+      "intercept": -1.4068
     },
     "unnamed": {
-      "slope": 0.8708,
-      "intercept": -0.2292
+      "slope": 0.9111,
+      "intercept": -0.2417
     }
   }
 };
