@@ -3,6 +3,7 @@ import type { InteractionGroup } from "../../src/core/interaction-groups.js";
 import { evidenceTasks } from "../../src/core/routing/group-tasks.js";
 import { confirmRequest, emptyLedger, type Ledger, settledCurrentTask } from "../../src/core/routing/ledger.js";
 import { routeRequest } from "../../src/core/routing/route-request.js";
+import type { Router } from "../../src/core/routing/router.js";
 import { TaskIndex } from "../../src/core/routing/task-index.js";
 import { lexicalRouter } from "../support/defaults.js";
 import { ledgerOf } from "../support/routing.js";
@@ -41,11 +42,19 @@ describe("an unsure decision is never evidence", () => {
     expect(settledCurrentTask(ledgerOf([["m1", "new:parser"], ["m2", "t1", 0.9, { shared: true }]]), THRESHOLD)).toBe("t1");
   });
 
-  it("does not let an uncued docs request's file make the next docs request surely the export task's", async () => {
+  it("does not let an uncued docs request guessed into the export task make the next docs request surely the export task's", async () => {
     let ledger = emptyLedger();
     const index = new TaskIndex();
+    // The guess the issue saw: the docs request in t2 at 0.75, below the threshold.
+    const guessing: Router = {
+      name: "lexical",
+      route: async (request, tasks) =>
+        request.text === SAY.docs
+          ? { target: { kind: "task", task: "t2" }, confidence: 0.75, related: [], shared: false, reason: "guess", basis: "content", router: "lexical" }
+          : lexicalRouter.route(request, tasks),
+    };
     const route = async (id: string, text: string) => {
-      const routed = await routeRequest({ router: lexicalRouter, ledger, index, messageID: id, text, threshold: THRESHOLD });
+      const routed = await routeRequest({ router: guessing, ledger, index, messageID: id, text, threshold: THRESHOLD });
       ledger = routed.ledger;
       // What the plug-in folds: only a settled decision's request.
       if (routed.entry.confidence >= THRESHOLD) index.addEvidence(routed.task.id, { text });
