@@ -4,9 +4,9 @@ import { DEFAULT_OPTIONS, ROUTERS } from "../config/options-schema.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { packageRoot } from "../harness/package-root.js";
 import { renderMemoryEval, runMemoryEval } from "../memory-eval/run-memory-eval.js";
+import { TASK_IDS } from "../route-eval/evaluate-routing.js";
 import { renderReliabilitySvg } from "../route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "../route-eval/render-route-eval.js";
-import { TASK_IDS } from "../route-eval/evaluate-routing.js";
 import { runRouteEval } from "../route-eval/run-route-eval.js";
 import { defineCli, mustBeOneOf } from "./declare.js";
 

@@ -1,6 +1,6 @@
+import { isCommonWord } from "./common-words.js";
 import { phrasesOf } from "./phrases.js";
 import type { RoutingFeatures, TaskCandidate } from "./routing-features.js";
-import { isCommonWord } from "./common-words.js";
 import type { Signals } from "./signals.js";
 import type { TaskIndex, TaskProfile } from "./task-index.js";
 
