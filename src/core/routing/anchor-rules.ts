@@ -86,7 +86,7 @@ export function anchorVerdict(options: {
     if (!target) return keep;
     const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: undefined, why: `named ${describeAnchor(anchor)}` };
     // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it.
-    const readsAsFresh = (facts.opensLikeIssue && !facts.followUp && !reviewCue) || (facts.newTaskCue && !isHard(anchor));
+    const readsAsFresh = (facts.opensLikeIssue && !facts.followUp && !reviewCue && anchor.identifiers.length === 0) || (facts.newTaskCue && !isHard(anchor));
     if (readsAsFresh && !anchor.named) return { chosen, unsure: "fresh-report", why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` };
     if (isHard(anchor) || chosen === target || chosen === "new") return named;
     const chosenHasOwn = hasOwnEvidence(chosen);
@@ -127,14 +127,16 @@ function hasOwnEvidence(candidate: TaskCandidate): boolean {
   return candidate.workspace || candidate.explicit || candidate.backReference || candidate.evidence.files > 0;
 }
 
+/** A name, a file or a code name only that task has: decisive whatever language the rest is in. */
 function isHard(anchor: TaskAnchor): boolean {
-  return anchor.named || anchor.files.length > 0;
+  return anchor.named || anchor.files.length > 0 || anchor.identifiers.length > 0;
 }
 
 /** An anchor as a person says it: "its file src/alpha.py", "its words \"rate limiter\"". */
 function describeAnchor(anchor: TaskAnchor): string {
   if (anchor.named) return "its id, label or checkout";
   if (anchor.files.length > 0) return `its file${anchor.files.length === 1 ? "" : "s"} ${anchor.files.join(", ")}`;
+  if (anchor.identifiers.length > 0) return `its code name${anchor.identifiers.length === 1 ? "" : "s"} ${anchor.identifiers.join(", ")}`;
   const phrase = anchor.phrases[0];
   return `its words ${phrase ? `"${phrase}"` : anchor.terms.slice(0, 3).map((term) => `"${term}"`).join(", ")}`;
 }

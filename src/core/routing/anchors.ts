@@ -1,6 +1,6 @@
 import { isCommonWord } from "./common-words.js";
 import { phrasesOf } from "./phrases.js";
-import type { RoutingFeatures, TaskCandidate } from "./routing-features.js";
+import { isCompound, type RoutingFeatures, type TaskCandidate } from "./routing-features.js";
 import type { Signals } from "./signals.js";
 import type { TaskIndex, TaskProfile } from "./task-index.js";
 
@@ -9,6 +9,8 @@ export interface TaskAnchor {
   task: TaskProfile;
   /** Request paths that this task, and no other, touched or named. */
   files: string[];
+  /** Compound code names (`parse_date`, `Context.invoke`) of a short request that this task, and no other, used: decisive in any language. */
+  identifiers: string[];
   /**
    * Its checkout, its id (`t2`) or the label the user gave it ("Task B"). Not its ordinal:
    * "task 4" counts the user's tasks, which need not be the router's.
@@ -40,6 +42,10 @@ export interface Anchors {
   counted: TaskProfile[];
 }
 
+/** Below this many words, paths and code names a request is short: its own code name decides it. */
+const SHORT_REQUEST = 16;
+/** A code name two of a task's requests named is one its people call it by. */
+const KEY_REQUESTS = 2;
 /** Two of a task's own key words, or its phrase, name it as a person would. */
 export const STRONG_TERMS = 2;
 /** In a follow-up (a reply, a review remark), one of a task's key words and one more of its words are enough. */
@@ -64,7 +70,7 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases, soleOwner }));
   return {
     // Words a task used in passing ("revert", "swallow") name it only beside one of its key words.
-    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed)),
+    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.identifiers.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed)),
     bestTermScore: Math.max(0, ...anchors.filter((anchor) => anchor.keyed).map((anchor) => anchor.termScore)),
     knownWords: new Set(words.filter((word) => index.wordTaskCount(word) > 0)),
     counted: index.tasks().filter((task) => signals.taskOrdinals.includes(task.ordinal)),
@@ -82,6 +88,11 @@ function anchorOf(options: {
   const { candidate, signals, index, words, phrases, soleOwner } = options;
   const { task } = candidate;
   const files = signals.paths.filter((path) => soleOwner.get(path) === task);
+  // In a short request a task's own code name is what the request is about; a long report names
+  // many functions, some of them its neighbours'. The code name must be one the task's requests
+  // keep naming, not one a report mentioned once; a flag (`--color`) is the whole tool's.
+  const short = new Set(signals.words).size + signals.paths.length + signals.symbols.length < SHORT_REQUEST;
+  const identifiers = short ? signals.symbols.filter((symbol) => !symbol.startsWith("-") && isCompound(symbol) && (task.requestCounts.get(`s:${symbol}`) ?? 0) >= KEY_REQUESTS && index.symbolTaskCount(symbol) === 1) : [];
   const byId = signals.taskIds.includes(task.id) || signals.taskLabels.some((label) => task.labels.has(label));
   const named = candidate.workspace || byId;
   const terms: string[] = [];
@@ -110,7 +121,7 @@ function anchorOf(options: {
     termScore += withKey ? 1 : PASSING_WEIGHT;
     keyed ||= withKey;
   }
-  return { task, files, named, byId: byId && !candidate.workspace && files.length === 0, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000, keyed };
+  return { task, files, identifiers, named, byId: byId && !candidate.workspace && files.length === 0, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000, keyed };
 }
 
 function only<T>(items: readonly T[]): T | undefined {

@@ -16,83 +16,83 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "folds": 21
   },
   "taskWeights": {
-    "fileEvidence": 0.0822,
-    "directoryEvidence": -0.2122,
-    "symbolEvidence": 1.1062,
-    "wordEvidence": 2.6689,
-    "coverage": 1.9885,
-    "evidenceShare": 0.1584,
-    "current": -0.0434,
-    "currentFollowUp": 1.0881,
-    "currentBare": 0.1703,
-    "previous": -0.57,
-    "workspace": 5.0786,
-    "explicit": 4.4989,
-    "backReference": 1.5362,
-    "backReferenceLead": 0.8826,
-    "titleOverlap": 2.184
+    "fileEvidence": 0.0978,
+    "directoryEvidence": -0.2127,
+    "symbolEvidence": 1.0131,
+    "wordEvidence": 2.6834,
+    "coverage": 1.9377,
+    "evidenceShare": 0.1847,
+    "current": -0.0481,
+    "currentFollowUp": 1.0915,
+    "currentBare": 0.1762,
+    "previous": -0.5671,
+    "workspace": 5.0833,
+    "explicit": 4.4996,
+    "backReference": 1.5311,
+    "backReferenceLead": 0.8717,
+    "titleOverlap": 2.2436
   },
   "newTaskWeights": {
-    "bias": -7.9967,
-    "newTaskCue": 3.7081,
-    "opensLikeIssue": 1.5506,
-    "novelty": 0.998,
-    "followUp": -0.5513,
-    "unseenCheckout": 5.2333,
-    "unseenPaths": 0.4706,
-    "contentWords": 2.7177,
-    "unknownReference": 0.9542,
-    "unknownLabel": 0.6345,
-    "bestCoverage": 0.2617,
-    "bestEvidence": 1.3427,
-    "bestWorkspace": 0.3762,
-    "bestExplicit": 0.4427
+    "bias": -7.9915,
+    "newTaskCue": 3.6926,
+    "opensLikeIssue": 1.5488,
+    "novelty": 1.0953,
+    "followUp": -0.5407,
+    "unseenCheckout": 5.207,
+    "unseenPaths": 0.4782,
+    "contentWords": 2.6694,
+    "unknownReference": 0.9479,
+    "unknownLabel": 0.65,
+    "bestCoverage": 0.148,
+    "bestEvidence": 1.451,
+    "bestWorkspace": 0.3741,
+    "bestExplicit": 0.4433
   },
   "sharedWeights": {
-    "bias": -1.8161,
-    "sharedCue": 3.2398,
-    "scopeCue": 3.3711,
-    "timeScope": 3.27,
-    "ruleCue": 1.0454,
-    "reminderCue": 2.7016,
-    "codeItems": -0.4158,
-    "contentWords": 0.12,
-    "followUp": -0.6768,
-    "bestEvidence": -0.0362,
-    "bestExplicit": -0.2216
+    "bias": -1.7991,
+    "sharedCue": 3.236,
+    "scopeCue": 3.373,
+    "timeScope": 3.2762,
+    "ruleCue": 1.0503,
+    "reminderCue": 2.709,
+    "codeItems": -0.3966,
+    "contentWords": 0.1049,
+    "followUp": -0.6776,
+    "bestEvidence": -0.0218,
+    "bestExplicit": -0.2211
   },
   "calibration": {
-    "slope": 0.7332,
-    "intercept": -0.1059
+    "slope": 0.7365,
+    "intercept": -0.1084
   },
   "caps": {
-    "unsupported": 0.3764,
+    "unsupported": 0.3743,
     "foldedNewTask": 0.3333
   },
   "unsure": {
     "either": {
-      "slope": -5.6141,
-      "intercept": 14.1992
+      "slope": -5.7182,
+      "intercept": 14.4258
     },
     "fresh-report": {
-      "slope": 0.1195,
-      "intercept": 0.8732
+      "slope": 0.1329,
+      "intercept": 0.8457
     },
     "uncued-new": {
-      "slope": 0.2378,
-      "intercept": -0.191
+      "slope": 0.2416,
+      "intercept": -0.2036
     },
     "new-file": {
-      "slope": 0.7205,
-      "intercept": 0.0778
+      "slope": 0.7677,
+      "intercept": 0.1761
     },
     "not-new": {
-      "slope": 1.3306,
-      "intercept": -1.4068
+      "slope": 1.4405,
+      "intercept": -1.152
     },
     "unnamed": {
-      "slope": 0.9111,
-      "intercept": -0.2417
+      "slope": 0.9099,
+      "intercept": -0.2513
     }
   }
 };

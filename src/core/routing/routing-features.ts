@@ -243,7 +243,7 @@ function evidenceOf(task: TaskProfile, signals: Signals, index: TaskIndex, fileO
 }
 
 /** A compound identifier (`fetch_pages`, `Context.invoke`) names one thing; `page` in backticks is nearly a word. */
-function isCompound(symbol: string): boolean {
+export function isCompound(symbol: string): boolean {
   return /[_.-]/.test(symbol) || symbol.length >= 10;
 }
 

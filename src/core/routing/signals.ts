@@ -201,7 +201,7 @@ export function extractSignals(text: string): Signals {
     for (const identifier of code.matchAll(IDENTIFIER)) addSymbol(identifier[0]);
     for (const flag of code.matchAll(FLAG)) symbols.add(flag[0].toLowerCase());
   }
-  const prose = text.replace(PATH_PATTERN, " ");
+  const prose = withoutUrls(text).replace(PATH_PATTERN, " ");
   for (const pattern of [CAMEL, SNAKE, DOTTED]) for (const match of prose.matchAll(pattern)) addSymbol(match[0]);
   for (const match of prose.matchAll(CALL)) addSymbol(match[1] ?? "");
   for (const match of text.matchAll(FLAG)) symbols.add(match[0].toLowerCase());

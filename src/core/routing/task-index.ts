@@ -34,7 +34,7 @@ export interface TaskProfile {
   readonly keyWords: Set<string>;
   /** Phrases of its opening request or of two or more of its requests: "the date parser". */
   readonly keyPhrases: Set<string>;
-  /** In how many of its requests each word (`w:`) and phrase (`p:`) occurred. */
+  /** In how many of its requests each word (`w:`), phrase (`p:`) and code name (`s:`) occurred. */
   readonly requestCounts: Map<string, number>;
   readonly titleWords: Set<string>;
   readonly symbols: Set<string>;
@@ -145,6 +145,7 @@ export class TaskIndex {
         this.phraseTasks.set(phrase, (this.phraseTasks.get(phrase) ?? 0) + 1);
       }
       // What a task's requests keep saying is what its people call it.
+      for (const symbol of new Set(signals.symbols)) profile.requestCounts.set(`s:${symbol}`, (profile.requestCounts.get(`s:${symbol}`) ?? 0) + 1);
       for (const item of [...new Set(signals.words)].map((word) => `w:${word}`).concat(phrases.map((phrase) => `p:${phrase}`))) {
         const count = (profile.requestCounts.get(item) ?? 0) + 1;
         profile.requestCounts.set(item, count);
