@@ -7,7 +7,7 @@ import type { SessionState } from "../store/session-state-file.js";
 import { clip, percent, plural, tokens } from "./words.js";
 
 /** What the words depend on: the mode (what a decision does) and the threshold (what "sure" means). */
-export type ViewSettings = Pick<Options, "mode" | "router" | "confidenceThreshold">;
+export type ViewSettings = Pick<Options, "mode" | "router" | "confidenceThreshold" | "fallback">;
 
 /** How the caller's user says things: how to switch back on, and what no state means there. */
 export interface ViewWords {
@@ -81,11 +81,23 @@ export function describeDecision(ledger: Ledger, entry: LedgerEntry): string {
   return `${what}, ${percent(entry.confidence)} sure: ${entry.reason}.`;
 }
 
+/** With `fallback: "candidates"`, the tasks an unsure decision keeps, when that leaves some task out. */
+export function candidatesKept(options: Pick<ViewSettings, "fallback">, state: SessionState, entry: LedgerEntry): string[] | undefined {
+  const { candidates } = entry;
+  if (options.fallback !== "candidates" || candidates === undefined || entry.shared) return undefined;
+  return candidates.length < state.ledger.tasks.length ? candidates : undefined;
+}
+
 /** What the decision did to the model's view, and why the full history was kept when it was. */
 export function consequence(options: ViewSettings, state: SessionState, entry: LedgerEntry): string {
   if (state.off) return "The model sees the full history: opencode-rcm is off for this session.";
   if (entry.shared) return "The model sees the full history: a rule is meant for every task.";
-  if (!isConfident(entry, options.confidenceThreshold)) return `The model sees the full history: ${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}, not sure enough to leave anything out.`;
+  if (!isConfident(entry, options.confidenceThreshold)) {
+    const unsure = `${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}`;
+    const could = candidatesKept(options, state, entry);
+    if (could) return `The model sees the tasks it could be (${could.join(", ")}): ${unsure}; the other tasks are left out.`;
+    return `The model sees the full history: ${unsure}, not sure enough to leave anything out.`;
+  }
   if (state.ledger.tasks.length < 2) return "The model sees the whole session: it has one task so far.";
   if (keepsEveryTask(options.mode)) {
     const record = state.records[entry.task] ? `${entry.task}'s memory record stands in for the old exchanges it covers` : `${entry.task} has no memory record yet`;

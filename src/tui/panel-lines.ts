@@ -3,7 +3,7 @@ import { activeConstraints } from "../core/memory/record.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { ViewSettings } from "../session-views/render-status.js";
-import { callTallies, lastEntry, taskRows } from "../session-views/render-status.js";
+import { callTallies, candidatesKept, lastEntry, taskRows } from "../session-views/render-status.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
 
@@ -100,7 +100,10 @@ function callLabel(state: SessionState, requestID: string | undefined): string {
 function panelConsequence(settings: ViewSettings, state: SessionState, entry: LedgerEntry): { text: string; fallback: boolean } {
   if (state.off) return { text: "full history: RCM is off", fallback: true };
   if (entry.shared) return { text: "full history: a rule for every task", fallback: true };
-  if (!isConfident(entry, settings.confidenceThreshold)) return { text: `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
+  if (!isConfident(entry, settings.confidenceThreshold)) {
+    const could = candidatesKept(settings, state, entry);
+    return { text: could ? `unsure: ${could.join(", ")} kept` : `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
+  }
   if (state.ledger.tasks.length < 2) return { text: "one task so far: the whole session", fallback: false };
   if (keepsEveryTask(settings.mode)) return { text: `all tasks in view; ${entry.task}'s record for its old part`, fallback: false };
   return { text: `the model gets only ${entry.task}'s history`, fallback: false };

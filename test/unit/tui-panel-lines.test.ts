@@ -40,6 +40,25 @@ describe("the TUI's task panel", () => {
     ]);
   });
 
+  it("says which tasks an unsure decision kept with fallback candidates, and the full history when it kept them all", () => {
+    const unsure = recordDecision(threeTasks(), "m5", {
+      target: { kind: "task", task: "t1" },
+      confidence: 0.6,
+      related: [],
+      shared: false,
+      reason: "names no task for sure: may not be t1",
+      router: "lexical",
+      basis: "content",
+      candidates: ["t1", "t3"],
+    }).ledger;
+    const candidates = { ...settings, fallback: "candidates" as const };
+    const lines = (options: typeof settings) => panelLines({ settings: options, state: state(unsure), pending: 0, problems: [], width: 36 }).map(shown);
+    expect(lines(candidates)).toContain("  unsure: t1, t3 kept");
+    expect(lines(settings)).toContain("  full history: under 80% sure");
+    const all = recordDecision(threeTasks(), "m5", { target: { kind: "task", task: "t1" }, confidence: 0.6, related: [], shared: false, reason: "r", router: "lexical", basis: "content", candidates: ["t1", "t2", "t3"] }).ledger;
+    expect(panelLines({ settings: candidates, state: state(all), pending: 0, problems: [], width: 36 }).map(shown)).toContain("  full history: under 80% sure");
+  });
+
   it("shows the current task's memory record: its rules first, the rest a command away", () => {
     const rules = ["It must lowercase the text", "join words with hyphens", "keep unicode letters", "no new dependencies"];
     const record: TaskRecord = {
