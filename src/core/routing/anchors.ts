@@ -67,7 +67,11 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   const phrases = phrasesOf(text);
   // Each path's owners once, not once per task.
   const soleOwner = new Map(signals.paths.map((path) => [path, only(index.tasksWithFile(path))] as const));
-  const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases, soleOwner }));
+  // In a short request a task's own code name is what the request is about; a long report names
+  // many functions, some of them its neighbours'. A flag (`--color`) is the whole tool's.
+  const short = words.length + signals.paths.length + signals.symbols.length < SHORT_REQUEST;
+  const codeNames = short ? signals.symbols.filter((symbol) => !symbol.startsWith("-") && isCompound(symbol) && index.symbolTaskCount(symbol) === 1) : [];
+  const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases, soleOwner, codeNames }));
   return {
     // Words a task used in passing ("revert", "swallow") name it only beside one of its key words.
     strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.identifiers.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed)),
@@ -84,15 +88,14 @@ function anchorOf(options: {
   words: readonly string[];
   phrases: readonly string[];
   soleOwner: ReadonlyMap<string, TaskProfile | undefined>;
+  /** The request's compound code names only one task used, if the request is short. */
+  codeNames: readonly string[];
 }): TaskAnchor {
-  const { candidate, signals, index, words, phrases, soleOwner } = options;
+  const { candidate, signals, index, words, phrases, soleOwner, codeNames } = options;
   const { task } = candidate;
   const files = signals.paths.filter((path) => soleOwner.get(path) === task);
-  // In a short request a task's own code name is what the request is about; a long report names
-  // many functions, some of them its neighbours'. The code name must be one the task's requests
-  // keep naming, not one a report mentioned once; a flag (`--color`) is the whole tool's.
-  const short = new Set(signals.words).size + signals.paths.length + signals.symbols.length < SHORT_REQUEST;
-  const identifiers = short ? signals.symbols.filter((symbol) => !symbol.startsWith("-") && isCompound(symbol) && (task.requestCounts.get(`s:${symbol}`) ?? 0) >= KEY_REQUESTS && index.symbolTaskCount(symbol) === 1) : [];
+  // One the task's requests keep naming, not one a report mentioned once.
+  const identifiers = codeNames.filter((symbol) => (task.requestCounts.get(`s:${symbol}`) ?? 0) >= KEY_REQUESTS);
   const byId = signals.taskIds.includes(task.id) || signals.taskLabels.some((label) => task.labels.has(label));
   const named = candidate.workspace || byId;
   const terms: string[] = [];
