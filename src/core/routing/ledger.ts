@@ -179,7 +179,7 @@ export function settledCurrentTask(ledger: Ledger, threshold: number): string | 
   return undefined;
 }
 
-/** Whether a task has a settled request: until it has, nothing about it is evidence (its title included). */
-export function isSettledTask(ledger: Ledger, task: string, threshold: number): boolean {
-  return Object.values(ledger.decisions).some((entry) => entry.task === task && !entry.shared && isSettled(entry, threshold));
+/** The tasks with a settled request: until a task has one, nothing about it is evidence (its title included). */
+export function settledTasks(ledger: Ledger, threshold: number): Set<string> {
+  return new Set(Object.values(ledger.decisions).flatMap((entry) => (!entry.shared && isSettled(entry, threshold) ? [entry.task] : [])));
 }

@@ -213,7 +213,7 @@ export class TaskIndex {
   }
 
   private readTitle(profile: TaskProfile): void {
-    if (profile.settled && profile.titleWords.size > 0) return;
+    if (profile.settled) return;
     profile.settled = true;
     for (const word of contentWords(profile.title)) profile.titleWords.add(word);
   }

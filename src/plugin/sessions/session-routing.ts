@@ -5,7 +5,6 @@ import { type FoldedEvidence, newEvidence } from "../../core/routing/group-evide
 import { evidenceTasks } from "../../core/routing/group-tasks.js";
 import {
   confirmRequest,
-  isSettledTask,
   type Ledger,
   type LedgerEntry,
   type LedgerTask,
@@ -13,6 +12,7 @@ import {
   moveRequest,
   relabelRequest,
   settledCurrentTask,
+  settledTasks,
 } from "../../core/routing/ledger.js";
 import { routeRequest } from "../../core/routing/route-request.js";
 import type { Router } from "../../core/routing/router.js";
@@ -206,7 +206,8 @@ export function createSessionRouting(deps: {
 /** A task index that knows the ledger's tasks and the task it is surely on, but no evidence yet. */
 function emptyIndex(ledger: Ledger, threshold: number): RoutingIndex {
   const index = new TaskIndex();
-  for (const task of ledger.tasks) index.addTask(task.id, task.title, { settled: isSettledTask(ledger, task.id, threshold) });
+  const settled = settledTasks(ledger, threshold);
+  for (const task of ledger.tasks) index.addTask(task.id, task.title, { settled: settled.has(task.id) });
   index.current = settledCurrentTask(ledger, threshold);
   return { index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set(), seen: [] };
 }
