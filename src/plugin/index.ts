@@ -85,7 +85,8 @@ const server: Plugin = async (input, rawOptions) => {
         const text = userRequestText(output.parts as unknown as Part[]);
         if (!deps.routing || text === "") return;
         const routed = await deps.routing.route(hookInput.sessionID, output.message.id, text);
-        const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold });
+        const kept = options.fallback === "candidates" ? routed?.entry.candidates : undefined;
+        const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold, kept });
         // Not awaited: a toast must not delay the turn.
         if (shown) void toast(shown);
       });

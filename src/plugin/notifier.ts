@@ -17,13 +17,20 @@ export interface Toast {
 }
 
 /** What a routing decision is worth telling the user, if anything: a new task, a switch, a fallback. */
-export function routingToast(options: { entry: LedgerEntry; task: LedgerTask; previous: string | undefined; threshold: number }): Toast | undefined {
-  const { entry, task, previous, threshold } = options;
+export function routingToast(options: {
+  entry: LedgerEntry;
+  task: LedgerTask;
+  previous: string | undefined;
+  threshold: number;
+  /** With `fallback: "candidates"`, the tasks an unsure decision keeps (the rest are left out). */
+  kept?: readonly string[] | undefined;
+}): Toast | undefined {
+  const { entry, task, previous, threshold, kept } = options;
   // Numbers lead their line and titles are clipped: a toast never wraps inside a figure.
   const title = clip(task.title, TOAST_TITLE_CHARS);
   if (entry.shared) return undefined;
   if (!isConfident(entry, threshold)) {
-    return { title: "RCM: full history", message: `${percent(entry.confidence)} sure, under ${percent(threshold)}. Best guess ${task.id}: "${title}"`, variant: "warning" };
+    return { title: kept ? `RCM: unsure, kept ${kept.join(", ")}` : "RCM: full history", message: `${percent(entry.confidence)} sure, under ${percent(threshold)}. Best guess ${task.id}: "${title}"`, variant: "warning" };
   }
   // The session's first task is no news.
   if (entry.opened && previous !== undefined) return { title: `RCM: new task ${task.id}`, message: `${percent(entry.confidence)} sure: "${title}"`, variant: "info" };

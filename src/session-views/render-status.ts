@@ -124,6 +124,7 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
 export function callHead(options: ViewSettings, report: CallReport): string {
   const sure = report.confidence === undefined ? "" : `, ${percent(report.confidence)} sure`;
   if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
+  if (report.confidence !== undefined && report.confidence < options.confidenceThreshold) return `the tasks it could be (best guess ${report.task ?? "?"}${sure}): ${report.reason}.`;
   if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view, its record stands in for what it covers.`;
   return `only ${report.task ?? "?"}'s history${sure}.`;
 }

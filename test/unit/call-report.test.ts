@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
 import { reportCall } from "../../src/core/context/call-report.js";
 import { activeTask, buildCallView } from "../../src/core/context/call-view.js";
 import { EMPTY_PLAN, withDropped, withInsertedBefore } from "../../src/core/context/context-plan.js";
 import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { cachedGroupTokens } from "../../src/plugin/hooks/group-token-cache.js";
+import { callHead } from "../../src/session-views/render-status.js";
 import { mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 
@@ -25,6 +27,15 @@ describe("the report of one model call", () => {
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
     expect(report.tokens.routingSaved).toBeLessThan(report.tokens.native);
     expect(report.tokens.memorySaved).toBe(0);
+  });
+
+  it("is no fallback below the threshold when fallback candidates left a task out, and says which tasks it kept", () => {
+    const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.6, { candidates: ["t1"] }]]);
+    const view = buildCallView({ messages: history, ledger });
+    const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8, fallback: "candidates" });
+    const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: note.reason });
+    expect(report).toMatchObject({ fallback: false, reason: "confidence 0.6 below 0.8, kept t1", task: "t1", confidence: 0.6 });
+    expect(callHead({ ...DEFAULT_OPTIONS, mode: "router" }, report)).toBe("the tasks it could be (best guess t1, 60% sure): confidence 0.6 below 0.8, kept t1.");
   });
 
   it("is a fallback below the threshold, saying why, and leaves the plug-in's own answers out of the tally", () => {

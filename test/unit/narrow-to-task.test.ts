@@ -50,7 +50,7 @@ describe("narrowing to the current task on a recorded session", () => {
     const selection = narrowed(history, unsure, 0.8, "candidates");
     expect(selection.filtered).toBe(true);
     expect(userIDs(selection.messages)).toEqual([a1, a2]);
-    expect(selection.reason).toBe("confidence 0.6 below 0.8: the tasks it could be, t1");
+    expect(selection.reason).toBe("confidence 0.6 below 0.8, kept t1");
     // The paper's fallback keeps everything; so does a decision that names no candidates.
     expect(narrowed(history, unsure, 0.8, "full").messages).toEqual(history);
     const open = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6]]);

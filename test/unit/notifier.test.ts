@@ -28,4 +28,9 @@ describe("routing toasts", () => {
     expect(toast).toMatchObject({ title: "RCM: full history", variant: "warning" });
     expect(toast?.message).toMatch(/^55% sure, under 80%\. Best guess t2: ".{39}…"$/);
   });
+
+  it("names the tasks an unsure decision kept under fallback candidates instead of claiming the full history", () => {
+    const toast = routingToast({ entry: entry({ confidence: 0.6 }), task: task("t3"), previous: "t3", threshold: THRESHOLD, kept: ["t1", "t3"] });
+    expect(toast).toMatchObject({ title: "RCM: unsure, kept t1, t3", variant: "warning" });
+  });
 });

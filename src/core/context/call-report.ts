@@ -88,7 +88,8 @@ export function reportCall(options: {
     messagesBefore: messages.length,
     messagesAfter: messages.length - final.dropped.size + inserted.length,
     groups: [...tallies.values()],
-    fallback: active.kind === "none",
+    // The full history: unsure and nothing left out (fallback candidates may leave out tasks it surely is not).
+    fallback: active.kind === "none" && narrowed.dropped.size === 0,
     reason: options.narrowingReason ?? (active.kind === "none" ? active.reason : `task ${active.task}`),
     task: entry?.task,
     confidence: entry?.confidence,

@@ -46,7 +46,7 @@ export function narrowToTask(options: { view: CallView; plan: ContextPlan; thres
   const reason =
     active.kind === "task"
       ? `task ${active.task}${active.entry.related.length > 0 ? ` with ${active.entry.related.join(", ")}` : ""}`
-      : `${active.reason}: the tasks it could be, ${[...visible].join(", ")}`;
+      : `${active.reason}, kept ${[...visible].join(", ")}`;
   return {
     plan: withDropped(plan, dropped),
     note: { filtered: true, task: entry?.task, confidence: entry?.confidence, keptGroups: kept, totalGroups: groups.length, reason },
