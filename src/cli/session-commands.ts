@@ -1,6 +1,7 @@
 import { RcmError } from "../errors/rcm-error.js";
 import { RCM_VERBS, type ReadVerb } from "../session-views/rcm-verbs.js";
 import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, switchCommand } from "../sessions-cli/session-commands.js";
+import { terminalChooser } from "./ask-session.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
 
 /** Where the commands on the plug-in's stored sessions look (outside the TUI). */
@@ -11,14 +12,14 @@ const SCOPE = {
 
 const SESSION = {
   type: "positional",
-  description: "an id (ses_...), a unique start of one, or latest (the default)",
+  description: "an id (ses_...), a unique start of one, or latest (the one written last); default: the one on screen in the TUI used last here",
 } as const;
 
 const SAFE =
   "Safe while OpenCode runs: move, off and on wait in the session's inbox until its next request.";
 
 function scope(args: Parsed<typeof SCOPE>): SessionScope {
-  return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env: process.env };
+  return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env: process.env, choose: terminalChooser() };
 }
 
 /** At most one positional argument, the session. */

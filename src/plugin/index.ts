@@ -28,6 +28,7 @@ import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./sessions/sessi
 import { createSessionRouting } from "./sessions/session-routing.js";
 import { clientSessionSource } from "./sessions/session-source.js";
 import { createSessionStore } from "./sessions/session-store.js";
+import { createTitleRecorder } from "./sessions/title-recorder.js";
 
 // The composition root: builds config, logger and state once and maps hooks to handlers.
 const server: Plugin = async (input, rawOptions) => {
@@ -52,6 +53,8 @@ const server: Plugin = async (input, rawOptions) => {
   );
   // Routing and memory are peers over one store of the sessions' state.
   const store = routes ? createSessionStore({ stateDir, source, logger }) : undefined;
+  // The sessions' titles, for the CLI's answers.
+  const titles = routes ? createTitleRecorder(stateDir) : undefined;
   const routing = store ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold }) : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
@@ -112,6 +115,7 @@ const server: Plugin = async (input, rawOptions) => {
     },
     event: async ({ event }) => {
       await deps.guard("event", undefined, async () => {
+        await titles?.observe(event);
         if (event.type === "session.deleted") {
           store?.forget(event.properties.info.id);
           memory?.forget(event.properties.info.id);

@@ -2,8 +2,11 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
 import { knownProjects } from "../store/project-file.js";
+import { liveScreenMarkers } from "../store/screen-markers.js";
 import { type SessionState, sessionStateFile } from "../store/session-state-file.js";
+import { readSessionTitles } from "../store/session-titles.js";
 import { defaultStateRoot } from "../store/state-dir.js";
+import { onScreenSession, type SessionChooser } from "./on-screen-session.js";
 
 
 export interface StoredSession {
@@ -61,17 +64,52 @@ export async function storedSessions(stateDir: string): Promise<{ sessions: Stor
   return { sessions, problems };
 }
 
-/** One session by id, unique prefix, or (none given) the most recently active one. */
-export async function findSession(stateDir: string, wanted: string | undefined): Promise<StoredSession> {
+/** How the session was chosen: the answer's first line says it. */
+export type SessionPick =
+  | { how: "named" }
+  | { how: "latest" }
+  | { how: "on-screen"; picked: boolean; otherScreens: number }
+  | { how: "no-screen"; reason: "no-tui" | "no-state" };
+
+export interface FoundSession extends StoredSession {
+  /** As the TUI showing it knows it, else as the server part last saw it. */
+  title: string | undefined;
+  pick: SessionPick;
+}
+
+/**
+ * One session by id or unique prefix; `latest`, the most recently written one; none given,
+ * the one on screen in the TUI used last here (see onScreenSession), else the latest.
+ */
+export async function findSession(options: {
+  stateDir: string;
+  wanted: string | undefined;
+  /** How to ask which session, when two TUIs were used at the same time; none: an error lists them. */
+  choose?: SessionChooser | undefined;
+  isAlive?: (pid: number) => boolean;
+}): Promise<FoundSession> {
+  const { stateDir, wanted } = options;
   const { sessions, problems } = await storedSessions(stateDir);
   if (sessions.length === 0) {
     throw new RcmError("session", `no sessions in ${join(stateDir, "sessions")}${problems.length > 0 ? ` (unreadable: ${problems.join("; ")})` : ""}`);
   }
-  if (wanted === undefined || wanted === "latest") return sessions[0] as StoredSession;
+  const [markers, titles] = await Promise.all([liveScreenMarkers(stateDir, options.isAlive), readSessionTitles(stateDir)]);
+  const found = (session: StoredSession, pick: SessionPick): FoundSession => {
+    const title = markers.find((marker) => marker.sessionID === session.sessionID && marker.title)?.title ?? titles[session.sessionID]?.title;
+    return { ...session, title, pick };
+  };
+  const latest = sessions[0] as StoredSession;
+  if (wanted === "latest") return found(latest, { how: "latest" });
+  if (wanted === undefined) {
+    const onScreen = await onScreenSession({ markers, hasState: (id) => sessions.some((session) => session.sessionID === id), choose: options.choose });
+    if (onScreen.kind === "none") return found(latest, { how: "no-screen", reason: onScreen.reason });
+    const shown = sessions.find((session) => session.sessionID === onScreen.marker.sessionID) as StoredSession;
+    return found(shown, { how: "on-screen", picked: onScreen.picked, otherScreens: onScreen.otherScreens });
+  }
   const exact = sessions.find((session) => session.sessionID === wanted);
-  if (exact) return exact;
+  if (exact) return found(exact, { how: "named" });
   const byPrefix = sessions.filter((session) => session.sessionID.startsWith(wanted));
-  if (byPrefix.length === 1) return byPrefix[0] as StoredSession;
+  if (byPrefix.length === 1) return found(byPrefix[0] as StoredSession, { how: "named" });
   const known = sessions.slice(0, 5).map((session) => session.sessionID).join(", ");
   throw new RcmError("session",
     byPrefix.length > 1

@@ -6,8 +6,12 @@ import { currentTask, lastRouted } from "../core/routing/ledger.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { type ReadVerb, rcmVerb } from "../session-views/rcm-verbs.js";
 import { projectFile } from "../store/project-file.js";
+import { liveScreenMarkers } from "../store/screen-markers.js";
 import { pendingIntents, postIntent, type SessionIntent } from "../store/session-inbox.js";
+import { readSessionTitles } from "../store/session-titles.js";
 import { findSession, projectStateDir, type StoredSession, storedSessions } from "./find-sessions.js";
+import { quoted, type SessionChooser } from "./on-screen-session.js";
+import { sessionHeading } from "./session-heading.js";
 
 /** Where the CLI looks: the project of `directory`, with the options its rcm.jsonc files and RCM_* variables give. */
 export interface SessionScope {
@@ -15,6 +19,8 @@ export interface SessionScope {
   stateDir?: string | undefined;
   env: Readonly<Record<string, string | undefined>>;
   now?: Date;
+  /** Asks which session when two TUIs here were used at the same time (a terminal); none: an error lists them. */
+  choose?: SessionChooser | undefined;
 }
 
 const LISTED_SESSIONS = 10;
@@ -25,6 +31,7 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
   const { stateDir } = await open(scope);
   const { sessions, problems } = await storedSessions(stateDir);
   if (sessions.length === 0) return `No sessions yet in ${stateDir}.\n`;
+  const [titles, markers] = await Promise.all([readSessionTitles(stateDir), liveScreenMarkers(stateDir)]);
   const shown = options.all ? sessions : sessions.slice(0, LISTED_SESSIONS);
   const now = scope.now ?? new Date();
   const lines = [`Sessions of ${stateDir} (most recent first${shown.length < sessions.length ? `; ${sessions.length - shown.length} more with --all` : ""}):`];
@@ -32,7 +39,9 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
     const { ledger, off } = session.state;
     const current = currentTask(ledger);
     const requests = ledger.order.length;
-    lines.push(`${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${ledger.tasks.length} task${ledger.tasks.length === 1 ? "" : "s"}${off ? "  (off)" : ""}`);
+    const shownIn = markers.find((marker) => marker.sessionID === session.sessionID);
+    const title = quoted(shownIn?.title ?? titles[session.sessionID]?.title);
+    lines.push(`${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${ledger.tasks.length} task${ledger.tasks.length === 1 ? "" : "s"}${off ? "  (off)" : ""}  ${title}${shownIn ? "  (on screen in a TUI)" : ""}`);
     for (const task of ledger.tasks) lines.push(`  ${task.id === current ? "*" : " "} ${task.id.padEnd(4)} ${task.title}`);
   }
   for (const problem of problems) lines.push(`unreadable (left as it is): ${problem}`);
@@ -42,7 +51,7 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
 /** `opencode-rcm <verb> [session] [task]` for a reading /rcm verb (status, why, tasks, show...): its answer, plus what waits for OpenCode. */
 export async function readVerbCommand(scope: SessionScope, wanted: string | undefined, verb: ReadVerb, task?: string): Promise<string> {
   const { stateDir, options } = await open(scope);
-  const session = await findSession(stateDir, wanted);
+  const session = await findSession({ stateDir, wanted, choose: scope.choose });
   let answer: string;
   try {
     answer = verb.answer({ options, state: session.state, words: CLI_WORDS }, task);
@@ -50,7 +59,7 @@ export async function readVerbCommand(scope: SessionScope, wanted: string | unde
     // What the session lacks (a task id it does not have): the user's to fix, not a bug.
     throw new RcmError("session", `session ${session.sessionID}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  return `Session ${session.sessionID}\n${answer}\n${await waiting(stateDir, session)}`;
+  return `${sessionHeading(session)}\n${answer}\n${await waiting(stateDir, session)}`;
 }
 
 /** `opencode-rcm status [session]`: as /rcm status shows it, plus what waits for OpenCode. */
@@ -72,7 +81,7 @@ function readVerb(name: string): ReadVerb {
 /** `opencode-rcm move [session] <task|new>`: the session's last routed request belongs to another task. */
 export async function moveCommand(scope: SessionScope, wanted: string | undefined, target: string): Promise<string> {
   const { stateDir } = await open(scope);
-  const session = await findSession(stateDir, wanted);
+  const session = await findSession({ stateDir, wanted, choose: scope.choose });
   const { ledger } = session.state;
   const last = lastRouted(ledger);
   if (last === undefined) throw new RcmError("session", `session ${session.sessionID} has no routed request to move`);
@@ -83,16 +92,16 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
   const from = last.entry.task;
   await postIntent(stateDir, session.sessionID, { kind: "move", messageID, from, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } });
   const to = target === "new" ? "a new task" : target;
-  return `Request ${ledger.order.length} of session ${session.sessionID} moves from ${from} to ${to}.\n${APPLIED_WHEN}\n`;
+  return `${sessionHeading(session)}\nRequest ${ledger.order.length} of session ${session.sessionID} moves from ${from} to ${to}.\n${APPLIED_WHEN}\n`;
 }
 
 /** `opencode-rcm off|on [session]`. */
 export async function switchCommand(scope: SessionScope, wanted: string | undefined, off: boolean): Promise<string> {
   const { stateDir } = await open(scope);
-  const session = await findSession(stateDir, wanted);
+  const session = await findSession({ stateDir, wanted, choose: scope.choose });
   await postIntent(stateDir, session.sessionID, { kind: off ? "off" : "on" });
   const what = off ? "off for this session: the model gets the native history" : "on again for this session";
-  return `opencode-rcm turns ${what} (session ${session.sessionID}).\n${APPLIED_WHEN}\n`;
+  return `${sessionHeading(session)}\nopencode-rcm turns ${what} (session ${session.sessionID}).\n${APPLIED_WHEN}\n`;
 }
 
 const APPLIED_WHEN =

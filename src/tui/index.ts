@@ -3,6 +3,7 @@ import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plug
 import { packageRoot } from "../harness/package-root.js";
 import { locateState, type TuiScope } from "./locate-state.js";
 import { openRcmMenu } from "./rcm-menu.js";
+import { recordScreen } from "./screen-marker.js";
 import { taskPanel } from "./task-panel.js";
 
 /** After the built-in context section (100), before MCP (200). */
@@ -35,6 +36,7 @@ const tui: TuiPlugin = async (api) => {
     return;
   }
   try {
+    recordScreen({ api, stateDir: scope.stateDir, log });
     showProblems(api, scope.problems);
     api.slots.register({
       order: PANEL_ORDER,

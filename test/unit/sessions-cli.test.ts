@@ -64,7 +64,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     const files = async () => Promise.all((await readdir(join(stateDir, "sessions"))).map(async (name) => [name, (await stat(join(stateDir, "sessions", name))).mtimeMs]));
     const before = await files();
     const status = await statusCommand(scope, sessionID.slice(0, 8));
-    expect(status).toMatch(new RegExp(`^Session ${sessionID}\\nopencode-rcm is on: mode router, lexical router, sure from 75%\\.`));
+    expect(status).toMatch(new RegExp(`^Session ${sessionID} \\(untitled\\)\\nopencode-rcm is on: mode router, lexical router, sure from 75%\\.`));
     expect(await whyCommand(scope, undefined)).toContain("No model call of this session has passed through opencode-rcm yet.");
     expect(await files()).toEqual(before);
   });
@@ -151,7 +151,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(listed.stdout).toContain(sessionID);
     // Every /rcm verb is a command too: tasks and show read the state as /rcm does.
     const tasks = await run(process.execPath, [CLI, "tasks", "--dir", project], { env: { ...process.env, ...env } });
-    expect(tasks.stdout).toMatch(new RegExp(`^Session ${sessionID}\\nTasks \\(2\\):`));
+    expect(tasks.stdout).toMatch(new RegExp(`^Session ${sessionID} \\(untitled\\) \\(no TUI open here: the latest session opencode-rcm wrote\\)\\nTasks \\(2\\):`));
     const shown = await run(process.execPath, [CLI, "show", "t2", "--dir", project], { env: { ...process.env, ...env } });
     expect(shown.stdout).toContain("No memory record yet");
     const unknownTask = await run(process.execPath, [CLI, "show", "t9", "--dir", project], { env: { ...process.env, ...env } }).then(

@@ -1,0 +1,27 @@
+import { createInterface } from "node:readline/promises";
+import { RcmError } from "../errors/rcm-error.js";
+import { quoted, type ScreenCandidate, type SessionChooser } from "../sessions-cli/on-screen-session.js";
+
+/** Asks on the terminal which session was meant; undefined when stdin or stdout is no terminal (a script, a pipe). */
+export function terminalChooser(): SessionChooser | undefined {
+  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) return undefined;
+  return async (candidates) => {
+    const lines = candidates.map((candidate, index) => `  ${index + 1}. ${describe(candidate)}`);
+    process.stdout.write(`TUIs open here were used at the same time, on different sessions:\n${lines.join("\n")}\n`);
+    const terminal = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      for (;;) {
+        const answer = (await terminal.question(`Which session? [1-${candidates.length}, Enter to stop] `)).trim();
+        if (answer === "") throw new RcmError("session", "no session picked: pass the session id (or latest)");
+        const picked = Number(answer);
+        if (Number.isInteger(picked) && picked >= 1 && picked <= candidates.length) return picked - 1;
+      }
+    } finally {
+      terminal.close();
+    }
+  };
+}
+
+function describe(candidate: ScreenCandidate): string {
+  return `${candidate.sessionID} ${quoted(candidate.title)} (active ${new Date(candidate.activeAt).toLocaleTimeString()})`;
+}
