@@ -65,15 +65,16 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
 
 export const moveSessionCommand = defineCli({
   name: "move",
-  description: "The session's last request belongs to <task> (or a new task) from its next call on.",
+  description: "Requests of the session belong to <task> (or a new task) from its next call on: the last one, or those named by number (3, 3 5, 3-5, 3.. for 3 and every later one; opencode-rcm status numbers them).",
   details: SAFE,
-  args: { session: SESSION, target: { type: "positional", required: true, description: "<task|new>: a task id (t2) or new" }, ...SCOPE },
+  args: { session: SESSION, target: { type: "positional", required: true, description: "[requests] <task|new>: a task id (t2) or new" }, ...SCOPE },
   async run(args) {
-    const positionals = args._;
-    if (positionals.length > 2) throw new RcmError("usage", `move takes [<session>] <task|new>, got ${positionals.join(" ")}`);
+    const positionals = [...args._];
     const target = positionals.at(-1);
-    if (target === undefined || !/^(t\d+|new)$/.test(target)) throw new RcmError("usage", "move needs a task id or new, e.g. opencode-rcm move t2");
-    return print(await moveCommand(scope(args), positionals.length === 2 ? positionals[0] : undefined, target));
+    if (target === undefined || !/^(t\d+|new)$/i.test(target)) throw new RcmError("usage", `move takes [<session>] [requests] <task|new>, got ${positionals.join(" ") || "nothing"}: e.g. opencode-rcm move t2, or move 3.. t2`);
+    // A first word that is no request number is the session.
+    const wanted = positionals.length > 1 && !/^#?\d/.test(positionals[0] ?? "") ? positionals.shift() : undefined;
+    return print(await moveCommand(scope(args), wanted, positionals));
   },
 });
 

@@ -13,7 +13,7 @@ import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import { createCommandHook } from "./hooks/command-hook.js";
 import type { PluginDeps } from "./hooks/deps.js";
-import { RCM_COMMAND, RCM_COMMAND_CONFIG } from "./hooks/rcm-command.js";
+import { RCM_COMMAND, RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND, RCM_TYPED_COMMAND_CONFIG } from "./hooks/rcm-command.js";
 import { createTasksTool, TASKS_TOOL } from "./hooks/tasks-tool.js";
 import { createTasksToolGate } from "./hooks/tasks-tool-gate.js";
 import { createTransformHandler, type TransformOutput } from "./hooks/transform-handler.js";
@@ -55,7 +55,9 @@ const server: Plugin = async (input, rawOptions) => {
   const store = routes ? createSessionStore({ stateDir, source, logger }) : undefined;
   // The sessions' titles, for the CLI's answers.
   const titles = routes ? createTitleRecorder(stateDir) : undefined;
-  const routing = store ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold }) : undefined;
+  // After a move the records of the tasks involved are written again (memory is made just below).
+  const onMoved = (sessionID: string): void => memory?.scheduleUpdate(sessionID);
+  const routing = store ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved }) : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
     store && memoryUpdater
@@ -77,9 +79,9 @@ const server: Plugin = async (input, rawOptions) => {
     config: async (config) => {
       // The hidden agent that answers the plug-in's own calls to the user's models.
       if (usesOpencodeModels) config.agent = { ...config.agent, [AUX_AGENT]: { ...AUX_AGENT_CONFIG, permission: { ...AUX_AGENT_CONFIG.permission } } };
-      config.command = { ...config.command, [RCM_COMMAND]: { ...RCM_COMMAND_CONFIG } };
+      config.command = { ...config.command, [RCM_COMMAND]: { ...RCM_COMMAND_CONFIG }, [RCM_TYPED_COMMAND]: { ...RCM_TYPED_COMMAND_CONFIG } };
     },
-    "command.execute.before": createCommandHook({ deps, client: input.client, sessionModels, sessionAgents }),
+    "command.execute.before": createCommandHook({ deps, client: input.client, sessionModels, sessionAgents, stateDir }),
     "chat.message": async (hookInput, output) => {
       await deps.guard("chat.message", hookInput.sessionID, async () => {
         const model = hookInput.model ?? output.message.model;

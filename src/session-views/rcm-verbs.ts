@@ -1,8 +1,8 @@
 import type { Options } from "../config/options-schema.js";
 import { listTasks, showTask } from "../core/memory/describe-tasks.js";
-import { lastRouted } from "../core/routing/ledger.js";
 import type { SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
+import { MOVE_WORDS, moveFromWords } from "./move-selection.js";
 import { renderStatus, renderTaskTable, renderWhy, type ViewSettings, type ViewWords, whenRecordWritten } from "./render-status.js";
 
 /** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
@@ -15,7 +15,7 @@ export interface VerbInput {
 interface VerbBase {
   name: string;
   /** Its argument as the usage shows it ("<task>"), if any. */
-  argument?: "<task>" | "<task|new>";
+  argument?: string;
   /** One short line: the TUI's menu cuts it at the dialog's width. */
   summary: string;
   /** The usage line's description. */
@@ -34,8 +34,8 @@ export interface ReadVerb extends VerbBase {
  */
 export interface ChangeVerb extends VerbBase {
   kind: "change";
-  /** The intent for this state and argument, or why there is none. */
-  intent(state: SessionState | undefined, target?: string): SessionIntent | { problem: string };
+  /** The intent for this state and the words typed after the verb, or why there is none. */
+  intent(state: SessionState | undefined, words: readonly string[]): SessionIntent | { problem: string };
   /** Whether the TUI's menu offers it for this state (off only when on, on only when off). */
   offered(state: SessionState | undefined): boolean;
 }
@@ -80,16 +80,11 @@ export const RCM_VERBS: readonly RcmVerb[] = [
   {
     name: "move",
     kind: "change",
-    argument: "<task|new>",
-    summary: "the last request to another task",
-    help: "the last request belongs to <task> (or a new task) from the next call on",
-    offered: () => true,
-    intent(state, target) {
-      const last = state ? lastRouted(state.ledger) : undefined;
-      if (!state || last === undefined) return { problem: "no request has been routed in this session yet" };
-      if (target === undefined) return { problem: "move needs a task id or new" };
-      return { kind: "move", messageID: last.messageID, from: last.entry.task, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } };
-    },
+    argument: MOVE_WORDS,
+    summary: "requests to another task",
+    help: `requests to <task> or a new one: move t2 (the last), move 3 5 t2, move 3.. t2 (3 and every later one)`,
+    offered: (state) => (state?.ledger.order.length ?? 0) > 0,
+    intent: (state, words) => (state ? moveFromWords(state.ledger, words) : { problem: "no request has been routed in this session yet" }),
   },
   {
     name: "off",

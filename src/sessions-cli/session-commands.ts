@@ -2,8 +2,9 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { loadOptions } from "../config/load-options.js";
 import type { Options } from "../config/options-schema.js";
-import { currentTask, lastRouted } from "../core/routing/ledger.js";
+import { currentTask, type Ledger } from "../core/routing/ledger.js";
 import { RcmError } from "../errors/rcm-error.js";
+import { describeMove, moveFromWords, requestNumbersText } from "../session-views/move-selection.js";
 import { type ReadVerb, rcmVerb } from "../session-views/rcm-verbs.js";
 import { projectFile } from "../store/project-file.js";
 import { liveScreenMarkers } from "../store/screen-markers.js";
@@ -78,21 +79,16 @@ function readVerb(name: string): ReadVerb {
   return verb;
 }
 
-/** `opencode-rcm move [session] <task|new>`: the session's last routed request belongs to another task. */
-export async function moveCommand(scope: SessionScope, wanted: string | undefined, target: string): Promise<string> {
+/** `opencode-rcm move [session] [requests] <task|new>`: requests of the session (by default the last routed one) belong to another task. */
+export async function moveCommand(scope: SessionScope, wanted: string | undefined, words: readonly string[]): Promise<string> {
   const { stateDir } = await open(scope);
   const session = await findSession({ stateDir, wanted, choose: scope.choose });
   const { ledger } = session.state;
-  const last = lastRouted(ledger);
-  if (last === undefined) throw new RcmError("session", `session ${session.sessionID} has no routed request to move`);
-  if (target !== "new" && !ledger.tasks.some((task) => task.id === target)) {
-    throw new RcmError("session", `no task "${target}" in session ${session.sessionID} (tasks: ${ledger.tasks.map((task) => task.id).join(", ") || "none"}, or new)`);
-  }
-  const { messageID } = last;
-  const from = last.entry.task;
-  await postIntent(stateDir, session.sessionID, { kind: "move", messageID, from, target: target === "new" ? { kind: "new" } : { kind: "task", task: target } });
-  const to = target === "new" ? "a new task" : target;
-  return `${sessionHeading(session)}\nRequest ${ledger.order.length} of session ${session.sessionID} moves from ${from} to ${to}.\n${APPLIED_WHEN}\n`;
+  const move = moveFromWords(ledger, words);
+  if ("problem" in move) throw new RcmError("session", `session ${session.sessionID}: ${move.problem}`);
+  await postIntent(stateDir, session.sessionID, move);
+  const to = move.target.kind === "new" ? "a new task" : move.target.task;
+  return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${describeMove(ledger, move, to)}.\n${APPLIED_WHEN}\n`;
 }
 
 /** `opencode-rcm off|on [session]`. */
@@ -123,11 +119,11 @@ async function open(scope: SessionScope): Promise<{ stateDir: string; options: O
 async function waiting(stateDir: string, session: StoredSession): Promise<string> {
   const intents = await pendingIntents(stateDir, session.sessionID);
   if (intents.length === 0) return "";
-  return `Waiting for OpenCode to apply (at the session's next request): ${intents.map(({ intent }) => describeIntent(intent)).join("; ")}\n`;
+  return `Waiting for OpenCode to apply (at the session's next request): ${intents.map(({ intent }) => describeIntent(intent, session.state.ledger)).join("; ")}\n`;
 }
 
-function describeIntent(intent: SessionIntent): string {
-  if (intent.kind === "move") return `move the last request to ${intent.target.kind === "new" ? "a new task" : intent.target.task}`;
+function describeIntent(intent: SessionIntent, ledger: Ledger): string {
+  if (intent.kind === "move") return `move ${requestNumbersText(ledger, intent.requests.map((request) => request.messageID))} to ${intent.target.kind === "new" ? "a new task" : intent.target.task}`;
   return `switch ${intent.kind}`;
 }
 

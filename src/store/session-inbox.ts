@@ -11,19 +11,24 @@ import { sessionStatePath } from "./state-dir.js";
  * drop an intent here, and the server applies it (in order, then deletes it) before its next
  * step for that session. Nothing is lost when OpenCode is not running: the intent waits.
  */
-export const SessionIntentSchema = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("move"),
-    /** The request to move: the one that was the last routed when the user asked. */
-    messageID: z.string().min(1),
-    /** Its task when the user asked: a request no longer there has moved since, and is left alone (applying twice changes nothing). */
-    from: z.string().min(1),
-    target: z.discriminatedUnion("kind", [z.object({ kind: z.literal("task"), task: z.string().min(1) }), z.object({ kind: z.literal("new") })]),
-  }),
-  z.object({ kind: z.literal("off") }),
-  z.object({ kind: z.literal("on") }),
-]);
-export type SessionIntent = z.infer<typeof SessionIntentSchema>;
+const MoveTargetSchema = z.discriminatedUnion("kind", [z.object({ kind: z.literal("task"), task: z.string().min(1) }), z.object({ kind: z.literal("new") })]);
+
+/** A request to move, with its task when the user asked: one no longer there has moved since, and is left alone (applying twice changes nothing). */
+const MovedRequestSchema = z.object({ messageID: z.string().min(1), from: z.string().min(1) });
+
+const MoveIntentSchema = z.object({
+  kind: z.literal("move"),
+  /** The requests to move, in session order: one, several, or one and every later one. */
+  requests: z.array(MovedRequestSchema).min(1),
+  target: MoveTargetSchema,
+});
+
+export const SessionIntentSchema = z.preprocess(
+  // An intent posted before several requests could move named one (`messageID`, `from`): read as a move of that one.
+  (data) => (typeof data === "object" && data !== null && "messageID" in data && !("requests" in data) ? { ...data, requests: [{ messageID: data.messageID, from: (data as { from?: unknown }).from }] } : data),
+  z.discriminatedUnion("kind", [MoveIntentSchema, z.object({ kind: z.literal("off") }), z.object({ kind: z.literal("on") })]),
+);
+export type SessionIntent = z.output<typeof SessionIntentSchema>;
 
 export interface PendingIntent {
   file: string;

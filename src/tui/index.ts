@@ -1,8 +1,9 @@
 import { homedir } from "node:os";
 import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plugin/tui";
 import { packageRoot } from "../harness/package-root.js";
+import { TYPED_VERB_COMMAND } from "../store/typed-verb-file.js";
 import { locateState, type TuiScope } from "./locate-state.js";
-import { openRcmMenu } from "./rcm-menu.js";
+import { openRcmMenu, runTypedFromServer } from "./rcm-menu.js";
 import { recordScreen } from "./screen-marker.js";
 import { taskPanel } from "./task-panel.js";
 
@@ -52,19 +53,37 @@ const tui: TuiPlugin = async (api) => {
         },
       },
     });
-    registerRcmCommand(api, () => void openRcmMenu(api, scope, (what, error) => log(what, error)).catch((error: unknown) => log("/rcm", error)));
+    const onError = (what: string, error: unknown) => log(what, error);
+    registerRcmCommand(api, {
+      menu: () => void openRcmMenu(api, scope, onError).catch((error: unknown) => log("/rcm", error)),
+      // `/rcm <words>` typed and sent: the server leaves the words and runs this command (typed-verb-file.ts).
+      typed: () => void runTypedFromServer(api, scope, onError).catch((error: unknown) => log("/rcm (typed)", error)),
+    });
   } catch (error) {
     log("could not set up the task panel or /rcm", error);
   }
 };
 
-/** `/rcm` as a command of the TUI itself (in the palette too): 1.18's command layer, or the older `api.command` where that is all there is. */
-function registerRcmCommand(api: TuiPluginApi, run: () => void): void {
+/**
+ * `/rcm` as a command of the TUI itself (in the palette too), and the hidden command the server
+ * runs for a typed `/rcm <words>`: 1.18's command layer, or the older `api.command` where that is all there is.
+ */
+function registerRcmCommand(api: TuiPluginApi, run: { menu: () => void; typed: () => void }): void {
   const title = "opencode-rcm: status, why, tasks, show, move, off/on";
+  const typedTitle = "opencode-rcm: a typed /rcm";
   if (typeof api.keymap?.registerLayer === "function") {
-    api.keymap.registerLayer({ commands: [{ namespace: "palette", name: "rcm.menu", title, category: "opencode-rcm", slashName: "rcm", run }], bindings: [] });
+    api.keymap.registerLayer({
+      commands: [
+        { namespace: "palette", name: "rcm.menu", title, category: "opencode-rcm", slashName: "rcm", run: run.menu },
+        { namespace: "palette", name: TYPED_VERB_COMMAND, title: typedTitle, category: "opencode-rcm", hidden: true, run: run.typed },
+      ],
+      bindings: [],
+    });
   } else {
-    api.command?.register(() => [{ title, value: "rcm.menu", category: "opencode-rcm", slash: { name: "rcm" }, onSelect: run }]);
+    api.command?.register(() => [
+      { title, value: "rcm.menu", category: "opencode-rcm", slash: { name: "rcm" }, onSelect: run.menu },
+      { title: typedTitle, value: TYPED_VERB_COMMAND, category: "opencode-rcm", hidden: true, onSelect: run.typed },
+    ]);
   }
 }
 

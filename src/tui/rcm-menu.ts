@@ -1,12 +1,15 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
-import { lastRouted } from "../core/routing/ledger.js";
+import { describeMove } from "../session-views/move-selection.js";
 import { RCM_VERBS, type RcmVerb, rcmVerb } from "../session-views/rcm-verbs.js";
 import { taskRows } from "../session-views/render-status.js";
+import { parseTypedVerb, unknownVerbHint } from "../session-views/typed-verb.js";
 import { plural } from "../session-views/words.js";
 import { INTENT_TOAST_TITLE, postIntent, type SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
+import { takeTypedVerb } from "../store/typed-verb-file.js";
 import { readSession, type TuiScope } from "./locate-state.js";
+import { openMovePicker } from "./move-picker.js";
 
 /** The menu's entries padded to one width, so each description starts in one column. */
 const MENU_TITLE_WIDTH = 8;
@@ -18,12 +21,9 @@ const MENU_TITLE_WIDTH = 8;
  * which applies it on seeing the toast.
  */
 export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope, onError: (what: string, error: unknown) => void): Promise<void> {
-  const sessionID = currentSession(api);
-  if (!sessionID || !scope.stateDir) {
-    api.ui.toast({ variant: "info", title: "opencode-rcm", message: "Open a session first: /rcm works on the session on screen." });
-    return;
-  }
-  const { state, pending } = await readSession(scope.stateDir, sessionID);
+  const opened = await openSession(api, scope);
+  if (!opened) return;
+  const { sessionID, state, pending } = opened;
   // From the verbs' list (session-views/rcm-verbs.ts): a verb added there is offered here. Short descriptions: the dialog cuts them at its width.
   const entries: TuiDialogSelectOption<string>[] = RCM_VERBS.filter((verb) => verb.kind === "read" || verb.offered(state)).map((verb) => ({
     title: verb.argument ? `${verb.name}…` : verb.name,
@@ -34,8 +34,46 @@ export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope, onError: (
   const pendingNote = pending > 0 ? ` (${plural(pending, "change")} waiting for the next request)` : "";
   select(api, `/rcm${pendingNote}`, options, (name) => {
     const verb = rcmVerb(name);
-    if (verb) void act(api, scope, sessionID, state, verb, onError).catch(failed(api, onError, `/rcm ${name}`));
+    if (verb) void act(api, scope, sessionID, state, verb, [], onError).catch(failed(api, onError, `/rcm ${name}`));
   });
+}
+
+/**
+ * `/rcm <words>` typed and sent: what the menu's entry does, with the words as its argument
+ * (`/rcm show t2`, `/rcm move 3.. t2`); a word that is no verb gets a one-line hint.
+ */
+export async function runTypedRcm(api: TuiPluginApi, scope: TuiScope, line: string, onError: (what: string, error: unknown) => void): Promise<void> {
+  const typed = parseTypedVerb(line);
+  if (typed.kind === "menu") return openRcmMenu(api, scope, onError);
+  if (typed.kind === "unknown") {
+    api.ui.toast({ variant: "warning", title: "opencode-rcm", message: unknownVerbHint(typed, "rcm"), duration: 8000 });
+    return;
+  }
+  const opened = await openSession(api, scope);
+  if (!opened) return;
+  if (typed.verb.kind === "change" && !typed.verb.offered(opened.state) && typed.verb.name !== "move") {
+    return alert(api, `/rcm ${typed.verb.name}`, `opencode-rcm is ${opened.state?.off ? "off" : "on"} for this session already.`);
+  }
+  await act(api, scope, opened.sessionID, opened.state, typed.verb, typed.words, onError).catch(failed(api, onError, `/rcm ${line.trim()}`));
+}
+
+/** The typed `/rcm <words>` the server left for the session on screen, answered here. */
+export async function runTypedFromServer(api: TuiPluginApi, scope: TuiScope, onError: (what: string, error: unknown) => void): Promise<void> {
+  const sessionID = currentSession(api);
+  if (!sessionID || !scope.stateDir) return;
+  const words = await takeTypedVerb(scope.stateDir, sessionID);
+  if (words !== undefined) await runTypedRcm(api, scope, words, onError);
+}
+
+/** The session on screen and its state, or a toast saying there is none. */
+async function openSession(api: TuiPluginApi, scope: TuiScope): Promise<{ sessionID: string; state: SessionState | undefined; pending: number } | undefined> {
+  const sessionID = currentSession(api);
+  if (!sessionID || !scope.stateDir) {
+    api.ui.toast({ variant: "info", title: "opencode-rcm", message: "Open a session first: /rcm works on the session on screen." });
+    return undefined;
+  }
+  const { state, pending } = await readSession(scope.stateDir, sessionID);
+  return { sessionID, state, pending };
 }
 
 /** A failure after the menu closed: in the log, and said on screen (the dialog is gone). */
@@ -46,26 +84,25 @@ function failed(api: TuiPluginApi, onError: (what: string, error: unknown) => vo
   };
 }
 
-async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, verb: RcmVerb, onError: (what: string, error: unknown) => void): Promise<void> {
+/** A verb, with the words typed after it (none from the menu: then a verb that takes an argument asks for it). */
+async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, verb: RcmVerb, words: readonly string[], onError: (what: string, error: unknown) => void): Promise<void> {
   const { options } = scope;
   const title = `/rcm ${verb.name}`;
   if (verb.kind === "read") {
-    if (!verb.argument) return alert(api, title, verb.answer({ options, state }));
-    if (!state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state }));
+    if (!verb.argument || !state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state }));
+    const typed = words[0]?.toLowerCase();
+    if (typed !== undefined) return alert(api, `${title} ${typed}`, verb.answer({ options, state }, typed));
     return select(api, `${title}: which task?`, taskOptions(state), (task) => alert(api, `${title} ${task}`, verb.answer({ options, state }, task)));
   }
-  if (!verb.argument) return change(api, scope, sessionID, verb.intent(state), SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
-  // move: the last routed request, to another task or a new one.
-  const last = state ? lastRouted(state.ledger) : undefined;
-  if (!state || last === undefined) return alert(api, title, "No request has been routed in this session yet.");
-  const from = last.entry.task;
-  const requestNumber = state.ledger.order.length;
-  const targets: TuiDialogSelectOption<string>[] = [...taskOptions(state).filter((option) => option.value !== from), { title: "new", value: "new", description: "a new task, titled after the request" }];
-  return select(api, `${title}: request ${requestNumber} (now ${from}) belongs to…`, targets, (target) =>
-    void change(api, scope, sessionID, verb.intent(state, target), `${title} ${target}: request ${requestNumber} moves from ${from} to ${target === "new" ? "a new task" : target}; the next model call follows it.`).catch(
-      failed(api, onError, `${title} ${target}`),
-    ),
-  );
+  const post = (intent: SessionIntent | { problem: string }, message: string) => void change(api, scope, sessionID, intent, message).catch(failed(api, onError, title));
+  if (verb.name !== "move") return change(api, scope, sessionID, verb.intent(state, words), SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
+  if (!state || state.ledger.order.length === 0) return alert(api, title, "No request has been routed in this session yet.");
+  if (words.length > 0) {
+    const intent = verb.intent(state, words);
+    const message = "problem" in intent || intent.kind !== "move" ? "" : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
+    return change(api, scope, sessionID, intent, message);
+  }
+  openMovePicker(api, state, { select: (pickTitle, pickOptions, chosen) => select(api, pickTitle, pickOptions, chosen), alert: (alertTitle, message) => alert(api, alertTitle, message), post });
 }
 
 /** What the TUI says when a switch is posted. */

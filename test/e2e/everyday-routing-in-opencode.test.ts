@@ -86,7 +86,7 @@ describe("everyday routing in the real OpenCode", () => {
 
       // The user files a loose remark under the doc; later anchored requests still find their tasks.
       await prompt(sessionID, SAY.windows);
-      expect(await command("move t1")).toMatch(/^\/rcm-text move t1\nMoved the last request from t\d+ to t1/);
+      expect(await command("move t1")).toMatch(/^\/rcm-text move t1\nMoved request \d+ from t\d+ to t1/);
       await prompt(sessionID, SAY.parserAgain);
       await expectNarrowed(SAY.parserAgain, "t2", [SAY.parser, SAY.parserNouns], [SAY.doc, SAY.helper, SAY.windows]);
 

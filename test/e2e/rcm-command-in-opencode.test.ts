@@ -48,7 +48,7 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
       for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both]) await prompt(sessionID, text);
       const unsure = toasts(events.events).at(-1);
       expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^\d+% sure, under 80%\. Best guess t\d: ".*"$/) });
-      expect(await command("move new")).toMatch(/^\/rcm-text move new\nMoved the last request from t\d to t4 \(new task\) "Both src\/dates\.py/);
+      expect(await command("move new")).toMatch(/^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py/);
       await prompt(sessionID, ASK.datesAgain);
       const status = await command("status");
       expect(status).toMatch(/^\/rcm-text status\nopencode-rcm is on: mode router, lexical router, sure from 80%\./);
@@ -65,7 +65,7 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
 
       // The answers never reach the model, and the session goes on normally.
       const moved = await command("move t2");
-      expect(moved).toContain("Moved the last request from t1 to t2");
+      expect(moved).toMatch(/Moved request \d+ from t1 to t2/);
       await prompt(sessionID, ASK.jsonTest);
       const all = await model.requests();
       const followUp = requestFor(all, ASK.jsonTest);

@@ -79,7 +79,7 @@ describe("/rcm answered by the plug-in", () => {
   it("move: the last request goes to the named task, is stored as the user's decision, and routing learns it", async () => {
     const { parts, routing, store } = await routedSession();
     const answer = await answerRcmCommand({ ...router, ...parts }, sessionID, "move t2");
-    expect(answer).toMatch(/^Moved the last request from t1 to t2 "Task B: .*"\. The next model call gets t2's history\./);
+    expect(answer).toMatch(/^Moved request 3 from t1 to t2 "Task B: .*"\. The next model call gets t2's history\./);
     const state = await store.read(sessionID);
     const last = state?.ledger.order.at(-1) ?? "";
     expect(state?.ledger.decisions[last]).toMatchObject({ task: "t2", confidence: 1, reason: "user", router: "user" });
@@ -92,7 +92,7 @@ describe("/rcm answered by the plug-in", () => {
   it("move new: the last request opens a task titled after it", async () => {
     const { parts, store } = await routedSession();
     const answer = await answerRcmCommand({ ...router, ...parts }, sessionID, "move new");
-    expect(answer).toMatch(/^Moved the last request from t1 to t3 \(new task\) "/);
+    expect(answer).toMatch(/^Moved request 3 from t1 to t3 \(new task\) "/);
     expect((await store.read(sessionID))?.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2", "t3"]);
   });
 
@@ -120,8 +120,8 @@ describe("/rcm answered by the plug-in", () => {
     const { parts } = await routedSession();
     for (const [args, problem] of [
       ["bogus", 'unknown /rcm-text command "bogus"'],
-      ["move", "/rcm-text move needs a task id or new"],
-      ["move somewhere", "/rcm-text move needs a task id or new"],
+      ["move", "/rcm-text move: needs a task id or new"],
+      ["move somewhere", '/rcm-text move: no task "somewhere" in this session'],
       ["show", "/rcm-text show needs a task id"],
     ] as const) {
       const failure = answerRcmCommand({ ...router, ...parts }, sessionID, args);
@@ -129,7 +129,7 @@ describe("/rcm answered by the plug-in", () => {
       await expect(failure).rejects.toThrow(problem);
       await expect(failure).rejects.toThrow(RCM_USAGE);
     }
-    await expect(answerRcmCommand({ ...router, ...parts }, sessionID, "move t7")).rejects.toThrow("no task t7 in this session (tasks: t1, t2)");
+    await expect(answerRcmCommand({ ...router, ...parts }, sessionID, "move t7")).rejects.toThrow(`no task "t7" in this session (tasks: t1, t2, or new)`);
   });
 
   it("in native mode says so and needs no routing", async () => {

@@ -26,12 +26,17 @@ describe("the /rcm verbs, listed once", () => {
     expect(show.answer({ options, state: undefined }, "t1")).toBe(status.answer({ options, state: undefined }));
   });
 
-  it("changing verbs give the inbox's intents: move names the last routed request and where it came from", () => {
+  it("changing verbs give the inbox's intents: move names the requests (the last by default) and where each came from", () => {
     const move = rcmVerb("move");
     if (move?.kind !== "change") throw new Error("move is a changing verb");
-    expect(move.intent(state, "t1")).toEqual({ kind: "move", messageID: "msg_2", from: "t2", target: { kind: "task", task: "t1" } });
-    expect(move.intent(state, "new")).toMatchObject({ target: { kind: "new" } });
-    expect(move.intent(undefined, "t1")).toEqual({ problem: "no request has been routed in this session yet" });
+    expect(move.intent(state, ["t1"])).toEqual({ kind: "move", requests: [{ messageID: "msg_2", from: "t2" }], target: { kind: "task", task: "t1" } });
+    expect(move.intent(state, ["new"])).toMatchObject({ target: { kind: "new" } });
+    expect(move.intent(state, ["1..", "new"])).toEqual({ kind: "move", requests: [{ messageID: "msg_1", from: "t1" }, { messageID: "msg_2", from: "t2" }], target: { kind: "new" } });
+    expect(move.intent(state, ["2", "t2"])).toEqual({ problem: "that request is in t2 already" });
+    expect(move.intent(state, ["7", "t1"])).toEqual({ problem: "no request 7: this session has requests 1 to 2" });
+    expect(move.intent(state, ["x", "t1"])).toEqual({ problem: '"x" is not a request number (3, 3-5, or 3.. for 3 and every later one)' });
+    expect(move.intent(state, ["t9"])).toEqual({ problem: 'no task "t9" in this session (tasks: t1, t2, or new)' });
+    expect(move.intent(undefined, ["t1"])).toEqual({ problem: "no request has been routed in this session yet" });
     const off = rcmVerb("off");
     const on = rcmVerb("on");
     if (off?.kind !== "change" || on?.kind !== "change") throw new Error("off and on are changing verbs");

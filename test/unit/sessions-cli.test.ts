@@ -73,16 +73,16 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     await servedSession();
     await expect(sessionsCommand({ directory: join(temp.path, "elsewhere"), env })).rejects.toThrow(/no opencode-rcm state for .*elsewhere under .*opencode\/rcm: name the project with --dir <project folder>, or run OpenCode there/);
     await expect(statusCommand({ directory: project, env }, "ses_nope")).rejects.toThrow(/no session "ses_nope" in .*sessions \(recent: ses_/);
-    await expect(moveCommand({ directory: project, env }, undefined, "t9")).rejects.toThrow(`no task "t9" in session ${sessionID} (tasks: t1, t2, or new)`);
+    await expect(moveCommand({ directory: project, env }, undefined, ["t9"])).rejects.toThrow(`session ${sessionID}: no task "t9" in this session (tasks: t1, t2, or new)`);
   });
 
   it("move, off and on wait in the session's inbox; the server applies them at its next step, and status says what still waits", async () => {
     const store = await servedSession();
     const scope = { directory: project, env };
-    expect(await moveCommand(scope, undefined, "t2")).toContain(`Request 3 of session ${sessionID} moves from t1 to t2.`);
+    expect(await moveCommand(scope, undefined, ["t2"])).toContain(`In session ${sessionID}, request 3 moves from t1 to t2.`);
     expect(await switchCommand(scope, undefined, true)).toContain("opencode-rcm turns off for this session");
     expect((await pendingIntents(stateDir, sessionID)).map((pending) => pending.intent.kind)).toEqual(["move", "off"]);
-    expect(await statusCommand(scope, undefined)).toContain("Waiting for OpenCode to apply (at the session's next request): move the last request to t2; switch off");
+    expect(await statusCommand(scope, undefined)).toContain("Waiting for OpenCode to apply (at the session's next request): move request 3 to t2; switch off");
 
     // The server's next step for the session (the next request's transform, say) applies both, in order.
     const call = await store.read(sessionID);
@@ -103,8 +103,8 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
   it("a move applies once: asked twice, or after the request moved since, it changes nothing more", async () => {
     const store = await servedSession();
     const scope = { directory: project, env };
-    await moveCommand(scope, undefined, "new");
-    await moveCommand(scope, undefined, "new");
+    await moveCommand(scope, undefined, ["new"]);
+    await moveCommand(scope, undefined, ["new"]);
     await store.read(sessionID);
     const ledger = (await store.read(sessionID))?.ledger;
     // One new task, not two: the second intent found the request in t3, not in t1 where it was asked from.
@@ -165,7 +165,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
       (error: { code: number; stderr: string }) => error,
     );
     expect(failed?.code).toBe(2);
-    expect(failed?.stderr.trim().split("\n")).toEqual(['opencode-rcm: move takes [<session>] <task|new>, got a b c (usage)', 'Run "opencode-rcm move --help" for the options.']);
+    expect(failed?.stderr.trim().split("\n")).toEqual(['opencode-rcm: move takes [<session>] [requests] <task|new>, got a b c: e.g. opencode-rcm move t2, or move 3.. t2 (usage)', 'Run "opencode-rcm move --help" for the options.']);
     expect(JSON.parse(await readFile(join(stateDir, "project.json"), "utf8")).data).toMatchObject({ projectID: "abc123", worktree: project, directories: [project] });
   });
 });

@@ -81,20 +81,36 @@ export function recordDecision(
 }
 
 /**
- * The user's correction (`/rcm move`): the request now belongs to `target`, an existing
- * task or a new one, with full confidence and reason "user". Its place in the order stays.
- * A task left without requests stays in the list, so task ids never change meaning.
+ * The user's correction (`/rcm move`): the requests (one, several, or one and every later
+ * one) now belong to `target`, an existing task or a new one opened by the first of them, with
+ * full confidence and reason "user": sure evidence for their new task. Their places in the
+ * order stay. A task left without requests stays in the list, so task ids never change meaning.
  */
+export function moveRequests(
+  ledger: Ledger,
+  messageIDs: readonly string[],
+  target: { kind: "task"; task: string } | { kind: "new"; title: string },
+): { ledger: Ledger; entry: LedgerEntry; task: LedgerTask } {
+  const moving = ledger.order.filter((id) => messageIDs.includes(id));
+  for (const id of messageIDs) if (!ledger.decisions[id]) throw new Error(`request ${id} was never routed`);
+  const first = moving[0];
+  if (first === undefined) throw new Error("no request to move");
+  const task = target.kind === "new" ? { id: nextTaskID(ledger), title: target.title, openedBy: first } : taskOf(ledger, target.task);
+  const tasks = target.kind === "new" ? [...ledger.tasks, task] : ledger.tasks;
+  const decisions = { ...ledger.decisions };
+  for (const id of moving) {
+    decisions[id] = { task: task.id, opened: target.kind === "new" && id === first, confidence: 1, related: [], shared: false, reason: "user", router: "user" };
+  }
+  return { ledger: { ...ledger, tasks, decisions }, entry: decisions[first] as LedgerEntry, task };
+}
+
+/** One request's move (see moveRequests). */
 export function moveRequest(
   ledger: Ledger,
   messageID: string,
   target: { kind: "task"; task: string } | { kind: "new"; title: string },
 ): { ledger: Ledger; entry: LedgerEntry; task: LedgerTask } {
-  if (!ledger.decisions[messageID]) throw new Error(`request ${messageID} was never routed`);
-  const task = target.kind === "new" ? { id: nextTaskID(ledger), title: target.title, openedBy: messageID } : taskOf(ledger, target.task);
-  const tasks = target.kind === "new" ? [...ledger.tasks, task] : ledger.tasks;
-  const entry: LedgerEntry = { task: task.id, opened: target.kind === "new", confidence: 1, related: [], shared: false, reason: "user", router: "user" };
-  return { ledger: { ...ledger, tasks, decisions: { ...ledger.decisions, [messageID]: entry } }, entry, task };
+  return moveRequests(ledger, [messageID], target);
 }
 
 /**

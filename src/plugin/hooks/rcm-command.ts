@@ -1,4 +1,5 @@
 import type { Options } from "../../config/options-schema.js";
+import { requestNumbersText } from "../../session-views/move-selection.js";
 import { RCM_VERBS, rcmVerb } from "../../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../../session-views/render-status.js";
 import type { SessionRouting } from "../sessions/session-routing.js";
@@ -13,6 +14,18 @@ export const RCM_COMMAND = "rcm-text";
 
 /** The usage, from the verbs' list: a verb added there is listed here. */
 export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`.padEnd(28)}${verb.help}`).join("\n");
+
+/**
+ * `/rcm` as the TUI sends it when typed with words (`/rcm why`, `/rcm show t2`): the TUI
+ * sends typed text to a server command of the slash name, and without one the text went to
+ * the model. The server hands it to the TUI part, which answers on screen (typed-verb.ts).
+ */
+export const RCM_TYPED_COMMAND = "rcm";
+
+export const RCM_TYPED_COMMAND_CONFIG = {
+  description: `opencode-rcm in the terminal UI: ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")} (elsewhere /${RCM_COMMAND})`,
+  template: "opencode-rcm answers this command itself: $ARGUMENTS",
+};
 
 /** The config entry that makes `/rcm-text` a command; its template is never sent (the plug-in answers). */
 export const RCM_COMMAND_CONFIG = {
@@ -37,10 +50,14 @@ export async function answerRcmCommand(deps: { options: Options; store?: Session
   }
   switch (verb.name) {
     case "move": {
-      if (!argument || !/^(t\d+|new)$/.test(argument)) throw new UsageError(`/${RCM_COMMAND} move needs a task id or new, e.g. /${RCM_COMMAND} move t1`);
-      const moved = await routing.move(sessionID, argument === "new" ? { kind: "new" } : { kind: "task", task: argument });
+      const move = verb.intent(state, rest);
+      if ("problem" in move) throw new UsageError(`/${RCM_COMMAND} move: ${move.problem}`);
+      if (move.kind !== "move") throw new Error("move made no move");
+      const done = await routing.move(sessionID, move);
       const ledger = (await store.read(sessionID))?.ledger;
-      return `Moved the last request from ${moved.from} to ${moved.task.id}${moved.entry.opened ? " (new task)" : ""} "${moved.task.title}". The next model call gets ${moved.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, moved.entry)}` : ""}`;
+      const froms = [...new Set(done.moved.map((request) => request.from))].join(", ");
+      const which = requestNumbersText(ledger, done.moved.map((request) => request.messageID));
+      return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${done.task.title}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry)}` : ""}`;
     }
     case "off":
       await setOff(store, sessionID, true);

@@ -136,6 +136,8 @@ export function createSessionMemory(deps: {
       sessionID,
       async (session) => {
         if (session.subagent) return;
+        // A move while the update ran: a record of requests that left its task is not kept (the next update writes it again).
+        if (record && !stillItsTask(record, session.state.ledger)) return;
         const records = record ? { ...session.state.records, [record.task]: record } : session.state.records;
         await deps.store.commit(session, { ...session.state, records, memoryUpdates: [...session.state.memoryUpdates, update] });
       },
@@ -229,6 +231,14 @@ export function createSessionMemory(deps: {
 }
 
 type AssistantInfo = Extract<Message, { role: "assistant" }>;
+
+/** Every request the record covers is still its task's. */
+function stillItsTask(record: TaskRecord, ledger: Ledger): boolean {
+  return record.coverage.groups.every((id) => {
+    const entry = ledger.decisions[id];
+    return entry === undefined || entry.task === record.task;
+  });
+}
 
 /** A step that ended its turn: completed without asking for tools, or failed. */
 function endsTurn(info: AssistantInfo): boolean {

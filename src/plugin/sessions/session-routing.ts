@@ -8,8 +8,7 @@ import {
   type Ledger,
   type LedgerEntry,
   type LedgerTask,
-  lastRouted,
-  moveRequest,
+  moveRequests,
   relabelRequest,
   settledCurrentTask,
   settledTasks,
@@ -18,6 +17,7 @@ import { routeRequest } from "../../core/routing/route-request.js";
 import type { Router } from "../../core/routing/router.js";
 import { TaskIndex } from "../../core/routing/task-index.js";
 import { taskTitle } from "../../core/routing/task-title.js";
+import type { MoveIntent } from "../../session-views/move-selection.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore, StoredSession } from "./session-store.js";
@@ -37,13 +37,19 @@ export interface SessionRouting {
    */
   learn(session: StoredSession, groups: readonly InteractionGroup[]): Promise<void>;
   /**
-   * `/rcm move`: the last routed request now belongs to `target`; stored as a decision with
-   * reason "user" and folded back into the index, so later requests route with it.
+   * `/rcm move`: the requests now belong to `target`; stored as decisions with reason "user",
+   * sure evidence folded back into the index, so later requests route with them. The records
+   * of the tasks they left and joined are dropped, to be written again from the moved evidence.
    */
-  move(sessionID: string, target: MoveTarget): Promise<{ messageID: string; from: string; entry: LedgerEntry; task: LedgerTask }>;
+  move(sessionID: string, move: MoveIntent): Promise<MoveDone>;
 }
 
-type MoveTarget = { kind: "task"; task: string } | { kind: "new" };
+/** What a move did: the requests that moved, the task they came from (each), the task they joined. */
+export interface MoveDone {
+  moved: readonly { messageID: string; from: string }[];
+  entry: LedgerEntry;
+  task: LedgerTask;
+}
 
 /** What routing keeps beside a stored session: the task index and what is folded into it. */
 interface RoutingIndex {
@@ -68,6 +74,8 @@ export function createSessionRouting(deps: {
   logger: Logger;
   /** The plug-in's confidence threshold: only a request routed below it is relabelled by its edits. */
   threshold: number;
+  /** After a move: the memory writes the dropped records again. */
+  onMoved?: (sessionID: string) => void;
 }): SessionRouting {
   const { store, threshold } = deps;
   // Keyed by the stored session: an index leaves memory with its session.
@@ -84,34 +92,47 @@ export function createSessionRouting(deps: {
     return indexed;
   };
 
-  const moveMessage = async (session: StoredSession, messageID: string, target: MoveTarget): Promise<{ messageID: string; from: string; entry: LedgerEntry; task: LedgerTask }> => {
+  const applyMove = async (session: StoredSession, move: MoveIntent): Promise<MoveDone> => {
     const { ledger } = session.state;
     const { sessionID } = session;
-    const from = ledger.decisions[messageID]?.task;
-    if (from === undefined) throw new Error("that request was never routed in this session");
+    const { target } = move;
+    for (const { messageID } of move.requests) if (ledger.decisions[messageID] === undefined) throw new Error("that request was never routed in this session");
     if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) {
       throw new Error(`no task ${target.task} in this session (tasks: ${ledger.tasks.map((task) => task.id).join(", ")})`);
     }
     const groups = toInteractionGroups(await deps.source.messages(sessionID));
-    const title = taskTitle(groups.find((group) => group.id === messageID)?.requestText ?? "");
-    const moved = moveRequest(ledger, messageID, target.kind === "new" ? { kind: "new", title } : target);
-    await store.commit(session, { ...session.state, ledger: moved.ledger });
-    // The index forgets what it folded under the old task and folds the history again.
+    const ids = move.requests.map((request) => request.messageID);
+    const firstID = ledger.order.find((id) => ids.includes(id));
+    const title = taskTitle(groups.find((group) => group.id === firstID)?.requestText ?? "");
+    const moved = moveRequests(ledger, ids, target.kind === "new" ? { kind: "new", title } : target);
+    // The records of the tasks the requests left and joined no longer match the ledger: dropped,
+    // the memory writes them again from the groups each task now has (never patched by hand).
+    const touched = new Set([moved.task.id, ...move.requests.map((request) => request.from)]);
+    const records = Object.fromEntries(Object.entries(session.state.records).filter(([task]) => !touched.has(task)));
+    const dropped = Object.keys(session.state.records).filter((task) => touched.has(task));
+    await store.commit(session, { ...session.state, ledger: moved.ledger, records });
+    // The index forgets what it folded under the old tasks and folds the history again.
     const indexed = emptyIndex(moved.ledger, threshold);
     indexes.set(session, indexed);
     fold(session, indexed, groups);
-    await deps.logger.log("info", `moved a request from ${from} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`, { sessionID, messageID });
-    return { messageID, from, entry: moved.entry, task: moved.task };
+    const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
+    await deps.logger.log("info", `moved ${move.requests.length === 1 ? "a request" : `${move.requests.length} requests`} from ${froms} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`, {
+      sessionID,
+      messageIDs: ids,
+      recordsDropped: dropped,
+    });
+    deps.onMoved?.(sessionID);
+    return { moved: move.requests, entry: moved.entry, task: moved.task };
   };
 
   store.handleMoves(async (session, intent) => {
     const { ledger } = session.state;
-    const now = ledger.decisions[intent.messageID]?.task;
-    if (now === undefined) return "that request was never routed in this session";
-    if (now !== intent.from) return `the request is in ${now} now, not ${intent.from}: it moved since`;
+    // A request that moved since it was picked is left where it is now; the rest move.
+    const still = intent.requests.filter((request) => ledger.decisions[request.messageID]?.task === request.from);
+    if (still.length === 0) return "the requests were never routed here, or moved since";
     const { target } = intent;
     if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) return `no task ${target.task} in this session`;
-    await moveMessage(session, intent.messageID, target);
+    await applyMove(session, { ...intent, requests: still });
     return undefined;
   });
 
@@ -194,11 +215,10 @@ export function createSessionRouting(deps: {
       if (session.subagent) return;
       fold(session, await indexOf(session), groups);
     },
-    move: (sessionID, target) =>
+    move: (sessionID, move) =>
       store.step(sessionID, async (session) => {
-        const messageID = lastRouted(session.state.ledger)?.messageID;
-        if (session.subagent || messageID === undefined) throw new Error("no request has been routed in this session yet");
-        return moveMessage(session, messageID, target);
+        if (session.subagent) throw new Error("a sub-agent session is left untouched");
+        return applyMove(session, move);
       }),
   };
 }
