@@ -47,6 +47,8 @@ export const SessionStateSchema = z.object({
   saved: SavingsSchema,
   /** What the session's last model call received; written once per turn. */
   lastCall: CallReportSchema.optional(),
+  /** Requests sent while the user had it off, in order: routed when it is switched on again, so none stays unassigned. */
+  whileOff: z.array(z.object({ messageID: z.string().min(1), text: z.string() })).optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

@@ -56,7 +56,12 @@ export function panelLines(input: PanelInput): PanelLine[] {
     lines.push({ text: `${row.status} · ${plural(row.requests, "req")} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
   }
   const last = lastEntry(state.ledger);
-  if (last) {
+  if (off) {
+    // The last decision is older than anything sent since: the panel says what holds now.
+    lines.push({ text: "Off: every call gets the native history (/rcm on to resume)", tone: "warning" });
+    const waiting = state.whileOff?.length ?? 0;
+    if (waiting > 0) lines.push({ text: `${plural(waiting, "request")} sent while off: routed when it is on`, tone: "muted", indent: 2 });
+  } else if (last) {
     const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${percent(last.confidence)} sure`;
     lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });

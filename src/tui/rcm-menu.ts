@@ -108,7 +108,7 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
 /** What the TUI says when a switch is posted. */
 const SWITCHED: Readonly<Record<string, string>> = {
   off: "/rcm off: native history for this session from the next model call (/rcm on to resume).",
-  on: "/rcm on: opencode-rcm is back on for this session.",
+  on: "/rcm on: opencode-rcm is back on for this session; requests sent while off are routed with the next one.",
 };
 
 function taskOptions(state: SessionState): TuiDialogSelectOption<string>[] {

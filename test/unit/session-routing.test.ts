@@ -11,6 +11,7 @@ import type { SessionSource } from "../../src/plugin/sessions/session-source.js"
 import { renderWhy } from "../../src/session-views/render-status.js";
 import { SESSION_STATE_VERSION } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
+import { panelLines } from "../../src/tui/panel-lines.js";
 import { mainSession } from "../support/fixtures.js";
 import { recordingLogger, sourceFor, storeWithRouting } from "../support/plugin-parts.js";
 import { namedTaskRouter } from "../support/routing.js";
@@ -185,5 +186,28 @@ describe("the session teaching itself", () => {
     expect(logger.lines.some((line) => line.startsWith("info: relabelled a request from t2 to t1"))).toBe(true);
     const report: CallReport = { messagesBefore: 9, messagesAfter: 9, groups: [], fallback: false, reason: "task t1", task: "t1", confidence: 0.92, tokens: { native: 100, routingSaved: 0, memorySaved: 0 } };
     expect(renderWhy(resolveOptions([]).options, report, state)).toMatch(/Relabelled by their edits \(1; .*\):\n {2}request 3: routed to t2, now t1 \(its edits: .*textkit\/slugify\.py\)/);
+  });
+
+  it("keeps requests sent while off and routes them, in order, before the next request once it is on again; the panel says off meanwhile", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    await routeAll(routing, source, users.slice(0, 1));
+    await store.step(sessionID, (session) => store.switchOff(session, true));
+    expect(await routeAll(routing, source, users.slice(1, 2))).toEqual([undefined]);
+    const off = await store.read(sessionID);
+    expect(off?.whileOff).toEqual([{ messageID: users[1]?.info.id, text: textOf(users[1] as MessageWithParts) }]);
+    expect(off?.ledger.order).toHaveLength(1);
+    const panel = panelLines({ settings: resolveOptions([]).options, state: off, pending: 0, problems: [], width: 40 }).map((line) => line.text);
+    expect(panel).toContain("Off: every call gets the native history (/rcm on to resume)");
+    expect(panel).toContain("1 request sent while off: routed when it is on");
+    expect(panel.some((line) => line.startsWith("Last request"))).toBe(false);
+
+    await store.step(sessionID, (session) => store.switchOff(session, false));
+    const [next] = await routeAll(routing, source, users.slice(2, 3));
+    const on = await store.read(sessionID);
+    expect(on?.whileOff).toBeUndefined();
+    expect(on?.ledger.order).toEqual(users.slice(0, 3).map((message) => message.info.id));
+    expect(on?.ledger.decisions[users[1]?.info.id as string]?.task).toBe("t2");
+    expect(next?.task.id).toBe("t1");
   });
 });

@@ -64,7 +64,7 @@ export async function answerRcmCommand(deps: { options: Options; store?: Session
       return `opencode-rcm is off for this session: the model gets the native history until /${RCM_COMMAND} on.`;
     case "on":
       await setOff(store, sessionID, false);
-      return `opencode-rcm is on again for this session (mode ${options.mode}). Requests sent while it was off are kept in every task's view.`;
+      return `opencode-rcm is on again for this session (mode ${options.mode}). Requests sent while it was off are routed to their tasks with the next request.`;
     default:
       throw new Error(`/${RCM_COMMAND} ${verb.name}: a change the server does not apply yet`);
   }

@@ -184,11 +184,40 @@ export function createSessionRouting(deps: {
     return rebuilt;
   };
 
+  /** A request sent while off: kept (id and text) to be routed once the user switches it on again. */
+  const noteWhileOff = async (session: StoredSession, messageID: string, text: string): Promise<void> => {
+    const waiting = session.state.whileOff ?? [];
+    if (session.state.ledger.decisions[messageID] || waiting.some((request) => request.messageID === messageID)) return;
+    await store.commit(session, { ...session.state, whileOff: [...waiting, { messageID, text }] });
+  };
+
+  /** Back on: the requests sent while off are routed first, in order, as if it had been on (their work folds in with the next call's groups). */
+  const routeWhileOff = async (session: StoredSession, indexed: RoutingIndex): Promise<void> => {
+    const waiting = session.state.whileOff ?? [];
+    if (waiting.length === 0) return;
+    let { ledger } = session.state;
+    for (const request of waiting) {
+      const routed = await routeRequest({ router: deps.router, ledger, index: (indexes.get(session) ?? indexed).index, messageID: request.messageID, text: request.text, sessionID: session.sessionID, threshold });
+      ledger = routed.ledger;
+      await deps.logger.log("info", `routed a request sent while off to ${routed.task.id} "${routed.task.title}" confidence ${routed.entry.confidence}: ${routed.entry.reason}`, {
+        sessionID: session.sessionID,
+        messageID: request.messageID,
+      });
+    }
+    const { whileOff: _routed, ...rest } = session.state;
+    await store.commit(session, { ...rest, ledger });
+  };
+
   return {
     route: (sessionID, messageID, text) =>
       store.step(sessionID, async (session) => {
-        if (session.subagent || session.state.off) return undefined;
+        if (session.subagent) return undefined;
+        if (session.state.off) {
+          await noteWhileOff(session, messageID, text);
+          return undefined;
+        }
         const indexed = await indexOf(session);
+        await routeWhileOff(session, indexed);
         // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.
         if (!session.state.ledger.decisions[messageID]) {
           const unrouted = indexed.seen.findIndex((group) => group.kind === "request" && !session.state.ledger.decisions[group.id]);
