@@ -1,5 +1,5 @@
 import { applyProposal } from "../core/memory/apply-proposal.js";
-import { mapDigestTexts, truncateDigest } from "../core/memory/batches.js";
+import { truncateDigest } from "../core/memory/batches.js";
 import type { GroupDigest } from "../core/memory/group-digest.js";
 import type { TaskRecord } from "../core/memory/record.js";
 import { RecordProposalSchema } from "../core/memory/record-proposal.js";
@@ -8,7 +8,7 @@ import type { AuxClient } from "./aux-client.js";
 import { auxUsageOf, describeAuxError } from "./aux-usage.js";
 import { completeJson } from "./complete-json.js";
 import { loadPrompt, renderPrompt } from "./prompts.js";
-import { redactSecretsInAll } from "./redact-lazily.js";
+import { redactDigests } from "./redact-digests.js";
 
 
 /**
@@ -79,13 +79,4 @@ function describeGroup(group: GroupDigest): string {
   if (group.aborted) lines.push("(a step of this group was aborted)");
   for (const error of group.errors) lines.push(`(an assistant step failed: ${error})`);
   return lines.join("\n");
-}
-
-/** The digests with every text redacted, in one detection pass. */
-async function redactDigests(batch: readonly GroupDigest[]): Promise<GroupDigest[]> {
-  const texts: string[] = [];
-  for (const group of batch) mapDigestTexts(group, (text) => (texts.push(text), text));
-  const redacted = await redactSecretsInAll(texts);
-  let next = 0;
-  return batch.map((group) => mapDigestTexts(group, (text) => redacted[next++] ?? text));
 }

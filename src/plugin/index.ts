@@ -14,8 +14,11 @@ import { resolveStateDir } from "../store/state-dir.js";
 import { createCommandHook } from "./hooks/command-hook.js";
 import type { PluginDeps } from "./hooks/deps.js";
 import { RCM_COMMAND, RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND, RCM_TYPED_COMMAND_CONFIG } from "./hooks/rcm-command.js";
+import { createRecallTool, RECALL_TOOL } from "./hooks/recall-tool.js";
+import { recallToolGated } from "./hooks/recall-tool-gate.js";
 import { createTasksTool, TASKS_TOOL } from "./hooks/tasks-tool.js";
-import { createTasksToolGate } from "./hooks/tasks-tool-gate.js";
+import { tasksToolGated } from "./hooks/tasks-tool-gate.js";
+import { createToolGate } from "./hooks/tool-gate.js";
 import { createTransformHandler, type TransformOutput } from "./hooks/transform-handler.js";
 import { announceProblems, createToaster, plainTerminal, routingToast } from "./notifier.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
@@ -72,9 +75,12 @@ const server: Plugin = async (input, rawOptions) => {
   });
 
   const transform = createTransformHandler(deps);
-  // Only with memory: a tool changes what the model is offered, which native and router must not.
+  // rcm_tasks only with memory: records are what it shows (a tool changes what the model is offered).
   const offersTasksTool = store !== undefined && memory !== undefined;
-  const gateTasksTool = offersTasksTool ? createTasksToolGate({ store, guard, afterCompactionOnly: !narrows }) : undefined;
+  // Only where routing hides other tasks' history (router, full): what was hidden, on the model's request.
+  const offersRecallTool = routing !== undefined && narrows;
+  const gatedTools = [...(offersTasksTool ? [tasksToolGated({ afterCompactionOnly: !narrows })] : []), ...(offersRecallTool ? [recallToolGated()] : [])];
+  const gateTools = store && gatedTools.length > 0 ? createToolGate({ store, guard, tools: gatedTools }) : undefined;
   const hooks: Hooks = {
     config: async (config) => {
       // The hidden agent that answers the plug-in's own calls to the user's models.
@@ -100,7 +106,7 @@ const server: Plugin = async (input, rawOptions) => {
     "experimental.chat.messages.transform": async (hookInput, output) => {
       const current = output as unknown as TransformOutput;
       // First: it marks the user message OpenCode took for this call, which the transform may move.
-      await gateTasksTool?.(current.messages);
+      await gateTools?.(current.messages);
       await transform(hookInput, current);
     },
     "experimental.session.compacting": async (hookInput, output) => {
@@ -142,6 +148,7 @@ const server: Plugin = async (input, rawOptions) => {
     },
   };
   if (offersTasksTool) hooks.tool = { [TASKS_TOOL]: createTasksTool({ store, recordTokens: options.memory.recordTokens }) };
+  if (offersRecallTool && store) hooks.tool = { ...hooks.tool, [RECALL_TOOL]: createRecallTool({ store, source, routing }) };
   return hooks;
 };
 

@@ -4,6 +4,7 @@ import type { CallReport } from "../core/context/call-report.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
+import { recallLines } from "./recalls.js";
 import { clip, percent, plural, tokens } from "./words.js";
 
 /** What the words depend on: the mode (what a decision does) and the threshold (what "sure" means). */
@@ -116,6 +117,7 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
   if (!report) return "No model call of this session has passed through opencode-rcm yet.";
   const lines = [`Last model call (mode ${options.mode}): ${callHead(options, report)}`];
   lines.push(...callLines(report).map((line) => `  ${line}`));
+  if (state) lines.push(...recallLines(state.ledger, report.requestID));
   lines.push(...relabelLines(state));
   return lines.join("\n");
 }
@@ -169,10 +171,13 @@ function relabelLines(state: SessionState | undefined): string[] {
   const { order, decisions } = state.ledger;
   const relabelled = order.flatMap((messageID, position) => {
     const entry = decisions[messageID];
-    return entry?.relabelled ? [`  request ${position + 1}: routed to ${entry.relabelled.from}, now ${entry.task} (its edits: ${entry.relabelled.files.join(", ")})`] : [];
+    if (!entry?.relabelled) return [];
+    const why = entry.relabelled.by === "recall" ? `the model recalled ${entry.task}'s history` : `its edits: ${entry.relabelled.files.join(", ")}`;
+    return [`  request ${position + 1}: routed to ${entry.relabelled.from}, now ${entry.task} (${why})`];
   });
   if (relabelled.length === 0) return [];
-  return [`Relabelled by their edits (${relabelled.length}; later routing and memory follow them):`, ...relabelled.slice(-MAX_RELABELS_SHOWN)];
+  const by = Object.values(decisions).some((entry) => entry.relabelled?.by === "recall") ? "their edits or the model's recalls" : "their edits";
+  return [`Relabelled by ${by} (${relabelled.length}; later routing and memory follow them):`, ...relabelled.slice(-MAX_RELABELS_SHOWN)];
 }
 
 /** When a task without a record gets one, as the options have it (for `/rcm show`). */

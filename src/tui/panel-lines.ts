@@ -2,6 +2,7 @@ import { keepsEveryTask, modeParts } from "../config/modes.js";
 import { activeConstraints } from "../core/memory/record.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
+import { recallSummary } from "../session-views/recalls.js";
 import type { ViewSettings } from "../session-views/render-status.js";
 import { callTallies, candidatesKept, lastEntry, taskRows } from "../session-views/render-status.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
@@ -67,6 +68,8 @@ export function panelLines(input: PanelInput): PanelLine[] {
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
     lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });
+    const recalled = recallSummary(last);
+    if (recalled) lines.push({ text: `Model recalled ${recalled}`, tone: "muted", indent: 2 });
     if (modeParts(settings.mode).remembers) lines.push(...memoryLines(state, last.task, width));
   }
   const call = state.lastCall;

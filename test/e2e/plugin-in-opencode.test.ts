@@ -40,11 +40,11 @@ function bodies(result: ScriptedSessionResult): string[] {
   return result.requests.map((request) => JSON.stringify(request.body));
 }
 
-/** The bodies without the plug-in's own tool, which memory modes offer whatever their hooks do. */
+/** The bodies without the plug-in's own tools, which the routing modes offer whatever their hooks do. */
 function bodiesWithoutOwnTool(result: ScriptedSessionResult): string[] {
   return result.requests.map((request) => {
     const body = request.body as ChatRequestBody & { tools?: { function?: { name?: string } }[] };
-    const tools = body.tools?.filter((tool) => tool.function?.name !== "rcm_tasks");
+    const tools = body.tools?.filter((tool) => tool.function?.name !== "rcm_tasks" && tool.function?.name !== "rcm_recall");
     return JSON.stringify(tools === undefined ? body : { ...body, tools });
   });
 }
@@ -121,11 +121,12 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
     await writeFile(notADirectory, "");
     const failing = await runWith([[PLUGIN, { mode: "full", debug: true, stateDir: notADirectory }]]);
     expect(failing.todo).toBe(FINAL_TODO);
-    // The rcm_tasks tool is offered (it is no hook), but every message is OpenCode's own.
+    // The plug-in's tools are offered (they are no hook), but every message is OpenCode's own.
     expect(JSON.stringify(failing.requests[0]?.body)).toContain('"name":"rcm_tasks"');
+    expect(JSON.stringify(failing.requests[0]?.body)).toContain('"name":"rcm_recall"');
     expect(bodiesWithoutOwnTool(failing)).toEqual(bodies(baseline));
     expect(failing.serverOutput.match(/transform failed; falling back/g)).toHaveLength(1);
     expect(failing.serverOutput.match(/chat\.message failed; falling back/g)).toHaveLength(1);
-    expect(failing.serverOutput.match(/tasks tool failed; rcm_tasks stays offered/g)).toHaveLength(1);
+    expect(failing.serverOutput.match(/tool gate failed; the plug-in's tools stay offered/g)).toHaveLength(1);
   });
 });

@@ -82,6 +82,7 @@ export const idleRouting: SessionRouting = {
   move: async () => {
     throw new Error("not in this fake");
   },
+  recalled: async () => undefined,
 };
 
 /** A session's state with nothing but the ledger (and records) given. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { TASKS_TOOL } from "../../src/plugin/hooks/tasks-tool.js";
-import { createTasksToolGate } from "../../src/plugin/hooks/tasks-tool-gate.js";
+import { tasksToolGated } from "../../src/plugin/hooks/tasks-tool-gate.js";
+import { createToolGate } from "../../src/plugin/hooks/tool-gate.js";
 import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
 import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { mainSession } from "../support/fixtures.js";
@@ -17,7 +18,7 @@ const userTools = (messages: readonly MessageWithParts[]) => messages.filter((me
 
 async function gate(messages: MessageWithParts[], store: SessionStore, afterCompactionOnly = false) {
   const logger = recordingLogger();
-  await createTasksToolGate({ store, guard: createFailOpenGuard(logger), afterCompactionOnly })(messages);
+  await createToolGate({ store, guard: createFailOpenGuard(logger), tools: [tasksToolGated({ afterCompactionOnly })] })(messages);
   return logger.lines;
 }
 
@@ -79,6 +80,6 @@ describe("the rcm_tasks gate", () => {
     };
     const lines = await gate(messages, broken);
     expect(messages).toEqual(before);
-    expect(lines).toEqual(["error: tasks tool failed; rcm_tasks stays offered for this call"]);
+    expect(lines).toEqual(["error: tool gate failed; the plug-in's tools stay offered for this call"]);
   });
 });

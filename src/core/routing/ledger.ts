@@ -21,11 +21,13 @@ export const LedgerEntrySchema = z.object({
   router: z.enum(["lexical", "model", "user"]),
   aux: AuxUsageSchema.optional(),
   /** The turn's edits showed the request belonged elsewhere: the task it was routed to, and the files that showed it. */
-  relabelled: z.object({ from: z.string().min(1), files: z.array(z.string()) }).optional(),
+  relabelled: z.object({ from: z.string().min(1), files: z.array(z.string()), /** What showed it, when not the edits: the model recalled that task's history. */ by: z.literal("recall").optional() }).optional(),
   /** An unsure decision's candidate tasks (the decision's own task among them): what `fallback: "candidates"` keeps. */
   candidates: z.array(z.string().min(1)).optional(),
   /** The turn's edits confirmed an unsure decision: every file it edited was its task's own, or no task's for a task it opened. */
   confirmed: z.object({ files: z.array(z.string()) }).optional(),
+  /** The model fetched these tasks' hidden history (`rcm_recall`) while answering the request: one use each, in order. */
+  recalled: z.array(z.object({ task: z.string().min(1), exchanges: z.number().int().min(0) })).optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 
@@ -141,6 +143,34 @@ export function confirmRequest(ledger: Ledger, messageID: string, files: readonl
   return { ...ledger, decisions: { ...ledger.decisions, [messageID]: confirmed } };
 }
 
+/**
+ * The model recalled a task's hidden history (`rcm_recall`) while answering the request: noted
+ * on its decision. An unsure guess becomes settled evidence for the one other task the model
+ * needed and got (some exchanges were hidden): relabelled there (a request that opened its task
+ * stays, as with edits: it may be that task's neighbour). A recall of a second task makes it
+ * unsure again (see isSettled).
+ */
+export function noteRecall(ledger: Ledger, messageID: string, recall: { task: string; exchanges: number }, threshold: number): Ledger {
+  const entry = ledger.decisions[messageID];
+  if (!entry) throw new Error(`request ${messageID} was never routed`);
+  const task = taskOf(ledger, recall.task);
+  const noted: LedgerEntry = { ...entry, recalled: [...(entry.recalled ?? []), { task: task.id, exchanges: recall.exchanges }] };
+  const others = recalledOthers(noted);
+  let decided = noted;
+  if (recall.exchanges > 0 && !entry.shared && !entry.opened && !isSettled(entry, threshold) && task.id !== entry.task && others.length === 1) {
+    decided = { ...noted, task: task.id, reason: `${entry.reason}; then the model recalled ${task.id}'s history`, relabelled: { from: entry.task, files: [], by: "recall" } };
+  } else if (entry.relabelled?.by === "recall" && others.length === 2 && recalledOthers(entry).length === 1) {
+    decided = { ...noted, reason: `${entry.reason}; then ${task.id}'s too, so it is unsure again` };
+  }
+  return { ...ledger, decisions: { ...ledger.decisions, [messageID]: decided } };
+}
+
+/** The tasks other than the one a request was routed to whose history the model recalled for it, each once. */
+function recalledOthers(entry: LedgerEntry): string[] {
+  const routedTo = entry.relabelled?.from ?? entry.task;
+  return [...new Set((entry.recalled ?? []).map((recall) => recall.task))].filter((task) => task !== routedTo);
+}
+
 function taskOf(ledger: Ledger, id: string): LedgerTask {
   const task = ledger.tasks.find((candidate) => candidate.id === id);
   if (!task) throw new Error(`decision names unknown task ${id}`);
@@ -179,7 +209,9 @@ export function isConfident(entry: Pick<LedgerEntry, "confidence">, threshold: n
  * never evidence: its files and words anchor nothing, so one guess cannot make the next sure.
  */
 export function isSettled(entry: LedgerEntry, threshold: number): boolean {
-  return entry.router === "user" || entry.relabelled !== undefined || entry.confirmed !== undefined || isConfident(entry, threshold);
+  // A recall settles only while the model needed that one other task alone.
+  const relabelled = entry.relabelled !== undefined && (entry.relabelled.by !== "recall" || recalledOthers(entry).length === 1);
+  return entry.router === "user" || relabelled || entry.confirmed !== undefined || isConfident(entry, threshold);
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { Logger } from "./logger.js";
 
-export type GuardedHook = "chat.message" | "transform" | "tasks tool" | "event" | "compacting" | "memory update";
+export type GuardedHook = "chat.message" | "transform" | "tool gate" | "event" | "compacting" | "memory update";
 
 export type Guard = (hook: GuardedHook, sessionID: string | undefined, run: () => Promise<void> | void) => Promise<void>;
 
 /** What a failure leaves in place, where it is not the native history. */
 const FALLBACKS: Partial<Record<GuardedHook, string>> = {
   "memory update": "the previous records stay in use",
-  "tasks tool": "rcm_tasks stays offered for this call",
+  "tool gate": "the plug-in's tools stay offered for this call",
 };
 
 /**

@@ -5,10 +5,12 @@ import { type FoldedEvidence, newEvidence } from "../../core/routing/group-evide
 import { evidenceTasks } from "../../core/routing/group-tasks.js";
 import {
   confirmRequest,
+  isSettled,
   type Ledger,
   type LedgerEntry,
   type LedgerTask,
   moveRequests,
+  noteRecall,
   relabelRequest,
   settledCurrentTask,
   settledTasks,
@@ -42,6 +44,13 @@ export interface SessionRouting {
    * of the tasks they left and joined are dropped, to be written again from the moved evidence.
    */
   move(sessionID: string, move: MoveIntent): Promise<MoveDone>;
+  /**
+   * Inside a store step: the model recalled a task's hidden history (`rcm_recall`) while
+   * answering the request. Noted on its decision (written now); when that settles an unsure
+   * decision (or unsettles one), the index is built again from the ledger at the next step.
+   * Returns the decision as it stands, undefined for a request never routed.
+   */
+  recalled(session: StoredSession, messageID: string, recall: { task: string; exchanges: number }): Promise<LedgerEntry | undefined>;
 }
 
 /** What a move did: the requests that moved, the task they came from (each), the task they joined. */
@@ -249,6 +258,22 @@ export function createSessionRouting(deps: {
         if (session.subagent) throw new Error("a sub-agent session is left untouched");
         return applyMove(session, move);
       }),
+    async recalled(session, messageID, recall) {
+      const before = session.state.ledger.decisions[messageID];
+      if (session.subagent || !before) return undefined;
+      const ledger = noteRecall(session.state.ledger, messageID, recall, threshold);
+      await store.commit(session, { ...session.state, ledger });
+      const after = ledger.decisions[messageID];
+      if (after && (after.task !== before.task || isSettled(after, threshold) !== isSettled(before, threshold))) {
+        // What counts as evidence changed: the next step builds the index again from the ledger and the whole history.
+        indexes.delete(session);
+        await deps.logger.log("info", `the model recalled ${recall.task}'s history: the unsure request is ${isSettled(after, threshold) ? `now settled in ${after.task}` : "unsure again"}`, {
+          sessionID: session.sessionID,
+          messageID,
+        });
+      }
+      return after;
+    },
   };
 }
 
