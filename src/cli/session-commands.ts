@@ -1,6 +1,6 @@
 import { RcmError } from "../errors/rcm-error.js";
 import { RCM_VERBS, type ReadVerb } from "../session-views/rcm-verbs.js";
-import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, switchCommand } from "../sessions-cli/session-commands.js";
+import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "../sessions-cli/session-commands.js";
 import { terminalChooser } from "./ask-session.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
 
@@ -16,7 +16,7 @@ const SESSION = {
 } as const;
 
 const SAFE =
-  "Safe while OpenCode runs: move, off and on wait in the session's inbox until its next request.";
+  "Safe while OpenCode runs: move, split, off and on wait in the session's inbox until its next request.";
 
 function scope(args: Parsed<typeof SCOPE>): SessionScope {
   return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env: process.env, choose: terminalChooser() };
@@ -78,6 +78,19 @@ export const moveSessionCommand = defineCli({
   },
 });
 
+export const splitSessionCommand = defineCli({
+  name: "split",
+  description: "The task goes on in a new OpenCode session that starts with its memory record and its requests; the session routes no more requests to it.",
+  details: SAFE,
+  args: { session: SESSION, task: { type: "positional", required: true, description: "<task>: a task id (t2)" }, ...SCOPE },
+  async run(args) {
+    const positionals = args._;
+    const task = positionals.at(-1);
+    if (positionals.length > 2 || task === undefined) throw new RcmError("usage", `split takes [<session>] <task>, got ${positionals.join(" ") || "nothing"}`);
+    return print(await splitCommand(scope(args), positionals.length === 2 ? positionals[0] : undefined, task));
+  },
+});
+
 function switchSessionCommand(name: "off" | "on", description: string): Command {
   return defineCli({
     name,
@@ -92,7 +105,7 @@ export const offSessionCommand = switchSessionCommand("off", "Native history for
 export const onSessionCommand = switchSessionCommand("on", "The plug-in back on for the session.");
 
 /** The changes the CLI posts to a session's inbox, by verb (each with its own checks and words). */
-const CHANGE_COMMANDS: Readonly<Record<string, Command>> = { move: moveSessionCommand, off: offSessionCommand, on: onSessionCommand };
+const CHANGE_COMMANDS: Readonly<Record<string, Command>> = { move: moveSessionCommand, split: splitSessionCommand, off: offSessionCommand, on: onSessionCommand };
 
 /**
  * `opencode-rcm sessions` and every /rcm verb (session-views/rcm-verbs.ts), in the verbs'

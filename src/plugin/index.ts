@@ -30,6 +30,7 @@ import { createSessionFlags } from "./sessions/session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "./sessions/session-memory.js";
 import { createSessionRouting } from "./sessions/session-routing.js";
 import { clientSessionSource } from "./sessions/session-source.js";
+import { clientSplitHost, createSessionSplit } from "./sessions/session-split.js";
 import { createSessionStore } from "./sessions/session-store.js";
 import { createTitleRecorder } from "./sessions/title-recorder.js";
 
@@ -61,6 +62,8 @@ const server: Plugin = async (input, rawOptions) => {
   // After a move the records of the tasks involved are written again (memory is made just below).
   const onMoved = (sessionID: string): void => memory?.scheduleUpdate(sessionID);
   const routing = store ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved }) : undefined;
+  // `/rcm split`: a task goes on in a new session; the TUI's and the CLI's splits are applied here too.
+  const split = store ? createSessionSplit({ store, source, host: clientSplitHost(input.client), logger, recordTokens: options.memory.recordTokens }) : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
     store && memoryUpdater
@@ -68,7 +71,7 @@ const server: Plugin = async (input, rawOptions) => {
       : undefined;
   // Read from OpenCode itself: the memory never pushes a call over the window OpenCode compacts at.
   const budgets = memory ? createCallBudgets(modelThresholds(input.client)) : undefined;
-  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), store, routing, memory, budgets };
+  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), store, routing, split, memory, budgets };
   await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
     directory: input.directory,
     configFiles: files,

@@ -4,6 +4,7 @@ import type { SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { MOVE_WORDS, moveFromWords } from "./move-selection.js";
 import { renderStatus, renderTaskTable, renderWhy, type ViewSettings, type ViewWords, whenRecordWritten } from "./render-status.js";
+import { canSplit, splitFromWords } from "./split-selection.js";
 
 /** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
 export interface VerbInput {
@@ -101,6 +102,16 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     help: "back on after off",
     offered: (state) => state?.off === true,
     intent: () => ({ kind: "on" }),
+  },
+  // Last: the menu's other entries keep their places.
+  {
+    name: "split",
+    kind: "change",
+    argument: "<task>",
+    summary: "a task into its own session",
+    help: "a task into a new OpenCode session that starts with its record and requests",
+    offered: (state) => canSplit(state?.ledger),
+    intent: (state, words) => splitFromWords(state?.ledger, words),
   },
 ];
 

@@ -49,7 +49,8 @@ export interface TaskRow {
   id: string;
   title: string;
   current: boolean;
-  status: "current" | "suspended" | "empty";
+  /** A task split out (`/rcm split`) names the session it goes on in. */
+  status: "current" | "suspended" | "empty" | `split → ${string}`;
   requests: number;
   /** "latest request", "3 requests ago", "never". */
   lastActive: string;
@@ -66,7 +67,7 @@ export function taskRows(ledger: Ledger): TaskRow[] {
       id: task.id,
       title: task.title,
       current: task.id === current,
-      status: task.id === current ? "current" : positions.length === 0 ? "empty" : "suspended",
+      status: task.split ? `split → ${task.split.session}` : task.id === current ? "current" : positions.length === 0 ? "empty" : "suspended",
       requests: positions.length,
       lastActive: since === undefined ? "never" : since === 0 ? "latest request" : `${plural(since, "request")} ago`,
     };

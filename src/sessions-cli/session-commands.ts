@@ -6,6 +6,7 @@ import { currentTask, type Ledger } from "../core/routing/ledger.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { describeMove, moveFromWords, requestNumbersText } from "../session-views/move-selection.js";
 import { type ReadVerb, rcmVerb } from "../session-views/rcm-verbs.js";
+import { splitFromWords } from "../session-views/split-selection.js";
 import { projectFile } from "../store/project-file.js";
 import { liveScreenMarkers } from "../store/screen-markers.js";
 import { pendingIntents, postIntent, type SessionIntent } from "../store/session-inbox.js";
@@ -91,6 +92,16 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
   return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${describeMove(ledger, move, to)}.\n${APPLIED_WHEN}\n`;
 }
 
+/** `opencode-rcm split [session] <task>`: the task goes on in a new OpenCode session, which the server opens. */
+export async function splitCommand(scope: SessionScope, wanted: string | undefined, task: string): Promise<string> {
+  const { stateDir } = await open(scope);
+  const session = await findSession({ stateDir, wanted, choose: scope.choose });
+  const split = splitFromWords(session.state.ledger, [task]);
+  if ("problem" in split) throw new RcmError("session", `session ${session.sessionID}: ${split.problem}`);
+  await postIntent(stateDir, session.sessionID, split);
+  return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${split.task} goes on in a new OpenCode session seeded with its record and requests; this session routes no more requests to it.\n${APPLIED_WHEN}\n`;
+}
+
 /** `opencode-rcm off|on [session]`. */
 export async function switchCommand(scope: SessionScope, wanted: string | undefined, off: boolean): Promise<string> {
   const { stateDir } = await open(scope);
@@ -124,6 +135,7 @@ async function waiting(stateDir: string, session: StoredSession): Promise<string
 
 function describeIntent(intent: SessionIntent, ledger: Ledger): string {
   if (intent.kind === "move") return `move ${requestNumbersText(ledger, intent.requests.map((request) => request.messageID))} to ${intent.target.kind === "new" ? "a new task" : intent.target.task}`;
+  if (intent.kind === "split") return `split ${intent.task} into a new session`;
   return `switch ${intent.kind}`;
 }
 

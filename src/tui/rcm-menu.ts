@@ -51,7 +51,7 @@ export async function runTypedRcm(api: TuiPluginApi, scope: TuiScope, line: stri
   }
   const opened = await openSession(api, scope);
   if (!opened) return;
-  if (typed.verb.kind === "change" && !typed.verb.offered(opened.state) && typed.verb.name !== "move") {
+  if (typed.verb.kind === "change" && !typed.verb.offered(opened.state) && typed.verb.name !== "move" && typed.verb.name !== "split") {
     return alert(api, `/rcm ${typed.verb.name}`, `opencode-rcm is ${opened.state?.off ? "off" : "on"} for this session already.`);
   }
   await act(api, scope, opened.sessionID, opened.state, typed.verb, typed.words, onError).catch(failed(api, onError, `/rcm ${line.trim()}`));
@@ -95,6 +95,13 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
     return select(api, `${title}: which task?`, taskOptions(state), (task) => alert(api, `${title} ${task}`, verb.answer({ options, state }, task)));
   }
   const post = (intent: SessionIntent | { problem: string }, message: string) => void change(api, scope, sessionID, intent, message).catch(failed(api, onError, title));
+  if (verb.name === "split") {
+    // The server opens the new session and brings it on screen once it has applied the split.
+    const message = (task: string) => `${title} ${task}: opening a session for it…`;
+    if (words.length > 0 || !state || !verb.offered(state)) return change(api, scope, sessionID, verb.intent(state, words), message(words[0] ?? ""));
+    const open = taskOptions(state).filter((option) => !state.ledger.tasks.find((task) => task.id === option.value)?.split);
+    return select(api, `${title}: which task?`, open, (task) => post(verb.intent(state, [task]), message(task)));
+  }
   if (verb.name !== "move") return change(api, scope, sessionID, verb.intent(state, words), SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
   if (!state || state.ledger.order.length === 0) return alert(api, title, "No request has been routed in this session yet.");
   if (words.length > 0) {

@@ -70,6 +70,7 @@ export function fixedStore(states: Readonly<Record<string, SessionState>>): Sess
       throw new Error("not in this fake");
     },
     handleMoves: () => undefined,
+    handleSplits: () => undefined,
     pickUp: async () => undefined,
     forget: (sessionID) => void sessions.delete(sessionID),
   };

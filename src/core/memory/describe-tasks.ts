@@ -10,7 +10,7 @@ export function listTasks(ledger: Ledger, records: Readonly<Record<string, TaskR
   return ledger.tasks
     .map((task) => {
       const record = records[task.id];
-      const status = task.id === current ? "current" : "suspended";
+      const status = task.split ? `split → ${task.split.session}` : task.id === current ? "current" : "suspended";
       const goal = record ? record.goal : "(no record yet)";
       const pending = record && record.pending.length > 0 ? `; ${record.pending.length} pending` : "";
       return `${task.id} [${status}] ${task.title}\n  goal: ${goal}${pending}`;

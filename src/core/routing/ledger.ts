@@ -6,6 +6,8 @@ export const LedgerTaskSchema = z.object({
   title: z.string(),
   /** The user message that opened the task. */
   openedBy: z.string().min(1),
+  /** `/rcm split`: the task goes on in that OpenCode session; this one routes no more requests to it. */
+  split: z.object({ session: z.string().min(1) }).optional(),
 });
 export type LedgerTask = z.infer<typeof LedgerTaskSchema>;
 
@@ -169,6 +171,12 @@ export function noteRecall(ledger: Ledger, messageID: string, recall: { task: st
 function recalledOthers(entry: LedgerEntry): string[] {
   const routedTo = entry.relabelled?.from ?? entry.task;
   return [...new Set((entry.recalled ?? []).map((recall) => recall.task))].filter((task) => task !== routedTo);
+}
+
+/** `/rcm split`: the task goes on in `sessionID`; its requests stay where they are. Throws for a task the ledger does not have. */
+export function markSplit(ledger: Ledger, task: string, sessionID: string): Ledger {
+  taskOf(ledger, task);
+  return { ...ledger, tasks: ledger.tasks.map((known) => (known.id === task ? { ...known, split: { session: sessionID } } : known)) };
 }
 
 function taskOf(ledger: Ledger, id: string): LedgerTask {

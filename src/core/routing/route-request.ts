@@ -27,6 +27,8 @@ export async function routeRequest(options: {
   threshold: number;
 }): Promise<RoutedRequest> {
   const { router, ledger, index, messageID, text, sessionID, threshold } = options;
+  // A task split out into its own session takes no new requests here.
+  for (const task of ledger.tasks) if (task.split) index.closeTask(task.id);
   const known = ledger.decisions[messageID];
   const result = known
     ? { ledger, entry: known, task: ledger.tasks.find((task) => task.id === known.task) as LedgerTask }

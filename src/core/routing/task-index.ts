@@ -66,6 +66,8 @@ export class TaskIndex {
   private readonly phraseTasks = new Map<string, number>();
   private readonly fileTasks = new Map<string, Set<string>>();
   private requestCounter = 0;
+  /** Tasks that take no more requests (split out into their own session): no longer candidates, their ordinals kept. */
+  private readonly closed = new Set<string>();
   /** The task of the latest routed request. */
   current: string | undefined;
 
@@ -74,11 +76,18 @@ export class TaskIndex {
   }
 
   tasks(): TaskProfile[] {
-    return [...this.profiles.values()];
+    const profiles = [...this.profiles.values()];
+    return this.closed.size === 0 ? profiles : profiles.filter((profile) => !this.closed.has(profile.id));
   }
 
   task(id: string): TaskProfile | undefined {
-    return this.profiles.get(id);
+    return this.closed.has(id) ? undefined : this.profiles.get(id);
+  }
+
+  /** A task that takes no more requests: no router sees it again, and later evidence for it is not folded in. */
+  closeTask(id: string): void {
+    this.closed.add(id);
+    if (this.current === id) this.current = undefined;
   }
 
   /**
@@ -196,7 +205,7 @@ export class TaskIndex {
     if (!candidates) return [];
     const result: TaskProfile[] = [];
     for (const id of candidates) {
-      const profile = this.profiles.get(id);
+      const profile = this.task(id);
       if (profile && [...profile.files].some((file) => samePath(file, path))) result.push(profile);
     }
     return result;

@@ -5,6 +5,7 @@ import type { Logger } from "../sessions/logger.js";
 import type { SessionFlags } from "../sessions/session-flags.js";
 import type { SessionMemory } from "../sessions/session-memory.js";
 import type { SessionRouting } from "../sessions/session-routing.js";
+import type { SessionSplit } from "../sessions/session-split.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /** Everything a hook handler needs, built once by the composition root. */
@@ -17,6 +18,8 @@ export interface PluginDeps {
   store?: SessionStore | undefined;
   /** Present with the store. */
   routing?: SessionRouting | undefined;
+  /** Present with the store: `/rcm split`. */
+  split?: SessionSplit | undefined;
   /** Present in the modes with memory (memory, full). */
   memory?: SessionMemory | undefined;
   /** With memory: how much a call may carry before OpenCode compacts (when the model's limits are known). */

@@ -3,6 +3,7 @@ import { requestNumbersText } from "../../session-views/move-selection.js";
 import { RCM_VERBS, rcmVerb } from "../../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../../session-views/render-status.js";
 import type { SessionRouting } from "../sessions/session-routing.js";
+import type { SessionSplit } from "../sessions/session-split.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /**
@@ -34,7 +35,11 @@ export const RCM_COMMAND_CONFIG = {
 };
 
 /** The answer to `/rcm <args>`, computed without any model. Throws with a usage hint on a bad argument. */
-export async function answerRcmCommand(deps: { options: Options; store?: SessionStore | undefined; routing?: SessionRouting | undefined }, sessionID: string, args: string): Promise<string> {
+export async function answerRcmCommand(
+  deps: { options: Options; store?: SessionStore | undefined; routing?: SessionRouting | undefined; split?: SessionSplit | undefined },
+  sessionID: string,
+  args: string,
+): Promise<string> {
   const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
   const { options, store, routing } = deps;
   if (name === "help") return RCM_USAGE;
@@ -58,6 +63,15 @@ export async function answerRcmCommand(deps: { options: Options; store?: Session
       const froms = [...new Set(done.moved.map((request) => request.from))].join(", ");
       const which = requestNumbersText(ledger, done.moved.map((request) => request.messageID));
       return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${done.task.title}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry)}` : ""}`;
+    }
+    case "split": {
+      const split = verb.intent(state, rest);
+      if ("problem" in split) throw new UsageError(`/${RCM_COMMAND} split: ${split.problem}`);
+      if (split.kind !== "split") throw new Error("split made no split");
+      if (!deps.split) throw new Error("this server part cannot open sessions");
+      const done = await deps.split.split(sessionID, split.task);
+      const seeded = `${done.record ? "its memory record and " : ""}${done.requests === 1 ? "its request" : `its ${done.requests} requests`}`;
+      return `Split ${done.task.id} "${done.task.title}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}. This session routes no more requests to ${done.task.id}.`;
     }
     case "off":
       await setOff(store, sessionID, true);

@@ -22,6 +22,9 @@ export interface StoredSession {
 /** Applies a move the TUI or the CLI asked for: undefined once applied, or why there was nothing to do. */
 export type MoveIntentHandler = (session: StoredSession, intent: Extract<SessionIntent, { kind: "move" }>) => Promise<string | undefined>;
 
+/** Applies a split the TUI or the CLI asked for (session-split.ts): undefined once applied, or why there was nothing to do. */
+export type SplitIntentHandler = (session: StoredSession, intent: Extract<SessionIntent, { kind: "split" }>) => Promise<string | undefined>;
+
 /**
  * The persisted state of the sessions this server runs (ledger, records, switch, savings,
  * last call), which routing and memory share as peers. Work on one session runs one step at
@@ -53,6 +56,8 @@ export interface SessionStore {
   switchOff(session: StoredSession, off: boolean): Promise<string | undefined>;
   /** Who applies a move from the TUI or the CLI (routing; until set, moves wait). */
   handleMoves(handler: MoveIntentHandler): void;
+  /** Who applies a split from the TUI or the CLI (it opens an OpenCode session; until set, splits wait). */
+  handleSplits(handler: SplitIntentHandler): void;
   /** Applies what the TUI or the CLI asked for now, in every session this server holds that has some waiting. */
   pickUp(): Promise<void>;
   /** Drops what is held in memory for a deleted session (the aux calls' child sessions among them). */
@@ -82,6 +87,7 @@ export function createSessionStore(deps: {
   });
   const queues = new Map<string, Promise<unknown>>();
   let moves: MoveIntentHandler | undefined;
+  let splits: SplitIntentHandler | undefined;
 
   const serialised = <T>(sessionID: string, work: () => Promise<T>): Promise<T> => {
     const previous = queues.get(sessionID) ?? Promise.resolve();
@@ -141,8 +147,15 @@ export function createSessionStore(deps: {
     for (const pending of await pendingIntents(deps.stateDir, sessionID, onBad)) {
       const { intent } = pending;
       if (intent.kind === "move" && !moves) return;
+      if (intent.kind === "split" && !splits) return;
       try {
-        const moot = session.subagent ? "a sub-agent session is left untouched" : intent.kind === "move" ? await moves?.(session, intent) : await switchOff(session, intent.kind === "off");
+        const moot = session.subagent
+          ? "a sub-agent session is left untouched"
+          : intent.kind === "move"
+            ? await moves?.(session, intent)
+            : intent.kind === "split"
+              ? await splits?.(session, intent)
+              : await switchOff(session, intent.kind === "off");
         if (moot) await deps.logger.log("info", `dropped ${intent.kind} from the TUI or CLI: ${moot}`, { sessionID });
       } catch (error) {
         await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI yet (kept for the next step): ${error instanceof Error ? error.message : String(error)}`, { sessionID });
@@ -188,6 +201,9 @@ export function createSessionStore(deps: {
     switchOff,
     handleMoves(handler) {
       moves = handler;
+    },
+    handleSplits(handler) {
+      splits = handler;
     },
     async pickUp() {
       // Only sessions this server holds: another session gets its intents at its next step,

@@ -1,0 +1,43 @@
+import type { InteractionGroup } from "../interaction-groups.js";
+import type { Ledger } from "../routing/ledger.js";
+import type { TaskRecord } from "./record.js";
+import { renderRecord } from "./render-record.js";
+
+/** The tags around each request in a seed: a request may span lines, so each is delimited. */
+export const SEED_REQUEST_OPEN = "<rcm-request";
+export const SEED_REQUEST_CLOSE = "</rcm-request>";
+
+/** The user's own words of each request the ledger gives `task`, in session order (file-only requests have none and are left out). */
+export function taskRequestTexts(groups: readonly InteractionGroup[], ledger: Ledger, task: string): string[] {
+  return groups.filter((group) => group.kind === "request" && ledger.decisions[group.id]?.task === task && group.requestText !== "").map((group) => group.requestText);
+}
+
+/**
+ * The first message of a session a task was split out into (`/rcm split`): one line saying
+ * where it comes from, the task's record as the model sees it in its old session, then the
+ * user's requests in it, verbatim and in order, so the model starts where the task stood.
+ * Without a record (router mode, or none written yet) the requests alone carry it.
+ */
+export function splitSeed(options: {
+  ledger: Ledger;
+  records: Readonly<Record<string, TaskRecord>>;
+  task: string;
+  requests: readonly string[];
+  from: { sessionID: string; title?: string | undefined };
+  recordTokens: number;
+}): string {
+  const { ledger, records, requests, from, recordTokens } = options;
+  const task = ledger.tasks.find((candidate) => candidate.id === options.task);
+  if (!task) throw new Error(`no task ${JSON.stringify(options.task)} in this session`);
+  const record = records[task.id];
+  const session = from.title ? `"${oneLine(from.title)}" (${from.sessionID})` : from.sessionID;
+  const what = [record ? "its memory record" : "", requests.length > 0 ? "the user's requests in it, verbatim and oldest first" : ""].filter(Boolean).join(", then ");
+  const lines = [`This session continues task ${task.id} "${oneLine(task.title)}" of OpenCode session ${session}, split out by the user${what ? `; below are ${what}` : ""}.`];
+  if (record) lines.push("", renderRecord(record, { title: task.title, maxTokens: recordTokens }));
+  requests.forEach((text, position) => lines.push("", `${SEED_REQUEST_OPEN} n="${position + 1}">`, text, SEED_REQUEST_CLOSE));
+  return lines.join("\n");
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

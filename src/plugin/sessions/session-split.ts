@@ -1,0 +1,122 @@
+import type { PluginInput } from "@opencode-ai/plugin";
+import { toInteractionGroups } from "../../core/interaction-groups.js";
+import { splitSeed, taskRequestTexts } from "../../core/memory/split-seed.js";
+import type { MessageWithParts } from "../../core/messages.js";
+import { type LedgerTask, markSplit } from "../../core/routing/ledger.js";
+import type { Logger } from "./logger.js";
+import type { SessionSource } from "./session-source.js";
+import type { SessionStore, StoredSession } from "./session-store.js";
+
+/** What a split asks of OpenCode, behind a port so tests can supply it. */
+export interface SplitHost {
+  /** The session's title and directory. */
+  describe(sessionID: string): Promise<{ title: string | undefined; directory: string | undefined }>;
+  /** Opens a top-level session; its id. */
+  create(options: { title: string; directory: string | undefined }): Promise<string>;
+  /**
+   * One user message the model receives on the session's first turn, with no reply asked for
+   * now: `text` for the model (synthetic: the person's view and the router leave it out),
+   * `note` for the person (ignored: the model never gets it).
+   */
+  seed(sessionID: string, message: { text: string; note: string; model?: { providerID: string; modelID: string } | undefined; agent?: string | undefined }): Promise<void>;
+  /** Brings the session on screen in the TUI (nothing happens without one). */
+  show(sessionID: string): Promise<void>;
+}
+
+/** What a split did: the task, the session it goes on in, and what that session was seeded with. */
+export interface SplitDone {
+  task: LedgerTask;
+  sessionID: string;
+  title: string;
+  requests: number;
+  record: boolean;
+}
+
+/** `/rcm split`: a task goes on in its own OpenCode session. */
+export interface SessionSplit {
+  split(sessionID: string, task: string): Promise<SplitDone>;
+}
+
+/**
+ * Splits a task out of a session: opens a session titled after it, seeds it with the task's
+ * record and its requests (split-seed.ts), marks the task split in the old session's ledger
+ * (the router sends it no more requests) and brings the new session on screen. Applies the
+ * TUI's and the CLI's split intents too.
+ */
+export function createSessionSplit(deps: { store: SessionStore; source: SessionSource; host: SplitHost; logger: Logger; recordTokens: number }): SessionSplit {
+  const { store, source, host, logger } = deps;
+
+  const applySplit = async (session: StoredSession, id: string): Promise<SplitDone> => {
+    const { sessionID, state } = session;
+    const task = state.ledger.tasks.find((candidate) => candidate.id === id);
+    if (!task) throw new Error(`no task ${id} in this session (tasks: ${state.ledger.tasks.map((known) => known.id).join(", ") || "none"})`);
+    if (task.split) throw new Error(`${id} is split out already, into ${task.split.session}`);
+    const messages = await source.messages(sessionID);
+    const requests = taskRequestTexts(toInteractionGroups(messages), state.ledger, id);
+    const from = await host.describe(sessionID);
+    const title = `${task.title} (split from ${from.title || sessionID})`;
+    const created = await host.create({ title, directory: from.directory });
+    const text = splitSeed({ ledger: state.ledger, records: state.records, task: id, requests, from: { sessionID, title: from.title }, recordTokens: deps.recordTokens });
+    const record = state.records[id] !== undefined;
+    const note = `opencode-rcm: ${id} "${task.title}" split from ${from.title ? `"${from.title}" (${sessionID})` : sessionID}; the model gets ${record ? "its record and " : ""}its ${requests.length === 1 ? "request" : `${requests.length} requests`} with your first request here.`;
+    await host.seed(created, { text, note, ...lastSettings(messages) });
+    await store.commit(session, { ...state, ledger: markSplit(state.ledger, id, created) });
+    await logger.log("info", `split ${id} "${task.title}" out into session ${created}, seeded with ${record ? "its record and " : ""}${requests.length} requests`, { sessionID, newSessionID: created });
+    // The split stands without a TUI to show it in.
+    await host.show(created).catch((error: unknown) => logger.log("warn", `could not show the split session in the TUI: ${error instanceof Error ? error.message : String(error)}`, { sessionID }));
+    return { task, sessionID: created, title, requests: requests.length, record };
+  };
+
+  store.handleSplits(async (session, intent) => {
+    const task = session.state.ledger.tasks.find((candidate) => candidate.id === intent.task);
+    if (!task) return `no task ${intent.task} in this session`;
+    // Applying twice opens one session.
+    if (task.split) return `${task.id} is split out already, into ${task.split.session}`;
+    await applySplit(session, intent.task);
+    return undefined;
+  });
+
+  return {
+    split: (sessionID, task) =>
+      store.step(sessionID, async (session) => {
+        if (session.subagent) throw new Error("a sub-agent session is left untouched");
+        return applySplit(session, task);
+      }),
+  };
+}
+
+/** The model and agent of the session's latest request: the new session starts with them. */
+function lastSettings(messages: readonly MessageWithParts[]): { model?: { providerID: string; modelID: string }; agent?: string } {
+  const info = messages.findLast((message) => message.info.role === "user")?.info;
+  if (info?.role !== "user") return {};
+  return { model: { providerID: info.model.providerID, modelID: info.model.modelID }, agent: info.agent };
+}
+
+type PublishBody = NonNullable<NonNullable<Parameters<PluginInput["client"]["tui"]["publish"]>[0]>["body"]>;
+
+/** The host through OpenCode's client: the new session in the old one's directory, the TUI told to show it. */
+export function clientSplitHost(client: PluginInput["client"]): SplitHost {
+  return {
+    async describe(sessionID) {
+      const { data } = await client.session.get({ path: { id: sessionID }, throwOnError: true });
+      return { title: data.title || undefined, directory: data.directory || undefined };
+    },
+    async create({ title, directory }) {
+      const { data } = await client.session.create({ body: { title }, ...(directory ? { query: { directory } } : {}), throwOnError: true });
+      return data.id;
+    },
+    async seed(sessionID, { text, note, model, agent }) {
+      const settings = { ...(model ? { model } : {}), ...(agent ? { agent } : {}) };
+      await client.session.prompt({
+        path: { id: sessionID },
+        body: { noReply: true, ...settings, parts: [{ type: "text", text, synthetic: true }, { type: "text", text: note, ignored: true }] },
+        throwOnError: true,
+      });
+    },
+    async show(sessionID) {
+      // The v1 client's types predate this event; OpenCode 1.18.33's TUI navigates on it.
+      const body = { type: "tui.session.select", properties: { sessionID } } as unknown as PublishBody;
+      await client.tui.publish({ body, throwOnError: true });
+    },
+  };
+}
