@@ -14,6 +14,8 @@ import { ASK, EVERYDAY_SCRIPT, replyOf, requestFor } from "./support/everyday-se
 const PACKAGE = packageRoot();
 // The sidebar starts right of the session's column on a 160-column screen.
 const SIDEBAR_COLUMN = 116;
+// An xlarge dialog (116 columns) sits in the middle of the 160-column screen.
+const DIALOG_COLUMNS = [22, 138] as const;
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {
@@ -30,6 +32,19 @@ function sidebar(screen: string): string {
     .map((line) => line.slice(SIDEBAR_COLUMN).trimEnd())
     .filter((line) => line !== "")
     .join("\n");
+}
+
+/** A wide dialog's text as one line: the columns it covers, from its title to its ok button. */
+function dialogText(screen: string, title: string): string {
+  const lines = screen.split("\n");
+  const top = lines.findIndex((line) => line.includes(title));
+  const rows: string[] = [];
+  for (const line of lines.slice(top)) {
+    const inside = line.slice(DIALOG_COLUMNS[0], DIALOG_COLUMNS[1]);
+    rows.push(inside);
+    if (/ ok\s*$/.test(inside)) break;
+  }
+  return rows.join(" ").replace(/\s+/g, " ");
 }
 
 /** Keeps a screen for people to read (RCM_TUI_SCREENS=<dir>). */
@@ -52,9 +67,9 @@ async function menu(tui: TuiSession, downs: number, done: (screen: string) => bo
   return tui.waitFor(done, what, 10_000);
 }
 
-/** Closes a dialog and waits until the prompt is back. */
-async function closeDialog(tui: TuiSession, title: string): Promise<void> {
-  await tui.keys("Enter");
+/** Closes a dialog (Enter on its button, or Escape) and waits until the prompt is back. */
+async function closeDialog(tui: TuiSession, title: string, key: "Enter" | "Escape" = "Enter"): Promise<void> {
+  await tui.keys(key);
   await tui.waitFor((screen) => !screen.includes(title), `${title} to close`, 5_000);
 }
 
@@ -116,15 +131,22 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(show).toContain("No memory record yet: memory is off in mode router");
         await closeDialog(tui, "/rcm show t1");
 
-        // /rcm move: a list of the other tasks and "new"; picking t1 moves request 3 at once (the server applies it on the toast).
-        const list = await menu(tui, 4, (screen) => screen.includes("/rcm move: request 3 (now t3) belongs to"), "the move list");
-        expect(list).toMatch(/t1 {2}Fix the date parser/);
-        expect(list).toMatch(/t2 {2}New task: add a --json flag/);
-        expect(list).toMatch(/new +a new task, titled after the request/);
-        await keep("rcm-move-list", list);
+        // /rcm move: the requests by their text (newest first), then what moves, then where; picking t1 moves request 3 at once (the server applies it on the toast).
+        const list = await menu(tui, 4, (screen) => screen.includes("/rcm move: which request? (newest first)"), "the move picker");
+        expect(list).toMatch(/#3 t3 {2}New task: the install guide is out of date/);
+        expect(list).toMatch(/#1 t1 {2}Fix the date parser in src\/dates\.py/);
+        await keep("rcm-move-picker", list);
+        await tui.keys("Enter");
+        const what = await tui.waitFor((screen) => screen.includes("/rcm move #3: what moves?"), "what moves");
+        expect(what).toContain("only #3");
+        await tui.keys("Enter");
+        const targets = await tui.waitFor((screen) => screen.includes("/rcm move #3 to…"), "the move targets");
+        expect(targets).toMatch(/t1 {2}Fix the date parser/);
+        expect(targets).toMatch(/t2 {2}New task: add a --json flag/);
+        expect(targets).toMatch(/new +a new task, titled after the first request/);
         await tui.keys("Enter");
         const moved = await tui.waitFor((screen) => sidebar(screen).includes("Last request: t1, you moved it"), "the panel after the move");
-        expect(moved).toContain("/rcm move t1: request 3 moves from t3 to t1");
+        expect(moved).toContain("/rcm move: request 3 moves from t3 to t1");
         expect(sidebar(moved)).toMatch(/▶ t1 Fix the date parser/);
         expect(sidebar(moved)).toContain("Call before the move: kept t3 1");
         await keep("panel-after-move", moved);
@@ -147,6 +169,90 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       const log = await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8");
       expect(log.split("\n").filter((line) => line.includes("level=ERROR"))).toEqual([]);
       expect(log).toContain("moved a request from t3 to t1");
+    } finally {
+      await model.close();
+    }
+  }, 300_000);
+
+  it("answers typed /rcm verbs in the TUI with no model turn and nothing stored; three misfiled requests move in one action, their memory with them, and the next one is sure", async () => {
+    const repo = join(temp.path, "repo-typed");
+    await createGitRepo(repo, { "README.md": "# tools\n", "src/parser.py": "def parse_date(t):\n    pass\n", "src/export.py": "def export_csv(rows):\n    pass\n" });
+    // The CSV export task's words are in the docs requests: the router files them under t2, surely.
+    const say = {
+      parser: ["parse_date in src/parser.py accepts 2024-13-45; make it reject impossible months and days.", "src/parser.py"],
+      export: ["separate thing: export_csv in src/export.py should quote fields that contain commas.", "src/export.py"],
+      export2: ["export_csv should also escape embedded quotes by doubling them", undefined],
+      docs1: ["now explain in docs/usage.md how export_csv quotes fields", "docs/usage.md"],
+      docs2: ["in usage.md also show an example of the quoting output", undefined],
+      docs3: ["and say in usage.md that the delimiter is always a comma", undefined],
+      docs4: ["in usage.md also show the --delimiter flag in that example", undefined],
+    } as const;
+    const script = {
+      stages: Object.entries(say).map(([id, [when, file]]) => ({
+        id,
+        when,
+        steps: file ? [{ toolCalls: [{ name: "write", arguments: { filePath: join(repo, file), content: `# ${id}\n` } }] }, { text: `REPLY-${id}` }] : [{ text: `REPLY-${id}` }],
+      })),
+    };
+    const model = await startScriptedModel({ script, logFile: join(temp.path, "model-requests-typed.jsonl") });
+    const homeRoot = join(temp.path, "home-typed");
+    const stateDir = join(temp.path, "state-typed");
+    try {
+      const home = await createIsolatedHome({
+        root: homeRoot,
+        config: offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "full", stateDir }]] }),
+        tui: { plugin: [PACKAGE] },
+      });
+      const tui = await startTui({ directory: repo, home, modelName: "scripted" });
+      try {
+        for (const id of ["parser", "export", "export2", "docs1", "docs2", "docs3"] as const) await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
+        const misfiled = await tui.waitFor((screen) => /▶ t2 separate thing/.test(sidebar(screen)) && /current · 5 reqs/.test(sidebar(screen)), "the docs requests under t2");
+        await keep("panel-misfiled", sidebar(misfiled));
+        const calls = (await model.requests()).length;
+
+        // Each typed verb opens what its menu entry opens; nothing reaches the model.
+        const why = await tui.submit("/rcm why", (screen) => screen.includes("/rcm why") && screen.includes("Last model call"));
+        expect(why).toMatch(/only t2's history/);
+        await keep("typed-why", why);
+        await closeDialog(tui, "Last model call", "Escape");
+        const before = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Constraints"));
+        expect(dialogText(before, "/rcm show t2")).toContain("usage.md");
+        await closeDialog(tui, "Constraints", "Escape");
+        const typo = await tui.submit("/rcm stauts", (screen) => screen.includes("/rcm stauts: no such command; did you mean /rcm"));
+        // The toast wraps "did you mean /rcm | status?" over two rows.
+        expect(typo).toContain("status? (status, why, tasks, show, move");
+        await keep("typed-typo", typo);
+
+        // One action moves the three docs requests (4 and every later one) to a new task.
+        const moved = await tui.submit("/rcm move 4.. new", (screen) => /▶ t3 now explain in docs\/usage/.test(sidebar(screen)) && screen.includes("requests 4, 5 and 6 move from t2 to a new"));
+        expect(sidebar(moved)).toMatch(/current · 3 reqs/);
+        await keep("panel-after-typed-move", sidebar(moved));
+        // t2's record is written again from its own requests: the docs are gone from it.
+        const after = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Constraints"), 30_000);
+        const flatAfter = dialogText(after, "/rcm show t2");
+        expect(flatAfter).toContain("quote fields that contain commas");
+        expect(flatAfter).not.toContain("usage.md");
+        await keep("typed-show-after-move", after);
+        await closeDialog(tui, "Constraints", "Escape");
+        expect((await model.requests()).length).toBe(calls);
+
+        // The moved requests are sure evidence: the next docs request goes to t3, and the model gets t3's history.
+        await tui.submit(say.docs4[0], (screen) => screen.includes("REPLY-docs4"), 90_000);
+        const sure = await tui.waitFor((screen) => /Last request: t3, 9\d% sure/.test(sidebar(screen)), "the next docs request on t3");
+        await keep("panel-next-docs-request", sidebar(sure));
+        const got = requestFor(await model.requests(), say.docs4[0]);
+        for (const id of ["docs1", "docs2", "docs3"] as const) expect(got).toContain(say[id][0]);
+        for (const id of ["parser", "export2"] as const) expect(got).not.toContain(say[id][0]);
+        // Nothing the verbs did was stored in the session: no model request ever carried them.
+        for (const request of await model.requests()) expect(JSON.stringify(request.body)).not.toMatch(/\/rcm (why|show|stauts|move)|show t2|stauts/);
+      } finally {
+        await tui.close();
+      }
+      // A typed verb stops OpenCode's command with one logged failure (1.18 has no other way); nothing else fails.
+      const log = await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8");
+      const errors = log.split("\n").filter((line) => line.includes("level=ERROR"));
+      expect(errors).toHaveLength(5);
+      for (const line of errors) expect(line).toContain("CommandAnswered: opencode-rcm answered /rcm itself");
     } finally {
       await model.close();
     }
