@@ -88,11 +88,19 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
       for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both, ASK.datesAgain, ASK.jsonTest]) expect(native).toContain(text.slice(0, 40));
       expect(await command("status")).toContain("opencode-rcm is OFF for this session");
       expect(await command("on")).toContain("on again");
+      // The request sent while off is routed, before the next one, once it is on again: none stays unassigned.
+      await prompt(sessionID, ASK.toc);
+      const back = SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
+      const routedUsers = (await messages(sessionID)).filter((message) => message.info.role === "user" && message.parts.some((part) => part.type === "text" && !part.ignored && !part.synthetic));
+      expect(back.ledger.order).toEqual(routedUsers.map((message) => message.info.id));
+      expect(back.whileOff).toBeUndefined();
+      expect(back.ledger.decisions[back.ledger.order.at(-2) ?? ""]?.task).toBe("t1");
       expect(await command("bogus")).toContain('unknown /rcm-text command "bogus"');
 
       // Toasts: nothing for the first request, two new tasks, the fallback, the switch back; none
-      // after the move, the follow-up stays on the current task (t2), and none while off.
-      expect(toasts(events.events).map((toast) => toast.title)).toEqual(["RCM: new task t2", "RCM: new task t3", "RCM: full history", "RCM: switched to t1"]);
+      // after the move, the follow-up stays on the current task (t2), none while off, and the
+      // table of contents after it goes back to the install guide (t3).
+      expect(toasts(events.events).map((toast) => toast.title)).toEqual(["RCM: new task t2", "RCM: new task t3", "RCM: full history", "RCM: switched to t1", "RCM: switched to t3"]);
       events.close();
     });
   });

@@ -305,7 +305,8 @@ describe("the rcm_recall gate", () => {
     expect(first?.role === "user" && first.tools).toEqual({ webfetch: false, [TASKS_TOOL]: false, [RECALL_TOOL]: false });
     const off = fixture();
     await gate(off, withLedger(off, ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]]), { off: true }), tools);
-    expect([offered(off, TASKS_TOOL), offered(off, RECALL_TOOL)]).toEqual([true, false]);
+    // While the user has it off, neither is offered.
+    expect([offered(off, TASKS_TOOL), offered(off, RECALL_TOOL)]).toEqual([false, false]);
   });
 });
 

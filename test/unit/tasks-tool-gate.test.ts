@@ -42,6 +42,13 @@ describe("the rcm_tasks gate", () => {
     expect(messages).toEqual(before);
   });
 
+  it("switches the tool off while the user has the plug-in off, even with two tasks", async () => {
+    const messages = history();
+    const routing = fixedStore({ [sessionOf(messages)]: { ...stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])), off: true } });
+    expect(await gate(messages, routing)).toEqual([]);
+    expect(userTools(messages).every((tools) => tools?.[TASKS_TOOL] === false)).toBe(true);
+  });
+
   it("in mode memory (every task's history in view), offers it with two tasks only once a compaction is in view", async () => {
     const twoTasks = (messages: MessageWithParts[]) => fixedStore({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
     const inView = history();

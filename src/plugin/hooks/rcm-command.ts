@@ -2,6 +2,7 @@ import type { Options } from "../../config/options-schema.js";
 import { requestNumbersText } from "../../session-views/move-selection.js";
 import { RCM_VERBS, rcmVerb } from "../../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../../session-views/render-status.js";
+import { parseTypedVerb } from "../../session-views/typed-verb.js";
 import type { SessionRouting } from "../sessions/session-routing.js";
 import type { SessionSplit } from "../sessions/session-split.js";
 import type { SessionStore } from "../sessions/session-store.js";
@@ -46,7 +47,10 @@ export async function answerRcmCommand(
   const words = { onCommand: `/${RCM_COMMAND} on`, absent: "leaves this sub-agent session untouched" };
   if (!store || !routing) return renderStatus(options, undefined, words);
   const verb = rcmVerb(name);
-  if (!verb) throw new UsageError(`unknown /${RCM_COMMAND} command "${name}"`);
+  if (!verb) {
+    const typed = parseTypedVerb(name);
+    throw new UsageError(`unknown /${RCM_COMMAND} command "${name}"${typed.kind === "unknown" && typed.suggestion ? ` (did you mean /${RCM_COMMAND} ${typed.suggestion}?)` : ""}`);
+  }
   const state = await store.read(sessionID);
   const argument = rest[0];
   if (verb.kind === "read") {
