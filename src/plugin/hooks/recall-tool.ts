@@ -6,6 +6,7 @@ import type { LedgerTask } from "../../core/routing/ledger.js";
 import type { SessionRouting } from "../sessions/session-routing.js";
 import type { SessionSource } from "../sessions/session-source.js";
 import type { SessionStore } from "../sessions/session-store.js";
+import { parseToolArgs } from "./tool-args.js";
 
 /** The tool's name, as OpenCode offers it to the model and as a user message's `tools` map names it. */
 export const RECALL_TOOL = "rcm_recall";
@@ -17,7 +18,6 @@ const args = {
   task: tool.schema.string().regex(/^t\d+$/).describe("The task whose hidden history to read, e.g. t2 (an unknown id gets the list of tasks)"),
   limit: tool.schema.number().int().min(1).max(MAX_LIMIT).optional().describe("At most this many exchanges, newest first (default: as many as fit about 2,000 tokens)"),
 };
-// OpenCode does not validate tool arguments: the tool parses them itself.
 const ArgsSchema = tool.schema.object(args).strict();
 
 /**
@@ -33,16 +33,11 @@ export function createRecallTool(deps: { store: SessionStore; source: SessionSou
       "Read what opencode-rcm left out of your context: the recent exchanges of another task of this session (the user's requests, your tool calls in brief, your answers), newest first, secrets redacted. Use it when the current request depends on earlier work you cannot see.",
     args,
     async execute(raw, context) {
-      const parsed = ArgsSchema.safeParse(raw);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`);
-        throw new Error(`${RECALL_TOOL}: invalid arguments: ${problems.join("; ")}`);
-      }
+      const { task, limit } = parseToolArgs(RECALL_TOOL, ArgsSchema, raw);
       const { sessionID, messageID } = context;
       const state = await deps.store.read(sessionID);
       if (!state) return "opencode-rcm does not track tasks in sub-agent sessions: nothing is hidden here.";
       if (state.off) return "opencode-rcm is off for this session: nothing is hidden, the whole history is in your context.";
-      const { task, limit } = parsed.data;
       const messages = await deps.source.messages(sessionID);
       const found = hiddenExchanges({ messages, ledger: state.ledger, messageID, task, lastCall: state.lastCall });
       if (found.kind === "unknown") throw new Error(`no task ${task} in this session (tasks: ${taskList(found.tasks)})`);
