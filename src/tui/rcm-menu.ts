@@ -51,7 +51,8 @@ export async function runTypedRcm(api: TuiPluginApi, scope: TuiScope, line: stri
   }
   const opened = await openSession(api, scope);
   if (!opened) return;
-  if (typed.verb.kind === "change" && !typed.verb.offered(opened.state) && typed.verb.name !== "move" && typed.verb.name !== "split") {
+  // A switch typed the way it already is: said, not posted (the menu offers only the other one).
+  if ((typed.verb.name === "off" || typed.verb.name === "on") && typed.verb.kind === "change" && !typed.verb.offered(opened.state)) {
     return alert(api, `/rcm ${typed.verb.name}`, `opencode-rcm is ${opened.state?.off ? "off" : "on"} for this session already.`);
   }
   await act(api, scope, opened.sessionID, opened.state, typed.verb, typed.words, onError).catch(failed(api, onError, `/rcm ${line.trim()}`));

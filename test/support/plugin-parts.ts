@@ -36,8 +36,15 @@ export function recordingLogger(): Logger & { lines: string[] } {
 }
 
 /** The plug-in's session store with routing over it, as the plug-in builds them (the default threshold). */
-export function storeWithRouting(options: { stateDir: string; router: Router; source: SessionSource; logger: Logger; maxSessions?: number }): { store: SessionStore; routing: SessionRouting } {
-  const { stateDir, router, source, logger, maxSessions } = options;
+export function storeWithRouting(options: {
+  stateDir: string;
+  router: Router;
+  source: SessionSource;
+  logger: Logger;
+  maxSessions?: number;
+  onMoved?: (sessionID: string) => void;
+}): { store: SessionStore; routing: SessionRouting } {
+  const { stateDir, router, source, logger, maxSessions, onMoved } = options;
   const store = createSessionStore({ stateDir, source, logger, ...(maxSessions === undefined ? {} : { maxSessions }) });
-  return { store, routing: createSessionRouting({ store, router, source, logger, threshold: THRESHOLD }) };
+  return { store, routing: createSessionRouting({ store, router, source, logger, threshold: THRESHOLD, ...(onMoved ? { onMoved } : {}) }) };
 }

@@ -210,4 +210,26 @@ describe("the session teaching itself", () => {
     expect(on?.ledger.decisions[users[1]?.info.id as string]?.task).toBe("t2");
     expect(next?.task.id).toBe("t1");
   });
+
+  it("moves several requests at once as the user's decisions; the records of the tasks they left and joined are dropped and the memory is told", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const moved: string[] = [];
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger(), onMoved: (id) => moved.push(id) });
+    await routeAll(routing, source, users.slice(0, 3));
+    const before = await store.read(sessionID);
+    if (!before) throw new Error("no state");
+    const stub = (task: string) => ({ version: 1 as const, task, goal: task, constraints: [], progress: [], pending: [], files: [], uncertainties: [], coverage: { through: "x", groups: ["x"] }, lastUpdate: { updater: "extractive" as const, groups: 1, notes: [] } });
+    await store.step(sessionID, (session) => store.commit(session, { ...session.state, records: { t1: stub("t1"), t2: stub("t2") } }));
+    const [first, second, third] = before.ledger.order;
+    const done = await routing.move(sessionID, { kind: "move", requests: [{ messageID: second as string, from: "t2" }, { messageID: third as string, from: "t1" }], target: { kind: "new" } });
+    expect(done.task.id).toBe("t3");
+    expect(done.moved.map((request) => request.messageID)).toEqual([second, third]);
+    const after = await store.read(sessionID);
+    expect([first, second, third].map((id) => after?.ledger.decisions[id as string]?.task)).toEqual(["t1", "t3", "t3"]);
+    expect([second, third].map((id) => after?.ledger.decisions[id as string]?.router)).toEqual(["user", "user"]);
+    expect(after?.ledger.decisions[second as string]?.opened).toBe(true);
+    expect(after?.ledger.tasks.find((task) => task.id === "t3")?.openedBy).toBe(second);
+    expect(Object.keys(after?.records ?? {})).toEqual([]);
+    expect(moved).toEqual([sessionID]);
+  });
 });
