@@ -9,7 +9,7 @@ import { INTENT_TOAST_TITLE, postIntent, type SessionIntent } from "../store/ses
 import type { SessionState } from "../store/session-state-file.js";
 import { takeTypedVerb } from "../store/typed-verb-file.js";
 import { readSession, type TuiScope } from "./locate-state.js";
-import { openMovePicker } from "./move-picker.js";
+import { openMovePicker, type PickerDialogs } from "./move-picker.js";
 
 /** The menu's entries padded to one width, so each description starts in one column. */
 const MENU_TITLE_WIDTH = 8;
@@ -110,7 +110,12 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
     const message = "problem" in intent || intent.kind !== "move" ? "" : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
     return change(api, scope, sessionID, intent, message);
   }
-  openMovePicker(api, state, { select: (pickTitle, pickOptions, chosen) => select(api, pickTitle, pickOptions, chosen), alert: (alertTitle, message) => alert(api, alertTitle, message), post });
+  // Wide: a row shows a request's text, and how sure its decision was.
+  const wide: PickerDialogs["select"] = (pickTitle, pickOptions, chosen) => {
+    select(api, pickTitle, pickOptions, chosen);
+    api.ui.dialog.setSize("large");
+  };
+  openMovePicker(api, state, { select: wide, alert: (alertTitle, message) => alert(api, alertTitle, message), post });
 }
 
 /** What the TUI says when a switch is posted. */
