@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 describe("everyday routing in the real OpenCode", () => {
-  it("narrows every file- or noun-anchored follow-up to its task, opens a task on 'New task:', and keeps doing so after /rcm move and /rcm off, on", async () => {
+  it("narrows every file- or noun-anchored follow-up to its task, opens a task on 'New task:', and keeps doing so after /rcm move and /rcm off, on (routing what was sent while off)", async () => {
     const repo = join(temp.path, "repo");
     await createGitRepo(repo, { "README.md": "# tool\n" });
     const plugins = [[PLUGIN, { mode: "router", debug: true, stateDir: join(temp.path, "state") }]] satisfies PluginEntry[];
@@ -96,8 +96,8 @@ describe("everyday routing in the real OpenCode", () => {
       for (const text of [SAY.doc, SAY.parser, SAY.helper]) expect(native).toContain(text.slice(0, 30));
       expect(await command("on")).toContain("on again");
       await prompt(sessionID, SAY.helperNouns);
-      // A request made while off was never routed: it stays visible to every task.
-      await expectNarrowed(SAY.helperNouns, "t3", [SAY.helper, SAY.helperFile, SAY.docWhileOff], [SAY.doc, SAY.parser, SAY.docFile]);
+      // The request made while off is routed once it is on again (to the doc task): it no longer rides along in every task.
+      await expectNarrowed(SAY.helperNouns, "t3", [SAY.helper, SAY.helperFile], [SAY.doc, SAY.parser, SAY.docFile, SAY.docWhileOff]);
     });
   });
 });
