@@ -25,7 +25,8 @@ export interface GatedTool {
  * The prompt cache: tools come before the messages, so offering a tool changes the prefix
  * once. Each tool's rule must only ever go from hidden to offered as a session goes on (tasks
  * are never removed from the ledger), so that is the one miss a session pays; a session that
- * never opens a second task pays none.
+ * never opens a second task pays none. The user's /rcm off hides them again (the history
+ * changes then anyway).
  */
 export function createToolGate(deps: { store: SessionStore; guard: Guard; tools: readonly GatedTool[] }) {
   return async (messages: readonly MessageWithParts[]): Promise<void> => {
@@ -35,7 +36,8 @@ export function createToolGate(deps: { store: SessionStore; guard: Guard; tools:
       if (sessionID === undefined) return;
       // The committed state, not the session's queue: this runs before every model call.
       const state = await deps.store.current(sessionID);
-      const hidden = deps.tools.filter((tool) => !calledBefore(messages, tool.name) && (state === undefined || !tool.offered(state, messages)));
+      const called = calledTools(messages);
+      const hidden = deps.tools.filter((tool) => !called.has(tool.name) && (state === undefined || !tool.offered(state, messages)));
       if (hidden.length === 0) return;
       const off = Object.fromEntries(hidden.map((tool) => [tool.name, false]));
       for (const { info } of messages) {
@@ -45,7 +47,9 @@ export function createToolGate(deps: { store: SessionStore; guard: Guard; tools:
   };
 }
 
-/** A call already in the history keeps its tool, whatever else: a tool call without its definition confuses models. */
-function calledBefore(messages: readonly MessageWithParts[], name: string): boolean {
-  return messages.some((message) => message.parts.some((part) => part.type === "tool" && part.tool === name));
+/** The tools already called in the history, found in one pass: such a tool stays offered, whatever else (a tool call without its definition confuses models). */
+function calledTools(messages: readonly MessageWithParts[]): Set<string> {
+  const called = new Set<string>();
+  for (const message of messages) for (const part of message.parts) if (part.type === "tool") called.add(part.tool);
+  return called;
 }
