@@ -10,6 +10,7 @@ import type { SessionState } from "../store/session-state-file.js";
 import { takeTypedVerb } from "../store/typed-verb-file.js";
 import { readSession, type TuiScope } from "./locate-state.js";
 import { openMovePicker, type PickerDialogs } from "./move-picker.js";
+import { sessionOnScreen } from "./session-on-screen.js";
 
 /** The menu's entries padded to one width, so each description starts in one column. */
 const MENU_TITLE_WIDTH = 8;
@@ -60,7 +61,7 @@ export async function runTypedRcm(api: TuiPluginApi, scope: TuiScope, line: stri
 
 /** The typed `/rcm <words>` the server left for the session on screen, answered here. */
 export async function runTypedFromServer(api: TuiPluginApi, scope: TuiScope, onError: (what: string, error: unknown) => void): Promise<void> {
-  const sessionID = currentSession(api);
+  const sessionID = sessionOnScreen(api);
   if (!sessionID || !scope.stateDir) return;
   const words = await takeTypedVerb(scope.stateDir, sessionID);
   if (words !== undefined) await runTypedRcm(api, scope, words, onError);
@@ -68,7 +69,7 @@ export async function runTypedFromServer(api: TuiPluginApi, scope: TuiScope, onE
 
 /** The session on screen and its state, or a toast saying there is none. */
 async function openSession(api: TuiPluginApi, scope: TuiScope): Promise<{ sessionID: string; state: SessionState | undefined; pending: number } | undefined> {
-  const sessionID = currentSession(api);
+  const sessionID = sessionOnScreen(api);
   if (!sessionID || !scope.stateDir) {
     api.ui.toast({ variant: "info", title: "opencode-rcm", message: "Open a session first: /rcm works on the session on screen." });
     return undefined;
@@ -150,12 +151,4 @@ function alert(api: TuiPluginApi, title: string, message: string): void {
   api.ui.dialog.replace(() => createComponent(api.ui.DialogAlert, { title, message, onConfirm: () => api.ui.dialog.clear() }));
   // The widest: the task table keeps its columns on a usual terminal.
   api.ui.dialog.setSize("xlarge");
-}
-
-/** The session on screen, if the TUI shows one. */
-function currentSession(api: TuiPluginApi): string | undefined {
-  const route = api.route.current;
-  if (route.name !== "session" || !route.params) return undefined;
-  const id = (route.params as { sessionID?: unknown }).sessionID;
-  return typeof id === "string" ? id : undefined;
 }

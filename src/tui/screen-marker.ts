@@ -1,5 +1,6 @@
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { pruneDeadScreenMarkers, removeScreenMarker, type ScreenMarker, writeScreenMarker } from "../store/screen-markers.js";
+import { sessionOnScreen } from "./session-on-screen.js";
 
 /** How often the route is looked at: the TUI has no route-change event for plug-ins. */
 const ROUTE_POLL_MS = 1000;
@@ -57,12 +58,6 @@ export function recordScreen(options: { api: TuiPluginApi; stateDir: string | un
     await queue;
   });
   follow();
-}
-
-function sessionOnScreen(api: TuiPluginApi): string | undefined {
-  const route = api.route.current;
-  const sessionID = route.name === "session" ? route.params?.["sessionID"] : undefined;
-  return typeof sessionID === "string" && sessionID !== "" ? sessionID : undefined;
 }
 
 /** The title as the TUI knows it, else as the server gives it; none when neither answers. */
