@@ -332,12 +332,23 @@ describe("uncoveredGroups", () => {
     expect(uncovered(history, twoTasks, { t1: recordCovering("t1", [a1, a2]), t2: recordCovering("t2", [b1]) })).toEqual({});
   });
 
-  it("never remembers a group routed below the threshold: its task is a guess", () => {
-    const unsure = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.78], [a2, "t1", 0.93]]);
+  it("never remembers a group routed below the threshold while its task is a guess", () => {
+    const unsure = ledgerOf([[a1, "new:slugify"], [a2, "t1"], [b1, "t1", 0.78]]);
     const map = uncoveredGroups({ messages: history, groups: toInteractionGroups(history), ledger: unsure, records: {}, threshold: 0.8 });
     expect([...map].map(([task, groups]) => [task, groups.map((group) => group.id)])).toEqual([["t1", [a1, a2]]]);
     expect(requestIDsOf(unsure, "t1", 0.8)).toEqual([a1, a2]);
-    expect(requestIDsOf(unsure, "t1", 0)).toEqual([a1, b1, a2]);
+    expect(requestIDsOf(unsure, "t1", 0)).toEqual([a1, a2, b1]);
+    // A sure request of another task after it settles nothing.
+    expect(requestIDsOf(ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.78], [a2, "new:other"]]), "t1", 0.8)).toEqual([a1]);
+  });
+
+  it("remembers a guess once the next request goes on, surely, in the task the session was surely on before it", () => {
+    const between = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.78], [a2, "t1", 0.93]]);
+    expect(requestIDsOf(between, "t1", 0.8)).toEqual([a1, b1, a2]);
+    const map = uncoveredGroups({ messages: history, groups: toInteractionGroups(history), ledger: between, records: {}, threshold: 0.8 });
+    expect([...map].map(([task, groups]) => [task, groups.map((group) => group.id)])).toEqual([["t1", [a1, b1, a2]]]);
+    // A guess that opened its task is no follow-up of anything.
+    expect(requestIDsOf(ledgerOf([[a1, "new:slugify", 0.5], [b1, "t1", 0.93]]), "t1", 0.8)).toEqual([b1]);
   });
 
   it("leaves out a turn still running: its last step asked for tools and nothing after it was answered", () => {

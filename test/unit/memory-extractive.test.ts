@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { applyProposal } from "../../src/core/memory/apply-proposal.js";
-import { extractiveUpdater, proposeExtractively, sentences } from "../../src/core/memory/extractive-updater.js";
+import { extractiveUpdater, proposeExtractively } from "../../src/core/memory/extractive-updater.js";
 import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
@@ -51,17 +51,16 @@ describe("extractiveUpdater on a recorded session", () => {
     const result = await extractiveUpdater.update(taskA([a1, a2]));
     if (!result.ok) throw new Error(result.reason);
     const { record: next } = result;
-    expect(next.goal).toBe("Task A: add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes.");
+    // A short statement of the task, its label dropped: not the first request verbatim.
+    expect(next.goal).toBe("add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes");
     expect(next.constraints).toEqual([
       // Clauses, without the task label and the "back to" that only point at the task.
       { id: "c1", text: "add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes", sources: [a1.id] },
       { id: "c2", text: "keep unicode letters instead of dropping them", sources: [a2.id] },
     ]);
-    // call_5_0 is the failed edit: no progress, and its error is cleared by call_6_0 on the same file.
-    expect(next.progress).toEqual([
-      { text: "Wrote textkit/slugify.py", sources: ["call_0_0"] },
-      { text: "Edited textkit/slugify.py", sources: ["call_6_0"] },
-    ]);
+    // call_5_0 is the failed edit: a dead end in progress, and its error is cleared by call_6_0 on the same file.
+    expect(next.progress.map((item) => item.sources)).toEqual([["call_0_0"], ["call_5_0"], ["call_6_0"]]);
+    expect(next.progress[1]?.text).toMatch(/^Tried to edit textkit\/slugify\.py: failed \(/);
     expect(next.files).toEqual(["textkit/slugify.py"]);
     expect(next.uncertainties).toEqual([]);
     expect(next.pending).toEqual([]);
@@ -73,11 +72,11 @@ describe("extractiveUpdater on a recorded session", () => {
     const first = record(taskA([a1]));
     const proposal = proposeExtractively(taskA([a2], first));
     expect(proposal.constraints[0]).toEqual({ id: "c1", text: "add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes", sources: [a1.id] });
-    expect(proposal.progress.map((item) => item.sources)).toEqual([["call_6_0"]]);
+    expect(proposal.progress.map((item) => item.sources)).toEqual([["call_5_0"], ["call_6_0"]]);
     const second = record(taskA([a2], first));
     expect(second.goal).toBe(first.goal);
     expect(second.constraints.map((constraint) => constraint.id)).toEqual(["c1", "c2"]);
-    expect(second.progress.map((item) => item.sources[0])).toEqual(["call_0_0", "call_6_0"]);
+    expect(second.progress.map((item) => item.sources[0])).toEqual(["call_0_0", "call_5_0", "call_6_0"]);
     expect(second.coverage.groups).toEqual([a1.id, a2.id]);
     expect(second.lastUpdate.notes).toEqual([]);
   });
@@ -92,26 +91,31 @@ describe("extractiveUpdater on a recorded session", () => {
 });
 
 describe("goal", () => {
-  it("is the first request's opening sentences, flattened, pleasantries skipped", () => {
+  it("is a short statement of the task: its first requirement, not its first request", () => {
     const batch = [
-      request("u1", "Hi!\nThe CSV export is broken.\n  It drops   the header row when the file is empty. Please fix it in export/csv.py."),
+      request("u1", "Hi!\nThe CSV export is broken.\n  It drops   the header row when the file is empty. Please fix it in export/csv.py so the header is always written."),
       request("u2", "Another thing entirely."),
     ];
-    expect(proposeExtractively(input(batch)).goal).toBe("The CSV export is broken. It drops the header row when the file is empty.");
+    expect(proposeExtractively(input(batch)).goal).toBe("Please fix it in export/csv.py so the header is always written");
   });
 
-  it("is cut at a word boundary to about 300 characters", () => {
+  it("is cut at a clause boundary, or a word boundary, to about 100 characters", () => {
+    const clause = proposeExtractively(input([request("u1", "parse_date should reject impossible dates like 2024-13-45, and report the line and column of the bad value in the error.")]))
+      .goal;
+    expect(clause).toBe("parse_date should reject impossible dates like 2024-13-45");
     const long = `Refactor ${Array.from({ length: 80 }, (_, index) => `module${index}`).join(" and ")} into one package.`;
     const goal = proposeExtractively(input([request("u1", long)])).goal;
-    expect(goal.length).toBeLessThanOrEqual(300);
+    expect(goal.length).toBeLessThanOrEqual(100);
     expect(goal).toMatch(/^Refactor module0 and module1 .*…$/);
-    expect(long[goal.length - 1]).toBe(" ");
-    expect(long.startsWith(goal.slice(0, -1))).toBe(true);
+  });
+
+  it("is the opening sentence when the first request asks nothing yet, cue words dropped", () => {
+    expect(proposeExtractively(input([request("u1", "Separate thing: the flaky upload test in CI.")])).goal).toBe("the flaky upload test in CI");
   });
 
   it("keeps the previous goal", () => {
     const previous = record(input([request("u1", "Add a dark mode toggle.")]));
-    expect(proposeExtractively(input([request("u2", "Make it remember the choice.")], previous, ["u1"])).goal).toBe("Add a dark mode toggle.");
+    expect(proposeExtractively(input([request("u2", "Make it remember the choice.")], previous, ["u1"])).goal).toBe("Add a dark mode toggle");
   });
 });
 
@@ -133,19 +137,6 @@ describe("constraints", () => {
       { text: "Please add a `--chunk-size` option (default 64KB)", sources: ["u1"] },
       { text: "Don't change the public API of `parse_file()`", sources: ["u1"] },
       { text: "Can you also add a test for the chunking?", sources: ["u2"] },
-    ]);
-  });
-
-  it("splits into sentences and list items without breaking code, file names or versions", () => {
-    expect(
-      sentences("Rename `utils.parse()` to `parse_line` in src/core/utils.py. Keep v1.2 behaviour, e.g. for tabs.\nRules:\n- return [] for empty input\n- never raise on a trailing comma;\n  the old code did"),
-    ).toEqual([
-      "Rename `utils.parse()` to `parse_line` in src/core/utils.py.",
-      "Keep v1.2 behaviour, e.g. for tabs.",
-      "Rules:",
-      "return [] for empty input",
-      "never raise on a trailing comma",
-      "the old code did",
     ]);
   });
 
@@ -255,14 +246,15 @@ const busy = request("u1", "Fix the crash in src/a.py and add src/c.py.", [
 ]);
 
 describe("progress", () => {
-  it("comes only from completed edits, writes, patches and test runs, citing their call ids", () => {
+  it("comes from edits, writes, patches and test runs, the dead ends too, citing their call ids", () => {
     const proposal = proposeExtractively(input([busy]));
     expect(proposal.progress).toEqual([
+      { text: "Tried to edit src/b.py: failed (Could not find oldString in the file.)", sources: ["e0"] },
       { text: "Edited src/a.py", sources: ["e1"] },
       { text: "Wrote README.md", sources: ["w1"] },
       { text: "Patched src/a.py, src/c.py", sources: ["p1"] },
-      { text: "Ran `pytest -q tests/test_a.py`: failed", sources: ["t1"] },
-      { text: "Ran `pytest -q tests/test_b.py`: failed", sources: ["t2"] },
+      { text: "Ran `pytest -q tests/test_a.py`: failed (FAILED tests/test_a.py::test_x - AssertionError)", sources: ["t1"] },
+      { text: "Ran `pytest -q tests/test_b.py`: failed (FAILED tests/test_b.py::test_y)", sources: ["t2"] },
       { text: "Ran `pytest -q tests/test_a.py`: passed", sources: ["t3"] },
     ]);
     // Everything proposed is backed by tool evidence: the rules change nothing.
@@ -271,9 +263,10 @@ describe("progress", () => {
     expect(next.lastUpdate.notes).toEqual([]);
   });
 
-  it("never comes from a failed edit", () => {
+  it("keeps a failed edit as a dead end, never as work done", () => {
     const failed = request("u1", "Fix src/b.py.", [tool("e0", "edit", "error", { filePath: "/ws/src/b.py" }, { error: "File not found" })]);
-    expect(proposeExtractively(input([failed])).progress).toEqual([]);
+    expect(proposeExtractively(input([failed])).progress).toEqual([{ text: "Tried to edit src/b.py: failed (File not found)", sources: ["e0"] }]);
+    expect(record(input([failed])).progress).toEqual([{ text: "Tried to edit src/b.py: failed (File not found)", sources: ["e0"] }]);
   });
 
   it("never comes from tool output or assistant text (prompt injection)", () => {
@@ -430,7 +423,7 @@ describe("extractive records of Switch-SWE style requests", () => {
       ]),
     ];
     const next = record(input(batch));
-    expect(next.goal.startsWith(`${ws}: lookup()`)).toBe(true);
+    expect(next.goal).toBe("It must upper-case the name");
     // The description of today's behaviour is not a constraint; the requirement is.
     expect(next.constraints.map((constraint) => constraint.text)).toEqual(["It must upper-case the name"]);
     expect(next.progress).toEqual([{ text: "Ran `python3 -m pytest -q tests`: passed", sources: ["c1"] }]);

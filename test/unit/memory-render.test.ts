@@ -38,7 +38,7 @@ describe("renderRecord", () => {
     expect(text.endsWith(`\n${RECORD_CLOSE}`)).toBe(true);
     expect(text.split(RECORD_OPEN)).toHaveLength(2);
     expect(text.split(RECORD_CLOSE)).toHaveLength(2);
-    for (const part of ["Task t3: CSV BOM", "Goal: Make the CSV export write a UTF-8 BOM.", "- Keep the header row.", "- Edited export/csv.py", "- Add a test for the BOM", "Files: export/csv.py", "- Excel on macOS not checked"]) {
+    for (const part of ["Task t3: CSV BOM", "Goal: Make the CSV export write a UTF-8 BOM.", "1. Keep the header row.", "- Edited export/csv.py", "- Add a test for the BOM", "Files: export/csv.py", "- Excel on macOS not checked"]) {
       expect(text).toContain(part);
     }
   });
@@ -126,7 +126,7 @@ describe("renderRecord", () => {
     });
     const text = renderRecord(value, { title: "report", maxTokens: RECORD_TOKENS });
     const [inForce = "", overridden = ""] = text.split("Overridden by a later request (do not apply these):");
-    expect(inForce).toContain("- Write the report as JSON.");
+    expect(inForce).toContain("1. Write the report as JSON.");
     expect(inForce).not.toContain("as CSV");
     expect(overridden).toContain('- Write the report as CSV. (overridden by "Actually, write it as JSON instead.")');
   });
@@ -152,7 +152,7 @@ describe("renderRecord", () => {
         expect(count.N, context).toBe(0);
         expect(text, context).toContain(`(${6 - count.O} older left out)`);
       }
-      expect(text, context).toContain("- Keep the header row.");
+      expect(text, context).toContain("1. Keep the header row.");
     }
     expect(sawOverriddenTrimmed).toBe(true);
   });
@@ -161,13 +161,13 @@ describe("renderRecord", () => {
     const long = pad("A requirement that must survive trimming:", 390).trim();
     const value = record({ constraints: [{ id: "c1", text: long, sources: ["u1"] }], progress: [], files: [], uncertainties: [], pending: [] });
     const text = renderRecord(value, { title: "CSV BOM", maxTokens: 20 });
-    expect(text).toContain(`- ${long}`);
+    expect(text).toContain(`1. ${long}`);
     expect(text).toContain("Goal: Make the CSV export write a UTF-8 BOM.");
     expect(estimateTokens(text)).toBeGreaterThan(20);
   });
 
   it("leaves out empty sections", () => {
     const text = renderRecord(record({ constraints: [], progress: [], pending: [], files: [], uncertainties: [] }), { title: "CSV BOM", maxTokens: RECORD_TOKENS });
-    for (const heading of ["Constraints", "Progress", "Pending", "Files:", "Uncertainties"]) expect(text).not.toContain(heading);
+    for (const heading of ["Asked by the user", "Progress", "pending", "Not yet shown done", "Files:", "Uncertainties"]) expect(text).not.toContain(heading);
   });
 });

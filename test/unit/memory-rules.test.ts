@@ -158,7 +158,7 @@ describe("superseding", () => {
     expect(activeConstraints(next).map((constraint) => constraint.id)).toEqual(["c2"]);
     const rendered = renderRecord(next, { title: "slugify", maxTokens: RECORD_TOKENS });
     const [inForce = "", overridden = ""] = rendered.split("Overridden by a later request (do not apply these):");
-    expect(inForce).toContain("- Keep unicode letters instead of dropping them.");
+    expect(inForce).toContain("1. Keep unicode letters instead of dropping them.");
     expect(inForce).not.toContain("Drop every character");
     expect(overridden).toContain('- Drop every character outside a-z and 0-9. (overridden by "keep unicode letters instead")');
     expect(next.lastUpdate.notes).toEqual([]);

@@ -3,8 +3,11 @@ import { toolCallsOf } from "./group-digest.js";
 import { overrideMark } from "./override-mark.js";
 import { type Constraint, type ProgressItem, RECORD_VERSION, type TaskRecord } from "./record.js";
 import { MAX_CONSTRAINT_CHARS, MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
-import { isProgressEvidence } from "./tool-evidence.js";
+import { isDeadEnd, isProgressEvidence } from "./tool-evidence.js";
 import type { MemoryUpdateInput } from "./updater.js";
+
+/** An item that says its work failed: a dead end may be its only evidence. */
+const SAYS_FAILED = /\b(?:failed|failing|fails|did not work|didn't work|errored)\b/i;
 
 const MAX_LIST = { pending: 30, files: 40, uncertainties: 20 } as const;
 
@@ -12,7 +15,8 @@ const MAX_LIST = { pending: 30, files: 40, uncertainties: 20 } as const;
  * Turns an updater's proposal into the next record, enforcing the memory's rules in code:
  * - a constraint cites user messages of its task, or it is dropped;
  * - a progress item cites tool evidence (a completed edit, write, patch or non-read-only
- *   bash call of the batch), or it becomes an unverified claim under uncertainties;
+ *   bash call of the batch, or a failed edit or test run: a dead end), or it becomes an
+ *   unverified claim under uncertainties;
  * - ids that exist nowhere in the task are removed from sources;
  * - a constraint is never removed: it is marked overridden only by a newer user message of
  *   the task (and stays in the record, shown as overridden); one that is simply missing
@@ -89,7 +93,8 @@ export function applyProposal(options: {
     const sources = validSources(proposed.sources, (source) => calls.has(source) || messages.has(source), notes, "progress");
     const evidence = sources.some((source) => {
       const call = calls.get(source);
-      return call !== undefined && isProgressEvidence(call);
+      // A failed call shows only that something was tried and failed, never that it was done.
+      return call !== undefined && (isProgressEvidence(call) || (isDeadEnd(call) && SAYS_FAILED.test(text)));
     });
     if (!evidence) {
       notes.push(`moved to uncertainties (no tool evidence): ${JSON.stringify(text)}`);

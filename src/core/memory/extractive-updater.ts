@@ -1,11 +1,13 @@
 import { contentWords, extractSignals } from "../routing/signals.js";
 import { applyProposal } from "./apply-proposal.js";
+import { askedSentences } from "./asked-sentences.js";
 import { findOverrides } from "./find-overrides.js";
+import { goalOf } from "./goal.js";
 import { type GroupDigest, type ToolCallDigest, toolCallsOf } from "./group-digest.js";
 import { activeConstraints, type Constraint } from "./record.js";
 import type { RecordProposal } from "./record-proposal.js";
-import { requirementClauses } from "./requirement-clauses.js";
-import { isEditingCall, isProgressEvidence, isTestCommand, testOutcome } from "./tool-evidence.js";
+import { resolvedText } from "./resolve-references.js";
+import { isDeadEnd, isEditingCall, isProgressEvidence, isTestCommand, testOutcome } from "./tool-evidence.js";
 import type { MemoryUpdateInput, MemoryUpdater } from "./updater.js";
 
 /** The default updater when no aux model is configured: rules over the digests, no model. */
@@ -19,12 +21,7 @@ export const extractiveUpdater: MemoryUpdater = {
   },
 };
 
-const GOAL_CHARS = 300;
 const SHOWN_CHARS = 120;
-
-const PLEASANT_WORDS = new Set(
-  "hi hello hey thanks thank you thx cheers great cool nice perfect awesome ok okay good job well done sounds looks lgtm a lot so much there again that that's works".split(" "),
-);
 
 /** Proposes the next record from the batch alone: pure and deterministic. */
 export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
@@ -32,7 +29,7 @@ export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
   const { files, show } = collectFiles(previous?.files ?? [], batch);
   const { constraints, superseded, fresh, supersededTexts } = extractConstraints(input);
   return {
-    goal: previous?.goal || goalOf(batch),
+    goal: previous?.goal || goalOf(constraints.map((constraint) => constraint.text), batch.map((group) => group.requestText)),
     constraints,
     superseded,
     progress: progressOf(batch, show),
@@ -40,23 +37,6 @@ export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
     files,
     uncertainties: uncertaintiesOf(previous?.uncertainties ?? [], batch, show),
   };
-}
-
-/** The first request's opening: its first sentence, and the next ones while it is very short. */
-function goalOf(batch: readonly GroupDigest[]): string {
-  const text = batch.find((group) => group.requestText.trim() !== "")?.requestText ?? "";
-  let goal = "";
-  for (const sentence of sentences(text)) {
-    if (isPleasantry(sentence)) continue;
-    if (goal === "") goal = sentence;
-    else if (goal.length < 60 && goal.length + 1 + sentence.length <= GOAL_CHARS) goal += ` ${sentence}`;
-    else break;
-  }
-  // Sentences are only appended within the limit: a longer goal is one long first sentence.
-  if (goal.length <= GOAL_CHARS) return goal;
-  const cut = goal.slice(0, GOAL_CHARS - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > GOAL_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, "")}…`;
 }
 
 /**
@@ -97,12 +77,19 @@ function extractConstraints(input: MemoryUpdateInput) {
   };
 }
 
-/** The request's requirement clauses not known yet; a repeat of a new one adds its message as a source. */
+/**
+ * The request's asked sentences not known yet, references resolved against the sentence
+ * before (in the request, else the task's latest requirement); a repeat of a new one adds
+ * its message as a source.
+ */
 function newClauses(options: { text: string; by: string; index: number; active: readonly Constraint[]; fresh: readonly Candidate[] }): Candidate[] {
   const { text, by, index, active, fresh } = options;
   const request = flat(text);
   const added: Candidate[] = [];
-  for (const clause of requirementClauses(text)) {
+  let referent = fresh.at(-1)?.text ?? active.at(-1)?.text;
+  for (const sentence of askedSentences(text)) {
+    const clause = resolvedText(sentence, referent);
+    referent = clause;
     if (active.some((known) => sameText(known.text, clause))) continue;
     const same = fresh.find((candidate) => candidate.supersededBy === undefined && sameText(candidate.text, clause));
     if (same) {
@@ -139,37 +126,6 @@ function markOverrides(options: {
 
 function flat(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-function isPleasantry(sentence: string): boolean {
-  return (sentence.toLowerCase().match(/[a-z']+/g) ?? []).every((word) => PLEASANT_WORDS.has(word));
-}
-
-/**
- * Sentences and list items of a request, whitespace-flattened. Code (spans and fences) is
- * masked while splitting, so `a.py` or `x.y()` never splits; "v1.2" and "e.g." do not either.
- */
-export function sentences(text: string): string[] {
-  const code: string[] = [];
-  const masked = text.replace(/```[\s\S]*?```|`[^`\n]+`/g, (span) => `\u0000${code.push(span) - 1}\u0000`);
-  const segments: string[] = [];
-  // A wrapped line (lower-case, after a line without end punctuation; indented after a list
-  // item) continues its sentence; list items and blank lines start new ones.
-  let open: "no" | "prose" | "item" = "no";
-  for (const raw of masked.split("\n")) {
-    const line = raw.trim();
-    const bullet = /^(?:[-*•+]|\d{1,2}[.)])\s+/.exec(line);
-    const body = bullet ? line.slice(bullet[0].length) : line;
-    const wrapped: boolean = !bullet && /^[a-z]/.test(body) && (open === "prose" || (open === "item" && /^\s/.test(raw)));
-    if (wrapped) segments[segments.length - 1] += ` ${body}`;
-    else if (body !== "") segments.push(body);
-    open = body === "" || /[.!?:;]$/.test(body) ? "no" : bullet ? "item" : wrapped ? open : "prose";
-  }
-  return segments
-    .flatMap((segment) => segment.split(/(?<=(?<!\be\.g|\bi\.e|\betc|\bvs|\bcf)[.!?])\s+|(?<=;)\s+/))
-    .map((part) => part.replace(/\u0000(\d+)\u0000/g, (_, index: string) => code[Number(index)] ?? "").replace(/\s+/g, " ").trim())
-    .map((part) => part.replace(/;$/, ""))
-    .filter((part) => part !== "");
 }
 
 /**
@@ -230,7 +186,11 @@ function pathsOf(call: ToolCallDigest): string[] {
   return [...new Set(paths.filter((path) => path !== ""))];
 }
 
-/** New progress: completed edits and test runs only; never assistant text or tool output. */
+/**
+ * New progress: edits and test runs, the dead ends too (a failed edit, a failing run), since
+ * what was tried and did not work is what a summary loses first. Never assistant text or
+ * tool output beyond a failing test's name.
+ */
 function progressOf(batch: readonly GroupDigest[], show: (path: string) => string): RecordProposal["progress"] {
   const progress: RecordProposal["progress"] = [];
   const add = (text: string, callID: string) => {
@@ -239,17 +199,22 @@ function progressOf(batch: readonly GroupDigest[], show: (path: string) => strin
     else progress.push({ text, sources: [callID] });
   };
   for (const call of toolCallsOf(batch)) {
-    if (!isProgressEvidence(call)) continue;
+    if (!isProgressEvidence(call) && !isDeadEnd(call)) continue;
+    const targets = pathsOf(call).map(show).join(", ") || "files";
     if (isEditingCall(call)) {
       const verb = call.tool === "write" ? "Wrote" : call.tool.includes("patch") ? "Patched" : "Edited";
-      const targets = pathsOf(call).map(show);
-      add(`${verb} ${targets.join(", ") || "files"}`, call.callID);
+      add(call.status === "completed" ? `${verb} ${targets}` : `Tried to edit ${targets}: failed (${short(firstLine(call.error))})`, call.callID);
     } else if (call.tool === "bash" && isTestCommand(commandOf(call))) {
       const outcome = testOutcome(call);
-      add(`Ran \`${short(commandOf(call))}\`: ${outcome === "unknown" ? "outcome unknown" : outcome}`, call.callID);
+      const failed = outcome === "failed" ? (call.output ?? "").split("\n").find((line) => /^(?:FAILED|ERROR|FAIL)\b/.test(line.trim())) : undefined;
+      add(`Ran \`${short(commandOf(call))}\`: ${outcome === "unknown" ? "outcome unknown" : outcome}${failed ? ` (${short(failed)})` : ""}`, call.callID);
     }
   }
   return progress;
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? "").split("\n").find((line) => line.trim() !== "") ?? "unknown error";
 }
 
 /**

@@ -46,22 +46,37 @@ export function renderRecord(record: TaskRecord, options: { title: string; maxTo
 }
 
 function compose(record: TaskRecord, title: string, shown: Shown): string {
+  const active = activeConstraints(record);
   const lines = [
     `${RECORD_OPEN} task="${record.task}">`,
     `Task ${record.task}: ${oneLine(title)}`,
-    "This is opencode-rcm's record of the task so far in this session. The earlier assistant and tool exchanges it covers are left out of this conversation; the user's requests are kept verbatim. The user's current request overrides anything recorded here.",
+    "This is opencode-rcm's record of the task so far in this session. Where earlier assistant and tool exchanges of the task are missing below, it stands for them; the user's requests are kept verbatim. The user's current request overrides anything recorded here.",
     `Goal: ${oneLine(record.goal)}`,
   ];
-  section(lines, "Constraints (from the user's requests)", activeConstraints(record).map((constraint) => constraint.text));
+  section(lines, "Asked by the user (their words)", active.map((constraint, index) => `${index + 1}. ${oneLine(constraint.text)}`), undefined, "");
   const overridden = overriddenConstraints(record);
   section(lines, "Overridden by a later request (do not apply these)", newest(overridden, shown.overridden).map(overriddenLine), omitted(overridden.length, shown.overridden));
-  section(lines, "Progress (shown by tool results)", newest(record.progress.map((item) => item.text), shown.progress), omitted(record.progress.length, shown.progress));
-  section(lines, "Pending", newest(record.pending, shown.pending), omitted(record.pending.length, shown.pending));
+  section(lines, "Progress (shown by tool results, dead ends included)", newest(record.progress.map((item) => item.text), shown.progress), omitted(record.progress.length, shown.progress));
+  const pending = pendingLines(record.pending, active, shown.pending);
+  if (pending.numbers.length > 0) lines.push(`Not yet shown done: ${pending.numbers.join(", ")}`);
+  section(lines, "Also pending", pending.others, omitted(record.pending.length, shown.pending));
   const files = newest(record.files, shown.files);
   if (files.length > 0) lines.push(`Files: ${files.join(", ")}${omitted(record.files.length, shown.files) ?? ""}`);
   section(lines, "Uncertainties", newest(record.uncertainties, shown.uncertainties), omitted(record.uncertainties.length, shown.uncertainties));
   lines.push(RECORD_CLOSE);
   return lines.join("\n");
+}
+
+/** Pending items that are requirements above are named by their number, not repeated. */
+function pendingLines(pending: readonly string[], active: readonly Constraint[], count: number): { numbers: number[]; others: string[] } {
+  const numbers: number[] = [];
+  const others: string[] = [];
+  for (const item of newest(pending, count)) {
+    const position = active.findIndex((constraint) => oneLine(constraint.text).toLowerCase() === oneLine(item).toLowerCase());
+    if (position >= 0) numbers.push(position + 1);
+    else others.push(item);
+  }
+  return { numbers: numbers.sort((a, b) => a - b), others };
 }
 
 /** An overridden constraint, with the words that override it when the record has them. */
@@ -70,11 +85,11 @@ function overriddenLine(constraint: Constraint): string {
   return `${constraint.text} (overridden by ${by})`;
 }
 
-function section(lines: string[], heading: string, items: readonly string[], note?: string): void {
+function section(lines: string[], heading: string, items: readonly string[], note?: string, bullet = "- "): void {
   if (items.length === 0 && note === undefined) return;
   lines.push(`${heading}:`);
   if (note !== undefined) lines.push(`- ${note.trim()}`);
-  for (const item of items) lines.push(`- ${oneLine(item)}`);
+  for (const item of items) lines.push(`${bullet}${oneLine(item)}`);
 }
 
 function newest<T>(items: readonly T[], count: number): T[] {

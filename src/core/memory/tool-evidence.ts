@@ -21,6 +21,17 @@ export function isProgressEvidence(call: ToolCallDigest): boolean {
   return command.trim() !== "" && !isReadOnlyCommand(command);
 }
 
+/**
+ * A call that tried to change the repository and failed: a dead end, shown by the tool's
+ * own error, so it is evidence of what was tried (not of progress).
+ */
+export function isDeadEnd(call: ToolCallDigest): boolean {
+  if (call.status !== "error") return false;
+  if (EDITING_TOOLS.has(call.tool)) return true;
+  const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  return call.tool === "bash" && isTestCommand(command);
+}
+
 /** A call whose tool edits files (whatever its status). */
 export function isEditingCall(call: ToolCallDigest): boolean {
   return EDITING_TOOLS.has(call.tool);
