@@ -161,7 +161,7 @@ describe("session memory in the plug-in", () => {
     expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2]);
     expect(file.data.records["t2"]?.coverage.groups).toEqual([b1]);
     expect(file.data.records["t1"]?.goal).toMatch(/^add textkit\/slugify\.py/);
-    expect(file.data.records["t2"]?.goal).toMatch(/^Task B: write a CHANGELOG entry/);
+    expect(file.data.records["t2"]?.goal).toMatch(/^write a CHANGELOG entry/);
     expect(file.data.memoryUpdates).toEqual([
       { task: "t1", updater: "extractive", groups: 2, ok: true, read: "whole" },
       { task: "t2", updater: "extractive", groups: 1, ok: true, read: "whole" },

@@ -24,24 +24,28 @@ export interface Sentence {
   /** Opens with "Repro:", "Steps:": reproduction, however many clauses follow. */
   repro: boolean;
   question: boolean;
+  /** Which sentence of the block it is part of: pieces split at ";" share it. */
+  whole: number;
 }
 
 /** The sentences of a masked block; ";" ends one too. */
 export function sentencesOf(text: string): Sentence[] {
   const out: Sentence[] = [];
+  let whole = -1;
   for (const segment of segmentsOf(text)) {
     // The segmenter misses a sentence that starts in lower case ("right. then print it").
     for (const part of segment.split(/(?<=[a-z0-9)'"\u0000][.!?])\s+(?=[a-z])(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|ca)\.\s+)/)) {
-      const whole = part.trim();
-      if (whole === "") continue;
-      const bare = withoutLabels(whole);
+      const sentence = part.trim();
+      if (sentence === "") continue;
+      const bare = withoutLabels(sentence);
       const polite = /^(?:(?:can|could|would|will) you|would you mind|do you mind)\b/i.test(bare);
       const standing = STANDING.test(bare);
       const repro = REPRO_LEAD.test(bare);
-      for (const piece of whole.split(/;\s+/)) {
+      whole += 1;
+      for (const piece of sentence.split(/;\s+/)) {
         // "Look at X; I suspect we never call Y": a hunch after ";" is a hunch of its own.
         const hedged = HEDGE.test(bare) || HEDGE.test(withoutLabels(piece));
-        if (piece.trim() !== "") out.push({ text: piece.trim(), polite, standing, hedged, repro, question: /\?\s*$/.test(piece.trim()) });
+        if (piece.trim() !== "") out.push({ text: piece.trim(), polite, standing, hedged, repro, question: /\?\s*$/.test(piece.trim()), whole });
       }
     }
   }

@@ -2,12 +2,12 @@ import { withoutTaskReference } from "./clause-labels.js";
 
 /**
  * Words in front of a request that steer the conversation, not the work: "separate thing:",
- * "one more on parse_line:", "back to the parser —", "ok so also". The record is already the
+ * "one more on parse_line:", "back to the parser —", "ok so". The record is already the
  * task's, so they say nothing there; a code name they scope the sentence to stays
  * ("one more on parse_line: strip quotes" → "parse_line: strip quotes").
  */
 const STEERING =
-  /^(?:ok(?:ay)?|so|oh|ah|and|also|plus|btw|by the way|fyi|next|now|then|alright|right|cool|great|thanks|thank you|ty|one more(?: thing)?|another(?: thing)?|last(?: thing)?|(?:a )?(?:separate|different|unrelated|new|other|side)(?: \w+)? (?:thing|task|topic|issue|note|request|one)|unrelated|side note|switching (?:gears|tasks?)|while you're at it|while you are at it)\b\s*(?:[,:—–]|\s-)?\s*/i;
+  /^(?:ok(?:ay)?|so|oh|ah|uh|um|erm|hmm|btw|by the way|fyi|alright|cool|great|thanks|thank you|ty|one more(?: thing)?|another(?: thing)?|last(?: thing)?|(?:a )?(?:separate|different|unrelated|new|other|side)(?: \w+)? (?:thing|task|topic|issue|note|request|one)|unrelated|side note|switching (?:gears|tasks?)|while you're at it|while you are at it)\b\s*(?:[,:—–]|\s-)?\s*/i;
 
 /** "on parse_line:", "for `export_csv` —": a scope naming code, kept as "parse_line:". */
 const SCOPE = /^(?:on|for|re|about|in)\s+(`[^`]+`|[\w.]*[_.(][\w.()]*|[\w-]+\.\w{1,5})\s*(?:[:—–]|\s-)\s*/i;

@@ -59,6 +59,11 @@ function withoutCodeBlocks(text: string): string {
     .join("\n");
 }
 
+/** A line that is only a Markdown heading: "### Steps", "**Environment**". */
+export function isHeading(line: string): boolean {
+  return /^#{1,6}\s+\S/.test(line) || /^(?:\*\*|__)[^*_]+(?:\*\*|__):?$/.test(line.trim());
+}
+
 function blocksOf(masked: string): RequestBlock[] {
   const out: RequestBlock[] = [];
   let current: string[] = [];
@@ -68,7 +73,8 @@ function blocksOf(masked: string): RequestBlock[] {
     const text = current.join(" ");
     const previous = out.at(-1);
     // Items of one list share the line that introduced it; anything else starts afresh.
-    const lead = !item ? undefined : previous?.item ? previous.lead : previous && /:$/.test(previous.text) ? previous.text : undefined;
+    // A Markdown heading ("**To reproduce**", "### Steps") introduces a list as a colon does.
+    const lead = !item ? undefined : previous?.item ? previous.lead : previous && (/:$/.test(previous.text) || isHeading(previous.text)) ? previous.text : undefined;
     out.push({ text, item, title, lead });
     current = [];
   };

@@ -56,7 +56,7 @@ export const DEBUG_AID = /\b(?:so (?:we|i|you) can see|for this input|to see wha
 
 /** Words before the verb that do not change what is asked ("Also, please add ..."). */
 export const FILLER =
-  /^(?:please|pls|also|now|then|and|so|ok|okay|no(?=,)|nope(?=,)|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right(?=,)|great|good|fine|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
+  /^(?:uh|um|erm|er|hmm|please|pls|also|now|then|and|so|ok|okay|no(?=,)|nope(?=,)|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right(?=,)|great|good|fine|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
 
 /** Polite requests to the agent: "can you add ...?", "I'd like you to add ...", "let's add ...". */
 export const POLITE =
@@ -68,7 +68,7 @@ export const POLITE =
  * are not here: see REPORTED.
  */
 export const MODAL =
-  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|(?:we|you|it) could (?:at least|also|just|simply)|(?:would|'d) (?:only )?accept|prefers?|wants?|want(?:ed)? to|(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b|^(?:the )?(?:fix|goal|target|desired (?:behaviou?r|result|output))\s*(?:is\s*)?[:—–]/i;
+  /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|(?:we|you|it) could (?:at least|also|just|simply)|(?:would|'d) (?:only )?accept|prefers?|wants?|want(?:ed)? to|(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|needs(?= (?!to\b)[\w\u0000])|supposed to|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b|^(?:the )?(?:fix|goal|target|desired (?:behaviou?r|result|output))\s*(?:is\s*)?[:—–]/i;
 
 /** Statements that put a want in someone's mouth without adopting it. */
 export const REPORTED = /\b(?:argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
@@ -96,7 +96,7 @@ export const STANDING = new RegExp(
 
 /** Decisions that constrain later work: "we're not changing the default", "the maintainer declined it". */
 export const DECISION =
-  /^(?:(?:we|i)(?:'re| are|'m| am) not (?:going to )?\w+|(?:we|i) (?:won't|will not|can't|cannot|don't want to|do not want to)\b|let's not\b|(?:the )?(?:maintainers?|reviewers?|team|upstream|we)(?: has| have)? (?:already )?(?:declined|rejected|decided|agreed|settled)\b|no (?:code )?changes? (?:here|to|in|needed|required)\b|not a code change\b|won't fix\b|go with\b|stick with\b|we'll go with\b|(?:we|i) (?:went|settled) (?:with|on)\b)/i;
+  /^(?:(?:we|i)(?:'re| are|'m| am) not (?:going to )?(?!(?:sure|convinced|certain|aware|happy|a fan)\b)\w+|(?:we|i) (?:won't|will not|can't|cannot|don't want to|do not want to)\b|let's not\b|(?:the )?(?:maintainers?|reviewers?|team|upstream|we)(?: has| have)? (?:already )?(?:declined|rejected|decided|agreed|settled)\b|no (?:code )?changes? (?:here|to|in|needed|required)\b|not a code change\b|won't fix\b|go with\b|stick with\b|we'll go with\b|(?:we|i) (?:went|settled) (?:with|on)\b|forget (?:the|about)\b|scratch (?:the|that)\b|ditch (?:the|that)\b)/i;
 
 /** A prohibition without a verb: "no new dependencies", "nothing new in the deps". */
 export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:idea|clue|luck|rush|worries|problem|problems|way|wonder|matter|one|doubt|output|error|errors|change in|difference|left|else|more|pending|further|yet|to (?:add|do)|from)\b)\S/i;
