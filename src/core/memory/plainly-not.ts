@@ -12,7 +12,7 @@ const NARRATION =
 
 /** "Support escalated it", "the first version used a dict", "yesterday it deleted X": what happened. */
 const PAST =
-  /^(?:(?:yesterday|today|earlier|last (?:week|night|time|release)|this morning|so|and|then|but)[,\s]+)*(?:i|we|it|they|he|she|our \w+|my \w+|the \w+(?: \w+)?|this|that|half(?: of)? (?:the )?\w+|support|someone|users?|customers?|qa|ci)\s+(?:\w+ly\s+)?(?:\w+ed|went|broke|came|took|got|made|saw|ran|gave|began|found|left|lost|fell|hung|threw|wrote|rolled|was|were|had|did)\b/i;
+  /^(?:(?:yesterday|today|earlier|last (?:week|night|time|release)|this morning|so|and|then|but)[,\s]+)*(?:i|we|it|they|he|she|our \w+|my \w+|the \w+(?: (?!(?:is|are|was|were|has|have|will|would|should|can|must|stays?|remains?|gets?|becomes?)\b)\w+)?|this|that|half(?: of)? (?:the )?\w+|support|someone|users?|customers?|qa|ci)\s+(?:\w+ly\s+)?(?:\w+ed|went|broke|came|took|got|made|saw|ran|gave|began|found|left|lost|fell|hung|threw|wrote|rolled|was|were|had|did)\b/i;
 
 /** "Postgres 16, we use ILIKE right now", "When I run X it fails": today's state or a trial, not a target. */
 const TODAY = /\b(?:right now|currently|at the moment|as of now|these days)\b|^(?:when|if|after|once|whenever) (?:i|we|you) (?:run|ran|try|tried|open|opened|click|clicked|call|called|use|used|start|started|build|built|deploy|deployed)\b/i;
