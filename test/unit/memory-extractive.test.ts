@@ -429,3 +429,32 @@ describe("extractive records of Switch-SWE style requests", () => {
     expect(next.progress).toEqual([{ text: "Ran `python3 -m pytest -q tests`: passed", sources: ["c1"] }]);
   });
 });
+
+describe("the parser session of the routing-precision issue: t1's requirements in the user's words", () => {
+  // Each request folded in turn, as the extractive updater does after every finished turn.
+  const requests = [
+    "parse_date in src/parser.py accepts 2024-13-45 as a valid date. It should reject impossible dates with a ValueError naming the bad field.",
+    "one more on parse_line: values may be wrapped in double quotes, strip them",
+    "add a test for that",
+    "also handle the empty case",
+    "the date thing should also accept slashes",
+    "show t1",
+    "thanks! back to the parser: parse_date must reject Feb 30",
+  ];
+  const final = requests.reduce<TaskRecord | undefined>((previous, text, index) => {
+    const earlier = requests.slice(0, index).map((_, position) => `u${position + 1}`);
+    return record(input([request(`u${index + 1}`, text)], previous, earlier));
+  }, undefined);
+
+  it("holds every parser request, resolved and without cue words, and nothing typed to the plug-in", () => {
+    expect(final?.constraints.map((constraint) => [constraint.text, constraint.sources])).toEqual([
+      ["It should reject impossible dates with a ValueError naming the bad field", ["u1"]],
+      ["parse_line: values may be wrapped in double quotes, strip them", ["u2"]],
+      ["add a test for that (that: parse_line: values may be wrapped in double quotes, strip them)", ["u3"]],
+      ["also handle the empty case", ["u4"]],
+      ["the date thing should also accept slashes", ["u5"]],
+      ["parse_date must reject Feb 30", ["u7"]],
+    ]);
+    expect(final?.goal).toBe("It should reject impossible dates with a ValueError naming the bad field");
+  });
+});
