@@ -1,3 +1,4 @@
+import { isVariableInCode } from "./code-context.js";
 import { isIdentifier, isReference } from "./references.js";
 import type { SecretSpan } from "./spans.js";
 
@@ -82,13 +83,14 @@ export function assignmentFindings(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   let lineStart = 0;
   for (const line of text.split("\n")) {
-    if (NAME_HINT.test(line)) for (const span of lineAssignments(line)) spans.push({ ...span, start: span.start + lineStart, end: span.end + lineStart });
+    if (NAME_HINT.test(line)) for (const span of lineAssignments(line, { text, lineStart })) spans.push({ ...span, start: span.start + lineStart, end: span.end + lineStart });
     lineStart += line.length + 1;
   }
   return spans;
 }
 
-function lineAssignments(text: string): SecretSpan[] {
+/** `whole`: the text the line is part of, for the lines around it. */
+function lineAssignments(text: string, whole: { text: string; lineStart: number }): SecretSpan[] {
   const spans: SecretSpan[] = [];
   ASSIGNMENT.lastIndex = 0;
   for (let found = ASSIGNMENT.exec(text); found !== null; found = ASSIGNMENT.exec(text)) {
@@ -109,7 +111,11 @@ function lineAssignments(text: string): SecretSpan[] {
     const tight = separator === "=" && middle === "" && after === "" && !/^[,)]/.test(next);
     const yaml = separator === ":" && quote === "" && isWholeLineValue(text, found.index, found.index + head + value.length);
     const strong = quote !== "" || /^[A-Z][A-Z0-9_.-]*$/.test(name) || tight || yaml;
-    if (!isSecretName(name) || !looksSecret(inner, { quoted: quote !== "", strong, next })) {
+    const at = whole.lineStart + found.index + head;
+    // A member of a code literal whose value is a name (`{ DB_PASSWORD: dbPassword }`) is a
+    // variable, even under a strong name; a shell's tight `X=word` is data.
+    const variable = () => quote === "" && !tight && isVariableInCode({ text: whole.text, nameStart: whole.lineStart + found.index, valueStart: at, valueEnd: at + value.length });
+    if (!isSecretName(name) || !looksSecret(inner, { quoted: quote !== "", strong, next }) || variable()) {
       // Scan the value again: it may start the next assignment (`logs: db_password = "..."`).
       ASSIGNMENT.lastIndex = found.index + head;
       continue;

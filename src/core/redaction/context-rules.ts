@@ -1,4 +1,5 @@
 import { isSecretName } from "./assignments.js";
+import { isVariableName } from "./code-context.js";
 import { type Literals, literalsOf } from "./literals.js";
 import { isReference } from "./references.js";
 import { groupSpans, MARKER_PREFIX, type SecretSpan } from "./spans.js";
@@ -8,6 +9,18 @@ import { groupSpans, MARKER_PREFIX, type SecretSpan } from "./spans.js";
  * and cookies, command lines, .netrc and .pgpass lines, query strings.
  */
 const notReference = (value: string) => !isReference(value) && !/^[:@]?\$/.test(value);
+
+/**
+ * A header's value, unless it is a name (`{ Authorization: authHeader }`, `apiKey: getKey()`):
+ * header credentials are machine-made, never words. Only a value right after the separator
+ * can be code; after a quote or a scheme (`Bearer x`) it is text.
+ */
+const headerValue = (value: string, match: RegExpExecArray) => {
+  if (!notReference(value)) return false;
+  const valueStart = match.indices?.[1]?.[0] ?? match.index + match[0].lastIndexOf(value);
+  if (!/[:=]\s*$/.test(match.input.slice(match.index, valueStart))) return true;
+  return !isVariableName(value) && match.input[valueStart + value.length] !== "(";
+};
 
 /** `needs`: lower-case text the rule cannot match without; a rule whose text is absent is not run. */
 const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: string, match: RegExpExecArray) => boolean }[] = [
@@ -20,10 +33,10 @@ const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: strin
     accept: (value, match) => notReference(value) && !match[0].includes(MARKER_PREFIX),
   },
   // Authorization headers of any scheme, and `Bearer xyz` anywhere (a digit required: prose survives).
-  { kind: "auth-header", needs: ["authorization"], re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: notReference },
+  { kind: "auth-header", needs: ["authorization"], re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: headerValue },
   { kind: "bearer-token", needs: ["bearer"], re: /\bbearer\s+((?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*)/dgi, accept: notReference },
   // Header-style credentials: X-Api-Key: ..., X-Auth-Token: ..., PRIVATE-TOKEN: ...
-  { kind: "auth-header", needs: ["key", "token", "secret", "auth"], re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi, accept: notReference },
+  { kind: "auth-header", needs: ["key", "token", "secret", "auth"], re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi, accept: headerValue },
   // Cookie headers (not `document.cookie = ...`): Cookie: a=b; c=d and Set-Cookie: name=value.
   { kind: "cookie", needs: ["cookie"], re: /(?:^|["'\s])(?:set-)?cookie["']?\s*:\s*["']?([^\r\n"']*=[^\r\n"']+)/dgim },
   // Query parameters named as credentials: ?token=..., &sig=..., &client_secret=...

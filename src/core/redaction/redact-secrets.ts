@@ -1,6 +1,7 @@
 import { assignmentFindings } from "./assignments.js";
 import { contextFindings } from "./context-rules.js";
 import { entropyFindings } from "./entropy.js";
+import { withoutFillers } from "./fillers.js";
 import { keyBlockFindings } from "./key-blocks.js";
 import { libraryFindings } from "./library-findings.js";
 import { literalsOf } from "./literals.js";
@@ -13,7 +14,8 @@ import { tokenFormatFindings } from "./token-formats.js";
  * Deterministic. Detection is secretlint's recommended rules, then the project's rules for
  * what they do not cover (other providers' formats, credentials named by their context,
  * command lines, netrc, cookies), then a gated entropy check; findings inside a published
- * sample credential (AWS's documented keys, jwt.io's token) are dropped; the spans are merged
+ * sample credential (AWS's documented keys, jwt.io's token) and findings that are all filler
+ * (`ghp_xxxx...`, `sk-...`) are dropped; the spans are merged
  * so replacements never nest, then replaced in one pass.
  */
 export async function redactSecrets(text: string): Promise<string> {
@@ -51,5 +53,5 @@ export async function findSecrets(text: string): Promise<SecretSpan[]> {
     ...assignmentFindings(text),
     ...entropyFindings(text),
   ];
-  return withoutPublishedSamples(text, spans);
+  return withoutFillers(text, withoutPublishedSamples(text, spans));
 }

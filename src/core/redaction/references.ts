@@ -1,10 +1,10 @@
+import { isFiller } from "./fillers.js";
 import { MARKER_PREFIX } from "./spans.js";
 
 /** Placeholders of the common template syntaxes. */
 const PLACEHOLDER =
   /\$\{\{[^}]*\}\}|\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_]\w*|%\([\w.]+\)[sdr]|%[sdr]|\{\{[^}]*\}\}|\{[\w.[\]'"()|: -]*\}|<[\w .:/|-]+>|#\{[^}]*\}|@[A-Z_][A-Z0-9_.]*@|@[a-z][A-Za-z.]*@|__[A-Z_][A-Z0-9_]*__/g;
 const WHOLE_PLACEHOLDER = new RegExp(`^(?:${PLACEHOLDER.source})$`);
-const FILLER = /^(?:\[?REDACTED\]?|\*+|x{4,}|X{4,}|\.{3}|…|changeme|change-me|your[_-][\w-]+|example[\w-]*|placeholder|dummy|redacted|secret|password|token|none|null|nil|undefined|true|false)$/i;
 
 /**
  * Values that name or compute a secret rather than hold one: template placeholders of every
@@ -15,7 +15,7 @@ const FILLER = /^(?:\[?REDACTED\]?|\*+|x{4,}|X{4,}|\.{3}|…|changeme|change-me|
  */
 export function isReference(value: string, options: { strong?: boolean } = {}): boolean {
   const v = value.trim();
-  if (v === "" || v.includes(MARKER_PREFIX) || WHOLE_PLACEHOLDER.test(v) || FILLER.test(v)) return true;
+  if (v === "" || v.includes(MARKER_PREFIX) || WHOLE_PLACEHOLDER.test(v) || isFiller(v)) return true;
   if (isTemplate(v)) return true;
   return isCode(v, options.strong ?? false);
 }
