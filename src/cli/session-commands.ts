@@ -53,12 +53,17 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
   return defineCli({
     name: verb.name,
     description: `As /rcm ${verb.name} in the TUI: ${verb.help}.`,
-    args: { session: SESSION, task: { type: "positional", required: true, description: "<task>: a task id (t2)" }, ...SCOPE },
+    args: {
+      session: SESSION,
+      task: { type: "positional", required: true, description: "<task>: a task id (t2)" },
+      ...SCOPE,
+      "as-model": { type: "boolean", description: "the record as the model gets it (its text, word for word), not as a person reads it" },
+    },
     async run(args) {
       const positionals = args._;
       const task = positionals.at(-1);
       if (positionals.length > 2 || task === undefined) throw new RcmError("usage", `${verb.name} takes [<session>] <task>, got ${positionals.join(" ") || "nothing"}`);
-      return print(await readVerbCommand(scope(args), positionals.length === 2 ? positionals[0] : undefined, verb, task));
+      return print(await readVerbCommand(scope(args), positionals.length === 2 ? positionals[0] : undefined, verb, task, args["as-model"] ? "model" : "person"));
     },
   });
 }

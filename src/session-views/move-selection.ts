@@ -53,9 +53,18 @@ function requestNumbers(words: readonly string[], count: number): number[] | { p
   return numbers;
 }
 
+/**
+ * A request's number in the session, from 1 in the order requests were routed: the one
+ * numbering `/rcm status`, `move`, `show` and the panel use. Undefined for a message never routed.
+ */
+export function requestNumber(ledger: Ledger | undefined, messageID: string): number | undefined {
+  const position = ledger ? ledger.order.indexOf(messageID) : -1;
+  return position < 0 ? undefined : position + 1;
+}
+
 /** "request 3", "requests 3, 5 and 6": the requests' numbers in the session. */
 export function requestNumbersText(ledger: Ledger | undefined, messageIDs: readonly string[]): string {
-  const numbers = messageIDs.map((id) => (ledger ? ledger.order.indexOf(id) + 1 : 0)).filter((number) => number > 0);
+  const numbers = messageIDs.flatMap((id) => requestNumber(ledger, id) ?? []);
   if (numbers.length === 0) return messageIDs.length === 1 ? "1 request" : `${messageIDs.length} requests`;
   if (numbers.length === 1) return `request ${numbers[0]}`;
   return `requests ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;

@@ -1,9 +1,10 @@
 import type { Options } from "../config/options-schema.js";
-import { listTasks, showTask } from "../core/memory/describe-tasks.js";
+import { listTasks } from "../core/memory/describe-tasks.js";
 import type { SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { MOVE_WORDS, moveFromWords } from "./move-selection.js";
-import { renderStatus, renderTaskTable, renderWhy, type ViewSettings, type ViewWords, whenRecordWritten } from "./render-status.js";
+import { renderRecordAsModelGetsIt, renderRecordForPerson } from "./record-for-person.js";
+import { renderStatus, renderTaskTable, renderWhy, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
 import { canSplit, splitFromWords } from "./split-selection.js";
 
 /** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
@@ -11,6 +12,8 @@ export interface VerbInput {
   options: ViewSettings & Pick<Options, "memory">;
   state: SessionState | undefined;
   words?: ViewWords;
+  /** `show`: the record for a person (the default), or the text the model gets. */
+  as?: "person" | "model";
 }
 
 interface VerbBase {
@@ -74,9 +77,14 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     kind: "read",
     argument: "<task>",
     summary: "a task's memory record",
-    help: "one task's memory record",
-    answer: ({ options, state, words }, task) =>
-      state && task !== undefined ? showTask(state.ledger, state.records, task, options.memory.recordTokens, whenRecordWritten(options, task)) : renderStatus(options, state, words),
+    help: "one task's memory record (show t2 model: the text the model gets)",
+    answer: ({ options, state, words, as }, task) => {
+      if (!state || task === undefined) return renderStatus(options, state, words);
+      const { showCommand } = viewWords(words);
+      const whenWritten = whenRecordWritten(options, task);
+      if (as === "model") return renderRecordAsModelGetsIt({ state, task, recordTokens: options.memory.recordTokens, whenWritten, personHint: showCommand(task, false) });
+      return renderRecordForPerson({ state, task, whenWritten, modelTextHint: showCommand(task, true) });
+    },
   },
   {
     name: "move",

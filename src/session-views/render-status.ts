@@ -5,6 +5,7 @@ import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { recallLines } from "./recalls.js";
+import { recordUseClause } from "./record-calls.js";
 import { clip, percent, plural, tokens } from "./words.js";
 
 /** What the words depend on: the mode (what a decision does) and the threshold (what "sure" means). */
@@ -16,13 +17,24 @@ export interface ViewWords {
   onCommand?: string;
   /** Why there is no state: the server answers for a sub-agent session, the TUI and CLI for one with nothing routed yet. */
   absent?: string;
+  /** How to ask for a task's record here: for a person, or as the model gets it ("/rcm show t1 model"). */
+  showCommand?: (task: string, asModel: boolean) => string;
 }
 
-const TUI_WORDS: Required<ViewWords> = { onCommand: "/rcm, then on", absent: "nothing has been routed in this session yet" };
+const TUI_WORDS: Required<ViewWords> = {
+  onCommand: "/rcm, then on",
+  absent: "nothing has been routed in this session yet",
+  showCommand: (task, asModel) => `/rcm show ${task}${asModel ? " model" : ""}`,
+};
+
+/** The words a surface speaks with: its own where it has them, the TUI's otherwise. */
+export function viewWords(words: ViewWords = {}): Required<ViewWords> {
+  return { ...TUI_WORDS, ...words };
+}
 
 /** `/rcm status`: on or off, the session's tasks, the current task, the last decision, the savings. */
 export function renderStatus(options: ViewSettings, state: SessionState | undefined, words: ViewWords = {}): string {
-  const { onCommand, absent } = { ...TUI_WORDS, ...words };
+  const { onCommand, absent } = viewWords(words);
   if (options.mode === "native") return "opencode-rcm is in native mode: it changes nothing (set mode in rcm.jsonc).";
   const head = `mode ${options.mode}, ${options.router} router, sure from ${percent(options.confidenceThreshold)}`;
   if (!state) return `opencode-rcm: ${absent} (${head}).`;
@@ -100,20 +112,31 @@ export function consequence(options: ViewSettings, state: SessionState, entry: L
     if (could) return `The model sees the tasks it could be (${could.join(", ")}): ${unsure}; the other tasks are left out.`;
     return `The model sees the full history: ${unsure}, not sure enough to leave anything out.`;
   }
-  if (state.ledger.tasks.length < 2) return "The model sees the whole session: it has one task so far.";
-  if (keepsEveryTask(options.mode)) {
-    const record = state.records[entry.task] ? `${entry.task}'s memory record stands in for the old exchanges it covers` : `${entry.task} has no memory record yet`;
-    return `Every task stays in view; ${record}.`;
-  }
-  const record = modeParts(options.mode).remembers && state.records[entry.task] !== undefined ? " (its memory record for the old part)" : "";
-  return `The model sees only ${entry.task}'s history${record}; the other tasks are left out.`;
+  const memory = memoryNote(options, state, entry);
+  if (state.ledger.tasks.length < 2) return `The model sees the whole session: it has one task so far.${memory}`;
+  if (keepsEveryTask(options.mode)) return `Every task stays in view.${memory}`;
+  return `The model sees only ${entry.task}'s history; the other tasks are left out.${memory}`;
+}
+
+/**
+ * With memory on, what the last call answering the request did with its task's record, as
+ * the call report has it: carried in place of how many exchanges, or not and why. Never a
+ * record the call did not carry.
+ */
+function memoryNote(options: ViewSettings, state: SessionState, entry: LedgerEntry): string {
+  if (!modeParts(options.mode).remembers) return "";
+  const call = state.lastCall;
+  const answered = call !== undefined && call.requestID !== undefined && call.requestID === lastRouted(state.ledger)?.messageID && call.task === entry.task;
+  if (answered && call.record) return ` The last call ${recordUseClause(call.record)}.`;
+  if (answered) return ` The last call had no memory record of ${entry.task} to carry.`;
+  return state.records[entry.task] ? " No model call has answered it yet." : ` ${entry.task} has no memory record yet.`;
 }
 
 const MAX_RELABELS_SHOWN = 3;
 
 /** `/rcm why`: what the last model call received and why. */
 export function renderWhy(options: ViewSettings, report: CallReport | undefined, state: SessionState | undefined, words: ViewWords = {}): string {
-  const { onCommand } = { ...TUI_WORDS, ...words };
+  const { onCommand } = viewWords(words);
   if (state?.off) return `opencode-rcm is off for this session: every model call gets the native history (${onCommand} to resume).`;
   if (!report) return "No model call of this session has passed through opencode-rcm yet.";
   const lines = [`Last model call (mode ${options.mode}): ${callHead(options, report)}`];
@@ -128,7 +151,7 @@ export function callHead(options: ViewSettings, report: CallReport): string {
   const sure = report.confidence === undefined ? "" : `, ${percent(report.confidence)} sure`;
   if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
   if (report.confidence !== undefined && report.confidence < options.confidenceThreshold) return `the tasks it could be (best guess ${report.task ?? "?"}${sure}): ${report.reason}.`;
-  if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view, its record stands in for what it covers.`;
+  if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view.`;
   return `only ${report.task ?? "?"}'s history${sure}.`;
 }
 
@@ -155,8 +178,8 @@ export function callTallies(report: CallReport, label: (id: string) => string = 
 function recordLine(report: CallReport): string {
   const { record } = report;
   if (record) {
-    const shown = record.shown ? "shown to the model" : "not shown: the model sees all it covers anyway";
-    return `Record: ${record.task}'s covers ${plural(record.covers, "exchange")}, replaced ${record.replaced}, ${record.verbatim} kept word for word; ${shown}`;
+    const verbatim = record.verbatim > 0 ? `; ${plural(record.verbatim, "other exchange")} of ${record.task} went word for word` : "";
+    return `Record: the call ${recordUseClause(record, `${record.task}'s memory record (covering ${plural(record.covers, "exchange")})`)}${verbatim}`;
   }
   if (report.memory === undefined) return "Record: none (memory is off in this mode)";
   return `Record: ${report.memory.replace(/^none \((.*)\)$/, "none: $1")}`;

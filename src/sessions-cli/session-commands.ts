@@ -26,7 +26,7 @@ export interface SessionScope {
 }
 
 const LISTED_SESSIONS = 10;
-const CLI_WORDS = { onCommand: "opencode-rcm on" };
+const CLI_WORDS = { onCommand: "opencode-rcm on", showCommand: (task: string, asModel: boolean) => `opencode-rcm show ${task}${asModel ? " --as-model" : ""}` };
 
 /** `opencode-rcm sessions`: the project's recent sessions with their tasks. */
 export async function sessionsCommand(scope: SessionScope, options: { all?: boolean } = {}): Promise<string> {
@@ -50,13 +50,16 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
   return `${lines.join("\n")}\n`;
 }
 
-/** `opencode-rcm <verb> [session] [task]` for a reading /rcm verb (status, why, tasks, show...): its answer, plus what waits for OpenCode. */
-export async function readVerbCommand(scope: SessionScope, wanted: string | undefined, verb: ReadVerb, task?: string): Promise<string> {
+/**
+ * `opencode-rcm <verb> [session] [task]` for a reading /rcm verb (status, why, tasks, show...):
+ * its answer, plus what waits for OpenCode. `as: "model"`: `show --as-model`, the text the model gets.
+ */
+export async function readVerbCommand(scope: SessionScope, wanted: string | undefined, verb: ReadVerb, task?: string, as: "person" | "model" = "person"): Promise<string> {
   const { stateDir, options } = await open(scope);
   const session = await findSession({ stateDir, wanted, choose: scope.choose });
   let answer: string;
   try {
-    answer = verb.answer({ options, state: session.state, words: CLI_WORDS }, task);
+    answer = verb.answer({ options, state: session.state, words: CLI_WORDS, as }, task);
   } catch (error) {
     // What the session lacks (a task id it does not have): the user's to fix, not a bug.
     throw new RcmError("session", `session ${session.sessionID}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CallReportSchema } from "../core/context/call-report.js";
+import { CallReportSchema, RecordUseSchema } from "../core/context/call-report.js";
 import { TaskRecordSchema } from "../core/memory/record.js";
 import { AuxUsageSchema } from "../core/routing/decision.js";
 import { emptyLedger, LedgerSchema } from "../core/routing/ledger.js";
@@ -36,6 +36,14 @@ export const MemoryUpdateLogSchema = z.object({
 });
 export type MemoryUpdateLog = z.infer<typeof MemoryUpdateLogSchema>;
 
+/** A model call's use of a task's record (see RecordUseSchema), with when it was made and which request it answered. */
+export const RecordCallSchema = RecordUseSchema.extend({ at: z.number().optional(), requestID: z.string().optional() });
+export type RecordCall = z.infer<typeof RecordCallSchema>;
+
+/** One task's record as the model calls used it: the last call that had it (sent or not), and the last that sent it. */
+export const RecordCallsSchema = z.object({ last: RecordCallSchema, carried: RecordCallSchema.optional() });
+export type RecordCalls = z.infer<typeof RecordCallsSchema>;
+
 export const SessionStateSchema = z.object({
   sessionID: z.string().min(1),
   ledger: LedgerSchema,
@@ -49,6 +57,8 @@ export const SessionStateSchema = z.object({
   lastCall: CallReportSchema.optional(),
   /** Requests sent while the user had it off, in order: routed when it is switched on again, so none stays unassigned. */
   whileOff: z.array(z.object({ messageID: z.string().min(1), text: z.string() })).optional(),
+  /** Keyed by task id: what the model calls did with the task's record (files written before it have none). */
+  recordCalls: z.record(z.string(), RecordCallsSchema).optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

@@ -2,13 +2,15 @@ import { keepsEveryTask, modeParts } from "../config/modes.js";
 import { activeConstraints } from "../core/memory/record.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
+import { requestNumber } from "../session-views/move-selection.js";
 import { recallSummary } from "../session-views/recalls.js";
+import { recordCallsOf, recordUseBrief, usedThisRecord } from "../session-views/record-calls.js";
 import type { ViewSettings } from "../session-views/render-status.js";
 import { callTallies, candidatesKept, lastEntry, taskRows } from "../session-views/render-status.js";
 import { clip, percent, plural, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
 
-/** Constraints of the current task's record the panel lists; /rcm show has them all. */
+/** Asks (constraints in force) of the current task's record the panel lists; /rcm show has them all. */
 const SHOWN_CONSTRAINTS = 3;
 
 /** How a line is drawn: the panel maps tones to the theme's colours. */
@@ -85,14 +87,26 @@ export function panelLines(input: PanelInput): PanelLine[] {
   return lines;
 }
 
-/** The current task's memory record in brief: its rules (the user's requirements) first. */
+/**
+ * The current task's memory record in brief: what was asked and is pending, whether the last
+ * call of the task carried it, then the asks themselves with their request numbers.
+ */
 function memoryLines(state: SessionState, task: string, width: number): PanelLine[] {
   const record = state.records[task];
   if (!record) return [{ text: `Memory of ${task}: written when its first turn ends`, tone: "muted" }];
-  const rules = activeConstraints(record);
-  const lines: PanelLine[] = [{ text: `Memory of ${task}: ${plural(rules.length, "rule")}, ${plural(record.progress.length, "step")} done`, tone: "text" }];
-  for (const rule of rules.slice(0, SHOWN_CONSTRAINTS)) lines.push({ text: `• ${clip(rule.text.replace(/\s+/g, " "), width * 2)}`, tone: "muted", indent: 2 });
-  if (rules.length > SHOWN_CONSTRAINTS) lines.push({ text: `+${rules.length - SHOWN_CONSTRAINTS} more: /rcm show ${task}`, tone: "muted", indent: 2 });
+  const asks = activeConstraints(record);
+  const lines: PanelLine[] = [{ text: `Memory of ${task}: ${plural(asks.length, "ask")}, ${record.pending.length} pending`, tone: "text" }];
+  const calls = recordCallsOf(state, task);
+  const use = calls?.last;
+  // "last call" when the session's last call was this task's; else the last of this task's calls.
+  const which = state.lastCall?.record?.task === task ? "last call" : `last ${task} call`;
+  const carried = use === undefined ? "no call has used it yet" : `${which}: ${recordUseBrief(use)}${usedThisRecord(use, record) ? "" : ", an earlier version"}`;
+  lines.push({ text: carried, tone: "muted", indent: 2 });
+  for (const ask of asks.slice(0, SHOWN_CONSTRAINTS)) {
+    const first = ask.sources.flatMap((source) => requestNumber(state.ledger, source) ?? []).sort((a, b) => a - b)[0];
+    lines.push({ text: `• ${first === undefined ? "" : `#${first} `}${clip(ask.text.replace(/\s+/g, " "), width * 2)}`, tone: "muted", indent: 2 });
+  }
+  if (asks.length > SHOWN_CONSTRAINTS) lines.push({ text: `+${asks.length - SHOWN_CONSTRAINTS} more: /rcm show ${task}`, tone: "muted", indent: 2 });
   return lines;
 }
 
@@ -113,7 +127,7 @@ function panelConsequence(settings: ViewSettings, state: SessionState, entry: Le
     return { text: could ? `unsure: ${could.join(", ")} kept` : `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
   }
   if (state.ledger.tasks.length < 2) return { text: "one task so far: the whole session", fallback: false };
-  if (keepsEveryTask(settings.mode)) return { text: `all tasks in view; ${entry.task}'s record for its old part`, fallback: false };
+  if (keepsEveryTask(settings.mode)) return { text: "all tasks in view", fallback: false };
   return { text: `the model gets only ${entry.task}'s history`, fallback: false };
 }
 

@@ -93,7 +93,9 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
   if (verb.kind === "read") {
     if (!verb.argument || !state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state }));
     const typed = words[0]?.toLowerCase();
-    if (typed !== undefined) return alert(api, `${title} ${typed}`, verb.answer({ options, state }, typed));
+    // `/rcm show t1 model`: the text the model gets, instead of the record for a person.
+    const asModel = words[1]?.toLowerCase() === "model";
+    if (typed !== undefined) return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
     return select(api, `${title}: which task?`, taskOptions(state), (task) => alert(api, `${title} ${task}`, verb.answer({ options, state }, task)));
   }
   const post = (intent: SessionIntent | { problem: string }, message: string) => void change(api, scope, sessionID, intent, message).catch(failed(api, onError, title));

@@ -7,6 +7,7 @@ import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
 import { type ChatRequestBody, isCompactionRequest, messageText } from "../../src/scripted-model/index.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { answers } from "./support/everyday-session.js";
 import {
   countTokens,
   EXCHANGE_MARKS,
@@ -76,7 +77,7 @@ describe("task memory inside the real OpenCode", () => {
         ];
         return withScriptedOpencode(
           { runDir: join(temp.path, `run-${mode}`), directory: repo, script: fourTaskScript(repo), plugins: [plugin] },
-          async ({ client, prompt, model }) => {
+          async ({ client, prompt, model, messages }) => {
             const sessionID = (await client.session.create({}, { throwOnError: true })).data.id;
             for (const step of SCHEDULE) {
               await prompt(sessionID, REQUESTS[step]);
@@ -86,7 +87,10 @@ describe("task memory inside the real OpenCode", () => {
               if (updates > 0) await waitForState(stateDir, sessionID, (state) => state.memoryUpdates.filter((u) => u.task === "t1").length >= updates, `t1 update ${updates}`);
             }
             const state = mode !== "router" ? await waitForState(stateDir, sessionID, (s) => s.memoryUpdates.length >= 9, "all updates") : undefined;
-            return { requests: await model.requests(), state };
+            // What a person sees of it: the record, and what the last call did with it.
+            for (const words of ["show t1", "status"]) await client.session.command({ sessionID, command: "rcm-text", arguments: words });
+            const said = answers(await messages(sessionID)).slice(-2);
+            return { requests: await model.requests(), state, said };
           },
         );
       };
@@ -116,6 +120,15 @@ describe("task memory inside the real OpenCode", () => {
       const users = resumed.messages.filter((message) => message.role === "user").map((message) => messageText(message.content));
       expect(users.at(-2)).toContain("<rcm-task-memory");
       expect(users.at(-1)?.startsWith(REQUESTS.A3)).toBe(true);
+
+      // /rcm-text show and status say what the call carried: t1's record in place of A1's exchange.
+      const [show, status] = full.said;
+      expect(show).toMatch(/^\/rcm-text show t1\nMemory record of t1 ".*"\n/);
+      expect(show).toContain("Covers request 1 (not yet requests 5 and 9); written by the auxiliary model.");
+      expect(show).toContain(`  1. ${REQUESTS.A1}  (#1)`);
+      expect(show).toMatch(/The last call for t1 \(request 9, \d\d:\d\d\) carried this record in place of 1 earlier exchange\./);
+      expect(show).not.toContain("<rcm-task-memory");
+      expect(status).toContain("The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.");
 
       // Persisted with the ledger: A's record covers A1 only; the aux model's usage is logged.
       const t1 = full.state?.records["t1"];

@@ -215,9 +215,9 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(why).toMatch(/only t2's history/);
         await keep("typed-why", why);
         await closeDialog(tui, "Last model call", "Escape");
-        const before = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Constraints"));
+        const before = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Asked for"));
         expect(dialogText(before, "/rcm show t2")).toContain("usage.md");
-        await closeDialog(tui, "Constraints", "Escape");
+        await closeDialog(tui, "Asked for", "Escape");
         const typo = await tui.submit("/rcm stauts", (screen) => screen.includes("/rcm stauts: no such command; did you mean /rcm"));
         // The toast wraps "did you mean /rcm | status?" over two rows.
         expect(typo).toContain("status? (status, why, tasks, show, move");
@@ -228,12 +228,12 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(sidebar(moved)).toMatch(/current · 3 reqs/);
         await keep("panel-after-typed-move", sidebar(moved));
         // t2's record is written again from its own requests: the docs are gone from it.
-        const after = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Constraints"), 30_000);
+        const after = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Asked for"), 30_000);
         const flatAfter = dialogText(after, "/rcm show t2");
         expect(flatAfter).toContain("quote fields that contain commas");
         expect(flatAfter).not.toContain("usage.md");
         await keep("typed-show-after-move", after);
-        await closeDialog(tui, "Constraints", "Escape");
+        await closeDialog(tui, "Asked for", "Escape");
         expect((await model.requests()).length).toBe(calls);
 
         // The moved requests are sure evidence: the next docs request goes to t3, and the model gets t3's history.
@@ -258,7 +258,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
     }
   }, 300_000);
 
-  it("in mode memory, shows the task's record in the panel and in /rcm show after its first turn", async () => {
+  it("in mode memory, shows the task's record for a person in the panel and in /rcm show after its first turn, and the model's text on asking", async () => {
     const repo = join(temp.path, "repo-memory");
     await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n" });
     const model = await startScriptedModel({ script: EVERYDAY_SCRIPT, logFile: join(temp.path, "model-requests-memory.jsonl") });
@@ -271,17 +271,31 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       const tui = await startTui({ directory: repo, home, modelName: "scripted" });
       try {
         await tui.submit(ASK.dates, (screen) => screen.includes(replyOf("dates")), 90_000);
-        const panel = await tui.waitFor((screen) => /Memory of t1: \d+ rules?/.test(sidebar(screen)), "the record in the panel after one turn");
-        // The rule wraps in the narrow sidebar.
-        expect(sidebar(panel).replace(/\s+/g, " ")).toContain("• Fix the date parser in src/dates.");
+        const panel = await tui.waitFor((screen) => /Memory of t1: \d+ asks?, \d+ pending/.test(sidebar(screen)), "the record in the panel after one turn");
+        // Written after the turn: no call has had it yet. The ask wraps in the narrow sidebar.
+        const side = sidebar(panel).replace(/\s+/g, " ");
+        expect(side).toContain("no call has used it yet");
+        expect(side).toMatch(/• #1 Fix the date parser in src\/ ?dates\./);
         await keep("panel-memory-first-turn", sidebar(panel));
         await menu(tui, 3, (screen) => screen.includes("/rcm show: which task?"), "the task list of /rcm show");
         await tui.keys("Enter");
-        const show = await tui.waitFor((screen) => screen.includes("/rcm show t1") && screen.includes("Constraints"), "/rcm show t1 with its record");
-        expect(show).not.toContain("No memory record yet");
-        expect(show).toContain("Fix the date parser in src/dates.py");
+        const show = await tui.waitFor((screen) => screen.includes("/rcm show t1") && screen.includes("Asked for"), "/rcm show t1 with its record");
+        const flat = dialogText(show, "/rcm show t1");
+        expect(flat).not.toContain("No memory record yet");
+        expect(flat).toContain('Memory record of t1 "Fix the date parser');
+        expect(flat).toContain("#3: from request 3, as status and move number them");
+        expect(flat).toContain("Fix the date parser in src/dates.py");
+        expect(flat).toContain("(#1)");
+        expect(flat).toContain("No model call has had this record yet");
+        expect(flat).toContain("The text the model gets: /rcm show t1 model");
+        expect(flat).not.toContain("rcm-task-memory");
         await keep("rcm-show-first-turn", show);
         await closeDialog(tui, "/rcm show t1");
+        // Typed with model: the text the model gets, word for word, under a line that says so.
+        const model = await tui.submit("/rcm show t1 model", (screen) => screen.includes("/rcm show t1 model") && screen.includes("rcm-task-memory"));
+        expect(dialogText(model, "/rcm show t1 model")).toContain("The text the model gets for t1's record, word for word");
+        await keep("rcm-show-model-text", model);
+        await closeDialog(tui, "/rcm show t1 model", "Escape");
       } finally {
         await tui.close();
       }

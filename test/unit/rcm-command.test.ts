@@ -123,6 +123,7 @@ describe("/rcm answered by the plug-in", () => {
       ["move", "/rcm-text move: needs a task id or new"],
       ["move somewhere", '/rcm-text move: no task "somewhere" in this session'],
       ["show", "/rcm-text show needs a task id"],
+      ["show t1 verbose", '/rcm-text show: unexpected "verbose" (only model, for the text the model gets: /rcm-text show t1 model)'],
     ] as const) {
       const failure = answerRcmCommand({ ...router, ...parts }, sessionID, args);
       await expect(failure).rejects.toBeInstanceOf(UsageError);

@@ -3,9 +3,12 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RECORD_VERSION } from "../../src/core/memory/record.js";
+import { RECORD_OPEN } from "../../src/core/memory/render-record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { packageRoot } from "../../src/harness/package-root.js";
-import { moveCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "../../src/sessions-cli/session-commands.js";
+import { rcmVerb } from "../../src/session-views/rcm-verbs.js";
+import { moveCommand, readVerbCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "../../src/sessions-cli/session-commands.js";
 import { noteProject } from "../../src/store/project-file.js";
 import { pendingIntents, postIntent, sessionInboxDir } from "../../src/store/session-inbox.js";
 import { resolveStateDir } from "../../src/store/state-dir.js";
@@ -67,6 +70,42 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(status).toMatch(new RegExp(`^Session ${sessionID} \\(untitled\\)\\nopencode-rcm is on: mode router, lexical router, sure from 75%\\.`));
     expect(await whyCommand(scope, undefined)).toContain("No model call of this session has passed through opencode-rcm yet.");
     expect(await files()).toEqual(before);
+  });
+
+  it("show: a task's record for a person, and with --as-model the text the model gets, labelled", async () => {
+    const store = await servedSession();
+    const [first] = users.map((message) => message.info.id);
+    await store.step(sessionID, (session) =>
+      store.commit(session, {
+        ...session.state,
+        records: {
+          t1: {
+            version: RECORD_VERSION,
+            task: "t1",
+            goal: "A slugify(text) function",
+            constraints: [{ id: "c1", text: "slugify lowercases the text", sources: [first as string] }],
+            progress: [],
+            pending: ["slugify lowercases the text"],
+            files: [],
+            uncertainties: [],
+            coverage: { through: first as string, groups: [first as string] },
+            lastUpdate: { updater: "extractive", groups: 1, notes: [] },
+          },
+        },
+      }),
+    );
+    const show = rcmVerb("show");
+    if (show?.kind !== "read") throw new Error("show is a reading verb");
+    const scope = { directory: project, env };
+    const person = await readVerbCommand(scope, undefined, show, "t1");
+    expect(person).toContain("  1. slugify lowercases the text  (#1)");
+    expect(person).toContain("Pending (1, not yet shown done):\n  ask 1 (above)");
+    expect(person).toContain("No model call has had this record yet");
+    expect(person).toContain("The text the model gets: opencode-rcm show t1 --as-model");
+    expect(person).not.toContain(RECORD_OPEN);
+    const model = await readVerbCommand(scope, undefined, show, "t1", "model");
+    expect(model).toContain("The text the model gets for t1's record, word for word");
+    expect(model).toContain(`${RECORD_OPEN} task="t1">`);
   });
 
   it("names what it could not find: a folder with no state, a session id matching none", async () => {

@@ -59,7 +59,7 @@ describe("the TUI's task panel", () => {
     expect(panelLines({ settings: candidates, state: state(all), pending: 0, problems: [], width: 36 }).map(shown)).toContain("  full history: under 80% sure");
   });
 
-  it("shows the current task's memory record: its rules first, the rest a command away", () => {
+  it("shows the current task's memory record: its asks with their requests first, the rest a command away", () => {
     const rules = ["It must lowercase the text", "join words with hyphens", "keep unicode letters", "no new dependencies"];
     const record: TaskRecord = {
       version: RECORD_VERSION,
@@ -74,11 +74,12 @@ describe("the TUI's task panel", () => {
       lastUpdate: { updater: "extractive", groups: 1, notes: [] },
     };
     const lines = panelLines({ settings, state: state(threeTasks(), { records: { t3: record } }), pending: 0, problems: [], width: 36 }).map(shown);
-    expect(lines.slice(lines.indexOf("Memory of t3: 4 rules, 1 step done"), -1)).toEqual([
-      "Memory of t3: 4 rules, 1 step done",
-      "  • It must lowercase the text",
-      "  • join words with hyphens",
-      "  • keep unicode letters",
+    expect(lines.slice(lines.indexOf("Memory of t3: 4 asks, 0 pending"), -1)).toEqual([
+      "Memory of t3: 4 asks, 0 pending",
+      "  no call has used it yet",
+      "  • #4 It must lowercase the text",
+      "  • #4 join words with hyphens",
+      "  • #4 keep unicode letters",
       "  +1 more: /rcm show t3",
     ]);
     const router = panelLines({ settings: { ...settings, mode: "router" }, state: state(threeTasks(), { records: { t3: record } }), pending: 0, problems: [], width: 36 });

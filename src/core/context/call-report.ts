@@ -17,6 +17,27 @@ export const GroupTallySchema = z.object({
 });
 export type GroupTally = z.infer<typeof GroupTallySchema>;
 
+/**
+ * How a call used its task's memory record: which record (the exchanges it covers, its coverage
+ * mark), how many exchanges it replaced, and whether it was sent at all.
+ */
+export const RecordUseSchema = z.object({
+  task: z.string(),
+  /** Interaction groups (exchanges) the record used accounts for. */
+  covers: z.number().int(),
+  replaced: z.number().int(),
+  verbatim: z.number().int(),
+  /** The record went into the call's messages. */
+  shown: z.boolean(),
+  /** The record's coverage mark (its version: a later update moves it); absent in reports written before it was kept. */
+  through: z.string().optional(),
+  /** A compaction summary was in the call's view (it may hold what the record holds); absent in older reports. */
+  compacted: z.boolean().optional(),
+  /** How the window's budget shaped the step (see MemoryNote); absent when it did not. */
+  window: z.enum(["replaced all covered", "record trimmed", "no room"]).optional(),
+});
+export type RecordUse = z.infer<typeof RecordUseSchema>;
+
 /** What one model call received, for `/rcm why`, the TUI's task panel and the session's savings. */
 export const CallReportSchema = z.object({
   messagesBefore: z.number().int().min(0),
@@ -32,7 +53,9 @@ export const CallReportSchema = z.object({
   /** The memory step's summary (record used, groups replaced), when memory is on. */
   memory: z.string().optional(),
   /** The same, for people: the record used, the exchanges it covers, how many it replaced, whether it was shown. */
-  record: z.object({ task: z.string(), covers: z.number().int(), replaced: z.number().int(), verbatim: z.number().int(), shown: z.boolean() }).optional(),
+  record: RecordUseSchema.optional(),
+  /** When the call was made, as near as the messages tell: the newest one's creation time (ms since the epoch). */
+  at: z.number().optional(),
   /** Estimated tokens the call would have had without the plug-in, and what each step left out. */
   tokens: z.object({
     native: z.number(),
@@ -84,6 +107,7 @@ export function reportCall(options: {
   tokens.sent = tokens.native - tokens.routingSaved - tokens.memorySaved + insertedTokens;
   tokens.memorySaved = Math.max(0, tokens.memorySaved - insertedTokens);
   const entry = active.kind === "task" ? active.entry : view.current.kind === "routed" ? view.current.entry : undefined;
+  const at = newestTime(messages);
   return {
     messagesBefore: messages.length,
     messagesAfter: messages.length - final.dropped.size + inserted.length,
@@ -95,9 +119,25 @@ export function reportCall(options: {
     confidence: entry?.confidence,
     ...(view.current.kind === "routed" ? { requestID: view.current.requestID } : {}),
     memory: options.memory,
-    ...(options.record ? { record: options.record } : {}),
+    ...(options.record ? { record: withCompaction(options.record, tallies) } : {}),
+    ...(at === undefined ? {} : { at }),
     tokens,
   };
+}
+
+/** The record's use, marked when a compaction summary was in the call (it may hold what the record holds). */
+function withCompaction(record: RecordUse, tallies: ReadonlyMap<string, GroupTally>): RecordUse {
+  return (tallies.get("compaction")?.kept ?? 0) > 0 ? { ...record, compacted: true } : record;
+}
+
+/** The newest creation time among the messages, if any has one. */
+function newestTime(messages: readonly MessageWithParts[]): number | undefined {
+  let newest: number | undefined;
+  for (const message of messages) {
+    const created = message.info.time?.created;
+    if (typeof created === "number" && (newest === undefined || created > newest)) newest = created;
+  }
+  return newest;
 }
 
 /** A group's estimated tokens: the sum of its messages'. */

@@ -44,7 +44,11 @@ export async function answerRcmCommand(
   const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
   const { options, store, routing } = deps;
   if (name === "help") return RCM_USAGE;
-  const words = { onCommand: `/${RCM_COMMAND} on`, absent: "leaves this sub-agent session untouched" };
+  const words = {
+    onCommand: `/${RCM_COMMAND} on`,
+    absent: "leaves this sub-agent session untouched",
+    showCommand: (task: string, asModel: boolean) => `/${RCM_COMMAND} show ${task}${asModel ? " model" : ""}`,
+  };
   if (!store || !routing) return renderStatus(options, undefined, words);
   const verb = rcmVerb(name);
   if (!verb) {
@@ -55,7 +59,9 @@ export async function answerRcmCommand(
   const argument = rest[0];
   if (verb.kind === "read") {
     if (verb.argument && state && !argument) throw new UsageError(`/${RCM_COMMAND} ${verb.name} needs a task id, e.g. /${RCM_COMMAND} ${verb.name} t2`);
-    return verb.answer({ options, state, words }, argument);
+    const view = rest[1]?.toLowerCase();
+    if (verb.name === "show" && view !== undefined && view !== "model") throw new UsageError(`/${RCM_COMMAND} show: unexpected "${rest.slice(1).join(" ")}" (only model, for the text the model gets: /${RCM_COMMAND} show ${argument} model)`);
+    return verb.answer({ options, state, words, as: verb.name === "show" && view === "model" ? "model" : "person" }, argument);
   }
   switch (verb.name) {
     case "move": {

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { CallReport } from "../../core/context/call-report.js";
 import { pendingIntents, removeInbox, removeIntents, type SessionIntent, sessionsWithInbox } from "../../store/session-inbox.js";
-import type { SessionState } from "../../store/session-state-file.js";
+import type { RecordCalls, SessionState } from "../../store/session-state-file.js";
 import { sessionStateFile } from "../../store/session-state-file.js";
 import type { VersionedJsonFile } from "../../store/versioned-json-file.js";
 import type { Logger } from "./logger.js";
@@ -223,16 +223,27 @@ export function createSessionStore(deps: {
   };
 }
 
-/** The session's state with what a model call received kept (for `/rcm why` and the TUI's panel) and what it saved added to the total. */
+/**
+ * The session's state with what a model call received kept (for `/rcm why` and the TUI's
+ * panel), what it did with its task's record kept per task (for `/rcm show`), and what it
+ * saved added to the total.
+ */
 export function withCallNoted(state: SessionState, report: CallReport): SessionState {
   const { saved } = state;
   return {
     ...state,
     lastCall: report,
+    ...(report.record ? { recordCalls: withRecordCall(state.recordCalls, report, report.record) } : {}),
     saved: {
       calls: saved.calls + 1,
       routingTokens: saved.routingTokens + report.tokens.routingSaved,
       memoryTokens: saved.memoryTokens + report.tokens.memorySaved,
     },
   };
+}
+
+function withRecordCall(calls: SessionState["recordCalls"], report: CallReport, use: NonNullable<CallReport["record"]>): Record<string, RecordCalls> {
+  const call = { ...use, ...(report.at === undefined ? {} : { at: report.at }), ...(report.requestID === undefined ? {} : { requestID: report.requestID }) };
+  const carried = use.shown ? call : calls?.[use.task]?.carried;
+  return { ...calls, [use.task]: { last: call, ...(carried ? { carried } : {}) } };
 }
