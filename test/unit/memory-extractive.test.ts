@@ -423,7 +423,7 @@ describe("extractive records of Switch-SWE style requests", () => {
       ]),
     ];
     const next = record(input(batch));
-    expect(next.goal).toBe("It must upper-case the name");
+    expect(next.goal).toBe("lookup() must upper-case the name");
     // The description of today's behaviour is not a constraint; the requirement is.
     expect(next.constraints.map((constraint) => constraint.text)).toEqual(["It must upper-case the name"]);
     expect(next.progress).toEqual([{ text: "Ran `python3 -m pytest -q tests`: passed", sources: ["c1"] }]);
@@ -455,6 +455,6 @@ describe("the parser session of the routing-precision issue: t1's requirements i
       ["the date thing should also accept slashes", ["u5"]],
       ["parse_date must reject Feb 30", ["u7"]],
     ]);
-    expect(final?.goal).toBe("It should reject impossible dates with a ValueError naming the bad field");
+    expect(final?.goal).toBe("parse_date should reject impossible dates with a ValueError naming the bad field");
   });
 });

@@ -12,8 +12,19 @@ const GOAL_CHARS = 100;
  * opening sentence of its first request. Never the whole first request.
  */
 export function goalOf(requirements: readonly string[], requests: readonly string[]): string {
-  const first = requirements[0] ?? openingSentence(requests.find((request) => request.trim() !== "") ?? "");
-  return shortStatement(first);
+  const request = requests.find((text) => text.trim() !== "") ?? "";
+  const first = requirements[0] ?? openingSentence(request);
+  return shortStatement(named(first, request));
+}
+
+/** A code name: a code span, a call, or an identifier with an underscore or an inner capital. */
+const CODE_NAME = /`[^`\n]+`|\b[A-Za-z_][\w.]*\(\)|\b[a-z]+_[\w]+\b|\b[a-z]+[A-Z]\w*\b/;
+
+/** "It should reject ..." read alone says nothing: the pronoun becomes the code the request names first ("parse_date should reject ..."). */
+function named(statement: string, request: string): string {
+  const pronoun = /^(?:it|this|that)\b(?=\s+(?:should|must|needs?|has to|shall|may|is|has|will))/i.exec(statement);
+  const name = CODE_NAME.exec(request)?.[0];
+  return pronoun && name ? `${name}${statement.slice(pronoun[0].length)}` : statement;
 }
 
 function openingSentence(request: string): string {
