@@ -22,9 +22,13 @@ export function recordUseClause(use: RecordUse, what = `${use.task}'s memory rec
   return `did not carry ${what}: every exchange it covers was still in view`;
 }
 
-/** A few words for the sidebar: "carried it in place of 3 exchanges", "not carried (all it covers in view)". */
-export function recordUseBrief(use: RecordUse): string {
-  if (use.shown) return use.replaced > 0 ? `carried it in place of ${plural(use.replaced, "exchange")}` : "carried it (after a compaction)";
+/**
+ * A few words for the sidebar: "carried it in place of 3 exchanges", "not carried (all it covers
+ * in view)". `current`: the call had the record there is now, not an earlier version of it.
+ */
+export function recordUseBrief(use: RecordUse, current = true): string {
+  const it = current ? "it" : "an earlier version";
+  if (use.shown) return use.replaced > 0 ? `carried ${it} in place of ${plural(use.replaced, "exchange")}` : `carried ${it} (after a compaction)`;
   if (use.replaced > 0) return `not carried, ${plural(use.replaced, "exchange")} left out`;
   if (use.window === "no room") return "not carried (no room in the window)";
   return "not carried (all it covers in view)";

@@ -42,7 +42,7 @@ export function renderRecordForPerson(options: {
   }
   lines.push(...pendingLines(record, active));
   if (record.progress.length > 0) {
-    lines.push(`Progress (${record.progress.length}, from tool results, failures included):`);
+    lines.push(`Progress (${record.progress.length}, shown by tool results, dead ends included):`);
     for (const item of record.progress) lines.push(`  ${oneLine(item.text)}${requestTag(ledger, item.sources)}`);
   }
   if (record.files.length > 0) lines.push(`Files (${record.files.length}): ${record.files.join(", ")}`);

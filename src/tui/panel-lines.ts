@@ -100,7 +100,7 @@ function memoryLines(state: SessionState, task: string, width: number): PanelLin
   const use = calls?.last;
   // "last call" when the session's last call was this task's; else the last of this task's calls.
   const which = state.lastCall?.record?.task === task ? "last call" : `last ${task} call`;
-  const carried = use === undefined ? "no call has used it yet" : `${which}: ${recordUseBrief(use)}${usedThisRecord(use, record) ? "" : ", an earlier version"}`;
+  const carried = use === undefined ? "no call has used it yet" : `${which}: ${recordUseBrief(use, usedThisRecord(use, record))}`;
   lines.push({ text: carried, tone: "muted", indent: 2 });
   for (const ask of asks.slice(0, SHOWN_CONSTRAINTS)) {
     const first = ask.sources.flatMap((source) => requestNumber(state.ledger, source) ?? []).sort((a, b) => a - b)[0];

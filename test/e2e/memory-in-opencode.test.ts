@@ -95,6 +95,15 @@ describe("task memory inside the real OpenCode", () => {
         );
       };
       const full = await run("full");
+      // /rcm-text show and status say what the call carried: t1's record in place of A1's exchange.
+      const [show, status] = full.said;
+      expect(show).toMatch(/^\/rcm-text show t1\nMemory record of t1 ".*"\n/);
+      expect(show).toContain("Covers request 1 (not yet requests 5 and 9); written by the auxiliary model.");
+      expect(show).toContain(`  1. ${REQUESTS.A1}  (#1)`);
+      expect(show).toMatch(/The last call for t1 \(request 9, \d\d:\d\d\) carried this record in place of 1 earlier exchange\./);
+      expect(show).not.toContain("<rcm-task-memory");
+      expect(status).toContain("The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.");
+
       const resumed = firstRequestFor(full.requests, REQUESTS.A3);
       const sent = JSON.stringify(resumed);
 
@@ -105,7 +114,7 @@ describe("task memory inside the real OpenCode", () => {
       expect(record).toContain(REQUESTS.A1);
       expect(record).not.toContain(REQUESTS.A2);
       // The rules: a made-up call id and a claim with only the assistant's words are not progress.
-      expect(record).toMatch(/Progress \(shown by tool results\):\n- write call \S+ completed\n- bash call \S+ completed/);
+      expect(record).toMatch(/Progress \(shown by tool results, dead ends included\):\n- write call \S+ completed\n- bash call \S+ completed/);
       expect(record).toContain("Unverified claim: The task is done");
       expect(record).not.toMatch(/^- Ran the whole test suite$/m);
       // User requests verbatim; A1's exchange replaced (covered); A2's kept (not covered).
@@ -120,15 +129,6 @@ describe("task memory inside the real OpenCode", () => {
       const users = resumed.messages.filter((message) => message.role === "user").map((message) => messageText(message.content));
       expect(users.at(-2)).toContain("<rcm-task-memory");
       expect(users.at(-1)?.startsWith(REQUESTS.A3)).toBe(true);
-
-      // /rcm-text show and status say what the call carried: t1's record in place of A1's exchange.
-      const [show, status] = full.said;
-      expect(show).toMatch(/^\/rcm-text show t1\nMemory record of t1 ".*"\n/);
-      expect(show).toContain("Covers request 1 (not yet requests 5 and 9); written by the auxiliary model.");
-      expect(show).toContain(`  1. ${REQUESTS.A1}  (#1)`);
-      expect(show).toMatch(/The last call for t1 \(request 9, \d\d:\d\d\) carried this record in place of 1 earlier exchange\./);
-      expect(show).not.toContain("<rcm-task-memory");
-      expect(status).toContain("The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.");
 
       // Persisted with the ledger: A's record covers A1 only; the aux model's usage is logged.
       const t1 = full.state?.records["t1"];

@@ -108,7 +108,7 @@ describe("a task's record as a person reads it", () => {
       "Pending (2, not yet shown done):",
       "  ask 2 (above)",
       "  document slugify in the README",
-      "Progress (2, from tool results, failures included):",
+      "Progress (2, shown by tool results, dead ends included):",
       "  Wrote textkit/slugify.py",
       "  Ran `pytest -q`: failed",
       "Files (1): textkit/slugify.py",
@@ -246,5 +246,7 @@ describe("/rcm show, status and why say what the last call carried", () => {
     ]);
     expect(lines(await afterCall({ mode: "full" }, slugifyRecord()))).toContain("  last call: not carried (all it covers in view)");
     expect(lines(stateOf(sessionID, ledger, { t1: slugifyRecord() }))).toContain("  no call has used it yet");
+    const newer = { ...(await afterCall(REPLACING, slugifyRecord())), records: { t1: slugifyRecord({ coverage: { through: a2, groups: [a1, a2] } }) } };
+    expect(lines(newer)).toContain("  last call: carried an earlier version in place of 1 exchange");
   });
 });
