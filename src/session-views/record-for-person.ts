@@ -134,7 +134,7 @@ function numbers(ledger: Ledger, ids: readonly string[]): number[] {
   return [...new Set(ids.flatMap((id) => requestNumber(ledger, id) ?? []))].sort((a, b) => a - b);
 }
 
-/** "request 3", "requests 1-4 and 6". */
+/** "request 3", "requests 1, 3 and 4", "requests 1-4 and 6". */
 function numberList(values: readonly number[]): string {
   const runs: string[] = [];
   let start = values[0];
@@ -142,7 +142,10 @@ function numberList(values: readonly number[]): string {
     const value = values[index] as number;
     const next = values[index + 1];
     if (next === value + 1) continue;
-    runs.push(start === value ? `${value}` : `${start}-${value}`);
+    // A range from three on: "1-4"; two in a row stay two numbers.
+    if (start === value) runs.push(`${value}`);
+    else if (value === (start ?? value) + 1) runs.push(`${start}`, `${value}`);
+    else runs.push(`${start}-${value}`);
     start = next;
   }
   return `${values.length === 1 ? "request" : "requests"} ${listed(runs)}`;

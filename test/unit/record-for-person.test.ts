@@ -154,6 +154,13 @@ describe("a task's record as a person reads it", () => {
     expect(recordCallSentence(state, rewritten, clock)).toBe("No model call has had this record yet: a call for t1 carries it once it leaves out exchanges the record covers.");
   });
 
+  it("names the requests a record covers in ranges from three on", () => {
+    const covering = (groups: [string, ...string[]]) =>
+      renderRecordForPerson({ state: stateOf(sessionID, ledger, { t1: slugifyRecord({ coverage: { through: groups.at(-1) as string, groups } }) }), task: "t1", whenWritten: "" }).split("\n")[2];
+    expect(covering([a1, b1, a2])).toMatch(/^Covers requests 1-3 /);
+    expect(covering([b1, a2])).toMatch(/^Covers requests 2 and 3 \(not yet request 1\)/);
+  });
+
   it("says when no call has had the record, when a task has none, and names the tasks for an unknown one", () => {
     const state = stateOf(sessionID, ledger, { t1: slugifyRecord() });
     expect(recordCallSentence(state, slugifyRecord(), clock)).toBe("No model call has had this record yet: a call for t1 carries it once it leaves out exchanges the record covers.");
