@@ -5,7 +5,7 @@ import { clausesOf, type Sentence, sentencesOf } from "./clause-split.js";
 import { withoutCueWords } from "./cue-words.js";
 import { DESCRIBING_LEAD, plainlyNot } from "./plainly-not.js";
 import { isPluginCommand } from "./plugin-commands.js";
-import { isHeading, type RequestBlock, requestBlocks } from "./request-blocks.js";
+import { isHeading, type MaskedRequest, type RequestBlock, requestBlocks } from "./request-blocks.js";
 import { HEDGE, REPORTED, WORKSPACE } from "./requirement-cues.js";
 import { spelledOut } from "./shorthand.js";
 
@@ -32,15 +32,28 @@ export interface AskedSentence {
 export function askedSentences(text: string): AskedSentence[] {
   if (isPluginCommand(text)) return [];
   const gherkin = /^\s*(?:[-*]\s+)?then\b/im.test(text);
-  const prepared = lineBreaks(text.replace(WORKSPACE, ""), gherkin);
+  const prepared = adoptedQuotes(lineBreaks(text.replace(WORKSPACE, ""), gherkin));
   const typed = requestBlocks(prepared);
   const read = alignedReading(typed.blocks, requestBlocks(spelledOut(prepared)).blocks);
   const hasContext = typed.blocks.length > 1 || typed.blocks.some((block) => sentencesOf(block.text).length > 1);
-  const out: AskedSentence[] = [];
+  const first = pass(typed, read, hasContext, gherkin, new Set());
+  const asked = new Set(first.map((sentence) => sentence.block));
+  return (asked.size === 0 ? first : pass(typed, read, hasContext, gherkin, asked)).map(({ text, pointsBack }) => ({ text, pointsBack }));
+}
+
+/**
+ * One pass over the blocks. `asked` holds the blocks where a first pass found an ask: there a
+ * plain statement of how things are to be asks wherever it stands in the paragraph, not only
+ * after the ask ("Minimum TypeScript stays 4.9. Don't use X."); so does a list item once the
+ * request asks anything.
+ */
+function pass(typed: MaskedRequest, read: readonly RequestBlock[], hasContext: boolean, gherkin: boolean, asked: ReadonlySet<number>): Array<AskedSentence & { block: number }> {
+  const out: Array<AskedSentence & { block: number }> = [];
   let specifying = false;
   typed.blocks.forEach((block, blockIndex) => {
     const readBlock = read[blockIndex] ?? block;
     if (block.title || isHeading(block.text)) return;
+    if (block.item && asked.size > 0) specifying = true;
     const list = listKind(readBlock, hasContext);
     // Within a paragraph, a verbless line after an ask goes on specifying it: "Versioning on, SSE-KMS".
     let askedHere = false;
@@ -48,7 +61,9 @@ export function askedSentences(text: string): AskedSentence[] {
     const pieces = sentencesOf(block.text);
     // A sentence is kept whole: its pieces split at ";" ask together when one of them asks.
     for (const whole of new Set(pieces.map((piece) => piece.whole))) {
-      const parts = pieces.flatMap((piece, index) => (piece.whole === whole ? [{ piece, verdict: asks(readPieces[index] ?? piece, { hasContext, specifying, askedHere, list, gherkin }) }] : []));
+      const verdictOf = (piece: Sentence, index: number) =>
+        SIGNATURE.test(typed.unmask(piece.text)) && !piece.question ? "asks" : asks(readPieces[index] ?? piece, { hasContext, specifying, askedHere, list, gherkin });
+      const parts = pieces.flatMap((piece, index) => (piece.whole === whole ? [{ piece, verdict: verdictOf(piece, index) }] : []));
       if (!parts.some((part) => part.verdict === "asks")) continue;
       // A question after ";" is asked of the agent, not of the code: it stays out.
       const text = parts
@@ -57,7 +72,7 @@ export function askedSentences(text: string): AskedSentence[] {
         .join("; ");
       const shown = withoutCueWords(typed.unmask(text).replace(/\s+/g, " ").trim());
       if (shown === "" || isPluginCommand(shown)) continue;
-      out.push({ text: shown, pointsBack: pointsBack(shown) });
+      out.push({ text: shown, pointsBack: pointsBack(shown), block: blockIndex });
       specifying = true;
       askedHere = true;
     }
@@ -72,6 +87,25 @@ export function askedSentences(text: string): AskedSentence[] {
 function lineBreaks(text: string, gherkin: boolean): string {
   const spaced = text.replace(/(\p{Extended_Pictographic}\uFE0F?)[ \t]+(?=\S)/gu, "$1\n\n");
   return gherkin ? spaced.replace(/\n[ \t]*(?=(?:given|when|then|and|but)\b)/gi, "\n\n") : spaced;
+}
+
+/** "`wrap(text, width) -> list[str]`": a function's signature states the API the work must have. */
+const SIGNATURE = /`[\w.]+\([^`]*\)\s*(?:->|:)\s*[^`\s][^`]*`/;
+
+/** "Agree with both, go.", "Go ahead and implement that.": the user takes up the quoted words as their own. */
+const ADOPTS =
+  /\b(?:go ahead|agree(?:d)? with (?:both|all|them|this|that|it)|(?:do|implement|address|apply|fix) (?:that|this|it|both|them|all(?: of them)?|these|those)\b|please do|as (?:they|he|she|the maintainer|the reviewer) (?:says?|suggests?|asks?)|do what (?:they|he|she) (?:say|says|suggest|suggests|ask|asks))/i;
+
+/**
+ * Quoted lines ("> ...") are someone else's words and ask nothing of the work, unless the
+ * user adopts them in their own words; then they are read as the user's.
+ */
+function adoptedQuotes(text: string): string {
+  const own = text
+    .split("\n")
+    .filter((line) => !/^\s*>/.test(line))
+    .join("\n");
+  return ADOPTS.test(own) ? text.replace(/^(\s*)>\s?/gm, "$1") : text;
 }
 
 /** The spelled-out blocks when they split as the typed ones do (shorthand changes words only); else the typed ones. */
@@ -120,11 +154,13 @@ function asks(sentence: Sentence, context: Context): "asks" | "no" {
   const checkbox = /^\[( |x)\]\s*/i.exec(bare);
   if (checkbox) return checkbox[1] === " " && !sentence.question ? "asks" : "no";
   if (bare === "" || isPleasantry(bare) || !/[a-z]{2}/i.test(bare)) return "no";
+  if (/^[\w\s-]{1,30}:$/.test(bare.trim())) return "no";
   if (RUN_POLICY.test(bare) || REVIEW_LABEL.test(bare) || SCOPE_DECISION.test(bare)) return sentence.question ? "no" : "asks";
   if (context.list === "repro" || sentence.repro || REPRO_LEAD.test(bare) || plainlyNot(bare) || plainlyNot(sentence.text)) return "no";
   if (context.gherkin && GHERKIN_SETUP.test(bare)) return "no";
   if (context.gherkin && GHERKIN_OUTCOME.test(sentence.text.trim())) return "asks";
   if (STANDING_ANYWHERE.test(sentence.text) || USER_STORY.test(bare)) return "asks";
+  if (STAYS.test(bare) && !sentence.question && !sentence.hedged) return "asks";
   // "... found these, please address:" announces the list that asks; it asks nothing itself.
   if (POLITE_INSIDE.test(sentence.text) && !/:\s*$/.test(sentence.text)) return "asks";
   const clauses = clausesOf(sentence);
@@ -150,8 +186,11 @@ const POLITE_INSIDE = /(?:^|[,;:—–-]\s*|\s)please\s+(?!(?:see|note|find|let 
 const ARROW = /→|->|=>/;
 /** Review comments labelled by weight: "nit: getUsr → getUser", "blocking: ...". */
 const REVIEW_LABEL = /^(?:nit|nitpick|suggestion|blocking|blocker|must[- ]fix|required|todo|fixme)\s*:\s*\S/i;
-/** "Out of scope: X", "Later (not MVP): Y": a decision about what the work leaves out. */
-const SCOPE_DECISION = /^(?:out of scope|not in scope|non-goals?|later \(not (?:mvp|v1|now)\)|not (?:for )?(?:mvp|v1|now))\s*:/i;
+/** "Out of scope: X", "Later (not MVP): Y", "Decided: Z": a decision about what the work does or leaves out. */
+const SCOPE_DECISION =
+  /^(?:(?:out of scope|not in scope|non-goals?|later \(not (?:mvp|v1|now)\)|not (?:for )?(?:mvp|v1|now)|decided|decision|agreed|resolution|verdict)\s*:|(?:we|i)(?:'re| are|'ll| will) (?:replacing|switching|moving|going with|dropping|removing|deprecating|keeping)\b)/i;
+/** "Minimum TypeScript stays 4.9", "the return type remains an Angle": what the change must leave as it is. */
+const STAYS = /\b(?:stays?|remains?|is kept|are kept|keeps? working)\b(?! (?:open|broken|red|failing|flaky)\b)/i;
 const WANT = /\b(?:i|we) (?:want|need|would like|'d like)\b|\b(?:should|must|needs? to|has to|have to)\b/i;
 
 /**

@@ -100,7 +100,7 @@ const TRIAL = /(?:,\s*|\s)and (?:it|everything|the \w+) (?:works|passes|is fine|
 /** "implement it", "ok fix it there": a go-ahead whose content is elsewhere. */
 function isBareGoAhead(main: string): boolean {
   // Only verbs that say nothing of their own: "wrap it" or "normalise them" still say what to do.
-  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make|write|patch|add)(?:\s+(?:it|that|this|them|those|these))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
+  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make|write|patch|add)(?:\s+(?:it|that|this|them|those|these|both|all(?: of them)?))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
   return verb.test(main);
 }
 

@@ -27,7 +27,9 @@ function startsWithVerb(main: string): boolean {
   // "CLI: ...", "Expected: ...": a word before a colon is a heading, not a verb.
   if (first === "" || /:$/.test(first)) return false;
   // "Separate deprecation, TargetEncoder: ...", "Docs fix:": a capitalised word and a noun before a comma or colon are a heading.
-  if (/^[A-Z]/.test(words[0] ?? "") && /[:,]$/.test(second) && !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)) return false;
+  // A known verb before code is still the verb: "Implement `slugify(...)`:", "Write `kvconf`, a parser".
+  const codeObject = VERBS.has(first) && second.startsWith("\u0000");
+  if (/^[A-Z]/.test(words[0] ?? "") && /[:,]$/.test(second) && !codeObject && !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)) return false;
   // "say a command where ...": an example, not an instruction.
   if (first === "say" && /^(?:a|an|the|you)$/.test(second)) return false;
   // "Test it with pytest.warns": a test is asked for.

@@ -42,7 +42,7 @@ export const ONE_OFF = new RegExp(
       "try (?:it|this|that|again|out|running|to |with |on |the (?:tests?|suite|build|command|script|fix|change|branch)|a |an |\\w+ing\\b)|have a look|take a look|figure out|work out",
       "answer (?:the|their|his|her|them|that)|respond (?:to|on)|post (?:it|the|a|that)|close (?:it|this|the (?:issue|pr|ticket|thread|discussion))|open (?:a|an|the) (?:pr|pull request|issue|ticket)",
       "wrap (?:it|this|this one|things) up|complete (?:it|this|the (?:work|task|pr|review|job|change|fix))|go ahead|start on|get started|continue (?:with|on the|working)|time it|list (?:all|every) (?:the )?(?:places|files|callers|usages|uses|occurrences)",
-      "verify (?:whether|if)|check(?!\\s+(?:that|it|they|this|those|we|the \\S+ still)\\b)",
+      "verify (?:whether|if)|check(?!\\s+(?:that|it|they|this|those|we|the \\S+ still)\\b)|write (?:me|us)\\b|ship (?:it|this|that)",
     ].join("|") +
     ")\\b",
   "i",
@@ -56,7 +56,7 @@ export const DEBUG_AID = /\b(?:so (?:we|i|you) can see|for this input|to see wha
 
 /** Words before the verb that do not change what is asked ("Also, please add ..."). */
 export const FILLER =
-  /^(?:uh|um|erm|er|hmm|please|pls|also|now|then|and|so|ok|okay|no(?=,)|nope(?=,)|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right(?=,)|great|good|fine|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
+  /^(?:uh|um|erm|er|hmm|anyway|anyhow|honestly|man(?=,)|lgtm|please|pls|also|now|then|and|so|ok|okay|no(?=,)|nope(?=,)|actually|just|instead|finally|next|first|lastly|oh|alright|but|yes|yep|yeah|right(?=,)|great|good|fine|sure|ah|hm+|well|cool|perfect|thanks|thank you|in that case|while you're at it|while you are at it|one more thing|last thing|on top of that|in addition|additionally|otherwise|meanwhile|at minimum|at the very least|at least|if possible|ideally|again|always|never|only|explicitly|simply|still)\b[,:\s-]*/i;
 
 /** Polite requests to the agent: "can you add ...?", "I'd like you to add ...", "let's add ...". */
 export const POLITE =
@@ -71,14 +71,14 @@ export const MODAL =
   /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|(?:we|you|it) could (?:at least|also|just|simply)|(?:would|'d) (?:only )?accept|prefers?|wants?|want(?:ed)? to|(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|needs(?= (?!to\b)[\w\u0000])|supposed to|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b|^(?:the )?(?:fix|goal|target|desired (?:behaviou?r|result|output))\s*(?:is\s*)?[:—–]/i;
 
 /** Statements that put a want in someone's mouth without adopting it. */
-export const REPORTED = /\b(?:argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
+export const REPORTED = /\b(?:feels? (?:differently|strongly|that)|argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
 
 /** "What I want", "not what we expected": a want inside a complaint about today's behaviour. */
 export const WANT_IN_COMPLAINT =
   /\b(?:not|isn't|wasn't|never)\s+(?:\w+\s+)?what (?:i|we|you|they|people|users) (?:want|wanted|need|needed|expect|expected|asked for)\b|\b(?:like|as) (?:it|they|this|that|one|you|we|i) (?:should|would|must)\b/i;
 
 /** Hunches and diagnoses: "my guess is ...", "probably the cache". */
-export const HEDGE = /^(?:i think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
+export const HEDGE = /^(?:i think|i don't think|i do not think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
 
 /** Leads that make a sentence a standing instruction for the session ("From now on ...", "For all of these: ..."). */
 export const STANDING = new RegExp(
