@@ -59,7 +59,7 @@ export const MemoryOptionsSchema = z
       .max(200_000)
       .default(2000)
       .describe(
-        "Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, so the prompt cache survives between batches (0: replace at once). A record is written at its task's first finished turn; the extractive updater keeps it current at every turn, the model updater once the unrecorded exchanges reach as many tokens, and both before every compaction.",
+        "Covered exchanges are replaced by the record in batches of at least this many (estimated) tokens, and only once a batch takes out three times what the provider must then read again; between batches the model is shown the same record text in the same place, so the prompt cache survives (0: replace at once). A record is written at its task's first finished turn; the extractive updater keeps it current at every turn, the model updater once the unrecorded exchanges reach as many tokens, and both before every compaction.",
       ),
     recordTokens: z.number().int().min(200).max(20_000).default(1500).describe("Bound of a rendered record, in (estimated) tokens."),
     batchGroups: z.number().int().min(1).max(50).default(6).describe("At most this many groups per aux-model update..."),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CallReportSchema, RecordUseSchema } from "../core/context/call-report.js";
+import { ShownRecordsSchema } from "../core/context/shown-record.js";
 import { TaskRecordSchema } from "../core/memory/record.js";
 import { AuxUsageSchema } from "../core/routing/decision.js";
 import { emptyLedger, LedgerSchema } from "../core/routing/ledger.js";
@@ -57,6 +58,12 @@ export const SessionStateSchema = z.object({
   lastCall: CallReportSchema.optional(),
   /** Requests sent while the user had it off, in order: routed when it is switched on again, so none stays unassigned. */
   whileOff: z.array(z.object({ messageID: z.string().min(1), text: z.string() })).optional(),
+  /**
+   * Per task, the record text its model calls are given and what it stands for, kept byte for
+   * byte until the cut of replaced exchanges moves (the provider's prefix cache). Files written
+   * before it have none: the next call renders the record anew.
+   */
+  shownRecords: ShownRecordsSchema.optional(),
   /** Keyed by task id: what the model calls did with the task's record (files written before it have none). */
   recordCalls: z.record(z.string(), RecordCallsSchema).optional(),
 });

@@ -124,11 +124,16 @@ describe("task memory inside the real OpenCode", () => {
       expect(sent).toContain(EXCHANGE_MARKS.A2);
       // Routing still leaves the other tasks out.
       for (const other of [REQUESTS.B1, REQUESTS.C1, REQUESTS.D1, EXCHANGE_MARKS.B1, EXCHANGE_MARKS.D1]) expect(sent).not.toContain(other);
-      expect(sent).toMatch(/task=t1 confidence=[\d.]+ kept=3\/9 .*memory: record=t1 covers=1 replaced=1 verbatim=1/);
-      // The record sits right before the request, and the request stays the last user message.
+      expect(sent).toMatch(/task=t1 confidence=[\d.]+ kept=3\/9 .*memory: record=t1 covers=1 replaced=1 verbatim=1 recordChars=\d+ \(the text shown before\)/);
+      // The record stays where A2's calls first had it, with the same text (the cut has not moved:
+      // A2's update failed), so A3's call re-reads nothing of A2's turn; the request stays the last user message.
       const users = resumed.messages.filter((message) => message.role === "user").map((message) => messageText(message.content));
-      expect(users.at(-2)).toContain("<rcm-task-memory");
+      expect(users.at(-3)).toContain("<rcm-task-memory");
+      expect(users.at(-2)?.startsWith(REQUESTS.A2)).toBe(true);
       expect(users.at(-1)?.startsWith(REQUESTS.A3)).toBe(true);
+      // Everything up to and with the record is what A2's first call sent, byte for byte.
+      const upToRecord = (body: ChatRequestBody) => JSON.stringify(body.messages.slice(0, body.messages.findIndex((message) => messageText(message.content).includes("<rcm-task-memory")) + 1));
+      expect(upToRecord(resumed)).toBe(upToRecord(firstRequestFor(full.requests, REQUESTS.A2)));
 
       // Persisted with the ledger: A's record covers A1 only; the aux model's usage is logged.
       const t1 = full.state?.records["t1"];

@@ -2,6 +2,7 @@ import { type ActiveTask, activeTask, buildCallView } from "../../src/core/conte
 import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
 import { type Fallback, narrowToTask } from "../../src/core/context/narrow-to-task.js";
 import { replaceCoveredExchanges } from "../../src/core/context/replace-covered-exchanges.js";
+import type { ShownRecord } from "../../src/core/context/shown-record.js";
 import type { TaskRecord } from "../../src/core/memory/record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
@@ -26,12 +27,17 @@ export function withRecordApplied(options: {
   active: Extract<ActiveTask, { kind: "task" }>;
   record: TaskRecord;
   renderedRecord: string;
+  /** The text earlier calls were given, if any. */
+  shown?: ShownRecord | undefined;
   keepRecent?: number;
   /** Default 0 here: these tests are about which exchanges may go, not about batching. */
   batchTokens?: number;
+  /** Default 0 here (any batch moves the cut): only the payback tests ask for the plug-in's rule. */
+  payback?: number;
 }) {
-  const { messages, ledger, keepRecent, batchTokens, ...rest } = options;
+  const { messages, ledger, keepRecent, batchTokens, renderedRecord, payback, ...rest } = options;
   const view = buildCallView({ messages, ledger });
-  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, keepRecent: keepRecent ?? KEEP_RECENT, batchTokens: batchTokens ?? 0, ...rest });
-  return { ...note, messages: applyPlan(messages, plan) };
+  const render = () => renderedRecord;
+  const { plan, note, shown } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, ledger, render, keepRecent: keepRecent ?? KEEP_RECENT, batchTokens: batchTokens ?? 0, payback: payback ?? 0, ...rest });
+  return { ...note, shown, messages: applyPlan(messages, plan) };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { messageTokens } from "../../src/core/context/call-report.js";
 import type { ActiveTask } from "../../src/core/context/call-view.js";
+import { PAYBACK } from "../../src/core/context/replace-covered-exchanges.js";
+import type { ShownRecord } from "../../src/core/context/shown-record.js";
 import { type InteractionGroup, toInteractionGroups } from "../../src/core/interaction-groups.js";
 import { compactionInstructions } from "../../src/core/memory/compaction-instructions.js";
 import { listTasks, showTask } from "../../src/core/memory/describe-tasks.js";
@@ -317,6 +319,123 @@ describe("replacing covered exchanges: batches, and the record only when the vie
     expect(second.replacedGroups).toBe(1);
     const before = (messages: readonly MessageWithParts[]) => messages.slice(0, messages.findIndex(isRecordMessage));
     expect(JSON.stringify(before(second.messages))).toBe(JSON.stringify(before(first.messages)));
+  });
+});
+
+describe("replacing covered exchanges: the text shown stays until the cut moves", () => {
+  const exchangeTokens = (group: InteractionGroup) =>
+    group.indices.filter((index) => history[index]?.info.role === "assistant").reduce((sum, index) => sum + messageTokens(history[index]), 0);
+  const batch = exchangeTokens(groupA1);
+  const constraint = (id: string, text: string, source: string) => ({ id, text, sources: [source] });
+  const firstRecord = recordCovering("t1", [a1], { constraints: [constraint("c1", "Keep unicode letters", a1)] });
+  const grownRecord = recordCovering("t1", [a1, b1], { constraints: [constraint("c1", "Keep unicode letters", a1), constraint("c2", "Write the changelog in English", b1)] });
+  const call = (record: TaskRecord, shown?: ShownRecord, ledger = oneTask, batchTokens = batch) => {
+    const active = taskOf(activeTaskOf(history, ledger, THRESHOLD));
+    const renderedRecord = renderRecord(record, { title: "slugify", maxTokens: RECORD_TOKENS });
+    return withRecordApplied({ messages: history, ledger, active, record, renderedRecord, shown, keepRecent: 0, batchTokens });
+  };
+  const recordText = (messages: readonly MessageWithParts[]) => {
+    const part = messages.find(isRecordMessage)?.parts[0];
+    return part?.type === "text" ? part.text : undefined;
+  };
+
+  it("shows the text it showed before, byte for byte and in the same place, while the cut stays, though the record has grown since", () => {
+    const first = call(firstRecord);
+    expect([first.replacedGroups, first.recordShown, first.recordKept]).toEqual([1, true, false]);
+    expect(first.shown).toMatchObject({ task: "t1", replaced: [a1], covers: [a1] });
+    const second = call(grownRecord, first.shown);
+    expect([second.replacedGroups, second.recordShown, second.recordKept]).toEqual([1, true, true]);
+    expect(second.shown).toBe(first.shown);
+    expect(JSON.stringify(second.messages)).toBe(JSON.stringify(first.messages));
+    expect(recordText(second.messages)).not.toContain("Write the changelog in English");
+  });
+
+  it("renders the record anew once the cut moves, and the new text carries the constraints of every replaced request", () => {
+    const first = call(firstRecord);
+    const moved = call(grownRecord, first.shown, oneTask, 1);
+    expect([moved.replacedGroups, moved.recordKept]).toEqual([2, false]);
+    expect(moved.shown).toMatchObject({ replaced: [a1, b1], covers: [a1, b1] });
+    const text = recordText(moved.messages) as string;
+    for (const expected of ["Keep unicode letters", "Write the changelog in English"]) expect(text).toContain(expected);
+    // Rendered for this call: right before its request.
+    const at = moved.messages.findIndex(isRecordMessage);
+    expect(moved.messages[at + 1]?.info.id).toBe(a2);
+  });
+
+  it("stays right before the request it was first shown with, so a later turn only adds to what the earlier one sent", () => {
+    // Turn 1 answers B1 (A1's exchange replaced, the record before B1); turn 2 answers A2.
+    const turn1 = history.slice(0, (groupB1.indices.at(-1) as number) + 1);
+    const active1 = taskOf(activeTaskOf(turn1, oneTask, THRESHOLD));
+    expect(active1.requestID).toBe(b1);
+    const rendered = renderRecord(firstRecord, { title: "slugify", maxTokens: RECORD_TOKENS });
+    const first = withRecordApplied({ messages: turn1, ledger: oneTask, active: active1, record: firstRecord, renderedRecord: rendered, keepRecent: 0, batchTokens: batch });
+    expect([first.replacedGroups, first.shown?.before]).toEqual([1, b1]);
+    const second = call(grownRecord, first.shown);
+    expect([second.replacedGroups, second.recordKept]).toEqual([1, true]);
+    const at = second.messages.findIndex(isRecordMessage);
+    expect(second.messages[at + 1]?.info.id).toBe(b1);
+    expect(JSON.stringify(second.messages.slice(0, first.messages.length))).toBe(JSON.stringify(first.messages));
+    // The request stays the last user message.
+    expect(second.messages.findLast((message) => message.info.role === "user")?.info.id).toBe(a2);
+  });
+
+  it("never moves a cut back while the text shown for it stands", () => {
+    const wide = call(grownRecord, undefined, oneTask, 1);
+    expect(wide.replacedGroups).toBe(2);
+    // A batch the two exchanges do not fill would cut at one; the cut shown stays at two.
+    const next = call(grownRecord, wide.shown, oneTask, 1_000_000);
+    expect([next.replacedGroups, next.recordKept]).toEqual([2, true]);
+    expect(JSON.stringify(next.messages)).toBe(JSON.stringify(wide.messages));
+  });
+
+  it("retires the text once a request it came from was moved to another task, or a compaction came", () => {
+    const first = call(grownRecord, undefined, oneTask, 1);
+    const shown = first.shown as ShownRecord;
+    // /rcm move: B1 now belongs to t2, so t1's text, which carries its constraint, is not shown again.
+    const bMoved = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+    const afterMove = call(firstRecord, { ...shown, replaced: [a1] }, bMoved);
+    expect(afterMove.recordKept).toBe(false);
+    expect(recordText(afterMove.messages)).not.toContain("Write the changelog in English");
+    // A text shown after a compaction does not stand for a view without it (nor the other way round).
+    const afterCompaction = call(grownRecord, { ...shown, compaction: "msg_compaction" }, oneTask, 1);
+    expect(afterCompaction.recordKept).toBe(false);
+    // Another task's text is never used.
+    expect(call(grownRecord, { ...shown, task: "t2" }, oneTask, 1).recordKept).toBe(false);
+  });
+
+  it("gives the same bytes for the same history and shown text, twice and from a copy", () => {
+    const first = call(firstRecord);
+    const once = JSON.stringify(call(grownRecord, first.shown).messages);
+    expect(JSON.stringify(call(grownRecord, structuredClone(first.shown)).messages)).toBe(once);
+  });
+});
+
+describe("replacing covered exchanges: a cut moves only when it pays for the cache it costs", () => {
+  const record = recordCovering("t1", [a1, b1]);
+  const rendered = renderRecord(record, { title: "slugify", maxTokens: RECORD_TOKENS });
+  /** The history with A1's tool result `size` characters long. */
+  const withResult = (size: number) =>
+    history.map((message, index) => {
+      if (!groupA1.indices.includes(index) || message.info.role !== "assistant") return message;
+      return { ...message, parts: message.parts.map((part) => (part.type === "tool" && part.state.status === "completed" ? { ...part, state: { ...part.state, output: "x".repeat(size) } } : part)) };
+    });
+  const call = (messages: readonly MessageWithParts[]) =>
+    withRecordApplied({ messages, ledger: oneTask, active: taskOf(activeTaskOf(messages, oneTask, THRESHOLD)), record, renderedRecord: rendered, keepRecent: 0, batchTokens: 1, payback: PAYBACK });
+
+  it(`keeps covered exchanges verbatim, and the record out, while they weigh less than ${PAYBACK} times what the provider would read again`, () => {
+    const result = call(history);
+    expect([result.replacedGroups, result.recordShown]).toEqual([0, false]);
+    expect(result.messages).toEqual(history);
+  });
+
+  it("replaces them once they do: the provider reads the rest again once, and every later call reads far less", () => {
+    const big = withResult(200_000);
+    const result = call(big);
+    expect([result.replacedGroups, result.recordShown]).toEqual([2, true]);
+    expect(JSON.stringify(result.messages)).not.toContain("x".repeat(1000));
+    // Once moved, the cut holds on the calls after, whatever they weigh.
+    const next = withRecordApplied({ messages: big, ledger: oneTask, active: taskOf(activeTaskOf(big, oneTask, THRESHOLD)), record, renderedRecord: rendered, shown: result.shown, keepRecent: 0, batchTokens: 1_000_000, payback: PAYBACK });
+    expect([next.replacedGroups, next.recordKept]).toEqual([2, true]);
   });
 });
 

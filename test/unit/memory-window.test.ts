@@ -59,9 +59,9 @@ function withBudget(budget: number | undefined, covered: TaskRecord, summaryText
   const active = activeTaskOf(messages, slugify, 0.8);
   if (active.kind !== "task") throw new Error(active.reason);
   const renderedRecord = renderRecord(covered, { title: "slugify", maxTokens: RECORD_TOKENS });
-  const fitRecord = (maxTokens: number) => renderRecord(covered, { title: "slugify", maxTokens });
+  const render = (maxTokens?: number) => (maxTokens === undefined ? renderedRecord : renderRecord(covered, { title: "slugify", maxTokens }));
   // A batch no history fills: only the window can make exchanges go.
-  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, active, record: covered, renderedRecord, keepRecent: KEEP_RECENT, batchTokens: 1_000_000, budget, fitRecord });
+  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, ledger: slugify, active, record: covered, render, keepRecent: KEEP_RECENT, batchTokens: 1_000_000, budget });
   return { note, messages: applyPlan(messages, plan), tokens: planTokens(messages, plan), renderedRecord };
 }
 

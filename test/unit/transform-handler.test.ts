@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Options, OptionsSchema } from "../../src/config/options-schema.js";
+import { DEFAULT_OPTIONS, type Options, OptionsSchema } from "../../src/config/options-schema.js";
+import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
 import type { PluginDeps } from "../../src/plugin/hooks/deps.js";
@@ -126,3 +127,60 @@ describe("the messages-transform handler with routing", () => {
     expect(annotations(messages)).toEqual([]);
   });
 });
+
+describe("the messages-transform handler with memory", () => {
+  const history = () => mainSession("two-tasks-with-tool-error");
+  const ids = history()
+    .filter((message) => message.info.role === "user")
+    .map((message) => message.info.id) as [string, string, string];
+  const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
+  const sessionID = history()[0]?.info.sessionID as string;
+  const recordOf = (constraints: string[], covered: [string, ...string[]] = [ids[0]]): TaskRecord => ({
+    version: RECORD_VERSION,
+    task: "t1",
+    goal: "slugify",
+    constraints: constraints.map((text, index) => ({ id: `c${index + 1}`, text, sources: [ids[0]] })),
+    progress: [],
+    pending: [],
+    files: [],
+    uncertainties: [],
+    coverage: { through: covered.at(-1) as string, groups: covered },
+    lastUpdate: { updater: "extractive", groups: covered.length, notes: [] },
+  });
+  const withMemory = (records: TaskRecord[]) => {
+    const { deps } = depsFor({ mode: "memory", memory: { ...DEFAULT_OPTIONS.memory, keepRecent: 0, replaceBatchTokens: 0 } });
+    deps.store = fixedStore({ [sessionID]: stateOf(sessionID, ledger) });
+    deps.routing = idleRouting;
+    // Each call takes the next record, as if an update had finished in between.
+    let call = 0;
+    deps.memory = {
+      observe: () => undefined,
+      observeStep: () => undefined,
+      scheduleUpdate: () => undefined,
+      recordFor: () => records[Math.min(call++, records.length - 1)],
+      updateBeforeCompaction: async () => undefined,
+      settled: async () => undefined,
+      forget: () => undefined,
+    };
+    return { handler: createTransformHandler(deps), store: deps.store };
+  };
+
+  it("keeps the text it showed in the session's state and shows it again, byte for byte, after the record grew", async () => {
+    // The second record also covers a later turn (an exchange not in this view).
+    const { handler, store } = withMemory([recordOf(["Keep unicode letters"]), recordOf(["Keep unicode letters", "Strip accents"], [ids[0], "msg_later"])]);
+    const first = history();
+    await handler({}, { messages: first });
+    const state = await store.read(sessionID);
+    expect(state?.shownRecords?.["t1"]).toMatchObject({ task: "t1", replaced: [ids[0]], covers: [ids[0]] });
+    expect(state?.shownRecords?.["t1"]?.text).toContain("Keep unicode letters");
+    const second = history();
+    await handler({}, { messages: second });
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+    expect(JSON.stringify(second)).not.toContain("Strip accents");
+    const lastCall = (await store.read(sessionID))?.lastCall;
+    expect(lastCall?.memory).toContain("(the text shown before)");
+    // What people are told the call carried is the text it carried: the record as it covered one exchange.
+    expect(lastCall?.record).toMatchObject({ task: "t1", shown: true, covers: 1, through: ids[0], replaced: 1, compacted: false });
+  });
+});
+

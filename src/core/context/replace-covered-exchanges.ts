@@ -2,9 +2,11 @@ import { groupRequestID } from "../interaction-groups.js";
 import { estimateTokens } from "../memory/estimate-tokens.js";
 import { activeConstraints, covers, type TaskRecord } from "../memory/record.js";
 import type { MessageWithParts, TextPart } from "../messages.js";
+import type { Ledger } from "../routing/ledger.js";
 import { messageTokens, planTokens } from "./call-report.js";
 import type { ActiveTask, CallView } from "./call-view.js";
 import { type ContextPlan, withDropped, withInsertedBefore } from "./context-plan.js";
+import { reusableCut, type ShownRecord } from "./shown-record.js";
 
 
 /** What the memory step did, for the debug line and `/rcm why`. */
@@ -16,8 +18,31 @@ export interface MemoryNote {
   verbatimGroups: number;
   /** False when the view already holds everything the record carries, or the window has no room for it. */
   recordShown: boolean;
+  /** The record shown is the very text an earlier call was given (false: rendered anew for this call). */
+  recordKept: boolean;
+  /** A compaction summary was in view. */
+  compacted: boolean;
   /** How the window's budget shaped the step; absent when there was no budget or it was not needed. */
   window?: "replaced all covered" | "record trimmed" | "no room";
+}
+
+/**
+ * A cut moves forward only when the exchanges it takes out weigh this many times what the
+ * provider then reads again uncached (everything after the first of them that stays, and the
+ * record). A cached read costs about a tenth of an uncached one (OpenAI, Anthropic; half at some
+ * providers): the move costs one uncached read of that part, and each later call saves the
+ * exchanges' cached read, so at three times it has paid for itself by the end of its turn at a
+ * tenth, and at once at a half. Until then the exchanges stay verbatim (nothing is lost) and the
+ * window's budget can still make them go.
+ */
+export const PAYBACK = 3;
+
+interface Candidate {
+  /** The group's id. */
+  id: string;
+  /** Positions of its assistant/tool messages. */
+  exchange: number[];
+  tokens: number;
 }
 
 /**
@@ -30,40 +55,54 @@ export interface MemoryNote {
  *   message on. So covered exchanges go in batches: the longest run of covered groups, oldest
  *   first, that completes a whole number of `batchTokens` (estimated); the rest stay verbatim
  *   until the next batch is full. The same history always gives the same cut, so between
- *   batches consecutive calls keep their prefix.
+ *   batches consecutive calls keep their prefix. A cut never moves back while the text shown
+ *   for it still stands (`shown`), and moves forward only when what it takes out pays for what
+ *   the provider must read again (`PAYBACK`; with `batchTokens` 0, at once).
  * - The record goes in only when it carries something the view lacks: an exchange was
  *   replaced, the request itself was compacted away, or a compaction summary is in view that
- *   does not already carry the record's constraints. It is a synthetic user message right before the current
- *   request (or, with the request out of view, before the latest user message), so what
- *   comes before it keeps its bytes and the request stays the last user message, verbatim.
+ *   does not already carry the record's constraints.
+ * - It is a synthetic user message right before the current request (or, with the request out
+ *   of view, before the latest user message), so what comes before it keeps its bytes and the
+ *   request stays the last user message, verbatim. And there it stays, with the very text it
+ *   had (`shown`), for as long as that text stands: until the cut moves, a compaction comes,
+ *   or a request it came from moves to another task. The record is brought up to date after
+ *   every turn, but what changed since is in view verbatim (the exchanges after the cut, and
+ *   every user request), so later calls re-read only their newest turn; and when the cut does
+ *   move, the prefix breaks at the newly replaced exchanges, which come after where the text
+ *   was. Whenever the text is rendered anew it is returned as the next `shown`.
  * - Groups of other tasks, shared and compaction groups are left as they are.
  * - With a `budget` (the tokens the call's messages may take before OpenCode would compact),
  *   the memory never pushes the call over it: when the record does not fit, every covered
  *   exchange goes at once (a compaction would cost far more than the cache), then the record
- *   is trimmed to the room left (`fitRecord`, constraints kept), and if even that does not
- *   fit, the step changes nothing: native history, as without the plug-in.
+ *   is trimmed to the room left (constraints kept), and if even that does not fit, the step
+ *   changes nothing: native history, as without the plug-in.
  */
 export function replaceCoveredExchanges(options: {
   view: CallView;
   plan: ContextPlan;
+  /** For the requests a shown text came from: still the task's? */
+  ledger: Ledger;
   active: Extract<ActiveTask, { kind: "task" }>;
   record: TaskRecord;
-  renderedRecord: string;
+  /** The record's text as it stands now: within its usual bound, or within `maxTokens`. Called only when no shown text will do. */
+  render: (maxTokens?: number) => string;
+  /** The text this task's calls were last given, and for what. */
+  shown?: ShownRecord | undefined;
   keepRecent: number;
   /** 0: replace every covered exchange at once. */
   batchTokens: number;
   /** Estimated tokens the call's messages may take, the record included; undefined: no limit known. */
   budget?: number | undefined;
-  /** The record rendered within a smaller bound, for when the whole one does not fit the budget. */
-  fitRecord?: ((maxTokens: number) => string) | undefined;
-}): { plan: ContextPlan; note: MemoryNote } {
-  const { view, active, record, renderedRecord } = options;
+  /** How many times what the provider would read again a move of the cut must take out (default `PAYBACK`; 0: any batch). */
+  payback?: number | undefined;
+}): { plan: ContextPlan; note: MemoryNote; shown: ShownRecord | undefined } {
+  const { view, active, record, shown } = options;
   const { keepRecent, batchTokens } = options;
   const { groups, tasks, messages } = view;
   const inContext = groups.map((group) => group.indices.some((index) => !options.plan.dropped.has(index)));
   const recent = new Set<number>();
   for (let position = groups.length - 1; position >= 0 && recent.size < keepRecent; position -= 1) if (inContext[position]) recent.add(position);
-  const candidates: Array<{ exchange: number[]; tokens: number }> = [];
+  const candidates: Candidate[] = [];
   let verbatimGroups = 0;
   groups.forEach((group, position) => {
     const task = tasks[position];
@@ -75,37 +114,82 @@ export function replaceCoveredExchanges(options: {
     }
     const exchange = group.indices.filter((index) => !(group.kind === "request" && messages[index]?.info.role === "user"));
     if (exchange.length === 0) return;
-    candidates.push({ exchange, tokens: exchange.reduce((sum, index) => sum + messageTokens(messages[index]), 0) });
+    candidates.push({ id: group.id, exchange, tokens: exchange.reduce((sum, index) => sum + messageTokens(messages[index]), 0) });
   });
-  const batched = candidates.slice(0, batchCut(candidates.map((candidate) => candidate.tokens), batchTokens));
-  // Right before the request; after a compaction that took it out of view, right before the
-  // latest user message (OpenCode's "Continue"), so the record reaches the continuation too.
-  const requestIndex = active.inView
-    ? messages.findIndex((message) => message.info.id === active.requestID)
-    : messages.findLastIndex((message, index) => message.info.role === "user" && !options.plan.dropped.has(index));
-  const anchor = messages[requestIndex];
-  const summaryLacks = groups.some((group, position) => inContext[position] && group.kind === "compaction") && !summaryCarries(view, record);
+  const compaction = groups.findLast((group, position) => inContext[position] && group.kind === "compaction");
+  const kept = (index: number) => index >= 0 && !options.plan.dropped.has(index);
+  const positionOf = (messageID: string) => messages.findIndex((message) => message.info.id === messageID);
+  const replaceable = candidates.map((candidate) => candidate.id);
+  const reused = reusableCut({ shown, task: active.task, compaction: compaction?.id, replaceable, ledger: options.ledger, inView: (id) => kept(positionOf(id)) });
+  const summaryLacks = compaction !== undefined && !summaryCarries(view, record);
   const lacking = (replaced: number) => replaced > 0 || !active.inView || summaryLacks;
-  const withRecord = (replaced: typeof candidates, text: string | undefined) => {
+  // The text for a cut of `count`: the one shown before when it stands for that cut, else the record now.
+  let now: string | undefined;
+  const textFor = (count: number): { text: string; kept: boolean } =>
+    shown !== undefined && reused === count ? { text: shown.text, kept: true } : { text: (now ??= options.render()), kept: false };
+  // The cut: whole batches, never back from the one shown; a move forward only when it pays for the cache it costs.
+  const inForce = reused ?? 0;
+  let cut = Math.max(batchCut(candidates.map((candidate) => candidate.tokens), batchTokens), inForce);
+  const payback = options.payback ?? PAYBACK;
+  if (cut > inForce && batchTokens > 0 && payback > 0) {
+    const moved = candidates.slice(inForce, cut);
+    const goes = moved.reduce((sum, candidate) => sum + candidate.tokens, 0);
+    const from = Math.min(...moved.flatMap((candidate) => candidate.exchange));
+    const dropped = new Set(moved.flatMap((candidate) => candidate.exchange));
+    let readAgain = estimateTokens(textFor(cut).text);
+    for (let index = from; index < messages.length; index += 1) if (!dropped.has(index) && !options.plan.dropped.has(index)) readAgain += messageTokens(messages[index]);
+    if (goes < payback * readAgain) cut = inForce;
+  }
+  const batched = candidates.slice(0, cut);
+  // Where a text rendered now goes: before the request, or the latest user message when it is out of view.
+  const current = active.inView ? positionOf(active.requestID) : messages.findLastIndex((message, index) => message.info.role === "user" && kept(index));
+  const withRecord = (replaced: readonly Candidate[], chosen: { text: string; kept: boolean } | undefined): { plan: ContextPlan; at?: number } => {
     const plan = withDropped(options.plan, replaced.flatMap((candidate) => candidate.exchange));
-    return anchor && text !== undefined && lacking(replaced.length) ? withInsertedBefore(plan, requestIndex, recordMessage(anchor, active.task, text)) : plan;
+    if (chosen === undefined || !lacking(replaced.length)) return { plan };
+    const at = chosen.kept && shown ? positionOf(shown.before) : current;
+    const anchor = messages[at];
+    if (anchor === undefined || anchor.info.role !== "user") return { plan };
+    return { plan: withInsertedBefore(plan, at, recordMessage(anchor, active.task, chosen.text)), at };
   };
-  const finish = (replaced: typeof candidates, text: string | undefined, window?: MemoryNote["window"]) => ({
-    plan: withRecord(replaced, text),
-    note: {
-      task: active.task,
-      replacedGroups: replaced.length,
-      verbatimGroups: verbatimGroups + candidates.length - replaced.length,
-      recordShown: anchor !== undefined && text !== undefined && lacking(replaced.length),
-      ...(window ? { window } : {}),
-    },
-  });
+  const tokensWith = (replaced: readonly Candidate[], chosen: { text: string; kept: boolean } | undefined) => planTokens(messages, withRecord(replaced, chosen).plan);
+  const finish = (replaced: readonly Candidate[], chosen: { text: string; kept: boolean } | undefined, window?: MemoryNote["window"]) => {
+    const { plan, at } = withRecord(replaced, chosen);
+    const before = at === undefined ? undefined : messages[at]?.info.id;
+    const recordShown = chosen !== undefined && before !== undefined;
+    const next: ShownRecord | undefined =
+      recordShown && !chosen.kept
+        ? {
+            task: active.task,
+            replaced: replaced.map((candidate) => candidate.id),
+            ...(compaction ? { compaction: compaction.id } : {}),
+            covers: [...record.coverage.groups],
+            before,
+            text: chosen.text,
+          }
+        : shown;
+    return {
+      plan,
+      shown: next,
+      note: {
+        task: active.task,
+        replacedGroups: replaced.length,
+        verbatimGroups: verbatimGroups + candidates.length - replaced.length,
+        recordShown,
+        recordKept: recordShown && chosen.kept,
+        compacted: compaction !== undefined,
+        ...(window ? { window } : {}),
+      },
+    };
+  };
   const { budget } = options;
-  if (budget === undefined || !lacking(batched.length) || planTokens(messages, withRecord(batched, renderedRecord)) <= budget) return finish(batched, renderedRecord);
-  if (planTokens(messages, withRecord(candidates, renderedRecord)) <= budget) return finish(candidates, renderedRecord, "replaced all covered");
-  const room = budget - planTokens(messages, withRecord(candidates, undefined));
-  const trimmed = room > 0 ? options.fitRecord?.(room) : undefined;
-  if (trimmed !== undefined && estimateTokens(trimmed) <= room) return finish(candidates, trimmed, "record trimmed");
+  if (!lacking(batched.length)) return finish(batched, undefined);
+  const first = textFor(batched.length);
+  if (budget === undefined || tokensWith(batched, first) <= budget) return finish(batched, first);
+  const all = textFor(candidates.length);
+  if (tokensWith(candidates, all) <= budget) return finish(candidates, all, "replaced all covered");
+  const room = budget - tokensWith(candidates, undefined);
+  const trimmed = room > 0 ? options.render(room) : undefined;
+  if (trimmed !== undefined && estimateTokens(trimmed) <= room) return finish(candidates, { text: trimmed, kept: false }, "record trimmed");
   return finish([], undefined, "no room");
 }
 

@@ -6,11 +6,13 @@ import { annotateForDebug, renderDebugAnnotation } from "../../core/context/debu
 import { type NarrowingNote, narrowToTask } from "../../core/context/narrow-to-task.js";
 import { recordsForCompaction } from "../../core/context/records-for-compaction.js";
 import { replaceCoveredExchanges } from "../../core/context/replace-covered-exchanges.js";
+import type { ShownRecord } from "../../core/context/shown-record.js";
 import { estimateTokens } from "../../core/memory/estimate-tokens.js";
 import type { TaskRecord } from "../../core/memory/record.js";
 import { renderRecord } from "../../core/memory/render-record.js";
 import type { MessageWithParts } from "../../core/messages.js";
 import { emptyLedger, type Ledger } from "../../core/routing/ledger.js";
+import type { SessionState } from "../../store/session-state-file.js";
 import { type StoredSession, withCallNoted } from "../sessions/session-store.js";
 import type { PluginDeps } from "./deps.js";
 import { cachedGroupTokens } from "./group-token-cache.js";
@@ -53,8 +55,8 @@ export function createTransformHandler(deps: PluginDeps) {
           if (deps.memory) await recordsInPlace({ deps, session, messages });
           return;
         }
-        const report = await transformCall({ deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens });
-        if (report) store.stage(session, withCallNoted(session.state, report));
+        const { report, shown } = await transformCall({ deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens });
+        if (report) store.stage(session, withShown(withCallNoted(session.state, report), shown));
       });
     });
   };
@@ -70,7 +72,7 @@ async function transformCall(options: {
   threshold: number;
   rendered: WeakMap<TaskRecord, string>;
   groupTokens: ReturnType<typeof cachedGroupTokens>;
-}): Promise<CallReport | undefined> {
+}): Promise<{ report: CallReport | undefined; shown?: ShownRecord | undefined }> {
   const { deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens } = options;
   const ledger = session?.state.ledger ?? emptyLedger();
   // A copy: the array is changed in place below.
@@ -82,11 +84,12 @@ async function transformCall(options: {
   let narrowing: NarrowingNote | undefined;
   let memory: string | undefined;
   let record: CallReport["record"];
+  let shown: ShownRecord | undefined;
   const active = activeTask(view, threshold);
   if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold, fallback: deps.options.fallback }));
   const narrowed = plan;
   const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
-  if (session && deps.memory) ({ plan, summary: memory, record } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, groupTokens }));
+  if (session && deps.memory) ({ plan, summary: memory, record, shown } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, groupTokens }));
   const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }) : undefined;
   if (deps.options.debug) {
     const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
@@ -97,7 +100,12 @@ async function transformCall(options: {
   // From the report's cached group sizes: a walk over every message per call costs the server.
   if (budget !== undefined && report?.tokens.sent !== undefined) deps.budgets?.sent(sessionID, report.tokens.sent);
   if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
-  return report;
+  return { report, shown };
+}
+
+/** The state with the record text a task's calls are now given (kept until its cut moves). */
+function withShown(state: SessionState, shown: ShownRecord | undefined): SessionState {
+  return shown ? { ...state, shownRecords: { ...state.shownRecords, [shown.task]: shown } } : state;
 }
 
 /** Step: the active task's record replaces the exchanges it covers (memory and full), within the window's budget. */
@@ -111,27 +119,65 @@ async function withRecord(options: {
   active: ActiveTask;
   budget: number | undefined;
   groupTokens: (group: CallView["groups"][number], messages: CallView["messages"]) => number;
-}): Promise<{ plan: ContextPlan; summary: string; record?: CallReport["record"] }> {
+}): Promise<{ plan: ContextPlan; summary: string; record?: CallReport["record"]; shown?: ShownRecord }> {
   const { deps, rendered, session, view, plan, ledger, active } = options;
   if (active.kind === "none") return { plan, summary: `none (${active.reason})` };
   const record = deps.memory?.recordFor(session, active.requestID, active.task);
   if (!record) return { plan, summary: `none (no record of ${active.task} yet)` };
   const title = ledger.tasks.find((task) => task.id === active.task)?.title ?? active.task;
-  let renderedRecord = rendered.get(record);
-  if (renderedRecord === undefined) {
-    renderedRecord = renderRecord(record, { title, maxTokens: deps.options.memory.recordTokens });
-    rendered.set(record, renderedRecord);
-  }
+  const render = (maxTokens?: number): string => {
+    if (maxTokens !== undefined) return renderRecord(record, { title, maxTokens });
+    let text = rendered.get(record);
+    if (text === undefined) {
+      text = renderRecord(record, { title, maxTokens: deps.options.memory.recordTokens });
+      rendered.set(record, text);
+    }
+    return text;
+  };
+  const shown = session.state.shownRecords?.[active.task];
   // The budget matters only when the whole history and the record together could exceed it (cached sizes: cheap).
-  const whole = view.groups.reduce((sum, group) => sum + options.groupTokens(group, view.messages), 0) + estimateTokens(renderedRecord);
-  const budget = options.budget !== undefined && whole > options.budget ? options.budget : undefined;
-  const fitRecord = (maxTokens: number) => renderRecord(record, { title, maxTokens });
+  let budget: number | undefined;
+  if (options.budget !== undefined) {
+    const whole = view.groups.reduce((sum, group) => sum + options.groupTokens(group, view.messages), 0) + Math.max(estimateTokens(render()), estimateTokens(shown?.text ?? ""));
+    if (whole > options.budget) budget = options.budget;
+  }
   const { keepRecent, replaceBatchTokens } = deps.options.memory;
-  const replaced = replaceCoveredExchanges({ view, plan, active, record, renderedRecord, keepRecent, batchTokens: replaceBatchTokens, budget, fitRecord });
-  const { replacedGroups, verbatimGroups, recordShown, window } = replaced.note;
-  const shown = recordShown ? `recordChars=${renderedRecord.length}` : window === "no room" ? "not shown (no room left in the window)" : "not shown (nothing the view lacks)";
-  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} ${shown}${window ? ` window: ${window}` : ""}`;
-  return { plan: replaced.plan, summary, record: { task: active.task, covers: record.coverage.groups.length, replaced: replacedGroups, verbatim: verbatimGroups, shown: recordShown } };
+  const replaced = replaceCoveredExchanges({ view, plan, ledger, active, record, render, shown, keepRecent, batchTokens: replaceBatchTokens, budget });
+  const { replacedGroups, verbatimGroups, recordShown, recordKept, window } = replaced.note;
+  const text = replaced.shown?.text ?? "";
+  const shownNote = recordShown
+    ? `recordChars=${text.length}${recordKept ? " (the text shown before)" : " (new text)"}`
+    : window === "no room"
+      ? "not shown (no room left in the window)"
+      : "not shown (nothing the view lacks)";
+  const summary = `record=${active.task} covers=${record.coverage.groups.length} replaced=${replacedGroups} verbatim=${verbatimGroups} ${shownNote}${window ? ` window: ${window}` : ""}`;
+  return {
+    plan: replaced.plan,
+    summary,
+    record: recordUse(record, replaced),
+    ...(replaced.shown && replaced.shown !== shown ? { shown: replaced.shown } : {}),
+  };
+}
+
+/**
+ * What the call did with the task's record, for people: a text shown is described as it was
+ * rendered (a text kept from an earlier call may stand for an earlier version of the record);
+ * otherwise the record the call had.
+ */
+function recordUse(record: TaskRecord, step: ReturnType<typeof replaceCoveredExchanges>): NonNullable<CallReport["record"]> {
+  const { note, shown } = step;
+  const covered = note.recordShown && shown ? shown.covers : record.coverage.groups;
+  const through = note.recordShown && shown ? shown.covers.at(-1) : record.coverage.through;
+  return {
+    task: note.task,
+    covers: covered.length,
+    replaced: note.replacedGroups,
+    verbatim: note.verbatimGroups,
+    shown: note.recordShown,
+    ...(through === undefined ? {} : { through }),
+    compacted: note.compacted,
+    ...(note.window ? { window: note.window } : {}),
+  };
 }
 
 /**
