@@ -18,6 +18,9 @@ export function createTitleRecorder(stateDir: string): { observe(event: unknown)
   const noted = new Map<string, string>();
   return {
     async observe(event) {
+      // Every event of the server comes here (a streamed answer sends many): a failed zod parse
+      // costs about 0.1 ms, so the type is looked at first.
+      if (!isSessionInfoEvent(event)) return;
       const parsed = SessionInfoEventSchema.safeParse(event);
       // Sub-agent sessions have no state of their own: the CLI never names them.
       if (!parsed.success || parsed.data.properties.info.parentID) return;
@@ -28,4 +31,9 @@ export function createTitleRecorder(stateDir: string): { observe(event: unknown)
       noted.set(id, title);
     },
   };
+}
+
+function isSessionInfoEvent(event: unknown): boolean {
+  const type = typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+  return type === "session.created" || type === "session.updated";
 }
