@@ -13,7 +13,15 @@ import { createGitRepo } from "../dist/harness/git-repo.js";
 import { packageRoot } from "../dist/harness/package-root.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
 
-const { values } = parseArgs({ options: { sessions: { type: "string", default: "20" }, rounds: { type: "string", default: "3" }, mode: { type: "string", default: "full" }, "batch-tokens": { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    sessions: { type: "string", default: "20" },
+    rounds: { type: "string", default: "3" },
+    mode: { type: "string", default: "full" },
+    "batch-tokens": { type: "string" },
+    baseline: { type: "string" },
+  },
+});
 const BATCH = values["batch-tokens"];
 const OPTIONS = { mode: values.mode, ...(BATCH === undefined ? {} : { memory: { replaceBatchTokens: Number(BATCH) } }) };
 const MODE = values.mode;
@@ -77,19 +85,32 @@ async function round(label, plugins) {
 }
 
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-const results = { native: [], full: [] };
+/** @type {Array<[string, Array<[string, object]>]>} */
+const SIDES = [
+  ["native", []],
+  ["plug-in", [[PLUGIN, OPTIONS]]],
+  ...(values.baseline ? [["baseline", [[join(values.baseline, "dist", "plugin", "index.js"), OPTIONS]]]] : []),
+];
+/** @type {Record<string, Array<{ cpu: number; wall: number; turnMs: number }>>} */
+const results = Object.fromEntries(SIDES.map(([label]) => [label, []]));
 for (let index = 0; index < ROUNDS; index += 1) {
-  for (const [label, plugins] of index % 2 === 0 ? [["native", []], ["full", [[PLUGIN, OPTIONS]]]] : [["full", [[PLUGIN, OPTIONS]]], ["native", []]]) {
+  for (const [label, plugins] of index % 2 === 0 ? SIDES : [...SIDES].reverse()) {
     const result = await round(label, plugins);
     results[label].push(result);
     console.error(`round ${index + 1} ${label}: server CPU ${result.cpu.toFixed(2)} s, wall ${result.wall.toFixed(1)} s, median turn ${result.turnMs.toFixed(0)} ms`);
   }
 }
 const native = median(results.native.map((r) => r.cpu));
-const full = median(results.full.map((r) => r.cpu));
+const nativeTurn = median(results.native.map((r) => r.turnMs));
 console.log(`server CPU for ${SESSIONS} concurrent sessions x ${ASKS.length} requests, median of ${ROUNDS} interleaved rounds`);
 console.log(`  without the plug-in   ${native.toFixed(2)} s`);
-console.log(`  with it (mode ${MODE}${BATCH === undefined ? "" : `, batch ${BATCH}`})   ${full.toFixed(2)} s   ratio ${(full / native).toFixed(3)}   (target <= 1.05)`);
-const nativeTurn = median(results.native.map((r) => r.turnMs));
-const fullTurn = median(results.full.map((r) => r.turnMs));
-console.log(`turn latency (median over the round's turns, median of rounds): ${nativeTurn.toFixed(0)} ms without, ${fullTurn.toFixed(0)} ms with, ratio ${(fullTurn / nativeTurn).toFixed(3)}`);
+for (const [label] of SIDES.slice(1)) {
+  const cpu = median(results[label].map((r) => r.cpu));
+  // The ratio of the medians, and the median of each round's ratio (the two sides ran back to back).
+  const perRound = median(results[label].map((r, index) => r.cpu / (results.native[index]?.cpu ?? Number.NaN)));
+  const turn = median(results[label].map((r) => r.turnMs));
+  const what = label === "baseline" ? `baseline ${values.baseline}` : "with it";
+  console.log(
+    `  ${what} (mode ${MODE}${BATCH === undefined ? "" : `, batch ${BATCH}`})   ${cpu.toFixed(2)} s   ratio ${(cpu / native).toFixed(3)}, median of the rounds' ratios ${perRound.toFixed(3)}   (target <= 1.05); turn latency ${turn.toFixed(0)} ms against ${nativeTurn.toFixed(0)} ms, ${(turn / nativeTurn).toFixed(3)}`,
+  );
+}
