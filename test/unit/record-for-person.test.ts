@@ -126,7 +126,7 @@ describe("a task's record as a person reads it", () => {
     const record = slugifyRecord();
     // The defaults keep the two latest groups whole: request 1's exchange stays, so the record is not sent.
     const inView = await afterCall({ mode: "full" }, record);
-    expect(inView.lastCall?.record).toMatchObject({ task: "t1", shown: false, replaced: 0 });
+    expect(inView.lastCall?.record).toMatchObject({ task: "t1", shown: false, replaced: 0, through: a1, compacted: false });
     expect(recordCallSentence(inView, record, clock)).toBe(`The last call for t1 (request 3, @${lastMessageTime}) did not carry it: every exchange it covers was still in view. No call has carried it yet.`);
     // A call that carried it, then one that did not: both are said.
     const carried = await afterCall(REPLACING, record);

@@ -119,15 +119,10 @@ export function reportCall(options: {
     confidence: entry?.confidence,
     ...(view.current.kind === "routed" ? { requestID: view.current.requestID } : {}),
     memory: options.memory,
-    ...(options.record ? { record: withCompaction(options.record, tallies) } : {}),
+    ...(options.record ? { record: options.record } : {}),
     ...(at === undefined ? {} : { at }),
     tokens,
   };
-}
-
-/** The record's use, marked when a compaction summary was in the call (it may hold what the record holds). */
-function withCompaction(record: RecordUse, tallies: ReadonlyMap<string, GroupTally>): RecordUse {
-  return (tallies.get("compaction")?.kept ?? 0) > 0 ? { ...record, compacted: true } : record;
 }
 
 /** The newest creation time among the messages, if any has one. */
