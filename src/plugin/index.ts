@@ -82,7 +82,11 @@ const server: Plugin = async (input, rawOptions) => {
   const offersTasksTool = store !== undefined && memory !== undefined;
   // Only where routing hides other tasks' history (router, full): what was hidden, on the model's request.
   const offersRecallTool = routing !== undefined && narrows;
-  const gatedTools = [...(offersTasksTool ? [tasksToolGated({ afterCompactionOnly: !narrows })] : []), ...(offersRecallTool ? [recallToolGated()] : [])];
+  // rcm_tasks only once a compaction is in view, in both modes: before it, memory keeps every task's
+  // history in view and full hides only what rcm_recall fetches, so the tool would ride on every
+  // call for nothing (full then sends exactly the router's tools); the compaction has changed the
+  // prompt's prefix anyway.
+  const gatedTools = [...(offersTasksTool ? [tasksToolGated({ afterCompactionOnly: true })] : []), ...(offersRecallTool ? [recallToolGated()] : [])];
   const gateTools = store && gatedTools.length > 0 ? createToolGate({ store, guard, tools: gatedTools }) : undefined;
   const hooks: Hooks = {
     config: async (config) => {
