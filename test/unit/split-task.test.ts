@@ -112,7 +112,7 @@ describe("the seed of a split-out session", () => {
     const lines = seed.split("\n");
     expect(lines[0]).toBe('This session continues task t1 "Add slugify" of OpenCode session "Tools work" (ses_old), split out by the user; below are its memory record, then the user\'s requests in it, verbatim and oldest first.');
     expect(seed).toContain(`${RECORD_OPEN} task="t1">`);
-    expect(seed).toContain("- It must lowercase the text.");
+    expect(seed).toContain("1. It must lowercase the text.");
     expect(seed).not.toContain('task="t2"');
     expect(seed.indexOf(RECORD_OPEN)).toBeLessThan(seed.indexOf(SEED_REQUEST_OPEN));
     expect(seed).toContain(`${SEED_REQUEST_OPEN} n="1">\n${REQUESTS.slug}\n</rcm-request>`);
