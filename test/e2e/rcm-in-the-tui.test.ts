@@ -186,6 +186,8 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       docs2: ["in usage.md also show an example of the quoting output", undefined],
       docs3: ["and say in usage.md that the delimiter is always a comma", undefined],
       docs4: ["in usage.md also show the --delimiter flag in that example", undefined],
+      parser2: ["back to parse_date in src/parser.py: also handle the empty string, it should raise ValueError", "src/parser.py"],
+      parser3: ["the date thing should also accept slashes", "src/parser.py"],
     } as const;
     const script = {
       stages: Object.entries(say).map(([id, [when, file]]) => ({
@@ -243,20 +245,31 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         const got = requestFor(await model.requests(), say.docs4[0]);
         for (const id of ["docs1", "docs2", "docs3"] as const) expect(got).toContain(say[id][0]);
         for (const id of ["parser", "export2"] as const) expect(got).not.toContain(say[id][0]);
+        // t1's record, as a person reads it, holds every parser request in the user's words (the
+        // uncued one too, settled by its edit), without the words that steered back to it, and
+        // nothing typed to the plug-in.
+        for (const id of ["parser2", "parser3"] as const) await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
+        const t1 = await tui.submit("/rcm show t1", (screen) => screen.includes("Memory record of t1") && screen.includes("Asked for"), 60_000);
+        const record = dialogText(t1, "/rcm show t1");
+        for (const asked of ["reject impossible months and days", "also handle the empty string, it should raise ValueError", "the date thing should also accept slashes"]) expect(record).toContain(asked);
+        const asks = record.slice(record.indexOf("Asked for"), record.indexOf("Pending"));
+        expect(asks).not.toMatch(/back to|\/rcm|show t\d|move 4|stauts/);
+        await keep("typed-show-t1", t1);
+        await closeDialog(tui, "Asked for", "Escape");
         // Nothing the verbs did was stored in the session: no model request ever carried them.
-        for (const request of await model.requests()) expect(JSON.stringify(request.body)).not.toMatch(/\/rcm (why|show|stauts|move)|show t2|stauts/);
+        for (const request of await model.requests()) expect(JSON.stringify(request.body)).not.toMatch(/\/rcm (why|show|stauts|move)|show t[12]|stauts/);
       } finally {
         await tui.close();
       }
       // A typed verb stops OpenCode's command with one logged failure (1.18 has no other way); nothing else fails.
       const log = await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8");
       const errors = log.split("\n").filter((line) => line.includes("level=ERROR"));
-      expect(errors).toHaveLength(5);
+      expect(errors).toHaveLength(6);
       for (const line of errors) expect(line).toContain("CommandAnswered: opencode-rcm answered /rcm itself");
     } finally {
       await model.close();
     }
-  }, 300_000);
+  }, 420_000);
 
   it("in mode memory, shows the task's record for a person in the panel and in /rcm show after its first turn, and the model's text on asking", async () => {
     const repo = join(temp.path, "repo-memory");
