@@ -89,7 +89,7 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 const SIDES = [
   ["native", []],
   ["plug-in", [[PLUGIN, OPTIONS]]],
-  ...(values.baseline ? [["baseline", [[join(values.baseline, "dist", "plugin", "index.js"), OPTIONS]]]] : []),
+  ...(values.baseline ? [/** @type {[string, Array<[string, object]>]} */ (["baseline", [[join(values.baseline, "dist", "plugin", "index.js"), OPTIONS]]])] : []),
 ];
 /** @type {Record<string, Array<{ cpu: number; wall: number; turnMs: number }>>} */
 const results = Object.fromEntries(SIDES.map(([label]) => [label, []]));
