@@ -102,8 +102,8 @@ describe("session usage", () => {
     ];
     const ledger = ledgerOf([["u1", "new:F"], ["u2", "new:B"], ["u3", "t1", 0.9, { aux: { calls: 1, inputTokens: 40, outputTokens: 8, ms: 30 } }]]);
     const usage = sessionUsage({ messages, requests, focus: "F", firstFocusStage: "s1", ledger });
-    expect(usage.session).toEqual({ inputTokens: 650, outputTokens: 48, cacheReadTokens: 20, cacheWriteTokens: 4, modelCalls: 4, toolCalls: 4 });
-    expect(usage.resumedFocus).toEqual({ inputTokens: 350, outputTokens: 24, cacheReadTokens: 10, cacheWriteTokens: 2, modelCalls: 2, toolCalls: 1 });
+    expect(usage.session).toEqual({ inputTokens: 674, outputTokens: 48, cachedInputTokens: 20, cacheWriteTokens: 4, modelCalls: 4, toolCalls: 4 });
+    expect(usage.resumedFocus).toEqual({ inputTokens: 362, outputTokens: 24, cachedInputTokens: 10, cacheWriteTokens: 2, modelCalls: 2, toolCalls: 1 });
     expect(usage.aux).toEqual({ calls: 1, inputTokens: 40, outputTokens: 8, ms: 30 });
     expect(usage.resumedFocusAux).toEqual(usage.aux);
 
@@ -116,7 +116,7 @@ describe("session usage", () => {
 });
 
 function line(extra: Partial<ResultLine>): ResultLine {
-  const usage = { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
+  const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
   const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
   return {
     session_id: "x", mode: "native", focus: "F", condition: "switched", locality: "near", resolved: true, failure_class: "resolved",

@@ -16,7 +16,7 @@ import { makeTempDir } from "../support/temp-dir.js";
 // The offline benchmark's report: native's switched gap, what each mode recovers of it, and
 // why switched sessions failed, under the label that says what a scripted agent measures.
 
-const usage = { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
+const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
 const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 
 function line(mode: ResultLine["mode"], condition: ResultLine["condition"], session: string, outcome: "resolved" | "lost" | "leaked" | "other"): ResultLine {

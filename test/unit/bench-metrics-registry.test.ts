@@ -31,7 +31,7 @@ describe("the bench's metric registry", () => {
 
   it("measures a finished session: required fields always, optional ones only when there is something to say", () => {
     const measured = measureSession(finished());
-    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, toolCalls: 0 };
+    const zero = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 0, toolCalls: 0 };
     const noAux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
     expect(measured).toEqual({ usage: zero, resumed_focus: zero, aux: noAux, resumed_focus_aux: noAux, timeline: [] });
     const written = measureSession(finished({ decisions: [{ index: 0, workspace: "/r/ws1/", task: "F", stage: "s1", files: [], wrote: "s1", lost: [], leaked: [] } as never] }));

@@ -13,7 +13,7 @@ import { makeTempDir } from "../support/temp-dir.js";
 // The report colours routing confidence against the threshold the plug-in ran with, kept in
 // run.json; a run.json from before it was kept gets the default.
 
-const usage = { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
+const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
 const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 const line: ResultLine = {
   session_id: "s1", mode: "router", focus: "F", condition: "switched", locality: "near", resolved: true, failure_class: "resolved",

@@ -103,7 +103,7 @@ describe("what the model received, from recorded calls", () => {
     }
     expect(simulatedCacheTokens(bodies(recorded.runs.native))).toEqual(native);
     expect(cacheAwareCost({ source: "simulated", input_tokens: 1000, cached_tokens: 800 }, 0.1)).toBeCloseTo(280);
-    const reported = { ...emptyUsage(), inputTokens: 200, cacheReadTokens: 700, cacheWriteTokens: 100 };
+    const reported = { ...emptyUsage(), inputTokens: 1000, cachedInputTokens: 700, cacheWriteTokens: 100 };
     expect(sessionCacheTokens(reported, bodies(recorded.runs.native))).toEqual({ source: "provider", input_tokens: 1000, cached_tokens: 700 });
     expect(sessionCacheTokens(emptyUsage(), [])).toBeUndefined();
   });

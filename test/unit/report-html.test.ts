@@ -4,7 +4,7 @@ import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import type { ResultLine, TimelineEntry } from "../../src/bench/run-dir/result-line.js";
 
-const usage = { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
+const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
 const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 
 function line(extra: Partial<ResultLine>): ResultLine {
@@ -55,8 +55,8 @@ describe("report.html", () => {
     expect(html).toContain(`fill="${CONFIDENCE_BINS[0]?.colour}"`);
     expect(html).toContain(`fill="${CONFIDENCE_BINS[2]?.colour}"`);
     // Per session, input tokens per call by mode; at the top, the means per condition.
-    expect(html).toContain("s1: input tokens per model call by mode");
-    expect(html).toContain("switched sessions: mean input tokens per model call by mode");
+    expect(html).toContain("s1: input tokens (reported) per model call by mode");
+    expect(html).toContain("switched sessions: mean input tokens (reported) per model call by mode");
     expect(html.match(/<polyline class="mark" data-mode="full"/g)?.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -64,8 +64,8 @@ describe("report.html", () => {
     const markdown = renderReport(results, { title: "t", cacheReadPrice: 0.5 });
     expect(markdown).toContain("cached reads at 0.5x");
     // native: 200 + 800 x 0.5 = 600; full: 200 + 400 x 0.5 = 400, so 0.667x.
-    expect(markdown).toContain("| native | switched | 1 | simulated | 1000 | 800 | 600 | 1.000x |");
-    expect(markdown).toContain("| full | switched | 1 | simulated | 600 | 400 | 400 | 0.667x |");
+    expect(markdown).toContain("| native | switched | 1 | estimated | 1000 | 800 | 600 | 1.000x |");
+    expect(markdown).toContain("| full | switched | 1 | estimated | 600 | 400 | 400 | 0.667x |");
     expect(markdown).toContain("| native | switched | 1 | 100.0% | 75.0% | 0 | - | - |");
     expect(markdown).toContain("| full | switched | 1 | 100.0% (50.0% cited) | 0.0% | 0 | - | - |");
     expect(renderHtmlReport(results, { title: "t", cacheReadPrice: 0.5 })).toContain("<td>0.667x</td>");

@@ -15,12 +15,12 @@ export function cacheAwareCost(cache: CacheTokens, readPrice: number): number {
 }
 
 /**
- * The provider's counts when it reported any cache use (OpenCode stores `input` without
- * the cached part); otherwise a simulation over the recorded calls, if there are any.
+ * The provider's reported counts when it reported any cache use; otherwise an estimate: a
+ * simulation over the recorded calls, if there are any.
  */
 export function sessionCacheTokens(usage: Usage, calls: readonly ChatBody[]): CacheTokens | undefined {
-  if (usage.cacheReadTokens + usage.cacheWriteTokens > 0) {
-    return { source: "provider", input_tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens, cached_tokens: usage.cacheReadTokens };
+  if (usage.cachedInputTokens + usage.cacheWriteTokens > 0) {
+    return { source: "provider", input_tokens: usage.inputTokens, cached_tokens: usage.cachedInputTokens };
   }
   if (calls.length === 0) return undefined;
   return simulatedCacheTokens(calls);

@@ -3,7 +3,7 @@ import type { AuxUsage } from "../../core/routing/decision.js";
 import type { Ledger } from "../../core/routing/ledger.js";
 import type { SentRequest } from "../drive/run-session.js";
 import { type FinishedSession, metric } from "./metric.js";
-import { type StoredCall, storedRequests } from "./stored-requests.js";
+import { callInputTokens, type StoredCall, storedRequests } from "./stored-requests.js";
 import { type AuxTotals, addUsage, emptyAux, emptyUsage, type Usage } from "./usage.js";
 
 export interface SessionUsage {
@@ -53,12 +53,13 @@ export function sessionUsage(options: {
   return result;
 }
 
+/** One call's reported usage; OpenCode stores `input` without the cache reads and writes, which count here. */
 function callUsage(call: StoredCall): Usage {
   const { tokens } = call.info;
   return {
-    inputTokens: tokens.input,
+    inputTokens: callInputTokens(call),
     outputTokens: tokens.output + tokens.reasoning,
-    cacheReadTokens: tokens.cache.read,
+    cachedInputTokens: tokens.cache.read,
     cacheWriteTokens: tokens.cache.write,
     modelCalls: 1,
     toolCalls: call.parts.filter((part) => part.type === "tool").length,

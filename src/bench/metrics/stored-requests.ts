@@ -5,6 +5,12 @@ import type { MessageWithParts } from "../../core/messages.js";
 /** A model call as stored: an assistant message. */
 export type StoredCall = MessageWithParts & { info: AssistantMessage };
 
+/** A call's input tokens as reported, cached included: OpenCode stores `input` without the cache reads and writes. */
+export function callInputTokens(call: StoredCall): number {
+  const { tokens } = call.info;
+  return tokens.input + tokens.cache.read + tokens.cache.write;
+}
+
 /** A request as stored: the user's message and the model calls that followed it. */
 export interface StoredRequest {
   message: MessageWithParts;

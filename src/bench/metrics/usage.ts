@@ -1,8 +1,12 @@
-/** What a stretch of a session cost. */
+/** What a stretch of a session cost, as the model reported it (OpenCode's stored usage). */
 export interface Usage {
+  /** All input tokens, cached included. */
   inputTokens: number;
+  /** Reasoning included. */
   outputTokens: number;
-  cacheReadTokens: number;
+  /** Of the input tokens, cache reads. */
+  cachedInputTokens: number;
+  /** Of the input tokens, cache writes. */
   cacheWriteTokens: number;
   modelCalls: number;
   toolCalls: number;
@@ -16,7 +20,7 @@ export interface AuxTotals {
 }
 
 export function emptyUsage(): Usage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, toolCalls: 0 };
+  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 0, toolCalls: 0 };
 }
 
 export function emptyAux(): AuxTotals {
@@ -26,7 +30,7 @@ export function emptyAux(): AuxTotals {
 export function addUsage(into: Usage, add: Usage): void {
   into.inputTokens += add.inputTokens;
   into.outputTokens += add.outputTokens;
-  into.cacheReadTokens += add.cacheReadTokens;
+  into.cachedInputTokens += add.cachedInputTokens;
   into.cacheWriteTokens += add.cacheWriteTokens;
   into.modelCalls += add.modelCalls;
   into.toolCalls += add.toolCalls;

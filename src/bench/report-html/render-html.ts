@@ -24,6 +24,10 @@ summary { cursor: pointer; font-weight: 600; }
 .charts { display: flex; flex-wrap: wrap; gap: 10px 28px; align-items: flex-start; }
 `;
 
+/** What the token charts draw, and what a drop in them means. */
+const TOKENS_NOTE =
+  "Each model call's input tokens as reported (cached included), in order across the session's requests. Lines that coincide are drawn in alternating dashes and named \"same as\" in the legend. A sharp drop is a compaction, marked by a dashed line and a triangle in the mode's colour: OpenCode had a call write a summary of the history so far, and the calls after it get the summary and a recent tail instead of the whole history. A call the provider refused as too long (what makes OpenCode compact early) reports 0 input tokens.";
+
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no script, nothing fetched)
  * with the report's tables and charts: resolution with the gap, input tokens per model call
@@ -40,14 +44,16 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
     `<p>${results.length} session runs.</p>`,
     '<h2 id="resolution">Resolution</h2>',
     resolutionChart(results),
+    note(table("resolution")),
     tableHtml(table("resolution")),
-    '<h2 id="tokens">Input tokens per model call</h2>',
+    '<h2 id="tokens">Input tokens per model call (reported)</h2>',
+    `<p class="note">${escapeHtml(TOKENS_NOTE)}</p>`,
     '<div class="charts">',
     ...CONDITIONS.filter((condition) => results.some((line) => line.condition === condition)).map((condition) => meanTokensChart(results, condition)),
     "</div>",
     ...["cache-cost", "fidelity", "cost", "failures"].map((id) => section(table(id))),
     '<h2 id="sessions">Sessions</h2>',
-    '<p class="note">Each request of the session in order, a lane per task (the focus first), for each mode; hover a dot for its routing decision. Input tokens per model call on the right.</p>',
+    '<p class="note">Each request of the session in order, a lane per task (the focus first), for each mode; hover a dot for its routing decision. Input tokens (reported) per model call on the right, compactions marked.</p>',
     timelineLegend(bins),
     ...sessions(results, bins),
     "</body></html>",
@@ -75,7 +81,7 @@ function sessions(results: readonly ResultLine[], bins: readonly ConfidenceBin[]
   return ids.map((id) => {
     const runs = MODES.flatMap((mode) => results.filter((line) => line.session_id === id && line.mode === mode));
     const first = runs[0] as ResultLine;
-    const outcomes = runs.map((line) => `${line.mode} ${line.resolved ? "resolved" : line.failure_class}`).join(", ");
+    const outcomes = runs.map((line) => `${line.mode}: ${line.resolved ? "resolved" : `failed (${line.failure_class})`}`).join(", ");
     return [
       `<details${id === opened ? " open" : ""}><summary>${escapeHtml(id)}: ${first.condition}, ${first.locality}; ${escapeHtml(outcomes)}</summary>`,
       '<div class="charts"><div>',
@@ -89,7 +95,11 @@ function sessions(results: readonly ResultLine[], bins: readonly ConfidenceBin[]
 
 function section(table: ReportTable | undefined): string {
   if (!table) return "";
-  return [`<h2 id="${table.id}">${escapeHtml(table.heading)}</h2>`, table.note ? `<p class="note">${escapeHtml(table.note)}</p>` : "", tableHtml(table)].filter(Boolean).join("\n");
+  return [`<h2 id="${table.id}">${escapeHtml(table.heading)}</h2>`, note(table), tableHtml(table)].filter(Boolean).join("\n");
+}
+
+function note(table: ReportTable | undefined): string {
+  return table?.note ? `<p class="note">${escapeHtml(table.note)}</p>` : "";
 }
 
 export function tableHtml(table: ReportTable | undefined): string {

@@ -1,4 +1,4 @@
-import { at, label, niceMax, svgElement, yAxis } from "../../svg/svg-kit.js";
+import { at, escapeHtml, label, niceMax, svgElement, yAxis } from "../../svg/svg-kit.js";
 import { linesOf, modesOf } from "../results/summaries.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { MODE_COLOURS } from "./palette.js";
@@ -7,32 +7,54 @@ const LEFT = 56;
 const TOP = 26;
 const PLOT = 150;
 const WIDTH = 520;
-/** Lines drawn widest first, so a mode hidden under another's identical line still shows at its edges. */
-const STROKES = [6, 4, 2.5, 1.5];
+const STROKE = 2.5;
+/** Identical lines are drawn in turns of this many pixels each, so every mode's colour shows. */
+const DASH = 7;
+const COMPACTION_COLOUR = "#111827";
 
 interface Series {
   mode: string;
   values: readonly number[];
+  /** Model calls (positions in `values`) where OpenCode compacted, with how many of the series' sessions did. */
+  compactions: ReadonlyMap<number, number>;
+  sessions: number;
 }
 
-/** Input tokens of each model call of one session, a line per mode. */
+/** Reported input tokens of each model call of one session, a line per mode, OpenCode's compactions marked. */
 export function sessionTokensChart(runs: readonly ResultLine[]): string {
-  const series = runs.map((line) => ({ mode: line.mode, values: callInputs(line) }));
-  return tokensChart(series, `${runs[0]?.session_id ?? ""}: input tokens per model call by mode`);
+  const series = runs.map((line) => ({ mode: line.mode, values: callInputs(line), compactions: countCompactions([line]), sessions: 1 }));
+  return tokensChart(series, `${runs[0]?.session_id ?? ""}: input tokens (reported) per model call by mode`);
 }
 
-/** Mean input tokens at each model call's position over a condition's sessions, a line per mode. */
+/** Mean reported input tokens at each model call's position over a condition's sessions, a line per mode. */
 export function meanTokensChart(results: readonly ResultLine[], condition: ResultLine["condition"]): string {
   const series = modesOf(results).map((mode) => {
-    const calls = linesOf(results, mode, condition).map(callInputs);
+    const lines = linesOf(results, mode, condition);
+    const calls = lines.map(callInputs);
     const longest = Math.max(0, ...calls.map((values) => values.length));
     const values = Array.from({ length: longest }, (_, index) => {
       const here = calls.flatMap((values) => (index < values.length ? [values[index] as number] : []));
       return here.reduce((sum, value) => sum + value, 0) / here.length;
     });
-    return { mode, values };
+    return { mode, values, compactions: countCompactions(lines), sessions: lines.length };
   });
-  return tokensChart(series, `${condition} sessions: mean input tokens per model call by mode`);
+  return tokensChart(series, `${condition} sessions: mean input tokens (reported) per model call by mode`);
+}
+
+/**
+ * The model calls where OpenCode compacted (the call that wrote the summary), as positions in
+ * the line's calls in order, each with the number of lines that compacted there.
+ */
+export function countCompactions(lines: readonly ResultLine[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const line of lines) {
+    let offset = 0;
+    for (const entry of line.timeline ?? []) {
+      for (const position of entry.compactions ?? []) counts.set(offset + position, (counts.get(offset + position) ?? 0) + 1);
+      offset += entry.call_input_tokens.length;
+    }
+  }
+  return counts;
 }
 
 function tokensChart(series: readonly Series[], title: string): string {
@@ -44,15 +66,44 @@ function tokensChart(series: readonly Series[], title: string): string {
   const y = (value: number) => TOP + PLOT - (PLOT * value) / max;
   const body = [label(LEFT, 14, title, { size: 11, weight: "bold" }), ...yAxis({ x: LEFT, top: TOP, height: PLOT, width: width - LEFT - 10, max, format: (value) => (value >= 1000 ? `${Math.round(value / 100) / 10}k` : `${Math.round(value)}`) })];
   body.push(label(width - 12, TOP + PLOT + 16, "model call →", { anchor: "end", size: 10 }));
+  const same = sameAs(series);
+  let legendX = LEFT;
   series.forEach((one, index) => {
     const colour = MODE_COLOURS[one.mode] ?? "#000";
+    const group = same[index] as { first: number; rank: number; size: number };
+    for (const [call, count] of [...one.compactions].sort(([a], [b]) => a - b)) {
+      const where = one.sessions > 1 ? `${count} of ${one.sessions} sessions` : "OpenCode";
+      body.push(
+        `<line class="compaction" data-mode="${one.mode}" x1="${at(x(call))}" y1="${TOP}" x2="${at(x(call))}" y2="${TOP + PLOT}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="3 3"><title>${escapeHtml(`${one.mode}: ${where} compacted at model call ${call + 1}`)}</title></line>`,
+        `<path d="M${at(x(call) - 4)},${TOP - 6} L${at(x(call) + 4)},${TOP - 6} L${at(x(call))},${TOP} Z" fill="${colour}"/>`,
+      );
+    }
     if (one.values.length > 0) {
       const points = one.values.map((value, call) => `${at(x(call))},${at(y(value))}`).join(" ");
-      body.push(`<polyline class="mark" data-mode="${one.mode}" points="${points}" fill="none" stroke="${colour}" stroke-width="${STROKES[index] ?? 1.5}" stroke-linejoin="round"/>`);
+      const dash = group.size > 1 ? ` stroke-dasharray="${DASH} ${DASH * (group.size - 1)}" stroke-dashoffset="${DASH * group.rank}"` : "";
+      body.push(`<polyline class="mark" data-mode="${one.mode}" points="${points}" fill="none" stroke="${colour}" stroke-width="${STROKE}" stroke-linejoin="round"${dash}/>`);
     }
-    body.push(`<rect x="${LEFT + index * 90}" y="${TOP + PLOT + 24}" width="12" height="4" fill="${colour}"/>`, label(LEFT + 16 + index * 90, TOP + PLOT + 30, one.mode, { size: 10 }));
+    const name = group.rank > 0 ? `${one.mode} (same as ${series[group.first]?.mode})` : one.mode;
+    body.push(`<rect x="${legendX}" y="${TOP + PLOT + 24}" width="12" height="4" fill="${colour}"/>`, label(legendX + 16, TOP + PLOT + 30, name, { size: 10 }));
+    legendX += 16 + name.length * 5.5 + 14;
   });
+  if (series.some((one) => one.compactions.size > 0)) {
+    body.push(
+      `<line x1="${at(legendX + 6)}" y1="${TOP + PLOT + 22}" x2="${at(legendX + 6)}" y2="${TOP + PLOT + 32}" stroke="${COMPACTION_COLOUR}" stroke-width="1.5" stroke-dasharray="3 3"/>`,
+      label(legendX + 12, TOP + PLOT + 30, "compaction", { size: 10 }),
+    );
+  }
   return svgElement({ width, height: TOP + PLOT + 38, label: title, kind: "tokens", body });
+}
+
+/** For each series, the first series drawing the same line, its rank among those that do, and how many do. */
+function sameAs(series: readonly Series[]): { first: number; rank: number; size: number }[] {
+  const key = (one: Series) => one.values.join(",");
+  return series.map((one, index) => {
+    if (one.values.length === 0) return { first: index, rank: 0, size: 1 };
+    const group = series.flatMap((other, position) => (key(other) === key(one) ? [position] : []));
+    return { first: group[0] ?? index, rank: group.indexOf(index), size: group.length };
+  });
 }
 
 function callInputs(line: ResultLine): number[] {

@@ -1,4 +1,5 @@
-import type { ResultLine } from "../run-dir/result-line.js";
+import { CHARS_PER_TOKEN } from "../../core/memory/estimate-tokens.js";
+import type { CacheTokens, ResultLine } from "../run-dir/result-line.js";
 import { CONDITIONS } from "../suite/schema.js";
 import { CONTEXT_FAILURE_NAMES, contextFailure, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, recoveredShare, resolvedRate } from "./summaries.js";
 
@@ -10,6 +11,10 @@ export interface ReportTable {
   header: string[];
   rows: string[][];
 }
+
+/** What near and far mean, as `isNear` (suite/make-sessions.ts) decides when the sessions are made. */
+export const LOCALITY_NOTE =
+  "near: an interrupting task's reference patch changes source files in a directory where the focus task's patch does; far: none of them does.";
 
 /** The report's tables in order; tables whose data no line carries are left out. */
 export function reportTables(results: readonly ResultLine[], options: { cacheReadPrice: number }): ReportTable[] {
@@ -32,7 +37,7 @@ function resolutionTable(results: readonly ResultLine[]): ReportTable {
   return {
     id: "resolution",
     heading: "Resolution",
-    note: "gap: uninterrupted minus switched, in points. Recovers: how much of native's switched gap the mode closes (its switched rate climbing from native's switched toward native's uninterrupted); - when native has no gap.",
+    note: `${LOCALITY_NOTE} gap: uninterrupted minus switched, in points. Recovers: how much of native's switched gap the mode closes (its switched rate climbing from native's switched toward native's uninterrupted); - when native has no gap.`,
     header: ["mode", "uninterrupted", "switched", "gap (pts)", "near gap", "far gap", "recovers native's gap"],
     rows,
   };
@@ -66,18 +71,26 @@ export function gapTable(results: readonly ResultLine[]): ReportTable {
   };
 }
 
+/** How the cost table's and the token charts' counts were made, said once for both reports. */
+export const REPORTED_NOTE =
+  "Reported: the agent's model's own counts, which OpenCode stored with each model call (the line's usage), summed over the session. input: every prompt token, cached included; cached: of those, read from the provider's prompt cache; cache write: of those, written to it; output: reasoning included. The scripted agents' model reports a call's input as the characters of its messages as JSON over 4, without the tool definitions, and nothing cached.";
+
 function costTable(results: readonly ResultLine[]): ReportTable {
   const rows = groups(results).map(({ mode, condition, group }) => {
     const mean = (pick: (line: ResultLine) => number) => String(Math.round(group.reduce((sum, line) => sum + pick(line), 0) / group.length));
     return [
-      mode, condition, String(group.length), mean((l) => l.usage.inputTokens), mean((l) => l.usage.outputTokens), mean((l) => l.usage.cacheReadTokens),
-      mean((l) => l.usage.cacheWriteTokens), mean((l) => l.usage.modelCalls), mean((l) => l.usage.toolCalls),
-      mean((l) => l.resumed_focus.inputTokens + l.resumed_focus.outputTokens), mean((l) => l.resumed_focus.modelCalls), mean((l) => l.aux.calls),
-      mean((l) => l.aux.inputTokens + l.aux.outputTokens),
+      mode, condition, String(group.length), mean((l) => l.usage.inputTokens), mean((l) => l.usage.cachedInputTokens), mean((l) => l.usage.cacheWriteTokens),
+      mean((l) => l.usage.outputTokens), mean((l) => l.usage.modelCalls), mean((l) => l.usage.toolCalls),
+      mean((l) => l.resumed_focus.inputTokens), mean((l) => l.resumed_focus.outputTokens), mean((l) => l.resumed_focus.modelCalls),
+      mean((l) => l.aux.calls), mean((l) => l.aux.inputTokens), mean((l) => l.aux.outputTokens),
     ];
   });
-  const header = ["mode", "condition", "n", "tokens in", "tokens out", "cache read", "cache write", "model calls", "tool calls", "resumed-focus tokens", "resumed-focus calls", "aux calls", "aux tokens"];
-  return { id: "cost", heading: "Cost per session (means)", header, rows };
+  const header = [
+    "mode", "condition", "n", "input (reported)", "cached (reported)", "cache write (reported)", "output (reported)", "model calls", "tool calls",
+    "resumed-focus input (reported)", "resumed-focus output (reported)", "resumed-focus calls", "aux calls", "aux input (reported)", "aux output (reported)",
+  ];
+  const note = `${REPORTED_NOTE} resumed-focus: the focus task's requests after its first stage. aux: the plug-in's own model (routing, memory updates), as its endpoint reported it.`;
+  return { id: "cost", heading: "Cost per session (means, reported tokens)", note, header, rows };
 }
 
 function fidelityTable(results: readonly ResultLine[]): ReportTable | undefined {
@@ -101,6 +114,9 @@ function fidelityTable(results: readonly ResultLine[]): ReportTable | undefined 
   };
 }
 
+/** What a cache source's counts are, in the cache table's words. */
+const CACHE_SOURCE_NAMES: Record<CacheTokens["source"], string> = { provider: "reported", simulated: "estimated" };
+
 function cacheCostTable(results: readonly ResultLine[], readPrice: number): ReportTable | undefined {
   if (!results.some((line) => line.cache !== undefined)) return undefined;
   const rows: string[][] = [];
@@ -110,14 +126,19 @@ function cacheCostTable(results: readonly ResultLine[], readPrice: number): Repo
       const summary = costSummary(linesOf(results, mode, condition), readPrice);
       if (!summary) continue;
       const ratio = native ? `${(summary.cost / native.cost).toFixed(3)}x` : "-";
-      rows.push([mode, condition, String(summary.sessions), summary.sources, String(Math.round(summary.inputTokens)), String(Math.round(summary.cachedTokens)), String(Math.round(summary.cost)), ratio]);
+      const source = summary.sources.map((one) => CACHE_SOURCE_NAMES[one]).join("+");
+      rows.push([mode, condition, String(summary.sessions), source, String(Math.round(summary.inputTokens)), String(Math.round(summary.cachedTokens)), String(Math.round(summary.cost)), ratio]);
     }
   }
+  const sources = [...new Set(results.flatMap((line) => (line.cache ? [line.cache.source] : [])))];
+  const only = sources.length === 1 ? sources[0] : undefined;
+  const input = only === "simulated" ? "input (estimated)" : only === "provider" ? "input (reported)" : "input (see source)";
+  const cached = only === "simulated" ? "cached (estimated: simulated prefix cache)" : only === "provider" ? "cached (reported)" : "cached (see source)";
   return {
     id: "cache-cost",
     heading: `Cache-aware input cost per session (means; cached reads at ${readPrice}x)`,
-    note: "provider: the provider's own cache counts. simulated: OpenAI-style prefix caching (1,024-token minimum, 128-token blocks) replayed over the recorded calls, in estimated tokens. Cost is in uncached-token units.",
-    header: ["mode", "condition", "n", "source", "input tokens", "cached", "cost", "vs native"],
+    note: `reported: the provider's own counts, the cost table's input and cached. estimated: every recorded model call as the provider received it (tool definitions, system prompt and messages, as JSON) at ${CHARS_PER_TOKEN} characters per token, with OpenAI-style prefix caching (1,024-token minimum, 128-token blocks) replayed over the session's calls. It counts the tool definitions on every call and fewer characters per token than the scripted model, so it is several times the cost table's reported input for the same session. Cost is in uncached-token units.`,
+    header: ["mode", "condition", "n", "source", input, cached, "cost", "vs native"],
     rows,
   };
 }

@@ -1,6 +1,6 @@
 import { MODES, type Mode } from "../../config/modes.js";
 import { cacheAwareCost } from "../metrics/cache-cost.js";
-import type { FidelityPoint, ResultLine } from "../run-dir/result-line.js";
+import type { CacheTokens, FidelityPoint, ResultLine } from "../run-dir/result-line.js";
 import type { Condition } from "../suite/schema.js";
 
 
@@ -75,7 +75,8 @@ export function fidelitySummary(group: readonly ResultLine[], at: FidelityPoint[
 
 export interface CostSummary {
   sessions: number;
-  sources: string;
+  /** Where the lines' counts come from, in order. */
+  sources: CacheTokens["source"][];
   inputTokens: number;
   cachedTokens: number;
   /** Mean cache-aware input cost per session, in uncached-token units. */
@@ -89,7 +90,7 @@ export function costSummary(group: readonly ResultLine[], readPrice: number): Co
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   return {
     sessions: withCache.length,
-    sources: [...new Set(withCache.map((cache) => cache.source))].sort().join("+"),
+    sources: [...new Set(withCache.map((cache) => cache.source))].sort(),
     inputTokens: mean(withCache.map((cache) => cache.input_tokens)),
     cachedTokens: mean(withCache.map((cache) => cache.cached_tokens)),
     cost: mean(withCache.map((cache) => cacheAwareCost(cache, readPrice))),

@@ -2,11 +2,17 @@ import { z } from "zod";
 import { MODES } from "../../config/modes.js";
 import { CONDITIONS, LOCALITIES } from "../suite/schema.js";
 
+/**
+ * What a stretch of a session cost, as reported: the agent's model's own counts (a provider's,
+ * or the scripted model's) that OpenCode stored with each call, added up. Never estimated.
+ * Lines written before `cachedInputTokens` had `inputTokens` without the cached part and
+ * `cacheReadTokens`; `readResults` converts them.
+ */
 const UsageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadTokens: z.number(),
-  cacheWriteTokens: z.number(),
+  inputTokens: z.number().describe("Input (prompt) tokens of every model call, cached ones included, as reported."),
+  outputTokens: z.number().describe("Output tokens, reasoning included, as reported."),
+  cachedInputTokens: z.number().describe("Of the input tokens, the ones read from the provider's prompt cache, as reported."),
+  cacheWriteTokens: z.number().describe("Of the input tokens, the ones written to the prompt cache (providers that count writes), as reported."),
   modelCalls: z.number(),
   toolCalls: z.number(),
 });
@@ -24,8 +30,10 @@ const TimelineEntrySchema = z.object({
   confidence: z.number().optional(),
   /** Below the threshold: the model got the full history. */
   fallback: z.boolean().optional(),
-  /** Input tokens of each model call the request took (cache reads and writes included). */
-  call_input_tokens: z.array(z.number()),
+  /** Input tokens of each model call the request took (cached included), as reported; 0 for a call the provider refused. */
+  call_input_tokens: z.array(z.number()).describe("Input tokens of each model call of the request, cached included, as reported."),
+  /** Positions in `call_input_tokens` of OpenCode's compaction calls: the calls after one see its summary, not the history before it. */
+  compactions: z.array(z.number()).optional().describe("Positions in call_input_tokens of the calls that wrote OpenCode's compaction summary."),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
 
@@ -47,12 +55,16 @@ const FidelityPointSchema = z.object({
 });
 export type FidelityPoint = z.infer<typeof FidelityPointSchema>;
 
-/** What a cache-aware price is computed from: all input tokens, and how many were cache reads. */
+/**
+ * What a cache-aware price is computed from: all input tokens, and how many were cache reads.
+ * `provider`: reported (the line's `usage`); `simulated`: estimated, characters over
+ * CHARS_PER_TOKEN of the recorded calls as sent (tools, system prompt and messages), with an
+ * OpenAI-style prefix cache replayed over them (docs/benchmark-token-counts.md).
+ */
 const CacheTokensSchema = z.object({
-  /** `provider`: the provider's own cache counts; `simulated`: a prefix cache replayed over the recorded calls. */
-  source: z.enum(["provider", "simulated"]),
-  input_tokens: z.number(),
-  cached_tokens: z.number(),
+  source: z.enum(["provider", "simulated"]).describe("provider: reported by the provider; simulated: estimated over the recorded calls."),
+  input_tokens: z.number().describe("Input tokens of every model call, cached included."),
+  cached_tokens: z.number().describe("Of those, cache reads (the provider's, or the simulated prefix cache's)."),
 });
 export type CacheTokens = z.infer<typeof CacheTokensSchema>;
 
