@@ -67,15 +67,18 @@ function tokensChart(series: readonly Series[], title: string): string {
   const body = [label(LEFT, 14, title, { size: 11, weight: "bold" }), ...yAxis({ x: LEFT, top: TOP, height: PLOT, width: width - LEFT - 10, max, format: (value) => (value >= 1000 ? `${Math.round(value / 100) / 10}k` : `${Math.round(value)}`) })];
   body.push(label(width - 12, TOP + PLOT + 16, "model call →", { anchor: "end", size: 10 }));
   const same = sameAs(series);
-  let legendX = LEFT;
+  const legend = legendPlacer();
   series.forEach((one, index) => {
     const colour = MODE_COLOURS[one.mode] ?? "#000";
     const group = same[index] as { first: number; rank: number; size: number };
+    // Modes that compact at the same call get their marks side by side.
+    const shift = (index - (series.length - 1) / 2) * 3;
     for (const [call, count] of [...one.compactions].sort(([a], [b]) => a - b)) {
       const where = one.sessions > 1 ? `${count} of ${one.sessions} sessions` : "OpenCode";
+      const mark = x(call) + shift;
       body.push(
-        `<line class="compaction" data-mode="${one.mode}" x1="${at(x(call))}" y1="${TOP}" x2="${at(x(call))}" y2="${TOP + PLOT}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="3 3"><title>${escapeHtml(`${one.mode}: ${where} compacted at model call ${call + 1}`)}</title></line>`,
-        `<path d="M${at(x(call) - 4)},${TOP - 6} L${at(x(call) + 4)},${TOP - 6} L${at(x(call))},${TOP} Z" fill="${colour}"/>`,
+        `<line class="compaction" data-mode="${one.mode}" x1="${at(mark)}" y1="${TOP}" x2="${at(mark)}" y2="${TOP + PLOT}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="3 3"><title>${escapeHtml(`${one.mode}: ${where} compacted at model call ${call + 1}`)}</title></line>`,
+        `<path d="M${at(mark - 4)},${TOP - 6} L${at(mark + 4)},${TOP - 6} L${at(mark)},${TOP} Z" fill="${colour}"/>`,
       );
     }
     if (one.values.length > 0) {
@@ -84,16 +87,36 @@ function tokensChart(series: readonly Series[], title: string): string {
       body.push(`<polyline class="mark" data-mode="${one.mode}" points="${points}" fill="none" stroke="${colour}" stroke-width="${STROKE}" stroke-linejoin="round"${dash}/>`);
     }
     const name = group.rank > 0 ? `${one.mode} (same as ${series[group.first]?.mode})` : one.mode;
-    body.push(`<rect x="${legendX}" y="${TOP + PLOT + 24}" width="12" height="4" fill="${colour}"/>`, label(legendX + 16, TOP + PLOT + 30, name, { size: 10 }));
-    legendX += 16 + name.length * 5.5 + 14;
+    const { left, top } = legend.place(name);
+    body.push(`<rect x="${at(left)}" y="${top - 6}" width="12" height="4" fill="${colour}"/>`, label(left + 16, top, name, { size: 10 }));
   });
   if (series.some((one) => one.compactions.size > 0)) {
+    const { left, top } = legend.place("compaction");
     body.push(
-      `<line x1="${at(legendX + 6)}" y1="${TOP + PLOT + 22}" x2="${at(legendX + 6)}" y2="${TOP + PLOT + 32}" stroke="${COMPACTION_COLOUR}" stroke-width="1.5" stroke-dasharray="3 3"/>`,
-      label(legendX + 12, TOP + PLOT + 30, "compaction", { size: 10 }),
+      `<line x1="${at(left + 6)}" y1="${top - 8}" x2="${at(left + 6)}" y2="${top + 2}" stroke="${COMPACTION_COLOUR}" stroke-width="1.5" stroke-dasharray="3 3"/>`,
+      label(left + 16, top, "compaction", { size: 10 }),
     );
   }
-  return svgElement({ width, height: TOP + PLOT + 38, label: title, kind: "tokens", body });
+  return svgElement({ width, height: legend.bottom() + 8, label: title, kind: "tokens", body });
+}
+
+/** Legend items left to right under the plot, on a new row when one would run past the chart. */
+function legendPlacer() {
+  let left = LEFT;
+  let top = TOP + PLOT + 30;
+  return {
+    place(name: string): { left: number; top: number } {
+      const width = 16 + name.length * 5.5 + 14;
+      if (left > LEFT && left + width > WIDTH) {
+        left = LEFT;
+        top += 16;
+      }
+      const placed = { left, top };
+      left += width;
+      return placed;
+    },
+    bottom: () => top,
+  };
 }
 
 /** For each series, the first series drawing the same line, its rank among those that do, and how many do. */
