@@ -176,16 +176,16 @@ describe("the faithful playbook", () => {
 
     it("a missing variant, or one that writes other files", async () => {
       await suite(good, { "tasks/a/faithful/stage-2/without-stage-1/n.py": "" });
-      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(`${join(temp.path, "tasks", "a", "faithful", "stage-2", "without-stage-1")}: (folder): holds m.py, n.py; the stage writes m.py`);
+      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(`${join(temp.path, "tasks", "a", "faithful")}: stage-2/without-stage-1: holds m.py, n.py; the stage writes m.py`);
       await suite(good, { "tasks/a/faithful/stage-2/without-stage-3/m.py": "" });
-      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/without-stage-3: \(folder\): not a variant of stage-2/);
+      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/stage-2\/without-stage-3: not a variant of stage-2/);
     });
 
     it("a confusion whose tasks share no word, or without its files", async () => {
       await suite(good, { "tasks/a/faithful/confusions.json": JSON.stringify([{ stage: "stage-2", with: "b/stage-1", shared: "empty" }]) });
-      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/confusions\.json: shared: "empty" is in no request of a/);
+      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/confusions\.json: 0\.shared: "empty" is in no request of a/);
       await suite(good, { "tasks/a/faithful/confusions.json": JSON.stringify([{ stage: "stage-2", with: "b/stage-1", shared: "make" }]) });
-      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/with-b\.stage-1: \(folder\): missing: the files written at stage-2 when b\/stage-1's requirement leaks in/);
+      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/stage-2\/with-b\.stage-1: missing: the files written at stage-2 when b\/stage-1's requirement leaks in/);
     });
   });
 });

@@ -2,8 +2,8 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
 import type { RcmError } from "../../errors/rcm-error.js";
-import { suiteError } from "../suite/suite-error.js";
 import { TASKS_DIR } from "../suite/task-folder.js";
+import { type FieldProblem, fileProblemsError, formatHint, zodProblems } from "./file-problems-error.js";
 import { loadPlaybook } from "./playbook.js";
 import { normalizeText } from "./what-was-said.js";
 
@@ -54,8 +54,33 @@ export const FAITHFUL_DIR = "faithful";
 const RULES_FILE = "rules.json";
 const CONFUSIONS_FILE = "confusions.json";
 
-const RulesSchema = z.record(z.string(), z.string().min(1));
-const ConfusionsSchema = z.array(z.strictObject({ stage: z.string().min(1), with: z.string().regex(/^[^/]+\/[^/]+$/, "must be <task>/<stage>"), shared: z.string().min(1) }));
+/** `tasks/<id>/faithful/rules.json`: for each stage, the phrase of its request that states its requirement. */
+export const FaithfulRulesSchema = z
+  .record(
+    z.string().describe("A stage id of the task, as agent.json names it."),
+    z
+      .string()
+      .min(1)
+      .describe(
+        "A phrase of the stage's request that states its requirement and is in no other request of agent.json (compared lower-cased, without backticks, whitespace collapsed); the stage counts as seen when a call's words contain it.",
+      ),
+  )
+  .describe("Every stage of the task in agent.json, and no other, with its rule phrase.");
+
+/** One entry of `tasks/<id>/faithful/confusions.json`. */
+export const ConfusionSchema = z
+  .strictObject({
+    stage: z.string().min(1).describe("The stage of this task at which the other requirement leaks in."),
+    with: z
+      .string()
+      .regex(/^[^/]+\/[^/]+$/, "must be <task>/<stage>")
+      .describe("The other task's stage whose requirement the agent applies here, as <task>/<stage> (a stage of another task in agent.json)."),
+    shared: z.string().min(1).describe("A word both tasks' requests use (compared as rules are), which is what makes them confusable."),
+  })
+  .describe("Another task's requirement the faithful agent applies at `stage` when it sees that requirement's rule phrase; its files are in <stage>/with-<task>.<stage>/.");
+
+/** `tasks/<id>/faithful/confusions.json` (optional): the task's confusions with other tasks. */
+export const ConfusionsSchema = z.array(ConfusionSchema);
 
 /** Every non-empty subset of `ids`, each in their order, joined by "+". */
 export function missingSets(ids: readonly string[]): string[] {
@@ -64,24 +89,27 @@ export function missingSets(ids: readonly string[]): string[] {
   return sets;
 }
 
-/** Reads a suite's `agent.json` and its tasks' `faithful/` folders; a problem names the file. */
+type PlaybookTasks = Awaited<ReturnType<typeof loadPlaybook>>["tasks"];
+type PlaybookTask = PlaybookTasks[string];
+interface SaidRequest {
+  where: string;
+  said: string;
+}
+/** A confusions.json entry, checked, with the other stage's rule phrase. */
+type DeclaredConfusion = Omit<Confusion, "writes"> & { stage: string };
+
+/**
+ * Reads a suite's `agent.json` and its tasks' `faithful/` folders. Every problem is a `suite`
+ * error naming the file (or the task's `faithful/` folder for its variant folders) and lists all
+ * of that file's problems at once.
+ */
 export async function loadFaithfulPlaybook(suiteDir: string): Promise<FaithfulPlaybook> {
   const playbook = await loadPlaybook(join(suiteDir, "agent.json"));
-  const requests = Object.entries(playbook.tasks).flatMap(([task, { stages }]) => Object.entries(stages).map(([stage, { request }]) => ({ where: `${task}/${stage}`, said: normalizeText(request) })));
+  const requests: SaidRequest[] = Object.entries(playbook.tasks).flatMap(([task, { stages }]) =>
+    Object.entries(stages).map(([stage, { request }]) => ({ where: `${task}/${stage}`, said: normalizeText(request) })),
+  );
   const rules = new Map<string, Record<string, string>>();
-  for (const [taskId, task] of Object.entries(playbook.tasks)) {
-    const file = join(taskDir(suiteDir, taskId), FAITHFUL_DIR, RULES_FILE);
-    const read = await readJson(file, RulesSchema, `the phrase that states each stage's requirement, e.g. {"stage-1": "..."}`);
-    for (const [stageId, stage] of Object.entries(task.stages)) {
-      const rule = read[stageId];
-      if (rule === undefined) throw problem(file, stageId, "missing: every stage needs the phrase that states its requirement");
-      if (!normalizeText(stage.request).includes(normalizeText(rule))) throw problem(file, stageId, `"${rule}" is not in the stage's request (compared lower-cased, without backticks, whitespace collapsed)`);
-      const elsewhere = requests.find((other) => other.where !== `${taskId}/${stageId}` && other.said.includes(normalizeText(rule)));
-      if (elsewhere) throw problem(file, stageId, `"${rule}" is also in ${elsewhere.where}'s request: the phrase must name this stage alone`);
-    }
-    for (const stageId of Object.keys(read)) if (!Object.hasOwn(task.stages, stageId)) throw problem(file, stageId, `no such stage in agent.json's ${taskId}`);
-    rules.set(taskId, read);
-  }
+  for (const [taskId, task] of Object.entries(playbook.tasks)) rules.set(taskId, await readRules({ file: join(taskDir(suiteDir, taskId), FAITHFUL_DIR, RULES_FILE), taskId, task, requests }));
   const ruleOf = (where: string): string | undefined => {
     const [task = "", stage = ""] = where.split("/");
     return rules.get(task)?.[stage];
@@ -91,52 +119,122 @@ export async function loadFaithfulPlaybook(suiteDir: string): Promise<FaithfulPl
   const byRequest = new Map<string, { task: FaithfulTask; stage: FaithfulStage }>();
   for (const [taskId, task] of Object.entries(playbook.tasks)) {
     const dir = taskDir(suiteDir, taskId);
-    const confusionsFile = join(dir, FAITHFUL_DIR, CONFUSIONS_FILE);
-    const confusions = await readConfusions(confusionsFile);
-    const ids = Object.keys(task.stages);
-    for (const confusion of confusions) {
-      if (!ids.includes(confusion.stage)) throw problem(confusionsFile, "stage", `"${confusion.stage}" is no stage of ${taskId}`);
-    }
-    const stages: FaithfulStage[] = [];
-    for (const [index, stageId] of ids.entries()) {
-      const stage = task.stages[stageId];
-      if (stage === undefined) continue;
-      const sets = missingSets(ids.slice(0, index));
-      const mine = confusions.filter((confusion) => confusion.stage === stageId);
-      const expected = new Set([...sets.map((set) => `without-${set}`), ...mine.map((confusion) => leakFolder(confusion.with))]);
-      const found = await variantDirs(join(dir, FAITHFUL_DIR, stageId));
-      for (const name of found) if (!expected.has(name)) throw problem(join(dir, FAITHFUL_DIR, stageId, name), "(folder)", `not a variant of ${stageId}: expected one of ${[...expected].join(", ") || "none"}`);
-      const variant = async (name: string, what: string): Promise<Files> => {
-        const variantDir = join(dir, FAITHFUL_DIR, stageId, name);
-        if (!found.includes(name)) throw problem(variantDir, "(folder)", `missing: the files written at ${stageId} ${what}`);
-        const files = await readTree(variantDir);
-        const paths = Object.keys(files).sort().join(", ");
-        const want = Object.keys(stage.writes).sort().join(", ");
-        if (paths !== want) throw problem(variantDir, "(folder)", `holds ${paths || "no file"}; the stage writes ${want}`);
-        return files;
-      };
-      const without = new Map<string, Files>();
-      for (const set of sets) without.set(set, await variant(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`));
-      const leaks: Confusion[] = [];
-      for (const confusion of mine) {
-        const rule = ruleOf(confusion.with);
-        const file = confusionsFile;
-        if (rule === undefined) throw problem(file, "with", `"${confusion.with}" is no stage of agent.json`);
-        if (confusion.with.startsWith(`${taskId}/`)) throw problem(file, "with", `"${confusion.with}" is this task's own stage`);
-        const shared = normalizeText(confusion.shared);
-        const saidBy = (task: string) => requests.some((request) => request.where.startsWith(`${task}/`) && request.said.includes(shared));
-        for (const task of [taskId, confusion.with.split("/")[0] ?? ""]) {
-          if (!saidBy(task)) throw problem(file, "shared", `"${confusion.shared}" is in no request of ${task}: confusable tasks share the word`);
-        }
-        leaks.push({ with: confusion.with, rule, shared: confusion.shared, writes: await variant(leakFolder(confusion.with), `when ${confusion.with}'s requirement leaks in`) });
-      }
-      stages.push({ id: stageId, rule: rules.get(taskId)?.[stageId] ?? "", writes: stage.writes, without, confusions: leaks });
-    }
+    const confusions = await readConfusions({ file: join(dir, FAITHFUL_DIR, CONFUSIONS_FILE), taskId, task, requests, ruleOf });
+    const stages = await readVariants({ faithfulDir: join(dir, FAITHFUL_DIR), task, rules: rules.get(taskId) ?? {}, confusions });
     const faithful: FaithfulTask = { id: taskId, stages };
     tasks.set(taskId, faithful);
     for (const stage of stages) byRequest.set(task.stages[stage.id]?.request ?? "", { task: faithful, stage });
   }
   return { checkCommand: playbook.checkCommand, tasks, requests: byRequest };
+}
+
+/** A task's rules.json, checked against agent.json: a phrase for every stage, in its request and in no other. */
+async function readRules(options: { file: string; taskId: string; task: PlaybookTask; requests: readonly SaidRequest[] }): Promise<Record<string, string>> {
+  const { file, taskId, task, requests } = options;
+  const read = await readJson({
+    file,
+    schema: FaithfulRulesSchema,
+    anchor: "faithfulrulesjson",
+    missing: `not found: --agent faithful reads every task's faithful/rules.json (for each stage, the phrase of its request that states its requirement, e.g. {"stage-1": "..."}); write it (docs/benchmark-formats.md#faithfulrulesjson) or run with --agent scripted or --model <provider/model>`,
+  });
+  const problems: FieldProblem[] = [];
+  for (const [stageId, stage] of Object.entries(task.stages)) {
+    const rule = read[stageId];
+    if (rule === undefined) {
+      problems.push({ field: stageId, problem: "missing: every stage needs the phrase that states its requirement" });
+      continue;
+    }
+    if (!normalizeText(stage.request).includes(normalizeText(rule))) {
+      problems.push({ field: stageId, problem: `"${rule}" is not in the stage's request (compared lower-cased, without backticks, whitespace collapsed)` });
+    }
+    const elsewhere = requests.find((other) => other.where !== `${taskId}/${stageId}` && other.said.includes(normalizeText(rule)));
+    if (elsewhere) problems.push({ field: stageId, problem: `"${rule}" is also in ${elsewhere.where}'s request: the phrase must name this stage alone` });
+  }
+  for (const stageId of Object.keys(read)) if (!Object.hasOwn(task.stages, stageId)) problems.push({ field: stageId, problem: `no such stage in agent.json's ${taskId}` });
+  if (problems.length > 0) throw faithfulError(file, problems, "faithfulrulesjson");
+  return read;
+}
+
+/** A task's confusions.json (none when absent), every entry checked against agent.json and the rules. */
+async function readConfusions(options: {
+  file: string;
+  taskId: string;
+  task: PlaybookTask;
+  requests: readonly SaidRequest[];
+  ruleOf: (where: string) => string | undefined;
+}): Promise<DeclaredConfusion[]> {
+  const { file, taskId, task, requests, ruleOf } = options;
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return [];
+  const read = await readJson({ file, schema: ConfusionsSchema, anchor: "faithfulconfusionsjson", missing: "not found" });
+  const problems: FieldProblem[] = [];
+  const confusions: DeclaredConfusion[] = [];
+  read.forEach((confusion, index) => {
+    const before = problems.length;
+    if (!Object.hasOwn(task.stages, confusion.stage)) problems.push({ field: `${index}.stage`, problem: `"${confusion.stage}" is no stage of ${taskId} in agent.json` });
+    const rule = ruleOf(confusion.with);
+    if (confusion.with.startsWith(`${taskId}/`)) problems.push({ field: `${index}.with`, problem: `"${confusion.with}" is this task's own stage` });
+    else if (rule === undefined) problems.push({ field: `${index}.with`, problem: `"${confusion.with}" is no stage of agent.json` });
+    const shared = normalizeText(confusion.shared);
+    const saidBy = (task: string) => requests.some((request) => request.where.startsWith(`${task}/`) && request.said.includes(shared));
+    for (const other of new Set([taskId, confusion.with.split("/")[0] ?? ""])) {
+      if (!saidBy(other)) problems.push({ field: `${index}.shared`, problem: `"${confusion.shared}" is in no request of ${other}: confusable tasks share the word` });
+    }
+    if (problems.length === before && rule !== undefined) confusions.push({ stage: confusion.stage, with: confusion.with, rule, shared: confusion.shared });
+  });
+  if (problems.length > 0) throw faithfulError(file, problems, "faithfulconfusionsjson");
+  return confusions;
+}
+
+/**
+ * A task's stages with their variant folders under `faithful/`: `<stage>/without-<stages>/` for
+ * every set of earlier stages out of view, `<stage>/with-<task>.<stage>/` for every confusion,
+ * each holding exactly the files the stage writes; all their problems reported at once.
+ */
+async function readVariants(options: {
+  faithfulDir: string;
+  task: PlaybookTask;
+  rules: Record<string, string>;
+  confusions: readonly DeclaredConfusion[];
+}): Promise<FaithfulStage[]> {
+  const { faithfulDir, task, rules, confusions } = options;
+  const problems: FieldProblem[] = [];
+  const ids = Object.keys(task.stages);
+  const stages: FaithfulStage[] = [];
+  for (const [index, stageId] of ids.entries()) {
+    const stage = task.stages[stageId];
+    if (stage === undefined) continue;
+    const sets = missingSets(ids.slice(0, index));
+    const mine = confusions.filter((confusion) => confusion.stage === stageId);
+    const expected = new Set([...sets.map((set) => `without-${set}`), ...mine.map((confusion) => leakFolder(confusion.with))]);
+    const found = await variantDirs(join(faithfulDir, stageId));
+    for (const name of found) {
+      if (!expected.has(name)) problems.push({ field: `${stageId}/${name}`, problem: `not a variant of ${stageId}: expected one of ${[...expected].join(", ") || "none"}` });
+    }
+    const variant = async (name: string, what: string): Promise<Files> => {
+      if (!found.includes(name)) {
+        problems.push({ field: `${stageId}/${name}`, problem: `missing: the files written at ${stageId} ${what}` });
+        return {};
+      }
+      const files = await readTree(join(faithfulDir, stageId, name));
+      const paths = Object.keys(files).sort().join(", ");
+      const want = Object.keys(stage.writes).sort().join(", ");
+      if (paths !== want) problems.push({ field: `${stageId}/${name}`, problem: `holds ${paths || "no file"}; the stage writes ${want}` });
+      return files;
+    };
+    const without = new Map<string, Files>();
+    for (const set of sets) without.set(set, await variant(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`));
+    const leaks: Confusion[] = [];
+    for (const confusion of mine) {
+      leaks.push({ with: confusion.with, rule: confusion.rule, shared: confusion.shared, writes: await variant(leakFolder(confusion.with), `when ${confusion.with}'s requirement leaks in`) });
+    }
+    stages.push({ id: stageId, rule: rules[stageId] ?? "", writes: stage.writes, without, confusions: leaks });
+  }
+  if (problems.length > 0) throw faithfulError(faithfulDir, problems, "variant-folders");
+  return stages;
 }
 
 /** The folder of the files written when `<task>/<stage>`'s requirement leaks in: `with-<task>.<stage>`. */
@@ -148,33 +246,29 @@ function taskDir(suiteDir: string, taskId: string): string {
   return join(suiteDir, TASKS_DIR, taskId);
 }
 
-function problem(file: string, field: string, text: string): RcmError {
-  return suiteError({ file, line: 0, field, problem: `${text} (--agent faithful)` });
+function faithfulError(file: string, problems: readonly FieldProblem[], anchor: string, cause?: unknown): RcmError {
+  return fileProblemsError({ file, problems, hint: formatHint({ anchor, readBy: "--agent faithful" }), cause });
 }
 
-async function readJson<T>(file: string, schema: z.ZodType<T>, what: string): Promise<T> {
+/** Reads and validates one JSON file of a `faithful/` folder, reporting every problem of the file at once. */
+async function readJson<T>(options: { file: string; schema: z.ZodType<T>; anchor: string; missing: string }): Promise<T> {
+  const { file, schema, anchor, missing } = options;
   let text: string;
   try {
     text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw problem(file, "(file)", `missing: ${what}`);
-    throw error;
+  } catch (cause) {
+    const problem = (cause as NodeJS.ErrnoException).code === "ENOENT" ? missing : `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`;
+    throw faithfulError(file, [{ field: "(file)", problem }], anchor, cause);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw problem(file, "(file)", `not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  } catch (cause) {
+    throw faithfulError(file, [{ field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}` }], anchor, cause);
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw problem(file, issue?.path.map(String).join(".") || "(file)", issue?.message ?? "invalid");
-}
-
-async function readConfusions(file: string): Promise<z.infer<typeof ConfusionsSchema>> {
-  const exists = await stat(file).then(() => true, () => false);
-  return exists ? readJson(file, ConfusionsSchema, "") : [];
+  throw faithfulError(file, zodProblems(parsed.error), anchor);
 }
 
 async function variantDirs(dir: string): Promise<string[]> {
