@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadFaithfulPlaybook } from "../../src/bench/agent/faithful-playbook.js";
+import { FileProblemsError } from "../../src/bench/agent/file-problems-error.js";
 import { loadPlaybook } from "../../src/bench/agent/playbook.js";
 import { asRcmError } from "../../src/cli/main.js";
 import { RcmError } from "../../src/errors/rcm-error.js";
@@ -22,14 +23,15 @@ const put = async (path: string, text: string) => {
 };
 
 /** What the CLI would print for the failure, and with which code and exit status. */
-async function failure(promise: Promise<unknown>): Promise<{ code: string; exitCode: number; message: string; field: string | undefined }> {
+async function failure(promise: Promise<unknown>): Promise<{ code: string; exitCode: number; message: string; field: string | undefined; fields: string[] }> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
   );
   expect(error).toBeInstanceOf(RcmError);
   const printed = asRcmError(error);
-  return { code: printed.code, exitCode: printed.exitCode, message: printed.message, field: printed.location?.field };
+  const fields = error instanceof FileProblemsError ? error.locations.map((location) => location.field) : [];
+  return { code: printed.code, exitCode: printed.exitCode, message: printed.message, field: printed.location?.field, fields };
 }
 
 const stages = (a: string, b: string) => ({ "stage-1": { request: a, writes: { "m.py": "x = 1\n" } }, "stage-2": { request: b, writes: { "m.py": "x = 2\n" } } });
@@ -130,6 +132,7 @@ describe("the faithful/ files' problems", () => {
       "  2: Invalid input: expected object, received string",
       "  (read by --agent faithful; the format: docs/benchmark-formats.md#faithfulconfusionsjson)",
     ]);
+    expect(shape.fields).toEqual(["0.with", "0.shared", "1.stage", "1.shared", "1.also", "2"]);
     await faithfulSuite([
       { stage: "stage-3", with: "b/stage-1", shared: "make" },
       { stage: "stage-2", with: "a/stage-1", shared: "make" },

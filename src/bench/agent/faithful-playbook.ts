@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { z } from "zod";
 import type { RcmError } from "../../errors/rcm-error.js";
 import { TASKS_DIR } from "../suite/task-folder.js";
-import { type FieldProblem, fileProblemsError, formatHint, zodProblems } from "./file-problems-error.js";
+import { type FieldProblem, FileProblemsError, formatHint, zodProblems } from "./file-problems-error.js";
 import { loadPlaybook } from "./playbook.js";
 import { normalizeText } from "./what-was-said.js";
 
@@ -247,7 +247,7 @@ function taskDir(suiteDir: string, taskId: string): string {
 }
 
 function faithfulError(file: string, problems: readonly FieldProblem[], anchor: string, cause?: unknown): RcmError {
-  return fileProblemsError({ file, problems, hint: formatHint({ anchor, readBy: "--agent faithful" }), cause });
+  return new FileProblemsError({ file, problems, hint: formatHint({ anchor, readBy: "--agent faithful" }), cause });
 }
 
 /** Reads and validates one JSON file of a `faithful/` folder, reporting every problem of the file at once. */

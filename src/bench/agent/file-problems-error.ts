@@ -20,19 +20,22 @@ export function zodProblems(error: z.ZodError): FieldProblem[] {
 /**
  * A `suite` RcmError for all the problems of one file at once: one problem reads as
  * `<file>: <field>: <problem>`, several as `<file>: N problems` then one `  <field>: <problem>`
- * line each, so a researcher fixes the file in one pass. `hint` (where the format is written
- * down) ends the message; the location is the first problem's.
+ * line each, so a researcher fixes the file in one pass. `hint` (who reads the file, where its
+ * format is written down) ends the message. `location` is the first problem's, `locations` all.
  */
-export function fileProblemsError(options: { file: string; problems: readonly FieldProblem[]; hint?: string; cause?: unknown }): RcmError {
-  const { file, problems, hint, cause } = options;
-  const first = problems[0] ?? { field: "(file)", problem: "invalid" };
-  const location: InputLocation = { file, line: 0, field: first.field, problem: first.problem };
-  const body =
-    problems.length <= 1
-      ? `${file}: ${first.field}: ${first.problem}`
-      : `${file}: ${problems.length} problems\n${problems.map((item) => `  ${item.field}: ${item.problem}`).join("\n")}`;
-  const message = hint === undefined ? body : `${body}\n  ${hint}`;
-  return new RcmError("suite", message, { location, ...(cause === undefined ? {} : { cause }) });
+export class FileProblemsError extends RcmError {
+  override name = "FileProblemsError";
+  /** Every problem of the file, in the order the message lists them. */
+  readonly locations: readonly InputLocation[];
+
+  constructor(options: { file: string; problems: readonly FieldProblem[]; hint?: string | undefined; cause?: unknown }) {
+    const { file, hint, cause } = options;
+    const problems = options.problems.length > 0 ? options.problems : [{ field: "(file)", problem: "invalid" }];
+    const locations = problems.map((item) => ({ file, line: 0, field: item.field, problem: item.problem }));
+    const body = problems.length === 1 ? `${file}: ${locations[0]?.field}: ${locations[0]?.problem}` : `${file}: ${problems.length} problems\n${problems.map((item) => `  ${item.field}: ${item.problem}`).join("\n")}`;
+    super("suite", hint === undefined ? body : `${body}\n  ${hint}`, { ...(locations[0] === undefined ? {} : { location: locations[0] }), ...(cause === undefined ? {} : { cause }) });
+    this.locations = locations;
+  }
 }
 
 /** Who reads a suite file and where its format is written down (`docs/benchmark-formats.md#<anchor>`), for the end of its errors. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { RcmError } from "../../errors/rcm-error.js";
 import { FINALIZE_REQUEST } from "../suite/request-text.js";
 import { FINALIZE } from "../suite/schema.js";
-import { fileProblemsError, formatHint, zodProblems } from "./file-problems-error.js";
+import { FileProblemsError, formatHint, zodProblems } from "./file-problems-error.js";
 
 // `agent.json`, a suite's playbook for its scripted agents: for each stage request of each task,
 // the files a correct agent writes. The replay agent plays it as is; the faithful agent also
@@ -90,7 +90,7 @@ const HINT = formatHint({ anchor: "agentjson", readBy: "--agent scripted and --a
 export function parsePlaybook(value: unknown, source = "agent.json"): z.infer<typeof PlaybookSchema> {
   const result = PlaybookSchema.safeParse(value);
   if (result.success) return result.data;
-  throw fileProblemsError({ file: source, problems: zodProblems(result.error), hint: HINT });
+  throw new FileProblemsError({ file: source, problems: zodProblems(result.error), hint: HINT });
 }
 
 /** Reads and validates a playbook file (`agent.json`); a missing file says what it is for and what to do instead. */
@@ -121,6 +121,6 @@ function parseJson(file: string, text: string): unknown {
 }
 
 function fail(file: string, problem: string, cause: unknown): RcmError {
-  return fileProblemsError({ file, problems: [{ field: "(file)", problem }], cause });
+  return new FileProblemsError({ file, problems: [{ field: "(file)", problem }], cause });
 }
 
