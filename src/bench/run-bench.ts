@@ -11,8 +11,12 @@ import { type OpencodeServer, startOpencodeServer } from "../harness/opencode-se
 import { packageRoot } from "../harness/package-root.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { type AgentChoice, startAgentModel } from "./drive/agent-model.js";
-import { describeAgent } from "./drive/describe-agent.js";
+import { reportSetting } from "./drive/describe-agent.js";
+import { checkModelProvider } from "./drive/model-provider.js";
+import { passedEnv } from "./drive/passed-env.js";
 import { pluginConfidenceThreshold, pluginEnv } from "./drive/plugin-env.js";
+import { pluginVersion } from "./drive/plugin-version.js";
+import { DEFAULT_REGIME } from "./drive/regimes.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
 import { checkImages, LOCAL, type SessionPlace, withSessionContainer } from "./env/session-place.js";
 import { openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
@@ -20,6 +24,8 @@ import { readPluginState } from "./metrics/plugin-state.js";
 import { type MetricField, measureSession } from "./metrics/registry.js";
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
 import { writeReports } from "./report/write-reports.js";
+import type { RunSetting } from "./run-dir/experiment.js";
+import { type ExperimentRequest, openExperiment } from "./run-dir/open-experiment.js";
 import { readResults } from "./run-dir/read-results.js";
 import { inSchemaOrder, type ResultLine, resultKey } from "./run-dir/result-line.js";
 import { runFiles } from "./run-dir/run-files.js";
@@ -27,6 +33,7 @@ import { failureClass, focusPatch } from "./score/index.js";
 import { type Shard, shardRuns } from "./shard.js";
 import { loadSuite } from "./suite/load-suite.js";
 import type { SessionSpec, Suite } from "./suite/schema.js";
+import { suiteHash } from "./suite/suite-hash.js";
 
 export interface BenchRunOptions {
   suiteDir: string;
@@ -50,6 +57,8 @@ export interface BenchRunOptions {
   shard?: Shard | undefined;
   /** With `docker`: the image template (`{instance_id}`, `{repo}`); default: the task's image, else SWE-bench's name for it. */
   image?: string | undefined;
+  /** Names of environment variables (a provider's key) the OpenCode servers get: nothing else of this environment reaches them. */
+  passEnv?: readonly string[] | undefined;
 }
 
 /** Where sessions run: here, or each in a container of its task's image. */
@@ -70,7 +79,12 @@ export interface BenchRunSummary {
   ran: number;
   skipped: number;
   interrupted: boolean;
+  /** What this run added to an existing experiment ("modes memory"), recorded in run.json. */
+  added: string[];
 }
+
+/** The paper's fallback: below the threshold every task's history stays (not the plug-in's `candidates`). */
+const RUN_FALLBACK = "full";
 
 /**
  * Runs a suite's sessions through the real OpenCode, one server per mode with the plug-in in
@@ -79,15 +93,15 @@ export interface BenchRunSummary {
  * no line, so the files stay consistent.
  */
 export async function runBench(options: BenchRunOptions): Promise<BenchRunSummary> {
-  const outDir = resolve(options.outDir);
-  const suite = await loadSuite(resolve(options.suiteDir));
-  const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
+  const prepared = await prepareRun(options);
+  const { outDir } = prepared;
   // What can fail before the first session is checked before the run directory exists.
   opencodeBinary();
   const created = !existsSync(outDir);
   await mkdir(runFiles(outDir).tmp, { recursive: true });
   try {
-    return await runModes({ ...options, outDir, suite, specs });
+    const opened = await openExperiment(outDir, prepared.request);
+    return { ...(await runModes({ ...options, ...prepared, modes: options.modes })), added: opened.added };
   } catch (error) {
     // A run that failed before any result leaves no half-made folder behind (one it did not create stays).
     if (created && !existsSync(runFiles(outDir).results)) await rm(outDir, { recursive: true, force: true });
@@ -95,16 +109,58 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
   }
 }
 
-async function runModes(options: BenchRunOptions & { outDir: string; suite: Suite; specs: SessionSpec[] }): Promise<BenchRunSummary> {
+/** What a run is, settled before anything starts: the suite, its sessions, and the experiment's setting. */
+export interface PreparedRun {
+  outDir: string;
+  suite: Suite;
+  specs: SessionSpec[];
+  setting: RunSetting;
+  request: ExperimentRequest;
+  /** The plug-in's confidence threshold (the setting's). */
+  confidenceThreshold: number;
+  /** The environment variables the OpenCode servers get besides their home's. */
+  serverEnv: Record<string, string>;
+}
+
+export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun> {
+  const outDir = resolve(options.outDir);
+  const suite = await loadSuite(resolve(options.suiteDir));
+  const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
+  await checkModelProvider(options.agent);
+  const forwarded = pluginEnv(process.env);
+  const setting: RunSetting = {
+    suite: suite.meta.name,
+    suite_sha256: await suiteHash(suite.dir),
+    agent: options.agent.kind,
+    ...(options.agent.kind === "model" ? { model: options.agent.model } : { regime: options.agent.regime ?? DEFAULT_REGIME }),
+    seed: options.seed,
+    budget_ms: options.budgetMs,
+    max_continuations: options.maxContinuations,
+    test_timeout_ms: options.testTimeoutMs,
+    confidence_threshold: pluginConfidenceThreshold(forwarded),
+    fallback: RUN_FALLBACK,
+    plugin_version: await pluginVersion(),
+    env: options.env ?? "local",
+    ...(options.image === undefined ? {} : { image: options.image }),
+  };
+  const shard = options.shard;
+  const request: ExperimentRequest = {
+    suiteDir: suite.dir,
+    setting,
+    agent: options.agent,
+    modes: options.modes,
+    sessions: specs.length,
+    shard: shard ? `${shard.index}/${shard.count}` : undefined,
+    runsPlanned: (modes, sessions) => (shard ? shardRuns(suite.sessions.slice(0, sessions), modes, shard).size : sessions * modes.length),
+  };
+  const serverEnv = { ...forwarded, ...passedEnv(options.passEnv ?? []) };
+  return { outDir, suite, specs, setting, request, confidenceThreshold: setting.confidence_threshold, serverEnv };
+}
+
+async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRunSummary> {
   const { outDir, suite, specs } = options;
   const files = runFiles(outDir);
   if (options.env === "docker") await checkImages(suite, specs, options.image);
-  // Kept in run.json: the timelines mark fallbacks, and the report colours them, by the plug-in's own threshold.
-  const confidenceThreshold = pluginConfidenceThreshold(pluginEnv(process.env));
-  await writeFile(
-    files.run,
-    `${JSON.stringify({ suite: suite.dir, modes: options.modes, agent: options.agent, seed: options.seed, budgetMs: options.budgetMs, sessions: specs.length, confidenceThreshold, ...(options.shard ? { shard: `${options.shard.index}/${options.shard.count}` } : {}) }, null, 2)}\n`,
-  );
   const done = new Set((await readResults(files.results)).map(resultKey));
   const mine = options.shard ? shardRuns(specs, options.modes, options.shard) : undefined;
   const total = mine?.size ?? specs.length * options.modes.length;
@@ -116,13 +172,14 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
     const pending = ours.filter((spec) => !done.has(resultKey({ session_id: spec.session_id, mode })));
     skipped += ours.length - pending.length;
     if (pending.length === 0 || options.signal?.aborted) continue;
-    await withModeServer({ suite, mode, outDir, agent: options.agent, env: options.env ?? "local", image: options.image }, async (sessionServer) => {
+    const server = { suite, mode, outDir, agent: options.agent, env: options.env ?? "local", image: options.image, serverEnv: options.serverEnv };
+    await withModeServer(server, async (sessionServer) => {
       const queue = [...pending];
       const worker = async () => {
         for (let spec = queue.shift(); spec && !options.signal?.aborted; spec = queue.shift()) {
           const current = spec;
           const progress = (activity: string) => options.onProgress?.({ done: finished, total, mode, session: current.session_id, activity });
-          const line = await sessionServer(current, (server, where, logs) => runOne({ ...options, suite, spec: current, mode, server, where, logs, outDir, progress, confidenceThreshold }));
+          const line = await sessionServer(current, (server, where, logs) => runOne({ ...options, spec: current, mode, server, where, logs, progress }));
           if (!line) continue;
           await appendFile(files.results, `${JSON.stringify(line)}\n`);
           finished += 1;
@@ -134,8 +191,8 @@ async function runModes(options: BenchRunOptions & { outDir: string; suite: Suit
     });
   }
   const results = await readResults(files.results);
-  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, setting: describeAgent(options.agent), confidenceThreshold });
-  return { results, ran, skipped, interrupted: options.signal?.aborted ?? false };
+  await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, ...reportSetting(results) });
+  return { results, ran, skipped, interrupted: options.signal?.aborted ?? false, added: [] };
 }
 
 /** Runs one session with the OpenCode server it gets, where its checkouts and scoring run, and the mode's log of model calls. */
@@ -152,7 +209,7 @@ interface ModeLogs {
  * server for all the mode's sessions; with `docker`, one per session inside its container.
  */
 async function withModeServer<T>(
-  options: { suite: Suite; mode: Mode; outDir: string; agent: AgentChoice; env: BenchEnv; image?: string | undefined },
+  options: { suite: Suite; mode: Mode; outDir: string; agent: AgentChoice; env: BenchEnv; image?: string | undefined; serverEnv: Record<string, string> },
   body: (sessionServer: SessionServer) => Promise<T>,
 ): Promise<T> {
   const { suite, mode, outDir } = options;
@@ -165,11 +222,10 @@ async function withModeServer<T>(
   const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
   // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
   const recorder = join(packageRoot(), "dist", "bench", "drive", "call-recorder-plugin.js");
-  // The paper's fallback: below the threshold every task's history stays (not the plug-in's `candidates`).
-  const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode), fallback: "full" }]];
+  const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode), fallback: RUN_FALLBACK }]];
   if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
   const config = model.config(plugins);
-  const env = { ...pluginEnv(process.env), TMPDIR: files.tmp };
+  const env = { ...options.serverEnv, TMPDIR: files.tmp };
   try {
     if (options.env === "docker") {
       return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)));
@@ -186,17 +242,13 @@ async function withModeServer<T>(
   }
 }
 
-async function runOne(options: BenchRunOptions & {
-  suite: Suite;
+async function runOne(options: BenchRunOptions & PreparedRun & {
   spec: SessionSpec;
   mode: Mode;
   server: OpencodeServer;
   where: SessionPlace;
   logs: ModeLogs;
-  outDir: string;
   progress: (activity: string) => void;
-  /** The plug-in's confidence threshold (run.json's). */
-  confidenceThreshold: number;
 }): Promise<ResultLine | undefined> {
   const { suite, spec, mode, server, outDir, where } = options;
   const files = runFiles(outDir);
@@ -265,6 +317,7 @@ async function runOne(options: BenchRunOptions & {
     opencode_session_id: run.opencodeSessionID,
     focus_workspace: focus.name,
     patch_bytes: Buffer.byteLength(patch),
+    setting: options.setting,
   };
   return inSchemaOrder({ ...line, ...measured });
 }

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { type AgentChoice, SCRIPTED_AGENTS } from "../bench/drive/agent-model.js";
 import { describeScriptedAgent } from "../bench/drive/describe-agent.js";
 import { REGIME_NAMES, REGIMES, type Regime } from "../bench/drive/regimes.js";
+import { planBench } from "../bench/plan-bench.js";
 import { type RegimeRun, writeRegimesReport } from "../bench/report/regimes-report.js";
 import { BENCH_ENVS, type BenchEnv, runBench } from "../bench/run-bench.js";
 import { readResults } from "../bench/run-dir/read-results.js";
@@ -47,6 +48,12 @@ const RUN_ARGS = {
   },
   model: { type: "string", valueHint: "provider/model", description: "instead of --agent: any OpenCode provider/model" },
   "provider-config": { type: "string", valueHint: "file", description: 'with --model: the providers, as opencode.json\'s {"provider": {...}}' },
+  "pass-env": {
+    type: "string",
+    valueHint: "NAME,NAME",
+    description: "environment variables the OpenCode servers get (a provider's API key): they see nothing else of this environment but RCM_*",
+  },
+  "dry-run": { type: "boolean", description: "print what the run would do (sessions, modes, requests, model calls, the run directory) and start nothing" },
   sessions: { type: "number", integer: true, min: 1, description: "run only the first N sessions of the suite" },
   concurrency: { type: "number", integer: true, min: 1, default: 1, description: "sessions at once" },
   seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
@@ -70,6 +77,8 @@ interface RunOptions {
   env: BenchEnv;
   image?: string | undefined;
   shard?: Shard | undefined;
+  passEnv: readonly string[];
+  dryRun: boolean;
 }
 
 /** `bench run` with its defaults, for `bench mini`. */
@@ -79,10 +88,12 @@ const RUN_DEFAULTS = {
   maxContinuations: RUN_ARGS["max-continuations"].default,
   testTimeoutS: RUN_ARGS["test-timeout-s"].default,
   env: RUN_ARGS.env.default,
+  passEnv: [],
+  dryRun: false,
 } as const;
 
 async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
-  const summary = await runBench({
+  const bench = {
     suiteDir: options.suite,
     outDir: options.out,
     modes: options.modes,
@@ -98,10 +109,14 @@ async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
     env: options.env,
     image: options.image,
     shard: options.shard,
-  });
+    passEnv: options.passEnv,
+  };
+  if (options.dryRun) return planBench(bench);
+  const summary = await runBench(bench);
   const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
   const out = options.out;
-  return `${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(out, "results.jsonl")}\nreport:  ${resolve(out, "report.md")}\n         ${resolve(out, "report.html")} (open in a browser)\n`;
+  const added = summary.added.length > 0 ? `This run added ${summary.added.join(" and ")} to the experiment (run.json: extended).\n` : "";
+  return `${added}${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(out, "results.jsonl")}\nreport:  ${resolve(out, "report.md")}\n         ${resolve(out, "report.html")} (open in a browser)\n`;
 }
 
 /** The agent of `--agent` (and `--regime`) or `--model` (and `--provider-config`): exactly one of the two. */
@@ -112,6 +127,14 @@ function agentChoice(agent: AgentChoice["kind"] | undefined, model: string | und
   if (model === undefined) throw new RcmError("usage", "bench run needs --agent scripted|faithful or --model provider/model");
   if (!/^[^/\s]+\/\S+$/.test(model)) throw new RcmError("usage", `--model must be provider/model, got "${model}"`);
   return { kind: "model", model, ...(providerConfig ? { providerConfig: resolve(providerConfig) } : {}) };
+}
+
+/** `--pass-env A,B`: the names. */
+function passEnvNames(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
 }
 
 function runOptions(args: Parsed<typeof RUN_ARGS>): RunOptions {
@@ -132,6 +155,8 @@ function runOptions(args: Parsed<typeof RUN_ARGS>): RunOptions {
     env: args.env,
     image: args.image,
     shard,
+    passEnv: passEnvNames(args["pass-env"]),
+    dryRun: args["dry-run"],
   };
 }
 
@@ -165,23 +190,27 @@ with that model instead.`,
     out: { type: "string", valueHint: "dir", default: join("runs", "switch-mini"), description: "the runs and the combined report" },
     model: { ...RUN_ARGS.model, description: "one run with that model instead of the scripted agents" },
     "provider-config": RUN_ARGS["provider-config"],
+    "pass-env": RUN_ARGS["pass-env"],
+    "dry-run": RUN_ARGS["dry-run"],
   },
   run: (args) =>
     withBenchIo(async (io) => {
-      const common = { suite: join(packageRoot(), "fixtures", "switch-mini"), modes: args.modes, concurrency: args.concurrency, sessions: args.sessions, ...RUN_DEFAULTS };
+      const common = { suite: join(packageRoot(), "fixtures", "switch-mini"), modes: args.modes, concurrency: args.concurrency, sessions: args.sessions, ...RUN_DEFAULTS, passEnv: passEnvNames(args["pass-env"]), dryRun: args["dry-run"] };
       if (args.model !== undefined) {
         if (args.regimes !== undefined) throw new RcmError("usage", "--regimes needs the scripted agents (a provider's model has its own window)");
         const summary = await runSuite({ ...common, out: args.out, agent: agentChoice(undefined, args.model, args["provider-config"], undefined) }, io);
-        return `${await readFile(resolve(args.out, "report.md"), "utf8")}\n${summary}`;
+        return common.dryRun ? summary : `${await readFile(resolve(args.out, "report.md"), "utf8")}\n${summary}`;
       }
       const runs: RegimeRun[] = [];
       const summaries: string[] = [];
       for (const regime of args.regimes ?? REGIME_NAMES) {
         const out = join(args.out, regime);
         summaries.push(await runSuite({ ...common, out, agent: { kind: args.agent, regime } }, io));
+        if (common.dryRun) continue;
         if (io.signal.aborted) return `${summaries.join("")}interrupted; rerun the same command to resume.\n`;
         runs.push({ regime, description: REGIMES[regime].description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
       }
+      if (common.dryRun) return summaries.join("\n");
       const setting = describeScriptedAgent(args.agent);
       const written = await writeRegimesReport(resolve(args.out), runs, { title: "Switch-SWE offline benchmark: switch-mini", setting });
       return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n`;

@@ -1,3 +1,6 @@
+import type { RunSetting } from "../run-dir/experiment.js";
+import type { ResultLine } from "../run-dir/result-line.js";
+import { type RunOptions, runConfidenceThreshold } from "../run-dir/run-files.js";
 import type { AgentChoice } from "./agent-model.js";
 import { DEFAULT_REGIME, isRegime, REGIMES } from "./regimes.js";
 
@@ -29,4 +32,34 @@ export function describeRunAgent(value: unknown): string | undefined {
   if (kind === "model" && typeof model === "string") return describeAgent({ kind, model });
   if (kind !== "scripted" && kind !== "faithful") return undefined;
   return describeAgent(typeof regime === "string" && isRegime(regime) ? { kind, regime } : { kind });
+}
+
+/**
+ * What a report says its results ran with, read from the lines themselves: the agent line and
+ * the plug-in's threshold of their one setting, or each setting with its count when the lines
+ * disagree (results put together by hand); run.json's for lines made before they carried it.
+ */
+export function reportSetting(results: readonly ResultLine[], run?: RunOptions): { setting?: string; confidenceThreshold: number } {
+  const settings = new Map<string, { setting: RunSetting; count: number }>();
+  for (const line of results) {
+    if (line.setting === undefined) continue;
+    const key = JSON.stringify(line.setting);
+    const seen = settings.get(key);
+    if (seen) seen.count += 1;
+    else settings.set(key, { setting: line.setting, count: 1 });
+  }
+  const distinct = [...settings.values()];
+  const only = distinct.length === 1 && distinct[0]?.count === results.length ? distinct[0].setting : undefined;
+  if (only !== undefined) {
+    const agent = describeRunAgent({ kind: only.agent, regime: only.regime, model: only.model });
+    return { ...(agent === undefined ? {} : { setting: agent }), confidenceThreshold: only.confidence_threshold };
+  }
+  if (distinct.length === 0) {
+    const agent = describeRunAgent(run?.agent);
+    return { ...(agent === undefined ? {} : { setting: agent }), confidenceThreshold: runConfidenceThreshold(run) };
+  }
+  const unmarked = results.length - distinct.reduce((sum, entry) => sum + entry.count, 0);
+  const parts = distinct.map(({ setting, count }) => `${count} lines: ${setting.agent}${setting.regime ? ` (${setting.regime})` : ""}${setting.model ? ` ${setting.model}` : ""}, threshold ${setting.confidence_threshold}, suite ${setting.suite_sha256.slice(0, 12)}`);
+  if (unmarked > 0) parts.push(`${unmarked} lines without a setting`);
+  return { setting: `Mixed settings, not one experiment: ${parts.join("; ")}.`, confidenceThreshold: runConfidenceThreshold(run) };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MODES } from "../../config/modes.js";
 import { CONDITIONS, LOCALITIES } from "../suite/schema.js";
+import { RunSettingSchema } from "./experiment.js";
 
 /**
  * What a stretch of a session cost, as reported: the agent's model's own counts (a provider's,
@@ -99,6 +100,8 @@ export const ResultLineSchema = z.object({
   opencode_session_id: z.string(),
   focus_workspace: z.string(),
   patch_bytes: z.number(),
+  /** What the session ran with (run.json's setting); lines from before it was kept lack it. */
+  setting: RunSettingSchema.optional(),
   /** Who decided `resolved`: the driver's own scoring, or SWE-bench's harness (`bench import-reports`). */
   scored_by: z.enum(["driver", "swebench"]).optional(),
   /** The session's requests with routing and per-call input tokens (runs before these fields lack them). */

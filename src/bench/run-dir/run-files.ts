@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mode } from "../../config/options-schema.js";
 import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
+import type { RunSetting } from "./experiment.js";
 
 /** The files of a run directory. */
 export function runFiles(outDir: string) {
@@ -16,13 +17,15 @@ export function runFiles(outDir: string) {
   };
 }
 
-/** What a run's run.json says, as far as it is read back. */
+/** What a run's run.json says, as far as it is read back (`RunJson`, or the shape of runs made before it). */
 export interface RunOptions {
   suite: string;
   modes: Mode[];
-  seed: number;
   agent?: unknown;
-  /** The confidence threshold the plug-in ran with; runs from before it was kept lack it. */
+  /** The experiment's setting; runs made before it was kept lack it. */
+  setting?: Partial<RunSetting>;
+  /** Runs made before the setting was kept: their seed and threshold. */
+  seed?: number;
   confidenceThreshold?: unknown;
 }
 
@@ -33,7 +36,7 @@ export async function readRunOptions(outDir: string): Promise<RunOptions> {
 }
 
 /** The threshold a run's plug-in routed with, from its run.json; the default for a run.json from before it was kept. */
-export function runConfidenceThreshold(run: { confidenceThreshold?: unknown } | undefined): number {
-  const kept = run?.confidenceThreshold;
+export function runConfidenceThreshold(run: { setting?: Partial<RunSetting>; confidenceThreshold?: unknown } | undefined): number {
+  const kept = run?.setting?.confidence_threshold ?? run?.confidenceThreshold;
   return typeof kept === "number" && Number.isFinite(kept) ? kept : DEFAULT_OPTIONS.confidenceThreshold;
 }
