@@ -141,6 +141,23 @@ describe("focusPatch", () => {
     expect(report.resolved).toBe(true);
   });
 
+  it("leaves out the build artefacts running the code leaves (bytecode, caches, node_modules) in a repository without a .gitignore, and keeps tracked files", async () => {
+    const checkout = join(root, "focus-no-gitignore");
+    const { ".gitignore": _ignored, ...files } = BASE_FILES;
+    const base = await createGitRepo(checkout, { ...files, "tools/prebuilt.pyc": "tracked\n" });
+    await writeFile(join(checkout, "src/calc.py"), fixedCalc("high"));
+    await writeFile(join(checkout, "tools/prebuilt.pyc"), "changed\n");
+    const artefacts = ["src/__pycache__/calc.cpython-311.pyc", "__pycache__/conftest.cpython-311.pyc", "src/stray.pyc", ".pytest_cache/v/cache/lastfailed", "node_modules/left-pad/index.js", "src/calc.egg-info/PKG-INFO", ".coverage"];
+    for (const path of artefacts) {
+      await mkdir(join(checkout, path, ".."), { recursive: true });
+      await writeFile(join(checkout, path), Buffer.from([0, 1, 2, 3, 255]));
+    }
+    const patch = await focusPatch(checkout, base);
+    expect(patch).toContain("diff --git a/src/calc.py b/src/calc.py");
+    expect(patch).toContain("diff --git a/tools/prebuilt.pyc b/tools/prebuilt.pyc");
+    for (const path of ["__pycache__", "stray.pyc", ".pytest_cache", "node_modules", "egg-info", ".coverage"]) expect(patch).not.toContain(path);
+  });
+
   it("is empty when only tests changed", async () => {
     const checkout = join(root, "focus-tests-only");
     await createGitRepo(checkout, BASE_FILES);
