@@ -10,17 +10,19 @@ import { defineCli } from "./declare.js";
 
 export const merge = defineCli({
   name: "merge",
-  description: "Combine the shards of one run into one results.jsonl and report; refuses runs of different suites or settings.",
+  description: "Combine the shards of one run into one results.jsonl and report; refuses runs of different suites or settings, and an incomplete set of shards.",
   missing: "bench merge needs <run dirs...> --out <dir>",
   args: {
     runs: { type: "positional", required: true, variadic: true, description: "<run dirs...>: the shards" },
     out: { type: "string", required: true, valueHint: "dir", description: "the merged run" },
+    partial: { type: "boolean", description: "merge although a shard is missing or unfinished (run.json and the report's title say what is missing)" },
   },
   async run(args) {
     if (args.runs.length === 0) throw new RcmError("usage", "bench merge needs <run dirs...> --out <dir>");
     return withBenchIo(async () => {
-      const merged = await mergeRuns({ runs: args.runs, out: args.out });
-      return `${merged.results} session runs merged into ${merged.file}\nreport:  ${join(resolve(args.out), "report.md")}\n`;
+      const merged = await mergeRuns({ runs: args.runs, out: args.out, partial: args.partial });
+      const partial = merged.missing.length > 0 ? `PARTIAL: ${merged.missing.join("; ")}\n` : "";
+      return `${partial}${merged.results} session runs merged into ${merged.file}\nreport:  ${join(resolve(args.out), "report.md")}\n`;
     });
   },
 });
