@@ -30,7 +30,10 @@ export const TaskFileSchema = z
     repo_bundle: z.string().optional(),
     image: z.string().optional(),
     /** The stages' ids, when they are not `stage-1`, `stage-2`...: one per stage file, in order. */
-    stage_ids: z.array(z.string().min(1)).optional(),
+    stage_ids: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("The stages' ids when they are not stage-1, stage-2...: one per stage-N.md file, in order; unique, and not \"finalize\"."),
   })
   .strict();
 
