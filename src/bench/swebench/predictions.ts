@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { RcmError } from "../../errors/rcm-error.js";
+import { parseJsonLine } from "../../jsonl/read-jsonl.js";
 import { readResults } from "../run-dir/read-results.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { runFiles } from "../run-dir/run-files.js";
@@ -32,12 +33,13 @@ export function parsePredictionName(name: string): { mode: string; condition: st
 
 /**
  * Writes `<run>/predictions/<mode>.<condition>.jsonl` for each mode and condition in the run
- * (or the ones asked for): one prediction per focus task, its patch the focus workspace's.
+ * (or the ones asked for): one prediction per focus task, its patch the focus workspace's,
+ * named for the agent each line says it ran with (run.json's for lines from before they said).
  */
 export async function exportPredictions(options: { run: string; mode?: string | undefined; condition?: string | undefined }): Promise<string[]> {
   const run = resolve(options.run);
   const results = await readResults(runFiles(run).results);
-  const agent = await agentLabel(run);
+  const runAgent = await runAgentLabel(run);
   const groups = new Map<string, ResultLine[]>();
   for (const line of results) {
     if ((options.mode !== undefined && line.mode !== options.mode) || (options.condition !== undefined && line.condition !== options.condition)) continue;
@@ -51,6 +53,7 @@ export async function exportPredictions(options: { run: string; mode?: string | 
     const predictions: Prediction[] = [];
     for (const line of [...lines].sort((a, b) => a.focus.localeCompare(b.focus))) {
       const patch = await readFile(join(runFiles(run).session(line.session_id, line.mode), "focus.patch"), "utf8").catch(() => "");
+      const agent = (line.setting ? agentLabel(line.setting) : undefined) ?? runAgent;
       predictions.push(PredictionSchema.parse({ instance_id: line.focus, model_name_or_path: predictionName(agent, line.mode, line.condition), model_patch: patch }));
     }
     const file = join(run, "predictions", `${key}.jsonl`);
@@ -60,9 +63,27 @@ export async function exportPredictions(options: { run: string; mode?: string | 
   return written;
 }
 
-/** The agent of a run, from its run.json: the model's id, or "scripted". */
-async function agentLabel(run: string): Promise<string> {
-  const text = await readFile(join(run, "run.json"), "utf8").catch(() => "{}");
-  const agent = (JSON.parse(text) as { agent?: { kind?: string; model?: string } }).agent;
-  return agent?.kind === "model" && agent.model ? agent.model.replaceAll("/", "__") : "scripted";
+/** The agent as a run names it: `{ kind, model }` (run.json's `agent`) or `{ agent, model }` (a line's or run.json's `setting`). */
+const AgentNamingSchema = z.looseObject({
+  kind: z.string().optional(),
+  agent: z.string().optional(),
+  model: z.string().optional(),
+});
+
+/** The label predictions carry for an agent: a provider's model id, `faithful` or `scripted`; undefined when it names none. */
+export function agentLabel(value: unknown): string | undefined {
+  const parsed = AgentNamingSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const kind = parsed.data.agent ?? parsed.data.kind;
+  if (kind === "model") return parsed.data.model ? parsed.data.model.replaceAll("/", "__") : undefined;
+  return kind === "scripted" || kind === "faithful" ? kind : undefined;
+}
+
+/** The agent of a run from its run.json (its setting, else the agent as chosen); `scripted` when it says none. */
+async function runAgentLabel(run: string): Promise<string> {
+  const text = await readFile(runFiles(run).run, "utf8").catch(() => undefined);
+  const json = text === undefined ? undefined : parseJsonLine(text);
+  const fields = z.looseObject({ setting: z.unknown(), agent: z.unknown() }).safeParse(json?.ok ? json.value : undefined);
+  if (!fields.success) return "scripted";
+  return agentLabel(fields.data.setting) ?? agentLabel(fields.data.agent) ?? "scripted";
 }
