@@ -8,6 +8,7 @@ const BENCH_LAYERS = [
   { name: "suite", folders: ["suite"], why: "a suite's tasks, sessions and request texts, and the names of conditions and localities" },
   { name: "run-dir", folders: ["run-dir"], why: "a run directory's files and line shapes (results.jsonl, run.json, recorded calls)" },
   { name: "work", folders: ["checkout", "score", "agent"], why: "checkouts, scoring and the scripted agents, each from the suite alone" },
+  { name: "check", folders: ["check"], why: "checking a suite's ground truth (its files, then its tests) before it is run" },
   { name: "env", folders: ["env"], why: "where a session runs and is scored (here or in docker)" },
   { name: "drive", folders: ["drive"], why: "sending a session to OpenCode with an agent" },
   { name: "metrics", folders: ["metrics"], why: "what a finished session measured" },

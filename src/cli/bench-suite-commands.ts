@@ -1,7 +1,9 @@
-// Suites and SWE-bench interop: `bench make-sessions`, `import-swebench`, `export-predictions`, `import-reports`.
+// Suites and SWE-bench interop: `bench check`, `make-sessions`, `import-swebench`, `export-predictions`, `import-reports`.
 
 import { join, resolve } from "node:path";
-import { loadTasks } from "../bench/suite/load-suite.js";
+import { type CheckLevel, checkSuite } from "../bench/check/check-suite.js";
+import { checkJson, renderCheck } from "../bench/check/render-check.js";
+import { loadSuite, loadTasks } from "../bench/suite/load-suite.js";
 import { makeSessions, writeSessions } from "../bench/suite/make-sessions.js";
 import { CONDITIONS } from "../bench/suite/schema.js";
 import { importReports } from "../bench/swebench/import-reports.js";
@@ -11,6 +13,46 @@ import { MODES } from "../config/options-schema.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { RUN_DIR, single, withBenchIo } from "./bench-io.js";
 import { defineCli, mustBeEither, mustBeOneOf } from "./declare.js";
+
+export const checkCommand = defineCli({
+  name: "check",
+  description: "Check a suite's ground truth before running it: its test ids, localities and agent files, then each task's tests.",
+  details: [
+    "Cheap checks (milliseconds): every FAIL_TO_PASS and PASS_TO_PASS test is in a file the test command runs, each",
+    "session's locality is the definition's, agent.json and the tasks' faithful/ folders match the suite.",
+    "Then, unless --cheap, for each task in a fresh clone: with the test patch alone every FAIL_TO_PASS fails and",
+    "every PASS_TO_PASS passes; with the reference patch too every one passes; the test command runs every one.",
+    "Prints one line per problem (<file>[:<line>]: <field>: <problem>) and a summary; exit status 1 when there are problems.",
+  ].join("\n"),
+  args: {
+    suite: { type: "positional", required: true, description: "<suite dir>: the suite to check" },
+    cheap: { type: "boolean", description: "only the cheap checks: no checkout, no tests" },
+    tasks: { type: "string", valueHint: "id,id", description: "run the tests of these tasks only (the cheap checks cover every task)" },
+    concurrency: { type: "number", integer: true, min: 1, default: 2, description: "tasks whose tests run at once" },
+    json: { type: "boolean", description: "print the check as JSON" },
+  },
+  async run(args) {
+    const [dir, ...extra] = args._;
+    if (dir === undefined || extra.length > 0) throw new RcmError("usage", "bench check takes exactly one suite directory");
+    const level: CheckLevel = args.cheap ? "cheap" : "full";
+    const tasks = args.tasks?.split(",").map((id) => id.trim()).filter((id) => id !== "");
+    let problems = 0;
+    const status = await withBenchIo(async ({ signal }) => {
+      const suite = await loadSuite(resolve(dir));
+      const check = await checkSuite({
+        suite,
+        level,
+        tasks,
+        concurrency: args.concurrency,
+        signal,
+        onTask: (event) => process.stderr.write(`[check] ${event.task}: ${event.problems === 0 ? "ok" : `${event.problems} problems`} (${Math.round(event.ms / 1000)} s)\n`),
+      });
+      problems = check.problems.length;
+      return args.json ? checkJson(check) : renderCheck(check);
+    });
+    return status === 0 && problems > 0 ? 1 : status;
+  },
+});
 
 export const makeSessionsCommand = defineCli({
   name: "make-sessions",

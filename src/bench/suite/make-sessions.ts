@@ -93,7 +93,7 @@ function switchedSchedule(focus: Task, interruptions: Task[]): ScheduleEntry[] {
 }
 
 /** Near when the immediate parent directories of the focus's source files meet those of any interruption. */
-function isNear(focus: Task, interruptions: Task[]): boolean {
+export function isNear(focus: Task, interruptions: Task[]): boolean {
   const focusDirs = new Set(sourceFiles(focus).map((path) => posix.dirname(path)));
   return interruptions.some((task) => sourceFiles(task).some((path) => focusDirs.has(posix.dirname(path))));
 }

@@ -1,0 +1,21 @@
+import type { InputLocation } from "../../errors/rcm-error.js";
+
+/** One problem in a suite's ground truth, located as a `suite` error is: its file, its line (0: none) and its field. */
+export type SuiteProblem = InputLocation;
+
+/** Where a task or session is written: a task's `task.json` (line 0), or its line of a JSON-lines file. */
+export interface Place {
+  file: string;
+  line: number;
+}
+
+/** `<file>[:<line>]: <field>: <problem>`, the form of a `suite` error's message. */
+export function describeProblem(problem: SuiteProblem): string {
+  const where = problem.line === 0 ? problem.file : `${problem.file}:${problem.line}`;
+  return `${where}: ${problem.field}: ${problem.problem}`;
+}
+
+/** A problem at `place`'s file and line. */
+export function problemAt(place: Place, field: string, problem: string): SuiteProblem {
+  return { file: place.file, line: place.line, field, problem };
+}
