@@ -1,5 +1,8 @@
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { RcmError } from "../../errors/rcm-error.js";
+import { describeProblem, type SuiteProblem } from "../check/suite-problem.js";
+import { testIdProblems } from "../check/test-id-problems.js";
 import { parseJsonLines } from "../suite/load-suite.js";
 import type { Task } from "../suite/schema.js";
 import { suiteError } from "../suite/suite-error.js";
@@ -24,24 +27,30 @@ export interface ImportOptions {
 
 export const DEFAULT_REPO_URL = "https://github.com/{repo}.git";
 
-/** Turns SWE-bench instances (and stages) into a suite folder; `bench make-sessions` then adds its sessions. */
+/**
+ * Turns SWE-bench instances (and stages) into a suite folder; `bench make-sessions` then adds its
+ * sessions. Refuses, writing nothing, when a task's test ids fail the cheap check: a test in a
+ * file its test command does not run (by default the harness's command, which runs the test
+ * patch's files alone, as SWE-bench does) could never pass, in any session.
+ */
 export async function importSwebench(options: ImportOptions): Promise<{ suite: string; tasks: number; staged: number }> {
   const out = resolve(options.out);
-  const instances = await readInstances(resolve(options.instances));
+  const instancesFile = resolve(options.instances);
+  const instances = await readInstances(instancesFile);
   const stages = options.stages === undefined ? new Map<string, StagesLine>() : await readStages(resolve(options.stages), new Set(instances.map((entry) => entry.value.instance_id)));
   if (await stat(join(out, "tasks")).catch(() => undefined)) throw suiteError({ file: join(out, "tasks"), line: 0, field: "(file)", problem: "already exists: import into a new folder" });
-  await mkdir(out, { recursive: true });
+  const bundleFor = async (repo: string): Promise<string | undefined> => {
+    const bundle = options.bundles === undefined ? undefined : join(resolve(options.bundles), `${repo.replace("/", "__")}.bundle`);
+    return bundle !== undefined && (await stat(bundle).catch(() => undefined))?.isFile() === true ? bundle : undefined;
+  };
+  const tasks: Task[] = [];
+  const problems: SuiteProblem[] = [];
   let staged = 0;
-  for (const { value: instance } of instances) {
+  for (const { line, value: instance } of instances) {
     const split = stages.get(instance.instance_id);
     if (split) staged += 1;
     const bundleName = `${instance.repo.replace("/", "__")}.bundle`;
-    const bundle = options.bundles === undefined ? undefined : join(resolve(options.bundles), bundleName);
-    const hasBundle = bundle !== undefined && (await stat(bundle).catch(() => undefined))?.isFile() === true;
-    if (hasBundle) {
-      await mkdir(join(out, "repos"), { recursive: true });
-      await copyFile(bundle, join(out, "repos", bundleName));
-    }
+    const hasBundle = (await bundleFor(instance.repo)) !== undefined;
     const task: Task = {
       instance_id: instance.instance_id,
       repo: instance.repo,
@@ -55,12 +64,36 @@ export async function importSwebench(options: ImportOptions): Promise<{ suite: s
       test_cmd: swebenchTestCommand({ repo: instance.repo, testPatch: instance.test_patch, template: options.testCmd }),
       ...(hasBundle ? { repo_bundle: `repos/${bundleName}` } : { repo_url: (options.repoUrl ?? DEFAULT_REPO_URL).replaceAll("{repo}", instance.repo) }),
     };
+    problems.push(...testIdProblems({ task, at: { file: instancesFile, line } }));
+    tasks.push(task);
+  }
+  if (problems.length > 0) throw importRefused(problems, options.testCmd !== undefined);
+  await mkdir(out, { recursive: true });
+  for (const task of tasks) {
+    const bundle = await bundleFor(task.repo);
+    if (bundle !== undefined && task.repo_bundle !== undefined) {
+      await mkdir(join(out, "repos"), { recursive: true });
+      await copyFile(bundle, join(out, task.repo_bundle));
+    }
     await writeTaskFolder(out, task);
   }
   const name = options.name ?? out.split(/[\\/]/).at(-1) ?? "swebench";
   const description = `${instances.length} SWE-bench instances imported from ${options.instances}${options.stages ? ` with stages from ${options.stages}` : ""}.`;
   await writeFile(join(out, "suite.json"), `${JSON.stringify({ name, description }, null, 2)}\n`);
   return { suite: out, tasks: instances.length, staged };
+}
+
+/**
+ * The refusal: every problem, one a line, and what to do. SWE-bench's harness runs the test
+ * patch's files alone, so a test outside them is missing (failed) there too: the instance is
+ * wrong, or its tests need a command that also runs their files.
+ */
+function importRefused(problems: readonly SuiteProblem[], ownCommand: boolean): RcmError {
+  const advice = ownCommand
+    ? "Nothing written: make --test-cmd run those files too."
+    : "Nothing written. SWE-bench's harness runs only the test patch's files, so these tests would fail there too: fix the instances, or pass --test-cmd '<command> <their files> {tests}' to run those files as well.";
+  const [first] = problems;
+  return new RcmError("suite", [...problems.map(describeProblem), advice].join("\n"), first === undefined ? {} : { location: first });
 }
 
 async function readInstances(file: string) {
