@@ -137,6 +137,7 @@ describe("the faithful/ files' problems", () => {
       { stage: "stage-3", with: "b/stage-1", shared: "make" },
       { stage: "stage-2", with: "a/stage-1", shared: "make" },
       { stage: "stage-2", with: "c/stage-1", shared: "empty" },
+      { stage: "stage-2", with: "b/stage-1", shared: "unset" },
     ]);
     const meaning = await failure(loadFaithfulPlaybook(temp.path));
     expect(meaning.message.split("\n").slice(0, -1)).toEqual([
@@ -145,7 +146,7 @@ describe("the faithful/ files' problems", () => {
       '  1.with: "a/stage-1" is this task\'s own stage',
       '  2.with: "c/stage-1" is no stage of agent.json',
       '  2.shared: "empty" is in no request of a: confusable tasks share the word',
-      '  2.shared: "empty" is in no request of c: confusable tasks share the word',
+      '  3.shared: "unset" is in no request of a: confusable tasks share the word',
     ]);
   });
 

@@ -180,7 +180,8 @@ async function readConfusions(options: {
     else if (rule === undefined) problems.push({ field: `${index}.with`, problem: `"${confusion.with}" is no stage of agent.json` });
     const shared = normalizeText(confusion.shared);
     const saidBy = (task: string) => requests.some((request) => request.where.startsWith(`${task}/`) && request.said.includes(shared));
-    for (const other of new Set([taskId, confusion.with.split("/")[0] ?? ""])) {
+    // The other task's words are checked once `with` names a stage of it.
+    for (const other of new Set([taskId, ...(rule === undefined ? [] : [confusion.with.split("/")[0] ?? ""])])) {
       if (!saidBy(other)) problems.push({ field: `${index}.shared`, problem: `"${confusion.shared}" is in no request of ${other}: confusable tasks share the word` });
     }
     if (problems.length === before && rule !== undefined) confusions.push({ stage: confusion.stage, with: confusion.with, rule, shared: confusion.shared });
