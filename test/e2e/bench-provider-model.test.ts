@@ -28,13 +28,20 @@ describe("bench run with a provider's model", () => {
   it("records what each model call got after the plug-in, and measures fidelity from it", async () => {
     const providers = join(temp.path, "providers.json");
     const models = { m: { tool_call: true, limit: { context: 128_000, output: 8_000 } } };
-    await writeFile(providers, JSON.stringify({ provider: { up: { npm: "@ai-sdk/openai-compatible", options: { baseURL: upstream.url, apiKey: "unused" }, models } } }));
+    // The endpoint comes from this environment through --pass-env, as a provider's key would: the servers see nothing else of it.
+    const options = { baseURL: "{env:UPSTREAM_BASE_URL}", apiKey: "{env:UPSTREAM_KEY}" };
+    await writeFile(providers, JSON.stringify({ provider: { up: { npm: "@ai-sdk/openai-compatible", options, models } } }));
     const out = join(temp.path, "run");
-    await run(
-      process.execPath,
-      [join(packageRoot(), "dist", "cli.js"), "bench", "run", "--suite", SUITE, "--model", "up/m", "--provider-config", providers, "--modes", "native,router", "--sessions", "2", "--out", out],
-      { maxBuffer: 20 * 1024 * 1024, timeout: 300_000 },
-    );
+    const cli = [join(packageRoot(), "dist", "cli.js"), "bench", "run", "--suite", SUITE, "--provider-config", providers, "--modes", "native,router", "--sessions", "2", "--out", out];
+    const env = { ...process.env, UPSTREAM_BASE_URL: upstream.url, UPSTREAM_KEY: "k" };
+    // The provider's key in --model, not its name: a wrong one is refused before anything starts.
+    const wrong = await run(process.execPath, [...cli, "--model", "upstream/m"], { env }).then(() => undefined, (error: { stderr: string }) => error.stderr);
+    expect(wrong).toContain(`--model upstream/m: --provider-config ${providers} has no provider "upstream" (its keys: "up")`);
+    const plan = await run(process.execPath, [...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY", "--dry-run"], { env });
+    expect(plan.stdout).toMatch(/^Dry run: nothing is started/);
+    expect(plan.stdout).toContain("they get --pass-env UPSTREAM_BASE_URL, UPSTREAM_KEY, and RCM_*");
+    await expect(readFile(join(out, "run.json"), "utf8")).rejects.toThrow(/ENOENT/);
+    await run(process.execPath, [...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY"], { env, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
     const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
     expect(lines.map((line) => line.resolved)).toEqual([true, true, true, true]);
     // Every call the provider got was recorded once, by the recorder after opencode-rcm.
