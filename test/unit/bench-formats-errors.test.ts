@@ -100,6 +100,7 @@ describe("the faithful/ files' problems", () => {
     const missing = await failure(loadFaithfulPlaybook(temp.path));
     expect(missing.message).toContain(`${file}: (file): not found: --agent faithful reads every task's faithful/rules.json`);
     expect(missing.message).toContain("--agent scripted or --model");
+    expect(missing.message.split("\n")).toHaveLength(1);
   });
 
   it("rules.json: every stage's problem at once", async () => {

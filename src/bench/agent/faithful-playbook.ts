@@ -258,8 +258,9 @@ async function readJson<T>(options: { file: string; schema: z.ZodType<T>; anchor
   try {
     text = await readFile(file, "utf8");
   } catch (cause) {
-    const problem = (cause as NodeJS.ErrnoException).code === "ENOENT" ? missing : `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`;
-    throw faithfulError(file, [{ field: "(file)", problem }], anchor, cause);
+    // A missing file's problem says itself what the file is for and where its format is.
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") throw new FileProblemsError({ file, problems: [{ field: "(file)", problem: missing }], cause });
+    throw faithfulError(file, [{ field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}` }], anchor, cause);
   }
   let value: unknown;
   try {
