@@ -1,14 +1,16 @@
-// Checks fixtures/switch-mini/ with the driver's own scorer, real git and real pytest: for
-// every task, the unpatched base fails every held-out test and passes the existing ones, the
-// reference patch resolves it, and two wrong solutions do not: stage 1 alone (the files the
-// scripted agent's playbook writes for it), and the task's checks/forgetful/ files (the last
-// stage without an earlier stage's rule). Then the faithful agent's files (tasks/*/faithful/):
-// every last-stage variant passes the existing tests, and is reported with the held-out tests
-// it fails (none, when a later request restates the lost rule); every confusable variant (another
-// task's requirement leaked in) fails the task.
-// Run: npm run build && node scripts/check-switch-mini.mjs
+// switch-mini's own extra checks, with the driver's own scorer, real git and real pytest. The
+// general check of any suite's ground truth (test ids, localities, agent.json, faithful/
+// folders, each task's tests before and after its reference patch) is `opencode-rcm bench check
+// <suite>`; this script adds what only a suite built like switch-mini has: for every task, two
+// wrong solutions do not resolve it: stage 1 alone (the files the scripted agent's playbook
+// writes for it), and the task's checks/forgetful/ files (the last stage without an earlier
+// stage's rule). Then the faithful agent's files (tasks/*/faithful/): every last-stage variant
+// passes the existing tests, and is reported with the held-out tests it fails (none, when a
+// later request restates the lost rule); every confusable variant (another task's requirement
+// leaked in) fails the task. It also checks each task's base and reference patch, as bench check does.
+// Run: npm run build && node scripts/check-switch-mini.mjs [<suite dir>]   (default: fixtures/switch-mini)
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { loadFaithfulPlaybook } from "../dist/bench/agent/faithful-playbook.js";
@@ -17,16 +19,23 @@ import { loadSuite } from "../dist/bench/suite/load-suite.js";
 import { OUT_DIR } from "./build-switch-mini.mjs";
 import { readTree } from "./lib/read-tree.mjs";
 
-const suite = await loadSuite(OUT_DIR);
-const playbook = JSON.parse(readFileSync(join(OUT_DIR, "agent.json"), "utf8"));
-const faithful = await loadFaithfulPlaybook(OUT_DIR);
+const [given, ...extra] = process.argv.slice(2);
+if (extra.length > 0 || given?.startsWith("-")) {
+  console.error("usage: node scripts/check-switch-mini.mjs [<suite dir>]   (the general check of any suite: opencode-rcm bench check <suite>)");
+  process.exit(2);
+}
+const SUITE_DIR = given === undefined ? OUT_DIR : resolve(given);
+console.log(`checking ${SUITE_DIR}`);
+const suite = await loadSuite(SUITE_DIR);
+const playbook = JSON.parse(readFileSync(join(SUITE_DIR, "agent.json"), "utf8"));
+const faithful = await loadFaithfulPlaybook(SUITE_DIR);
 const scratch = mkdtempSync(join(tmpdir(), "check-switch-mini-"));
 let failures = 0;
 
 /** A patch that writes `files` (path -> content), made the way the driver makes focus patches. */
 async function patchFor(task, files, name) {
   const dir = join(scratch, name);
-  execFileSync("git", ["clone", "-q", resolve(OUT_DIR, task.repo_bundle), dir]);
+  execFileSync("git", ["clone", "-q", resolve(SUITE_DIR, task.repo_bundle), dir]);
   execFileSync("git", ["checkout", "-q", "--detach", task.base_commit], { cwd: dir });
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -35,13 +44,14 @@ async function patchFor(task, files, name) {
   return focusPatch(dir, task.base_commit);
 }
 
-/** path -> content of the files under a task's checks/<name>/. */
+/** path -> content of the files under a task's checks/<name>/; undefined when the suite has no such folder. */
 function checkFiles(task, name) {
-  return readTree(join(OUT_DIR, "tasks", task.instance_id, "checks", name));
+  const dir = join(SUITE_DIR, "tasks", task.instance_id, "checks", name);
+  return existsSync(dir) ? readTree(dir) : undefined;
 }
 
 async function score(task, patch, name) {
-  return scoreTask({ task, repoSource: resolve(OUT_DIR, task.repo_bundle), patch, workDir: join(scratch, `${name}-score`), timeoutMs: 120_000 });
+  return scoreTask({ task, repoSource: resolve(SUITE_DIR, task.repo_bundle), patch, workDir: join(scratch, `${name}-score`), timeoutMs: 120_000 });
 }
 
 function expectThat(ok, what) {
@@ -60,8 +70,13 @@ try {
       expectThat(reference.resolved, `${id}: the reference patch resolves it`);
       const first = await score(task, await patchFor(task, playbook.tasks[id].stages[task.stages[0].id].writes, `${id}-stage1`), `${id}-stage1`);
       expectThat(!first.resolved && first.tests_status.PASS_TO_PASS.failure.length === 0, `${id}: stage 1 alone does not resolve it (${first.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
-      const forgetful = await score(task, await patchFor(task, checkFiles(task, "forgetful"), `${id}-forgetful`), `${id}-forgetful`);
-      expectThat(!forgetful.resolved, `${id}: forgetting an earlier stage's rule does not resolve it (${forgetful.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
+      const forgetfulFiles = checkFiles(task, "forgetful");
+      if (forgetfulFiles === undefined) {
+        expectThat(false, `${id}: no checks/forgetful/ folder (the files of the last stage without an earlier stage's rule)`);
+      } else {
+        const forgetful = await score(task, await patchFor(task, forgetfulFiles, `${id}-forgetful`), `${id}-forgetful`);
+        expectThat(!forgetful.resolved, `${id}: forgetting an earlier stage's rule does not resolve it (${forgetful.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`);
+      }
       const last = faithful.tasks.get(id).stages.at(-1);
       for (const [missing, files] of last.without) {
         const name = `${id}-without-${missing}`;
