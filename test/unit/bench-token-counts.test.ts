@@ -143,6 +143,9 @@ describe("compactions", () => {
     expect(chart).toContain("native: OpenCode compacted at model call 6");
     expect(chart).toContain(">compaction</text>");
     expect(sessionTokensChart([line({ timeline: [entry("A")] })])).not.toContain("compaction");
+    // In the tight regime the provider refuses the call that overflows: 0 input tokens, then the summary call.
+    const refused = sessionTokensChart([line({ timeline: [entry("A"), entry("A", { call_input_tokens: [0, 3935, 4723], compactions: [1] })] })]);
+    expect(refused).toContain("native: OpenCode compacted at model call 4 (the call before, refused as too long, reports 0 input tokens)");
   });
 });
 
@@ -160,6 +163,12 @@ describe("report.html", () => {
     expect(chart).toContain(">memory (same as native)</text>");
     expect(chart.match(/stroke-dasharray="7 14"/g)).toHaveLength(3);
     for (const offset of [0, 7, 14]) expect(chart).toContain(`stroke-dashoffset="${offset}"`);
+    // A line a few tokens off another's lies on it all the same: drawn in turns too.
+    const near = sessionTokensChart([line({ timeline: same }), line({ mode: "full", timeline: same.map((one) => ({ ...one, call_input_tokens: [99, 151] })) })]);
+    expect(near).toContain(">full (overlaps native)</text>");
+    expect(near.match(/stroke-dasharray="7 7"/g)).toHaveLength(2);
+    const apart = sessionTokensChart([line({ timeline: same }), line({ mode: "full", timeline: same.map((one) => ({ ...one, call_input_tokens: [50, 60] })) })]);
+    expect(apart).not.toContain("stroke-dasharray");
   });
 
   it("draws no routing for memory, names a failure by its class, and says what near and far are", () => {

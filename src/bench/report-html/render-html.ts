@@ -26,7 +26,7 @@ summary { cursor: pointer; font-weight: 600; }
 
 /** What the token charts draw, and what a drop in them means. */
 const TOKENS_NOTE =
-  "Each model call's input tokens as reported (cached included), in order across the session's requests. Lines that coincide are drawn in alternating dashes and named \"same as\" in the legend. A sharp drop is a compaction, marked by a dashed line and a triangle in the mode's colour: OpenCode had a call write a summary of the history so far, and the calls after it get the summary and a recent tail instead of the whole history. A call the provider refused as too long (what makes OpenCode compact early) reports 0 input tokens.";
+  "Each model call's input tokens as reported (cached included), in order across the session's requests. Lines that lie on each other are drawn in alternating dashes and named in the legend \"same as\" (identical) or \"overlaps\" another mode's. A sharp drop is a compaction, marked by a dashed line and a triangle in the mode's colour: OpenCode had a call write a summary of the history so far, and the calls after it get the summary and a recent tail instead of the whole history. A call the provider refused as too long (what makes OpenCode compact early) reports 0 input tokens.";
 
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no script, nothing fetched)

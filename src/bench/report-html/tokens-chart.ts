@@ -8,7 +8,7 @@ const TOP = 26;
 const PLOT = 150;
 const WIDTH = 520;
 const STROKE = 2.5;
-/** Identical lines are drawn in turns of this many pixels each, so every mode's colour shows. */
+/** Lines that lie on each other are drawn in turns of this many pixels each, so every mode's colour shows. */
 const DASH = 7;
 const COMPACTION_COLOUR = "#111827";
 
@@ -66,18 +66,19 @@ function tokensChart(series: readonly Series[], title: string): string {
   const y = (value: number) => TOP + PLOT - (PLOT * value) / max;
   const body = [label(LEFT, 14, title, { size: 11, weight: "bold" }), ...yAxis({ x: LEFT, top: TOP, height: PLOT, width: width - LEFT - 10, max, format: (value) => (value >= 1000 ? `${Math.round(value / 100) / 10}k` : `${Math.round(value)}`) })];
   body.push(label(width - 12, TOP + PLOT + 16, "model call →", { anchor: "end", size: 10 }));
-  const same = sameAs(series);
+  const groups = overlapGroups(series, y);
   const legend = legendPlacer();
   series.forEach((one, index) => {
     const colour = MODE_COLOURS[one.mode] ?? "#000";
-    const group = same[index] as { first: number; rank: number; size: number };
+    const group = groups[index] as OverlapGroup;
     // Modes that compact at the same call get their marks side by side.
     const shift = (index - (series.length - 1) / 2) * 3;
     for (const [call, count] of [...one.compactions].sort(([a], [b]) => a - b)) {
       const where = one.sessions > 1 ? `${count} of ${one.sessions} sessions` : "OpenCode";
+      const refused = one.sessions === 1 && one.values[call - 1] === 0 ? " (the call before, refused as too long, reports 0 input tokens)" : "";
       const mark = x(call) + shift;
       body.push(
-        `<line class="compaction" data-mode="${one.mode}" x1="${at(mark)}" y1="${TOP}" x2="${at(mark)}" y2="${TOP + PLOT}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="3 3"><title>${escapeHtml(`${one.mode}: ${where} compacted at model call ${call + 1}`)}</title></line>`,
+        `<line class="compaction" data-mode="${one.mode}" x1="${at(mark)}" y1="${TOP}" x2="${at(mark)}" y2="${TOP + PLOT}" stroke="${colour}" stroke-width="1.5" stroke-dasharray="3 3"><title>${escapeHtml(`${one.mode}: ${where} compacted at model call ${call + 1}${refused}`)}</title></line>`,
         `<path d="M${at(mark - 4)},${TOP - 6} L${at(mark + 4)},${TOP - 6} L${at(mark)},${TOP} Z" fill="${colour}"/>`,
       );
     }
@@ -86,7 +87,8 @@ function tokensChart(series: readonly Series[], title: string): string {
       const dash = group.size > 1 ? ` stroke-dasharray="${DASH} ${DASH * (group.size - 1)}" stroke-dashoffset="${DASH * group.rank}"` : "";
       body.push(`<polyline class="mark" data-mode="${one.mode}" points="${points}" fill="none" stroke="${colour}" stroke-width="${STROKE}" stroke-linejoin="round"${dash}/>`);
     }
-    const name = group.rank > 0 ? `${one.mode} (same as ${series[group.first]?.mode})` : one.mode;
+    const first = series[group.first] as Series;
+    const name = group.rank === 0 ? one.mode : `${one.mode} (${first.values.join(",") === one.values.join(",") ? "same as" : "overlaps"} ${first.mode})`;
     const { left, top } = legend.place(name);
     body.push(`<rect x="${at(left)}" y="${top - 6}" width="12" height="4" fill="${colour}"/>`, label(left + 16, top, name, { size: 10 }));
   });
@@ -119,14 +121,37 @@ function legendPlacer() {
   };
 }
 
-/** For each series, the first series drawing the same line, its rank among those that do, and how many do. */
-function sameAs(series: readonly Series[]): { first: number; rank: number; size: number }[] {
-  const key = (one: Series) => one.values.join(",");
-  return series.map((one, index) => {
-    if (one.values.length === 0) return { first: index, rank: 0, size: 1 };
-    const group = series.flatMap((other, position) => (key(other) === key(one) ? [position] : []));
-    return { first: group[0] ?? index, rank: group.indexOf(index), size: group.length };
+interface OverlapGroup {
+  /** The group's first series, its rank in the group, and how many series it has. */
+  first: number;
+  rank: number;
+  size: number;
+}
+
+/**
+ * Series whose lines lie within a stroke of each other on at least half of their common calls
+ * are one group, drawn in turns (dashes) so that each one shows; a series on its own is a group
+ * of one. `y` places a value on the chart.
+ */
+function overlapGroups(series: readonly Series[], y: (value: number) => number): OverlapGroup[] {
+  const root = series.map((_one, index) => index);
+  const find = (index: number): number => (root[index] === index ? index : find(root[index] as number));
+  series.forEach((one, index) => {
+    for (let earlier = 0; earlier < index; earlier += 1) {
+      if (overlap(series[earlier] as Series, one, y)) root[find(index)] = find(earlier);
+    }
   });
+  return series.map((_one, index) => {
+    const members = series.flatMap((_other, position) => (find(position) === find(index) ? [position] : []));
+    return { first: members[0] ?? index, rank: members.indexOf(index), size: members.length };
+  });
+}
+
+function overlap(a: Series, b: Series, y: (value: number) => number): boolean {
+  const common = Math.min(a.values.length, b.values.length);
+  if (common === 0) return false;
+  const close = a.values.slice(0, common).filter((value, call) => Math.abs(y(value) - y(b.values[call] as number)) < STROKE).length;
+  return close * 2 >= common;
 }
 
 function callInputs(line: ResultLine): number[] {
