@@ -159,6 +159,8 @@ describe("loadSuite", () => {
     await writeSuite(dir.path, { tasks: [A] });
     const error = await suiteError(loadSuite(dir.path));
     expect([error.file, error.line, error.field]).toEqual([join(dir.path, "sessions.jsonl"), 0, "(file)"]);
+    // ...and says what the file is for, and how to make it.
+    expect(error.problem).toBe("not found: the sessions to run, one JSON object per line (bench make-sessions --suite <dir> writes them) (docs/benchmark-formats.md)");
   });
 
   it("validates tasks alone with loadTasks", async () => {

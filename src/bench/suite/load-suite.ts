@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { z } from "zod";
 import { jsonlLines } from "../../jsonl/read-jsonl.js";
@@ -7,6 +7,7 @@ import { patchFiles } from "../patch/patch-files.js";
 import type { ScheduleEntry, SessionSpec, Suite, SuiteMeta, Task } from "./schema.js";
 import { FINALIZE, SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "./schema.js";
 import { suiteError } from "./suite-error.js";
+import { readSuiteText } from "./suite-files.js";
 import { readTaskFolder, TASK_FILE, TASKS_DIR, taskFolderNames } from "./task-folder.js";
 
 /** One validated line of a JSON-lines file, with its 1-based line number. */
@@ -33,14 +34,14 @@ export async function loadSuite(dir: string): Promise<Suite> {
   const meta = await readMeta(dir);
   const tasks = await readTasks(dir);
   const file = join(dir, "sessions.jsonl");
-  const sessions = parseJsonLines(file, await readText(file), SessionSpecSchema);
+  const sessions = parseJsonLines(file, await readSuiteText(file), SessionSpecSchema);
   checkSessions({ file, sessions, tasks: new Map(tasks.map((entry) => [entry.value.instance_id, entry.value])) });
   return { dir, meta, tasks: tasks.map((entry) => entry.value), sessions: sessions.map((entry) => entry.value) };
 }
 
 async function readMeta(dir: string): Promise<SuiteMeta> {
   const file = join(dir, "suite.json");
-  return parseJsonValue({ file, line: 0, text: await readText(file), schema: SuiteMetaSchema });
+  return parseJsonValue({ file, line: 0, text: await readSuiteText(file), schema: SuiteMetaSchema });
 }
 
 /** A task with where it came from: its folder's task.json (line 0), or its line of tasks.jsonl. */
@@ -52,7 +53,7 @@ async function readTasks(dir: string): Promise<TaskEntry[]> {
   const folders = await taskFolderNames(dir);
   const tasks: TaskEntry[] =
     folders === undefined
-      ? parseJsonLines(join(dir, "tasks.jsonl"), await readText(join(dir, "tasks.jsonl")), TaskSchema).map((entry) => ({ ...entry, file: join(dir, "tasks.jsonl") }))
+      ? parseJsonLines(join(dir, "tasks.jsonl"), await readSuiteText(join(dir, "tasks.jsonl")), TaskSchema).map((entry) => ({ ...entry, file: join(dir, "tasks.jsonl") }))
       : await Promise.all(folders.map(async (name) => ({ line: 0, value: await readTaskFolder(dir, name), file: join(dir, TASKS_DIR, name, TASK_FILE) })));
   const firstLine = new Map<string, number>();
   for (const { line, value: task, file } of tasks) {
@@ -86,14 +87,6 @@ async function bundleProblem(dir: string, bundle: string): Promise<string | unde
   return undefined;
 }
 
-async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw suiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${reason}`, cause });
-  }
-}
 
 function parseJsonValue<T>(options: { file: string; line: number; text: string; schema: z.ZodType<T> }): T {
   const { file, line, text, schema } = options;

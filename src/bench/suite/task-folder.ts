@@ -1,8 +1,9 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { type Task, TaskSchema } from "./schema.js";
 import { suiteError } from "./suite-error.js";
+import { readSuiteText } from "./suite-files.js";
 
 /**
  * A task as a folder: `task.json` (the instance's fields but its texts), `stage-1.md`,
@@ -44,7 +45,7 @@ export async function readTaskFolder(suiteDir: string, name: string): Promise<Ta
   const fail = (file: string, field: string, problem: string): never => {
     throw suiteError({ file, line: 0, field, problem });
   };
-  const json = parseJson(taskFile, await readText(taskFile));
+  const json = parseJson(taskFile, await readSuiteText(taskFile));
   const fields = TaskFileSchema.safeParse(json);
   if (!fields.success) {
     const issue = fields.error.issues[0];
@@ -67,9 +68,9 @@ export async function readTaskFolder(suiteDir: string, name: string): Promise<Ta
   });
   if (stageIDs !== undefined && stageIDs.length !== numbers.length) fail(taskFile, "stage_ids", `has ${stageIDs.length} ids for ${numbers.length} stage files`);
   const stages = await Promise.all(
-    numbers.map(async (number, index) => ({ id: stageIDs?.[index] ?? `stage-${number}`, request: fromFile(await readText(join(dir, `stage-${number}.md`))) })),
+    numbers.map(async (number, index) => ({ id: stageIDs?.[index] ?? `stage-${number}`, request: fromFile(await readSuiteText(join(dir, `stage-${number}.md`))) })),
   );
-  const task = { ...rest, patch: await readText(join(dir, PATCH_FILE)), test_patch: await readText(join(dir, TEST_PATCH_FILE)), stages };
+  const task = { ...rest, patch: await readSuiteText(join(dir, PATCH_FILE)), test_patch: await readSuiteText(join(dir, TEST_PATCH_FILE)), stages };
   const parsed = TaskSchema.safeParse(task);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -103,13 +104,6 @@ export async function taskFolderNames(suiteDir: string): Promise<string[] | unde
 const toFile = (request: string) => `${request}\n`;
 const fromFile = (text: string) => (text.endsWith("\n") ? text.slice(0, -1) : text);
 
-async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (cause) {
-    throw suiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
-  }
-}
 
 function parseJson(file: string, text: string): unknown {
   try {
