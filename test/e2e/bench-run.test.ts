@@ -80,6 +80,14 @@ describe("opencode-rcm bench run on the small suite, through the real OpenCode a
 
     const again = await bench(args);
     expect(again.stdout).toContain("0 session runs now, 4 already done; done.");
+    // The directory is one experiment: a rerun with another window would relabel its results, and is refused.
+    const relabel = await bench([...args, "--regime", "tight"]).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(relabel?.code).toBe(2);
+    expect(relabel?.stderr).toContain("regime: roomy (run.json) vs tight (this command)");
+    expect(lines.map((line) => [line.setting?.agent, line.setting?.regime])).toEqual(Array(4).fill(["scripted", "roomy"]));
     const rescored = await bench(["score", out]);
     expect(rescored.stdout).toContain("re-scored 4 session runs (0 changed)");
     const rebuilt = await bench(["report", out]);
