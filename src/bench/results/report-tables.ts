@@ -137,7 +137,7 @@ function cacheCostTable(results: readonly ResultLine[], readPrice: number): Repo
   return {
     id: "cache-cost",
     heading: `Cache-aware input cost per session (means; cached reads at ${readPrice}x)`,
-    note: `reported: the provider's own counts, the cost table's input and cached. estimated: every recorded model call as the provider received it (tool definitions, system prompt and messages, as JSON) at ${CHARS_PER_TOKEN} characters per token, with OpenAI-style prefix caching (1,024-token minimum, 128-token blocks) replayed over the session's calls. It counts the tool definitions on every call and fewer characters per token than the scripted model, so it is several times the cost table's reported input for the same session. Cost is in uncached-token units.`,
+    note: `reported: the provider's own counts, the cost table's input and cached. estimated: every recorded model call as the provider received it (tool definitions, system prompt and messages, as JSON) at ${CHARS_PER_TOKEN} characters per token, with OpenAI-style prefix caching (1,024-token minimum, 128-token blocks) replayed over the session's calls. It counts the tool definitions on every call, which the scripted model's reported input leaves out, and 3.5 characters per token against its 4, so on the mini suite it is 2 to 3 times the cost table's input for the same sessions. Cost is in uncached-token units.`,
     header: ["mode", "condition", "n", "source", input, cached, "cost", "vs native"],
     rows,
   };
