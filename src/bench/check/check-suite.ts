@@ -62,13 +62,15 @@ export async function checkSuite(options: {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const scratch = await mkdtemp(join(tmpdir(), "rcm-check-"));
     const found = new Map<string, SuiteProblem[]>();
+    // A field the cheap checks already named is not named again.
+    const named = new Set(problems.map(fieldKey));
     try {
       await inParallel(chosen, options.concurrency ?? DEFAULT_CONCURRENCY, async (task) => {
         if (signal?.aborted) return;
         const started = Date.now();
         const runs = await runTaskTests({ task, repoSource: repoSource(suite, task), workDir: join(scratch, task.instance_id), python, timeoutMs });
         const at = placeOf(places, task.instance_id, join(suite.dir, "tasks"));
-        const mine = testRunProblems({ task, at, runs, timeoutMs });
+        const mine = testRunProblems({ task, at, runs, timeoutMs }).filter((problem) => !named.has(fieldKey(problem)));
         found.set(task.instance_id, mine);
         onTask?.({ task: task.instance_id, problems: mine.length, ms: Date.now() - started });
       });
@@ -83,6 +85,10 @@ export async function checkSuite(options: {
     }
   }
   return { level, tasks: suite.tasks.length, sessions: suite.sessions.length, tested, problems };
+}
+
+function fieldKey(problem: SuiteProblem): string {
+  return `${problem.file}\u0000${problem.line}\u0000${problem.field}`;
 }
 
 function chooseTasks(suite: Suite, ids: readonly string[] | undefined): Task[] {
