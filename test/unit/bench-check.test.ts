@@ -159,3 +159,24 @@ describe("the cheap suite check", () => {
     ]);
   });
 });
+
+describe("the cheap suite check for one agent", () => {
+  it("checks only the files the agent reads", async () => {
+    await editJson<PlaybookFile>(join(suiteDir, "agent.json"), (playbook) => {
+      const stage = playbook.tasks[TASK]?.stages["stage-1"];
+      if (stage) stage.request += " Please.";
+    });
+    await rm(join(suiteDir, "tasks", TASK, "faithful", "rules.json"));
+    const suite = await loadSuite(suiteDir);
+    expect(await cheapSuiteProblems(suite, { agent: "model" })).toEqual([]);
+    expect((await cheapSuiteProblems(suite, { agent: "scripted" })).map((problem) => problem.field)).toEqual([`tasks.${TASK}.stages.stage-1.request`]);
+    expect((await cheapSuiteProblems(suite, { agent: "faithful" })).map((problem) => problem.field)).toEqual([`tasks.${TASK}.stages.stage-1.request`, "(file)"]);
+  });
+
+  it("names a missing agent.json for the scripted agents only", async () => {
+    await rm(join(suiteDir, "agent.json"));
+    const suite = await loadSuite(suiteDir);
+    expect(await cheapSuiteProblems(suite, { agent: "model" })).toEqual([]);
+    expect((await cheapSuiteProblems(suite, { agent: "scripted" })).map(describeProblem)).toEqual([`${join(suiteDir, "agent.json")}: (file): missing: --agent scripted plays the suite's agent.json`]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { InputLocation } from "../../errors/rcm-error.js";
+import { type InputLocation, RcmError } from "../../errors/rcm-error.js";
 
 /** One problem in a suite's ground truth, located as a `suite` error is: its file, its line (0: none) and its field. */
 export type SuiteProblem = InputLocation;
@@ -18,4 +18,11 @@ export function describeProblem(problem: SuiteProblem): string {
 /** A problem at `place`'s file and line. */
 export function problemAt(place: Place, field: string, problem: string): SuiteProblem {
   return { file: place.file, line: place.line, field, problem };
+}
+
+/** A `suite` error listing every problem, one a line, then `advice` (what to do) when given; located at the first problem. */
+export function suiteProblemsError(problems: readonly SuiteProblem[], advice?: string): RcmError {
+  const [first] = problems;
+  const lines = [...problems.map(describeProblem), ...(advice === undefined ? [] : [advice])];
+  return new RcmError("suite", lines.join("\n"), first === undefined ? {} : { location: first });
 }

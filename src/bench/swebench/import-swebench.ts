@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { RcmError } from "../../errors/rcm-error.js";
-import { describeProblem, type SuiteProblem } from "../check/suite-problem.js";
+import type { RcmError } from "../../errors/rcm-error.js";
+import { type SuiteProblem, suiteProblemsError } from "../check/suite-problem.js";
 import { testIdProblems } from "../check/test-id-problems.js";
 import { parseJsonLines } from "../suite/load-suite.js";
 import type { Task } from "../suite/schema.js";
@@ -92,8 +92,7 @@ function importRefused(problems: readonly SuiteProblem[], ownCommand: boolean): 
   const advice = ownCommand
     ? "Nothing written: make --test-cmd run those files too."
     : "Nothing written. SWE-bench's harness runs only the test patch's files, so these tests would fail there too: fix the instances, or pass --test-cmd '<command> <their files> {tests}' to run those files as well.";
-  const [first] = problems;
-  return new RcmError("suite", [...problems.map(describeProblem), advice].join("\n"), first === undefined ? {} : { location: first });
+  return suiteProblemsError(problems, advice);
 }
 
 async function readInstances(file: string) {
