@@ -7,6 +7,7 @@ import { type Command, type CommandGroup, isGroup, parseDeclared, renderHelp } f
 import { demoCommand } from "./demo-command.js";
 import { memoryEvalCommand, routeEvalCommand } from "./eval-commands.js";
 import { sessionCommands } from "./session-commands.js";
+import { type GroupedNames, unknownCommandProblem } from "./unknown-command.js";
 
 const NAME = "opencode-rcm";
 
@@ -63,15 +64,24 @@ export async function main(input: readonly string[]): Promise<number> {
     return 0;
   }
   const found = COMMANDS[command];
-  if (found === undefined) throw new RcmError("usage", `unknown command "${command}"`);
+  if (found === undefined) throw new RcmError("usage", unknownCommandProblem({ typed: command, known: [...Object.keys(COMMANDS), "help"], grouped: groupedNames() }));
   const wantsHelp = rest.includes("--help") || rest.includes("-h");
   if (!isGroup(found)) return wantsHelp ? printHelp(found, NAME) : runDeclared(found, command, rest);
   const [sub, ...subArgs] = rest;
   const leaf = sub === undefined ? undefined : found.subCommands[sub];
   if (wantsHelp) return leaf === undefined ? printHelp(found, NAME) : printHelp(leaf, `${NAME} ${command}`);
-  if (leaf === undefined) throw new RcmError("usage", sub === undefined ? `${command} needs a subcommand` : `unknown ${command} subcommand "${sub}"`);
+  if (leaf === undefined) {
+    throw new RcmError("usage", sub === undefined ? `${command} needs a subcommand` : unknownCommandProblem({ typed: sub, known: Object.keys(found.subCommands), group: command }));
+  }
   if (isGroup(leaf)) throw new RcmError("internal", `${command} ${sub} is a group of commands`);
   return runDeclared(leaf, `${command} ${sub}`, subArgs);
+}
+
+/** Each command group's subcommands (`bench`: mini, run...), so `opencode-rcm run` is pointed to `bench run`. */
+function groupedNames(): GroupedNames {
+  const grouped: Record<string, string[]> = {};
+  for (const [name, command] of Object.entries(COMMANDS)) if (isGroup(command)) grouped[name] = Object.keys(command.subCommands);
+  return grouped;
 }
 
 async function runDeclared(command: Command, path: string, args: readonly string[]): Promise<number> {
