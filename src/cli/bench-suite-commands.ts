@@ -45,7 +45,7 @@ export const checkCommand = defineCli({
         tasks,
         concurrency: args.concurrency,
         signal,
-        onTask: (event) => process.stderr.write(`[check] ${event.task}: ${event.problems === 0 ? "ok" : `${event.problems} problems`} (${Math.round(event.ms / 1000)} s)\n`),
+        onTask: (event) => process.stderr.write(`[check] ${event.task}: ${event.problems === 0 ? "ok" : `${event.problems} problem${event.problems === 1 ? "" : "s"}`} (${Math.round(event.ms / 1000)} s)\n`),
       });
       problems = check.problems.length;
       return args.json ? checkJson(check) : renderCheck(check);
