@@ -4,14 +4,13 @@ import { join, resolve } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { Mode } from "../config/options-schema.js";
 import type { MessageWithParts } from "../core/messages.js";
-import { RcmError } from "../errors/rcm-error.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
 import { opencodeBinary } from "../harness/opencode-binary.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
 import { type OpencodeServer, startOpencodeServer } from "../harness/opencode-server.js";
 import { packageRoot } from "../harness/package-root.js";
 import { cheapSuiteProblems } from "./check/cheap-suite-problems.js";
-import { describeProblem } from "./check/suite-problem.js";
+import { suiteProblemsError } from "./check/suite-problem.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { type AgentChoice, startAgentModel } from "./drive/agent-model.js";
 import { reportSetting } from "./drive/describe-agent.js";
@@ -129,7 +128,7 @@ export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun>
   const outDir = resolve(options.outDir);
   const suite = await loadSuite(resolve(options.suiteDir));
   const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
-  await refuseFailingSuite(suite);
+  await refuseFailingSuite(suite, options.agent.kind);
   await checkModelProvider(options.agent);
   const forwarded = pluginEnv(process.env);
   const setting: RunSetting = {
@@ -161,12 +160,13 @@ export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun>
   return { outDir, suite, specs, setting, request, confidenceThreshold: setting.confidence_threshold, serverEnv };
 }
 
-/** `bench check`'s cheap part: a suite whose ground truth is wrong would score every session wrongly. */
-async function refuseFailingSuite(suite: Suite): Promise<void> {
-  const problems = await cheapSuiteProblems(suite);
-  if (problems.length === 0) return;
-  const lines = problems.map((problem) => `  ${describeProblem(problem)}`).join("\n");
-  throw new RcmError("suite", `${suite.dir} fails bench check (its cheap part), so nothing was run:\n${lines}\n\`opencode-rcm bench check ${suite.dir}\` lists them and runs each task's tests too`);
+/**
+ * `bench check`'s cheap part for this agent (a model needs no agent files): a suite whose
+ * ground truth is wrong would score every session wrongly.
+ */
+async function refuseFailingSuite(suite: Suite, agent: AgentChoice["kind"]): Promise<void> {
+  const problems = await cheapSuiteProblems(suite, { agent });
+  if (problems.length > 0) throw suiteProblemsError(problems, `nothing was run: \`opencode-rcm bench check ${suite.dir}\` lists these and runs each task's tests too`);
 }
 
 async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRunSummary> {
