@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { RcmError } from "../../errors/rcm-error.js";
 import { repoSource } from "../checkout/prepare-checkouts.js";
 import { findPython } from "../score/find-python.js";
 import { ScoreHarnessError } from "../score/score-harness-error.js";
 import type { Suite, Task } from "../suite/schema.js";
+import { PATCH_FILE, TASK_FILE, TEST_PATCH_FILE } from "../suite/task-folder.js";
 import { cheapSuiteProblems } from "./cheap-suite-problems.js";
 import { runTaskTests } from "./run-task-tests.js";
 import { placeOf, taskPlaces } from "./suite-places.js";
@@ -70,7 +71,9 @@ export async function checkSuite(options: {
         const started = Date.now();
         const runs = await runTaskTests({ task, repoSource: repoSource(suite, task), workDir: join(scratch, task.instance_id), python, timeoutMs });
         const at = placeOf(places, task.instance_id, join(suite.dir, "tasks"));
-        const mine = testRunProblems({ task, at, runs, timeoutMs }).filter((problem) => !named.has(fieldKey(problem)));
+        const mine = testRunProblems({ task, at, runs, timeoutMs })
+          .map(inPatchFile)
+          .filter((problem) => !named.has(fieldKey(problem)));
         found.set(task.instance_id, mine);
         onTask?.({ task: task.instance_id, problems: mine.length, ms: Date.now() - started });
       });
@@ -85,6 +88,13 @@ export async function checkSuite(options: {
     }
   }
   return { level, tasks: suite.tasks.length, sessions: suite.sessions.length, tested, problems };
+}
+
+/** A task folder keeps its patches as files beside task.json: a patch's problem names that file. */
+function inPatchFile(problem: SuiteProblem): SuiteProblem {
+  const file = problem.field === "patch" ? PATCH_FILE : problem.field === "test_patch" ? TEST_PATCH_FILE : undefined;
+  if (file === undefined || basename(problem.file) !== TASK_FILE) return problem;
+  return { ...problem, file: join(dirname(problem.file), file), field: "(file)" };
 }
 
 function fieldKey(problem: SuiteProblem): string {

@@ -32,7 +32,7 @@ export const TaskSchema = z
     repo: z.string().min(1).describe("The repository as owner/name; make-sessions interrupts a task only with tasks of the same repo."),
     base_commit: z
       .string()
-      .regex(/^[0-9a-f]{7,40}$/, "must be a git commit id")
+      .regex(/^[0-9a-f]{7,40}$/, "must be a git commit id: 7 to 40 lower-case hex digits")
       .describe("The commit (7 to 40 lower-case hex digits) every workspace of the task is checked out at and the patches apply to."),
     patch: z.string().min(1).describe("The reference solution, a unified diff against base_commit (in a task folder: patch.diff)."),
     test_patch: z.string().min(1).describe("The held-out tests, a unified diff applied before scoring (in a task folder: test_patch.diff)."),

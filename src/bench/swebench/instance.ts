@@ -19,7 +19,7 @@ export const SwebenchInstanceSchema = z
   .object({
     instance_id: z.string().min(1),
     repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name"),
-    base_commit: z.string().regex(/^[0-9a-f]{7,40}$/, "must be a git commit id"),
+    base_commit: z.string().regex(/^[0-9a-f]{7,40}$/, "must be a git commit id: 7 to 40 lower-case hex digits"),
     patch: z.string().min(1),
     test_patch: z.string().min(1),
     problem_statement: z.string().min(1),
