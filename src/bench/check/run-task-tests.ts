@@ -1,10 +1,10 @@
-import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { patchFiles } from "../patch/patch-files.js";
 import { applyPatch } from "../score/apply-patch.js";
 import { type PytestStatus, parsePytestSummary } from "../score/parse-pytest.js";
 import { runCommand } from "../score/run-command.js";
 import { runGit } from "../score/run-git.js";
+import { resetAndApplyTestPatch, writePythonShims } from "../score/test-patch.js";
 import type { Task } from "../suite/schema.js";
 
 /** One run of a task's test command: every test's status in pytest's summary, and how the command ended. */
@@ -72,23 +72,10 @@ async function runTests(options: { task: Task; checkout: string; binDir: string;
   return { statuses: parsePytestSummary(output), exitCode: result.code, timedOut: result.timedOut, lastLine: output.trim().split("\n").at(-1) ?? "" };
 }
 
-// As the scorer does: the test patch's files back at the base revision (a patch may have
-// touched them), then the test patch, which must apply as it is. Returns why it did not.
+// As the scorer does (score/test-patch.ts); returns why the test patch did not apply.
 async function applyTestPatch(options: { task: Task; checkout: string; workDir: string }): Promise<string | undefined> {
-  const { task, checkout, workDir } = options;
-  const testFiles = patchFiles(task.test_patch);
-  if (testFiles.length > 0) {
-    const literal = { GIT_LITERAL_PATHSPECS: "1" };
-    const listed = await runGit({ cwd: checkout, args: ["ls-tree", "-r", "-z", "--name-only", task.base_commit, "--", ...testFiles], env: literal });
-    const inBase = new Set(listed.stdout.split("\0").filter((path) => path !== ""));
-    const restore = testFiles.filter((path) => inBase.has(path));
-    if (restore.length > 0) await runGit({ cwd: checkout, args: ["checkout", "-q", task.base_commit, "--", ...restore], env: literal });
-    for (const path of testFiles.filter((path) => !inBase.has(path))) await rm(join(checkout, path), { force: true });
-  }
-  const patchFile = join(workDir, "test.patch");
-  await writeFile(patchFile, task.test_patch.endsWith("\n") ? task.test_patch : `${task.test_patch}\n`);
-  const result = await runGit({ cwd: checkout, args: ["apply", "--whitespace=nowarn", patchFile], check: false });
-  return result.code === 0 ? undefined : result.stderr.trim().split("\n")[0] || `git apply exited ${result.code ?? "none"}`;
+  const result = await resetAndApplyTestPatch(options);
+  return result.code === 0 ? undefined : result.stderr.trim().split("\n").find((line) => line.startsWith("error")) || result.stderr.trim().split("\n")[0] || `git apply exited ${result.code ?? "none"}`;
 }
 
 function firstError(log: string): string {
@@ -96,12 +83,3 @@ function firstError(log: string): string {
   return `none of git apply, git apply --reject and patch --fuzz applies it${line === undefined ? "" : ` (${line.trim()})`}`;
 }
 
-// `python` and `python3` wrappers (not symlinks: a symlink to a venv's interpreter loses the venv).
-async function writePythonShims(binDir: string, python: string): Promise<void> {
-  await mkdir(binDir, { recursive: true });
-  const script = `#!/bin/sh\nexec '${python.replaceAll("'", `'\\''`)}' "$@"\n`;
-  for (const name of ["python", "python3"]) {
-    await writeFile(join(binDir, name), script);
-    await chmod(join(binDir, name), 0o755);
-  }
-}

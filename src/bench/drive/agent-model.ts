@@ -1,6 +1,5 @@
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, } from "node:fs/promises";
 import { join } from "node:path";
-import { RcmError } from "../../errors/rcm-error.js";
 import { offlineConfig, type PluginEntry, quietConfig } from "../../harness/opencode-config.js";
 import { startScriptedModel } from "../../scripted-model/index.js";
 import { createFaithfulAgent, type FaithfulDecision } from "../agent/faithful-agent.js";
@@ -8,6 +7,7 @@ import { loadFaithfulPlaybook } from "../agent/faithful-playbook.js";
 import { loadPlaybook } from "../agent/playbook.js";
 import { createScriptedAgent } from "../agent/replay-agent.js";
 import type { Suite } from "../suite/schema.js";
+import { readProviders } from "./model-provider.js";
 import { DEFAULT_REGIME, REGIMES, type Regime } from "./regimes.js";
 
 /**
@@ -62,18 +62,4 @@ async function faithfulAgent(suite: Suite, decisionLog: string) {
     await queue;
     return reply;
   };
-}
-
-async function readProviders(file: string): Promise<Record<string, unknown>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, "utf8"));
-  } catch (error) {
-    throw new RcmError("provider-config", `--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const provider = typeof value === "object" && value !== null && "provider" in value ? (value as { provider: unknown }).provider : value;
-  if (typeof provider !== "object" || provider === null || Array.isArray(provider)) {
-    throw new RcmError("provider-config", `--provider-config ${file}: expected {"provider": {"<id>": {...}}}`);
-  }
-  return provider as Record<string, unknown>;
 }

@@ -1,14 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { RcmError } from "../../errors/rcm-error.js";
-import type { AgentChoice } from "./agent-model.js";
 
 /**
  * `--model <provider>/<model>` beside `--provider-config`: the provider must be one the file
  * names (its key under "provider", not its display name), or OpenCode fails the first call.
  * Returns the file's provider keys; none without a file (a provider OpenCode knows itself).
  */
-export async function checkModelProvider(agent: AgentChoice): Promise<string[]> {
-  if (agent.kind !== "model" || agent.providerConfig === undefined) return [];
+export async function checkModelProvider(agent: { kind: string; model?: string; providerConfig?: string | undefined }): Promise<string[]> {
+  if (agent.kind !== "model" || agent.model === undefined || agent.providerConfig === undefined) return [];
   const provider = agent.model.split("/")[0] ?? "";
   const names = await providerNames(agent.providerConfig);
   if (!names.includes(provider)) {
@@ -19,6 +18,11 @@ export async function checkModelProvider(agent: AgentChoice): Promise<string[]> 
 }
 
 async function providerNames(file: string): Promise<string[]> {
+  return Object.keys(await readProviders(file));
+}
+
+/** `--provider-config`: opencode.json's `{"provider": {...}}` (or the section alone), the providers by key. */
+export async function readProviders(file: string): Promise<Record<string, unknown>> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, "utf8"));
@@ -26,5 +30,8 @@ async function providerNames(file: string): Promise<string[]> {
     throw new RcmError("provider-config", `--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const provider = typeof value === "object" && value !== null && "provider" in value ? (value as { provider: unknown }).provider : value;
-  return typeof provider === "object" && provider !== null && !Array.isArray(provider) ? Object.keys(provider) : [];
+  if (typeof provider !== "object" || provider === null || Array.isArray(provider)) {
+    throw new RcmError("provider-config", `--provider-config ${file}: expected {"provider": {"<id>": {...}}}`);
+  }
+  return provider as Record<string, unknown>;
 }

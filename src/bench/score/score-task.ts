@@ -1,6 +1,5 @@
-import { access, chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, rm, } from "node:fs/promises";
 import { delimiter, join, resolve } from "node:path";
-import { patchFiles } from "../patch/patch-files.js";
 import type { Task } from "../suite/schema.js";
 import { type ApplyMethod, applyPatch } from "./apply-patch.js";
 import { findPython } from "./find-python.js";
@@ -9,6 +8,7 @@ import { parsePytestSummary } from "./parse-pytest.js";
 import { runCommand } from "./run-command.js";
 import { runGit } from "./run-git.js";
 import { ScoreHarnessError } from "./score-harness-error.js";
+import { resetAndApplyTestPatch, writePythonShims } from "./test-patch.js";
 
 export interface TestOutcomes {
   success: string[];
@@ -112,39 +112,15 @@ export async function scoreTask(options: {
   }
 }
 
-// Puts the test patch's files back to the base revision (the submitted patch may have touched
-// them) and applies the test patch, which must apply cleanly.
 async function applyTestPatch(options: { checkout: string; workDir: string; task: Task; tmp: Record<string, string> }): Promise<void> {
-  const { checkout, workDir, task, tmp } = options;
-  const testFiles = patchFiles(task.test_patch);
-  if (testFiles.length > 0) {
-    const literal = { ...tmp, GIT_LITERAL_PATHSPECS: "1" };
-    const listed = await runGit({ cwd: checkout, args: ["ls-tree", "-r", "-z", "--name-only", task.base_commit, "--", ...testFiles], env: literal });
-    const inBase = new Set(listed.stdout.split("\0").filter((path) => path !== ""));
-    const restore = testFiles.filter((path) => inBase.has(path));
-    if (restore.length > 0) await runGit({ cwd: checkout, args: ["checkout", "-q", task.base_commit, "--", ...restore], env: literal });
-    for (const path of testFiles.filter((path) => !inBase.has(path))) await rm(join(checkout, path), { force: true });
-  }
-  const patchFile = join(workDir, "test.patch");
-  await writeFile(patchFile, task.test_patch.endsWith("\n") ? task.test_patch : `${task.test_patch}\n`);
-  const result = await runGit({ cwd: checkout, args: ["apply", "--verbose", "--whitespace=nowarn", patchFile], env: tmp, check: false });
+  const { task } = options;
+  const result = await resetAndApplyTestPatch({ ...options, env: options.tmp });
   if (result.code !== 0) {
     throw new ScoreHarnessError({
       reason: "test-patch-did-not-apply",
       message: `${task.instance_id}: the test patch does not apply at ${task.base_commit}: ${result.stderr.trim()}`,
       detail: result.stdout + result.stderr,
     });
-  }
-}
-
-// `python` and `python3` wrappers (not symlinks: a symlink to a venv's interpreter loses the venv).
-async function writePythonShims(binDir: string, python: string): Promise<void> {
-  await mkdir(binDir, { recursive: true });
-  const script = `#!/bin/sh\nexec '${python.replaceAll("'", `'\\''`)}' "$@"\n`;
-  for (const name of ["python", "python3"]) {
-    const file = join(binDir, name);
-    await writeFile(file, script);
-    await chmod(file, 0o755);
   }
 }
 
