@@ -1,9 +1,10 @@
 // Compactions per session of a bench run, per mode, from its recorded model requests (scripted
 // agent), and which calls after each compaction carried the focus task's memory record.
 // Build first: node scripts/compactions.mjs <bench run directory> [--condition switched]
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { readRequestLog } from "../dist/bench/run-dir/tidy-run-dir.js";
 import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";
 
 const { values, positionals } = parseArgs({ options: { condition: { type: "string", default: "switched" } }, allowPositionals: true });
@@ -17,9 +18,11 @@ const WORKSPACE = /(\/[^\s"\\]*\/sessions\/([^/"\s\\]+)\/(native|router|memory|f
 const RECORD = /<rcm-task-memory task="t\d+">[\s\S]*?<\/rcm-task-memory>/g;
 
 const modes = [];
-for (const file of (await readdir(join(runDir, "model-requests"))).filter((name) => name.endsWith(".jsonl") && !name.endsWith(".decisions.jsonl")).sort()) {
+// A finished run keeps its logs gzipped (<mode>.jsonl.gz); a resumed one may add a plain part.
+const logNames = (await readdir(join(runDir, "model-requests"))).map((name) => name.replace(/\.gz$/, ""));
+for (const file of [...new Set(logNames)].filter((name) => name.endsWith(".jsonl") && !name.endsWith(".decisions.jsonl")).sort()) {
   const sessions = new Map();
-  for (const line of (await readFile(join(runDir, "model-requests", file), "utf8")).split("\n")) {
+  for (const line of (await readRequestLog(join(runDir, "model-requests", file))).split("\n")) {
     if (line.trim() === "") continue;
     const { body } = JSON.parse(line);
     const lastUser = messageText(body.messages.findLast((message) => message.role === "user")?.content);

@@ -3,10 +3,11 @@
 // Per mode and condition: input tokens, and input cost with cached reads at 0.1x and 0.5x,
 // as a ratio to native on the same sessions. Tokens: tiktoken cl100k_base over the request
 // as a provider sees it (tools, then each message in order).
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { get_encoding } from "tiktoken";
 import { inputCost, simulatePrefixCache } from "../dist/bench/metrics/prefix-cache.js";
+import { readRequestLog } from "../dist/bench/run-dir/tidy-run-dir.js";
 
 const runDir = process.argv[2];
 if (!runDir) {
@@ -23,9 +24,11 @@ function tokensOf(body) {
 }
 
 const rows = new Map();
-for (const file of (await readdir(join(runDir, "model-requests"))).filter((name) => name.endsWith(".jsonl") && !name.endsWith(".decisions.jsonl")).sort()) {
+// A finished run keeps its logs gzipped (<mode>.jsonl.gz); a resumed one may add a plain part.
+const logNames = (await readdir(join(runDir, "model-requests"))).map((name) => name.replace(/\.gz$/, ""));
+for (const file of [...new Set(logNames)].filter((name) => name.endsWith(".jsonl") && !name.endsWith(".decisions.jsonl")).sort()) {
   const sessions = new Map();
-  for (const line of (await readFile(join(runDir, "model-requests", file), "utf8")).split("\n")) {
+  for (const line of (await readRequestLog(join(runDir, "model-requests", file))).split("\n")) {
     if (line.trim() === "") continue;
     const { body } = JSON.parse(line);
     const text = JSON.stringify(body.messages);

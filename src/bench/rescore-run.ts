@@ -1,4 +1,5 @@
-import { rename, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
 import { repoSource } from "./checkout/prepare-checkouts.js";
@@ -9,8 +10,9 @@ import { failureClass, focusPatch, scoreTask } from "./score/index.js";
 import { loadSuite } from "./suite/load-suite.js";
 
 /**
- * Scores every session of a run again from its focus checkout (after a scorer fix, or with
- * another Python), rewrites `results.jsonl` atomically and rebuilds `report.md`.
+ * Scores every session of a run again (after a scorer fix, or with another Python): the focus
+ * checkout's changes where the run kept the checkouts, else its focus.patch; rewrites
+ * `results.jsonl` atomically and rebuilds `report.md`.
  */
 export async function rescoreRun(outDir: string): Promise<string> {
   const files = runFiles(outDir);
@@ -21,7 +23,9 @@ export async function rescoreRun(outDir: string): Promise<string> {
     const task = suite.tasks.find((candidate) => candidate.instance_id === line.focus);
     if (!task) throw new RcmError("run", `${files.results}: session ${line.session_id} names unknown task ${line.focus}`);
     const dir = files.session(line.session_id, line.mode);
-    const patch = await focusPatch(join(dir, line.focus_workspace), task.base_commit);
+    // From the focus checkout where the run kept it (--keep), else the patch the run took from it.
+    const checkout = join(dir, line.focus_workspace);
+    const patch = existsSync(checkout) ? await focusPatch(checkout, task.base_commit) : await readFile(join(dir, "focus.patch"), "utf8");
     await writeFile(join(dir, "focus.patch"), patch);
     const report = await scoreTask({ task, repoSource: repoSource(suite, task), patch, workDir: join(dir, "scoring") });
     await writeFile(join(dir, "report.json"), `${JSON.stringify({ [task.instance_id]: report }, null, 2)}\n`);

@@ -31,6 +31,7 @@ import { type ExperimentRequest, openExperiment } from "./run-dir/open-experimen
 import { readResults } from "./run-dir/read-results.js";
 import { inSchemaOrder, type ResultLine, resultKey } from "./run-dir/result-line.js";
 import { runFiles } from "./run-dir/run-files.js";
+import { diskUsage, tidyRunDir } from "./run-dir/tidy-run-dir.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { type Shard, shardRuns } from "./shard.js";
 import { loadSuite } from "./suite/load-suite.js";
@@ -61,6 +62,8 @@ export interface BenchRunOptions {
   image?: string | undefined;
   /** Names of environment variables (a provider's key) the OpenCode servers get: nothing else of this environment reaches them. */
   passEnv?: readonly string[] | undefined;
+  /** Keep the scratch: each session's checkouts and the OpenCode homes (`run-dir/tidy-run-dir.ts`). */
+  keep?: boolean | undefined;
 }
 
 /** Where sessions run: here, or each in a container of its task's image. */
@@ -83,6 +86,8 @@ export interface BenchRunSummary {
   interrupted: boolean;
   /** What this run added to an existing experiment ("modes memory"), recorded in run.json. */
   added: string[];
+  /** Bytes the run directory holds once its scratch is gone. */
+  bytes: number;
 }
 
 /** The paper's fallback: below the threshold every task's history stays (not the plug-in's `candidates`). */
@@ -103,7 +108,9 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
   await mkdir(runFiles(outDir).tmp, { recursive: true });
   try {
     const opened = await openExperiment(outDir, prepared.request);
-    return { ...(await runModes({ ...options, ...prepared, modes: options.modes })), added: opened.added };
+    const summary = await runModes({ ...options, ...prepared, modes: options.modes });
+    await tidyRunDir(outDir, { keep: options.keep ?? false });
+    return { ...summary, added: opened.added, bytes: await diskUsage(outDir) };
   } catch (error) {
     // A run that failed before any result leaves no half-made folder behind (one it did not create stays).
     if (created && !existsSync(runFiles(outDir).results)) await rm(outDir, { recursive: true, force: true });
@@ -204,7 +211,7 @@ async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRu
   }
   const results = await readResults(files.results);
   await writeReports(outDir, results, { title: `Switch-SWE run: ${suite.meta.name}`, ...reportSetting(results) });
-  return { results, ran, skipped, interrupted: options.signal?.aborted ?? false, added: [] };
+  return { results, ran, skipped, interrupted: options.signal?.aborted ?? false, added: [], bytes: 0 };
 }
 
 /** Runs one session with the OpenCode server it gets, where its checkouts and scoring run, and the mode's log of model calls. */
@@ -227,9 +234,9 @@ async function withModeServer<T>(
   const { suite, mode, outDir } = options;
   const files = runFiles(outDir);
   const plugin = join(packageRoot(), "dist", "plugin", "index.js");
-  await mkdir(join(outDir, "model-requests"), { recursive: true });
-  const logFile = join(outDir, "model-requests", `${mode}.jsonl`);
-  const decisionLog = join(outDir, "model-requests", `${mode}.decisions.jsonl`);
+  await mkdir(files.requests, { recursive: true });
+  const logFile = join(files.requests, `${mode}.jsonl`);
+  const decisionLog = join(files.requests, `${mode}.decisions.jsonl`);
   const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog, runDir: outDir });
   const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
   // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
@@ -242,7 +249,7 @@ async function withModeServer<T>(
     if (options.env === "docker") {
       return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)));
     }
-    const home = await createIsolatedHome({ root: join(outDir, "home", mode), config });
+    const home = await createIsolatedHome({ root: files.home(mode), config });
     const server = await startOpencodeServer({ home, cwd: outDir, env });
     try {
       return await body((_spec, run) => run(server, LOCAL, logs));
@@ -312,6 +319,8 @@ async function runOne(options: BenchRunOptions & PreparedRun & {
     tempDir,
   });
   await writeFile(join(dir, "report.json"), `${JSON.stringify({ [focus.task.instance_id]: report }, null, 2)}\n`);
+  // Scored: the checkouts are scratch (focus.patch and session.json keep what they held that counts).
+  if (options.keep !== true) for (const checkout of checkouts.values()) await rm(checkout.workspace, { recursive: true, force: true });
   const kind = failureClass({ finalized: run.finalized, errored: run.error !== undefined, budgetExhausted: run.budgetExhausted, report });
   const line: Omit<ResultLine, MetricField> = {
     session_id: spec.session_id,

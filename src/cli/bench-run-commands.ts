@@ -9,6 +9,7 @@ import { type RegimeRun, writeRegimesReport } from "../bench/report/regimes-repo
 import { BENCH_ENVS, type BenchEnv, runBench } from "../bench/run-bench.js";
 import { readResults } from "../bench/run-dir/read-results.js";
 import { runFiles } from "../bench/run-dir/run-files.js";
+import { diskUsage } from "../bench/run-dir/tidy-run-dir.js";
 import { parseShard, type Shard } from "../bench/shard.js";
 import { MODES, type Mode } from "../config/options-schema.js";
 import { RcmError } from "../errors/rcm-error.js";
@@ -32,7 +33,13 @@ const RUN_ARGS = {
     valueHint: "i/n",
     description: "only the i-th of n deterministic shares of the session runs, balanced by their number of requests (run the n shards anywhere, then merge)",
   },
-  modes: { type: "list", options: MODES, default: "native,router,full", description: "the plug-in's modes to run", invalid: unknownItem("mode") },
+  modes: {
+    type: "list",
+    options: MODES,
+    default: "native,router,full",
+    description: "the plug-in's modes to run (default: the paper's three; add memory for the memory-only ablation, which costs a model one more run per session)",
+    invalid: unknownItem("mode"),
+  },
   agent: {
     type: "enum",
     options: SCRIPTED_AGENTS,
@@ -54,8 +61,9 @@ const RUN_ARGS = {
     description: "environment variables the OpenCode servers get (a provider's API key): they see nothing else of this environment but RCM_*",
   },
   "dry-run": { type: "boolean", description: "print what the run would do (sessions, modes, requests, model calls, the run directory) and start nothing" },
+  keep: { type: "boolean", description: "keep the scratch: each session's checkouts and the OpenCode homes (by default removed once scored; the patches, histories and logs stay)" },
   sessions: { type: "number", integer: true, min: 1, description: "run only the first N sessions of the suite" },
-  concurrency: { type: "number", integer: true, min: 1, default: 1, description: "sessions at once" },
+  concurrency: { type: "number", integer: true, min: 1, default: 1, description: "sessions at once (default 1: a provider's rate limit, not this machine, is the ceiling; see docs/benchmark-runs.md)" },
   seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
   "budget-s": { type: "number", integer: true, min: 1, default: 900, description: "per request, in seconds, before it is aborted and continued" },
   "max-continuations": { type: "number", integer: true, min: 0, default: 3, description: "continuations of a request after its budget runs out" },
@@ -79,6 +87,7 @@ interface RunOptions {
   shard?: Shard | undefined;
   passEnv: readonly string[];
   dryRun: boolean;
+  keep: boolean;
 }
 
 /** `bench run` with its defaults, for `bench mini`. */
@@ -90,6 +99,7 @@ const RUN_DEFAULTS = {
   env: RUN_ARGS.env.default,
   passEnv: [],
   dryRun: false,
+  keep: false,
 } as const;
 
 async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
@@ -110,13 +120,15 @@ async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
     image: options.image,
     shard: options.shard,
     passEnv: options.passEnv,
+    keep: options.keep,
   };
   if (options.dryRun) return planBench(bench);
   const summary = await runBench(bench);
   const state = summary.interrupted ? "interrupted; rerun the same command to resume" : "done";
   const out = options.out;
   const added = summary.added.length > 0 ? `This run added ${summary.added.join(" and ")} to the experiment (run.json: extended).\n` : "";
-  return `${added}${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nresults: ${resolve(out, "results.jsonl")}\nreport:  ${resolve(out, "report.md")}\n         ${resolve(out, "report.html")} (open in a browser)\n`;
+  const kept = options.keep ? "scratch kept (--keep)" : "scratch removed; --keep keeps the checkouts and OpenCode homes";
+  return `${added}${summary.ran} session runs now, ${summary.skipped} already done; ${state}.\nwritten: ${megabytes(summary.bytes)} in ${resolve(out)} (${kept})\nresults: ${resolve(out, "results.jsonl")}\nreport:  ${resolve(out, "report.md")}\n         ${resolve(out, "report.html")} (open in a browser)\n`;
 }
 
 /** The agent of `--agent` (and `--regime`) or `--model` (and `--provider-config`): exactly one of the two. */
@@ -127,6 +139,10 @@ function agentChoice(agent: AgentChoice["kind"] | undefined, model: string | und
   if (model === undefined) throw new RcmError("usage", "bench run needs --agent scripted|faithful or --model provider/model");
   if (!/^[^/\s]+\/\S+$/.test(model)) throw new RcmError("usage", `--model must be provider/model, got "${model}"`);
   return { kind: "model", model, ...(providerConfig ? { providerConfig: resolve(providerConfig) } : {}) };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
 /** `--pass-env A,B`: the names. */
@@ -157,6 +173,7 @@ function runOptions(args: Parsed<typeof RUN_ARGS>): RunOptions {
     shard,
     passEnv: passEnvNames(args["pass-env"]),
     dryRun: args["dry-run"],
+    keep: args.keep,
   };
 }
 
@@ -183,19 +200,20 @@ with that model instead.`,
   args: {
     agent: { ...RUN_ARGS.agent, default: "faithful" },
     regimes: { type: "list", options: REGIME_NAMES, description: "the scripted model's windows (default: all)", invalid: unknownItem("regime") },
-    modes: { ...RUN_ARGS.modes, default: MODES.join(",") },
+    modes: { ...RUN_ARGS.modes, default: MODES.join(","), description: "the plug-in's modes to run (default: all four, the router-against-memory ablation: the scripted agent costs nothing)" },
     sessions: { ...RUN_ARGS.sessions, default: MINI_SESSIONS },
     // Sessions wait on the model, git and pytest more than on the CPU: 3 beat 2 on a 2-core machine (7m43s vs 9m50s).
-    concurrency: { ...RUN_ARGS.concurrency, default: 3 },
+    concurrency: { ...RUN_ARGS.concurrency, default: 3, description: "sessions at once (default 3: the scripted agent has no rate limit, and 3 beat 2 on a 2-core machine)" },
     out: { type: "string", valueHint: "dir", default: join("runs", "switch-mini"), description: "the runs and the combined report" },
     model: { ...RUN_ARGS.model, description: "one run with that model instead of the scripted agents" },
     "provider-config": RUN_ARGS["provider-config"],
     "pass-env": RUN_ARGS["pass-env"],
     "dry-run": RUN_ARGS["dry-run"],
+    keep: RUN_ARGS.keep,
   },
   run: (args) =>
     withBenchIo(async (io) => {
-      const common = { suite: join(packageRoot(), "fixtures", "switch-mini"), modes: args.modes, concurrency: args.concurrency, sessions: args.sessions, ...RUN_DEFAULTS, passEnv: passEnvNames(args["pass-env"]), dryRun: args["dry-run"] };
+      const common = { suite: join(packageRoot(), "fixtures", "switch-mini"), modes: args.modes, concurrency: args.concurrency, sessions: args.sessions, ...RUN_DEFAULTS, passEnv: passEnvNames(args["pass-env"]), dryRun: args["dry-run"], keep: args.keep };
       if (args.model !== undefined) {
         if (args.regimes !== undefined) throw new RcmError("usage", "--regimes needs the scripted agents (a provider's model has its own window)");
         const summary = await runSuite({ ...common, out: args.out, agent: agentChoice(undefined, args.model, args["provider-config"], undefined) }, io);
@@ -213,7 +231,8 @@ with that model instead.`,
       if (common.dryRun) return summaries.join("\n");
       const setting = describeScriptedAgent(args.agent);
       const written = await writeRegimesReport(resolve(args.out), runs, { title: "Switch-SWE offline benchmark: switch-mini", setting });
-      return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n`;
+      const total = `in all: ${megabytes(await diskUsage(resolve(args.out)))} in ${resolve(args.out)}\n`;
+      return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n${total}`;
     }),
 });
 

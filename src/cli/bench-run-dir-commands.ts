@@ -29,7 +29,7 @@ export const merge = defineCli({
 
 export const score = defineCli({
   name: "score",
-  description: "Re-score every session of a run from its focus checkout.",
+  description: "Re-score every session of a run: its focus checkout where the run kept it (--keep), else its focus.patch.",
   args: { run: RUN_DIR },
   run: async (args) => {
     const dir = resolve(single(args._, "bench score"));

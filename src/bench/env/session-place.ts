@@ -3,6 +3,7 @@ import type { Mode } from "../../config/options-schema.js";
 import { RcmError } from "../../errors/rcm-error.js";
 import { createIsolatedHome } from "../../harness/isolated-home.js";
 import { type OpencodeServer, startOpencodeServer } from "../../harness/opencode-server.js";
+import { runFiles } from "../run-dir/run-files.js";
 import { scoreTask, type TaskReport } from "../score/index.js";
 import type { SessionSpec, Suite, Task } from "../suite/schema.js";
 import { checkDocker, imageExists, startContainer } from "./docker.js";
@@ -48,7 +49,7 @@ export async function withSessionContainer<T>(
   const container = await startContainer({ image, name: containerName([stamp, mode, spec.session_id]), mounts });
   try {
     // A home per session: two servers must not share one OpenCode database.
-    const home = await createIsolatedHome({ root: join(outDir, "home", mode, spec.session_id), config: options.config });
+    const home = await createIsolatedHome({ root: join(runFiles(outDir).home(mode), spec.session_id), config: options.config });
     const server = await startOpencodeServer({
       home,
       cwd: outDir,

@@ -14,6 +14,11 @@ export function runFiles(outDir: string) {
     state: (mode: Mode) => join(outDir, "state", mode),
     /** Temp files of the run (scoring's scratch, OpenCode's TMPDIR). */
     tmp: join(outDir, "tmp"),
+    /** The OpenCode servers' private homes, one per mode. */
+    homes: join(outDir, "home"),
+    home: (mode: Mode) => join(outDir, "home", mode),
+    /** What each mode's model received (`<mode>.jsonl`) and the faithful agent decided (`<mode>.decisions.jsonl`). */
+    requests: join(outDir, "model-requests"),
   };
 }
 
