@@ -7,6 +7,7 @@ import { focusWrite } from "../../src/bench/metrics/focus-write.js";
 import { rebuildReport } from "../../src/bench/report/rebuild-report.js";
 import { writeRegimesReport } from "../../src/bench/report/regimes-report.js";
 import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
+import { headline } from "../../src/bench/results/headline.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import { gapTable } from "../../src/bench/results/report-tables.js";
 import { contextFailure, recoveredShare } from "../../src/bench/results/summaries.js";
@@ -50,6 +51,15 @@ describe("the gap report", () => {
       ["memory", "100.0% (2/2)", "50.0% (1/2)", "50.0", "50%", "0", "1", "0"],
       ["full", "100.0% (2/2)", "100.0% (2/2)", "0.0", "100%", "0", "0", "0"],
     ]);
+  });
+
+  it("says what the results mean in one sentence at the top of report.md and report.html", () => {
+    const said = "What it means: interrupting the focus task with other tasks costs native 100.0 points (100.0% uninterrupted, 0.0% switched) (of its 2 switched failures, 1 by a lost requirement and 1 by a leaked requirement). Recovered of that gap: router 0%, memory 50%, full 100%.";
+    expect(headline(results)).toBe(said);
+    expect(renderReport(results, { title: "t" }).split("\n")[2]).toBe(said);
+    expect(renderHtmlReport(results, { title: "t" })).toContain(`<p class="headline"><strong>${said}</strong></p>`);
+    const noGap = results.filter((result) => result.mode !== "native" || result.condition === "uninterrupted").concat([line("native", "switched", "a", "resolved"), line("native", "switched", "b", "resolved")]);
+    expect(headline(noGap)).toMatch(/^What it means: native resolves 100\.0% uninterrupted and 100\.0% switched, so interruptions cost it nothing here/);
   });
 
   it("names a failure's context class only when the session failed and the agent traced its write", () => {

@@ -1,6 +1,7 @@
 import { MODES } from "../../config/modes.js";
 import { escapeHtml } from "../../svg/svg-kit.js";
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
+import { headline } from "../results/headline.js";
 import { describeRouting, type ReportOptions } from "../results/render-report.js";
 import { type ReportTable, reportTables } from "../results/report-tables.js";
 import type { ResultLine } from "../run-dir/result-line.js";
@@ -40,6 +41,7 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
   const bins = options.confidenceThreshold === undefined ? CONFIDENCE_BINS : confidenceBins(options.confidenceThreshold);
   const parts = [
     ...pageHead(options),
+    `<p class="headline"><strong>${escapeHtml(headline(results))}</strong></p>`,
     `<p>${escapeHtml(describeRouting(options))}</p>`,
     `<p>${results.length} session runs.</p>`,
     '<h2 id="resolution">Resolution</h2>',

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { escapeHtml } from "../../svg/svg-kit.js";
 import { pageHead, tableHtml } from "../report-html/render-html.js";
 import { resolutionChart } from "../report-html/resolution-chart.js";
+import { headline } from "../results/headline.js";
 import { gapTable, type ReportTable } from "../results/report-tables.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 
@@ -33,7 +34,7 @@ function renderMarkdown(runs: readonly RegimeRun[], options: { title: string; se
   const lines = [`# ${options.title}`, "", options.setting];
   for (const run of runs) {
     const table = gapTable(run.results);
-    lines.push("", `## Regime ${run.regime}: ${run.description}`, "", `${run.results.length} session runs; the whole report: ${run.dir}/report.md`, "");
+    lines.push("", `## Regime ${run.regime}: ${run.description}`, "", headline(run.results), "", `${run.results.length} session runs; the whole report: ${run.dir}/report.md`, "");
     lines.push(...markdownTable(table));
   }
   return `${lines.join("\n")}\n`;
@@ -48,6 +49,7 @@ function renderHtml(runs: readonly RegimeRun[], options: { title: string; settin
     ...pageHead(options),
     ...runs.flatMap((run) => [
       `<h2 id="regime-${escapeHtml(run.regime)}">Regime ${escapeHtml(run.regime)}: ${escapeHtml(run.description)}</h2>`,
+      `<p class="headline"><strong>${escapeHtml(headline(run.results))}</strong></p>`,
       `<p class="note">${run.results.length} session runs; the whole report: <a href="${escapeHtml(`${run.dir}/report.html`)}">${escapeHtml(`${run.dir}/report.html`)}</a></p>`,
       resolutionChart(run.results),
       tableHtml(gapTable(run.results)),

@@ -1,6 +1,7 @@
 import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
 import { DEFAULT_CACHE_READ_PRICE } from "../metrics/cache-cost.js";
 import type { ResultLine } from "../run-dir/result-line.js";
+import { headline } from "./headline.js";
 import { reportTables } from "./report-tables.js";
 
 export interface ReportOptions {
@@ -21,7 +22,7 @@ export function describeRouting(options: Pick<ReportOptions, "confidenceThreshol
 
 /** `report.md`: resolution, gaps, cost, context fidelity and failures per mode and condition. */
 export function renderReport(results: readonly ResultLine[], options: ReportOptions): string {
-  const lines = [`# ${options.title}`, "", ...(options.setting ? [options.setting, ""] : []), describeRouting(options), "", `${results.length} session runs.`];
+  const lines = [`# ${options.title}`, "", ...(options.setting ? [options.setting, ""] : []), headline(results), "", describeRouting(options), "", `${results.length} session runs.`];
   for (const table of reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE })) {
     lines.push("", `## ${table.heading}`, "");
     if (table.note) lines.push(table.note, "");
