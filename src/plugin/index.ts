@@ -8,6 +8,7 @@ import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { Message, Part } from "../core/messages.js";
+import { packageRoot } from "../harness/package-root.js";
 import { noteProject } from "../store/project-file.js";
 import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
 import { resolveStateDir } from "../store/state-dir.js";
@@ -33,6 +34,7 @@ import { clientSessionSource } from "./sessions/session-source.js";
 import { clientSplitHost, createSessionSplit } from "./sessions/session-split.js";
 import { createSessionStore } from "./sessions/session-store.js";
 import { createTitleRecorder } from "./sessions/title-recorder.js";
+import { createTuiPartCheck, ourPluginEntry } from "./tui-part-check.js";
 
 // The composition root: builds config, logger and state once and maps hooks to handlers.
 const server: Plugin = async (input, rawOptions) => {
@@ -77,6 +79,18 @@ const server: Plugin = async (input, rawOptions) => {
     configFiles: files,
   });
 
+  // In a TUI (the server part runs in its worker, with no subcommand): the TUI part announces itself; if it never did, say why there is no panel.
+  const checkTuiPart =
+    routes && plainTerminal(process.argv) === undefined
+      ? createTuiPartCheck({
+          stateDir,
+          pid: process.pid,
+          entry: async () => ourPluginEntry((await input.client.config.get()).data?.plugin, packageRoot()),
+          toast: (shown, duration) => createToaster(input.client, logger, true)(shown, duration),
+          log: (message) => logger.log("warn", message),
+        })
+      : undefined;
+
   const transform = createTransformHandler(deps);
   // rcm_tasks only with memory: records are what it shows (a tool changes what the model is offered).
   const offersTasksTool = store !== undefined && memory !== undefined;
@@ -102,10 +116,11 @@ const server: Plugin = async (input, rawOptions) => {
         if (hookInput.agent && hookInput.agent !== AUX_AGENT) sessionAgents.set(hookInput.sessionID, hookInput.agent);
         const text = userRequestText(output.parts as unknown as Part[]);
         if (!deps.routing || text === "") return;
+        // Not awaited: a toast must not delay the turn.
+        if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("debug", `TUI part check: ${error instanceof Error ? error.message : String(error)}`));
         const routed = await deps.routing.route(hookInput.sessionID, output.message.id, text);
         const kept = options.fallback === "candidates" ? routed?.entry.candidates : undefined;
-        const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold, kept });
-        // Not awaited: a toast must not delay the turn.
+        const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold, kept, moveCommand: checkTuiPart ? "/rcm move" : "/rcm-text move" });
         if (shown) void toast(shown);
       });
     },

@@ -14,6 +14,8 @@ export interface VerbInput {
   words?: ViewWords;
   /** `show`: the record for a person (the default), or the text the model gets. */
   as?: "person" | "model";
+  /** The options' problems, in words (`status` lists them: the panel has only their number). */
+  problems?: readonly string[];
 }
 
 interface VerbBase {
@@ -56,7 +58,7 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     kind: "read",
     summary: "tasks, last decision, savings",
     help: "mode, tasks, current task, last decision, tokens saved",
-    answer: ({ options, state, words }) => renderStatus(options, state, words),
+    answer: ({ options, state, words, problems }) => renderStatus(options, state, words, problems),
   },
   {
     name: "why",

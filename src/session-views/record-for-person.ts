@@ -1,5 +1,6 @@
 import { showTask } from "../core/memory/describe-tasks.js";
 import { activeConstraints, type Constraint, overriddenConstraints, type TaskRecord } from "../core/memory/record.js";
+import { taskName } from "../core/memory/task-name.js";
 import type { Ledger } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { requestNumber } from "./move-selection.js";
@@ -27,8 +28,8 @@ export function renderRecordForPerson(options: {
   const { ledger } = state;
   const task = knownTask(ledger, options.task);
   const record = state.records[task.id];
-  if (!record) return `${task.id}: ${oneLine(task.title)}\nNo memory record yet: ${whenWritten}.`;
-  const lines = [`Memory record of ${task.id} "${oneLine(task.title)}"`];
+  if (!record) return `${task.id}: ${oneLine(taskName(task.title))}\nNo memory record yet: ${whenWritten}.`;
+  const lines = [`Memory record of ${task.id} "${oneLine(taskName(task.title))}"`];
   lines.push(`Goal: ${oneLine(record.goal) || "(none yet)"}`);
   lines.push(coverageLine(ledger, record));
   const active = activeConstraints(record);

@@ -1,12 +1,13 @@
 import { keepsEveryTask, modeParts } from "../config/modes.js";
 import type { Options } from "../config/options-schema.js";
 import type { CallReport } from "../core/context/call-report.js";
+import { taskName } from "../core/memory/task-name.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { recallLines } from "./recalls.js";
 import { recordUseClause } from "./record-calls.js";
-import { clip, percent, plural, tokens } from "./words.js";
+import { clip, plural, surePercent, thresholdPercent, tokens } from "./words.js";
 
 /** What the words depend on: the mode (what a decision does) and the threshold (what "sure" means). */
 export type ViewSettings = Pick<Options, "mode" | "router" | "confidenceThreshold" | "fallback">;
@@ -33,16 +34,25 @@ export function viewWords(words: ViewWords = {}): Required<ViewWords> {
 }
 
 /** `/rcm status`: on or off, the session's tasks, the current task, the last decision, the savings. */
-export function renderStatus(options: ViewSettings, state: SessionState | undefined, words: ViewWords = {}): string {
+export function renderStatus(options: ViewSettings, state: SessionState | undefined, words: ViewWords = {}, problems: readonly string[] = []): string {
+  const status = renderSessionStatus(options, state, words);
+  if (problems.length === 0) return status;
+  return [status, `Config problems (${problems.length}; each option falls back to its default):`, ...problems.map((problem) => `  ${problem}`)].join("\n");
+}
+
+function renderSessionStatus(options: ViewSettings, state: SessionState | undefined, words: ViewWords): string {
   const { onCommand, absent } = viewWords(words);
   if (options.mode === "native") return "opencode-rcm is in native mode: it changes nothing (set mode in rcm.jsonc).";
-  const head = `mode ${options.mode}, ${options.router} router, sure from ${percent(options.confidenceThreshold)}`;
+  const head = `mode ${options.mode}, ${options.router} router, sure from ${thresholdPercent(options.confidenceThreshold)}`;
   if (!state) return `opencode-rcm: ${absent} (${head}).`;
   const { ledger, saved } = state;
   const lines = [state.off ? `opencode-rcm is OFF for this session: native history (${onCommand} to resume; ${head}).` : `opencode-rcm is on: ${head}.`];
-  lines.push(...renderTaskTable(ledger));
+  const unrouted = state.off ? (state.whileOff?.length ?? 0) : 0;
+  lines.push(...renderTaskTable(ledger, unrouted));
   const last = lastEntry(ledger);
-  if (last) lines.push(`Last request: ${describeDecision(ledger, last)}`, `  ${consequence(options, state, last)}`);
+  // Sent while off: no decision was made for it, and the one before is not the latest request's.
+  if (unrouted > 0) lines.push(`Latest request: no decision, opencode-rcm is off (${plural(unrouted, "request")} sent while off, routed once it is on).`);
+  if (last) lines.push(`${unrouted > 0 ? "Last routed request, before off" : "Last request"}: ${describeDecision(ledger, last, options.confidenceThreshold)}`, `  ${consequence(options, state, last)}`);
   const total = saved.routingTokens + saved.memoryTokens;
   lines.push(`Saved so far: ${tokens(total)} tokens kept out of ${plural(saved.calls, "model call")} (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}; estimates).`);
   return lines.join("\n");
@@ -52,9 +62,9 @@ export function renderStatus(options: ViewSettings, state: SessionState | undefi
 const TABLE_TITLE_CHARS = 48;
 
 /** The session's tasks, one line each: id, status, requests, when last active, title. */
-export function renderTaskTable(ledger: Ledger): string[] {
+export function renderTaskTable(ledger: Ledger, unrouted = 0): string[] {
   if (ledger.tasks.length === 0) return ["No tasks yet: the first request opens t1."];
-  return [`Tasks (${ledger.tasks.length}):`, ...taskRows(ledger).map((row) => `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`)];
+  return [`Tasks (${ledger.tasks.length}):`, ...taskRows(ledger, unrouted).map((row) => `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`)];
 }
 
 export interface TaskRow {
@@ -68,16 +78,16 @@ export interface TaskRow {
   lastActive: string;
 }
 
-/** The task table's rows, for the TUI's panel and the text views alike. */
-export function taskRows(ledger: Ledger): TaskRow[] {
+/** The task table's rows, for the TUI's panel and the text views alike; `unrouted`: later requests no task has (sent while off). */
+export function taskRows(ledger: Ledger, unrouted = 0): TaskRow[] {
   const current = lastEntry(ledger)?.task;
   return ledger.tasks.map((task) => {
     const positions = ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === task.id ? [position] : []));
     const lastPosition = positions.at(-1);
-    const since = lastPosition === undefined ? undefined : ledger.order.length - 1 - lastPosition;
+    const since = lastPosition === undefined ? undefined : ledger.order.length - 1 - lastPosition + unrouted;
     return {
       id: task.id,
-      title: task.title,
+      title: taskName(task.title),
       current: task.id === current,
       status: task.split ? `split → ${task.split.session}` : task.id === current ? "current" : positions.length === 0 ? "empty" : "suspended",
       requests: positions.length,
@@ -87,12 +97,12 @@ export function taskRows(ledger: Ledger): TaskRow[] {
 }
 
 /** A decision in words: the task, how sure, and why ("t2 \"Fix the parser\", 92% sure: named its file src/parser.py"). */
-export function describeDecision(ledger: Ledger, entry: LedgerEntry): string {
-  const title = clip(ledger.tasks.find((task) => task.id === entry.task)?.title ?? "", 60);
+export function describeDecision(ledger: Ledger, entry: LedgerEntry, threshold: number): string {
+  const title = clip(taskName(ledger.tasks.find((task) => task.id === entry.task)?.title ?? ""), 60);
   if (entry.router === "user") return `${entry.task} "${title}": you moved it there.`;
-  if (entry.shared) return `a rule for every task (kept with ${entry.task}), ${percent(entry.confidence)} sure.`;
+  if (entry.shared) return `a rule for every task (kept with ${entry.task}), ${surePercent(entry.confidence, threshold)} sure.`;
   const what = `${entry.opened ? "new task " : ""}${entry.task} "${title}"`;
-  return `${what}, ${percent(entry.confidence)} sure: ${entry.reason}.`;
+  return `${what}, ${surePercent(entry.confidence, threshold)} sure: ${entry.reason}.`;
 }
 
 /** With `fallback: "candidates"`, the tasks an unsure decision keeps, when that leaves some task out. */
@@ -107,7 +117,7 @@ export function consequence(options: ViewSettings, state: SessionState, entry: L
   if (state.off) return "The model sees the full history: opencode-rcm is off for this session.";
   if (entry.shared) return "The model sees the full history: a rule is meant for every task.";
   if (!isConfident(entry, options.confidenceThreshold)) {
-    const unsure = `${percent(entry.confidence)} is under ${percent(options.confidenceThreshold)}`;
+    const unsure = `${surePercent(entry.confidence, options.confidenceThreshold)} is under ${thresholdPercent(options.confidenceThreshold)}`;
     const could = candidatesKept(options, state, entry);
     if (could) return `The model sees the tasks it could be (${could.join(", ")}): ${unsure}; the other tasks are left out.`;
     return `The model sees the full history: ${unsure}, not sure enough to leave anything out.`;
@@ -148,7 +158,7 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
 
 /** One line on what the call was: narrowed to a task, or the full history and why. */
 export function callHead(options: ViewSettings, report: CallReport): string {
-  const sure = report.confidence === undefined ? "" : `, ${percent(report.confidence)} sure`;
+  const sure = report.confidence === undefined ? "" : `, ${surePercent(report.confidence, options.confidenceThreshold)} sure`;
   if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
   if (report.confidence !== undefined && report.confidence < options.confidenceThreshold) return `the tasks it could be (best guess ${report.task ?? "?"}${sure}): ${report.reason}.`;
   if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view.`;

@@ -1,8 +1,33 @@
 /** Small pieces of the words the plug-in speaks to a person: one way to say each thing everywhere. */
 
-/** A confidence as a person reads it: "92%". Whole percents: a toast never wraps inside one. */
-export function percent(confidence: number): string {
-  return `${Math.round(confidence * 100)}%`;
+/** A share as a person reads it: "92%". Whole percents: a toast never wraps inside one. For a decision's confidence, `surePercent`. */
+export function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** A threshold as a person reads it: "80%", "82.5%" (never rounded across itself). */
+export function thresholdPercent(threshold: number): string {
+  const tenths = Math.round(threshold * 1000);
+  return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)}%`;
+}
+
+/**
+ * A decision's confidence as a person reads it, never contradicting the decision beside it:
+ * whole percents ("92%") unless rounding would carry it across the threshold, then one
+ * decimal ("79.7%" under 80%), and if even that would cross, cut towards the side it is on
+ * ("79.9%" for 0.7999). Every surface (toasts, the panel, /rcm, the CLI) says it this way.
+ */
+export function surePercent(confidence: number, threshold: number): string {
+  const sure = confidence >= threshold;
+  // In tenths of a percent, so 0.8 is 800 and not 800.0000000001.
+  const bar = Math.round(threshold * 10_000) / 10;
+  const scaled = confidence * 1000;
+  const whole = Math.round(scaled / 10) * 10;
+  if (whole >= bar === sure) return `${whole / 10}%`;
+  const tenths = Math.round(scaled);
+  if (tenths >= bar === sure) return `${(tenths / 10).toFixed(1)}%`;
+  const cut = sure ? Math.ceil(scaled) : Math.floor(scaled);
+  return `${(cut / 10).toFixed(1)}%`;
 }
 
 /** A text cut to `max` characters with an ellipsis. */

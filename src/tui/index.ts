@@ -1,11 +1,13 @@
 import { homedir } from "node:os";
 import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plugin/tui";
 import { packageRoot } from "../harness/package-root.js";
+import { problemsToastMessage, problemsToastTitle, TOAST_TEXT_WIDTH } from "../session-views/config-problems.js";
 import { TYPED_VERB_COMMAND } from "../store/typed-verb-file.js";
 import { locateState, type TuiScope } from "./locate-state.js";
 import { openRcmMenu, runTypedFromServer } from "./rcm-menu.js";
 import { recordScreen } from "./screen-marker.js";
 import { taskPanel } from "./task-panel.js";
+import { removeTuiPartMarker, writeTuiPartMarker } from "./tui-part-marker.js";
 
 /** After the built-in context section (100), before MCP (200). */
 const PANEL_ORDER = 150;
@@ -35,6 +37,12 @@ const tui: TuiPlugin = async (api) => {
   } catch (error) {
     log("could not read the options; no task panel or /rcm in this TUI", error);
     return;
+  }
+  // Says to the server part (in this process's worker) that the TUI part is loaded: without it, the server tells the user why there is no panel.
+  const { stateDir } = scope;
+  if (stateDir) {
+    void writeTuiPartMarker(stateDir, process.pid).catch((error: unknown) => log("could not note the TUI part for the server part", error));
+    api.lifecycle.onDispose(() => removeTuiPartMarker(stateDir, process.pid).catch(() => undefined));
   }
   try {
     recordScreen({ api, stateDir: scope.stateDir, log });
@@ -87,12 +95,10 @@ function registerRcmCommand(api: TuiPluginApi, run: { menu: () => void; typed: (
   }
 }
 
-/** The options' problems, now that the TUI is up to show them (the server part's start-up toast comes too early for it). */
+/** The options' problems, now that the TUI is up to show them (the server part's start-up toast comes too early for it); the panel has one line. */
 function showProblems(api: TuiPluginApi, problems: readonly string[]): void {
   if (problems.length === 0) return;
-  const shown = problems.slice(0, 3).join("\n");
-  const more = problems.length > 3 ? `\n(+${problems.length - 3} more in the log)` : "";
-  api.ui.toast({ variant: "warning", title: "opencode-rcm: config problem", message: shown + more, duration: 10_000 });
+  api.ui.toast({ variant: "warning", title: problemsToastTitle(problems.length), message: problemsToastMessage({ problems, width: TOAST_TEXT_WIDTH }), duration: 10_000 });
 }
 
 const plugin: TuiPluginModule & { id: string } = { id: "opencode-rcm", tui };

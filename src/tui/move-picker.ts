@@ -3,7 +3,7 @@ import { userRequestText } from "../core/interaction-groups.js";
 import type { Part } from "../core/messages.js";
 import { describeMove, type MoveIntent, moveOf } from "../session-views/move-selection.js";
 import { taskRows } from "../session-views/render-status.js";
-import { clip, percent, plural } from "../session-views/words.js";
+import { clip, plural, surePercent } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
 
 /** What the picker needs from the menu: its dialogs, and how a change is posted. */
@@ -22,7 +22,7 @@ const ROW_TEXT = 72;
  * first), then what to move (this one, this one and every later one, or several marked one
  * by one), then where. Requests are numbered as `/rcm status` and `/rcm move 3.. t2` count them.
  */
-export function openMovePicker(api: TuiPluginApi, state: SessionState, dialogs: PickerDialogs, marked: ReadonlySet<number> = new Set()): void {
+export function openMovePicker(api: TuiPluginApi, state: SessionState, threshold: number, dialogs: PickerDialogs, marked: ReadonlySet<number> = new Set()): void {
   const { ledger } = state;
   const count = ledger.order.length;
   if (count === 0) {
@@ -38,7 +38,7 @@ export function openMovePicker(api: TuiPluginApi, state: SessionState, dialogs: 
     rows.push({
       title: `${mark} #${number} ${entry?.task ?? "?"}  ${clip(requestText(api, messageID), ROW_TEXT)}`,
       value: number,
-      description: entry ? (entry.router === "user" ? "you moved it" : `${percent(entry.confidence)} sure`) : "",
+      description: entry ? (entry.router === "user" ? "you moved it" : `${surePercent(entry.confidence, threshold)} sure`) : "",
     });
   }
   dialogs.select(`/rcm move: which request? (newest first)`, rows, (number) => {
@@ -55,7 +55,7 @@ export function openMovePicker(api: TuiPluginApi, state: SessionState, dialogs: 
       const next = new Set(marked);
       if (next.has(number)) next.delete(number);
       else next.add(number);
-      openMovePicker(api, state, dialogs, next);
+      openMovePicker(api, state, threshold, dialogs, next);
     });
   });
 }

@@ -2,12 +2,13 @@ import { keepsEveryTask, modeParts } from "../config/modes.js";
 import { activeConstraints } from "../core/memory/record.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
+import { problemsLine } from "../session-views/config-problems.js";
 import { requestNumber } from "../session-views/move-selection.js";
 import { recallSummary } from "../session-views/recalls.js";
 import { recordCallsOf, recordUseBrief, usedThisRecord } from "../session-views/record-calls.js";
 import type { ViewSettings } from "../session-views/render-status.js";
 import { callTallies, candidatesKept, lastEntry, taskRows } from "../session-views/render-status.js";
-import { clip, percent, plural, tokens } from "../session-views/words.js";
+import { clip, plural, surePercent, thresholdPercent, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
 
 /** Asks (constraints in force) of the current task's record the panel lists; /rcm show has them all. */
@@ -44,7 +45,9 @@ export function panelLines(input: PanelInput): PanelLine[] {
   const lines: PanelLine[] = [];
   const off = state?.off === true;
   lines.push({ text: `RCM · ${settings.mode}${off ? " · OFF" : ""}`, tone: "title" });
-  for (const problem of problems) lines.push({ text: `config problem: ${problem}`, tone: "warning" });
+  // One line, whatever their number: the decision, the last call and the savings stay on screen (details: the toast, /rcm status).
+  const problemsText = problemsLine(problems.length);
+  if (problemsText) lines.push({ text: problemsText, tone: "warning" });
   if (!modeParts(settings.mode).routes) {
     lines.push({ text: "native mode: changes nothing", tone: "muted" });
     return lines;
@@ -53,7 +56,9 @@ export function panelLines(input: PanelInput): PanelLine[] {
     lines.push({ text: "No tasks yet: the first request opens t1.", tone: "muted" });
     return lines;
   }
-  for (const row of taskRows(state.ledger)) {
+  // Requests sent while off have no decision: the latest request is none of the tasks'.
+  const waiting = off ? (state.whileOff?.length ?? 0) : 0;
+  for (const row of taskRows(state.ledger, waiting)) {
     const mark = row.current ? "▶" : " ";
     lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
     lines.push({ text: `${row.status} · ${plural(row.requests, "req")} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
@@ -62,10 +67,12 @@ export function panelLines(input: PanelInput): PanelLine[] {
   if (off) {
     // The last decision is older than anything sent since: the panel says what holds now.
     lines.push({ text: "Off: every call gets the native history (/rcm on to resume)", tone: "warning" });
-    const waiting = state.whileOff?.length ?? 0;
-    if (waiting > 0) lines.push({ text: `${plural(waiting, "request")} sent while off: routed when it is on`, tone: "muted", indent: 2 });
+    if (waiting > 0) {
+      lines.push({ text: "Latest request: no decision (off)", tone: "text" });
+      lines.push({ text: `${plural(waiting, "request")} sent while off: routed when it is on`, tone: "muted", indent: 2 });
+    }
   } else if (last) {
-    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${percent(last.confidence)} sure`;
+    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${surePercent(last.confidence, settings.confidenceThreshold)} sure`;
     lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
@@ -124,7 +131,7 @@ function panelConsequence(settings: ViewSettings, state: SessionState, entry: Le
   if (entry.shared) return { text: "full history: a rule for every task", fallback: true };
   if (!isConfident(entry, settings.confidenceThreshold)) {
     const could = candidatesKept(settings, state, entry);
-    return { text: could ? `unsure: ${could.join(", ")} kept` : `full history: under ${percent(settings.confidenceThreshold)} sure`, fallback: true };
+    return { text: could ? `unsure: ${could.join(", ")} kept` : `full history: under ${thresholdPercent(settings.confidenceThreshold)} sure`, fallback: true };
   }
   if (state.ledger.tasks.length < 2) return { text: "one task so far: the whole session", fallback: false };
   if (keepsEveryTask(settings.mode)) return { text: "all tasks in view", fallback: false };

@@ -88,10 +88,10 @@ function failed(api: TuiPluginApi, onError: (what: string, error: unknown) => vo
 
 /** A verb, with the words typed after it (none from the menu: then a verb that takes an argument asks for it). */
 async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, verb: RcmVerb, words: readonly string[], onError: (what: string, error: unknown) => void): Promise<void> {
-  const { options } = scope;
+  const { options, problems } = scope;
   const title = `/rcm ${verb.name}`;
   if (verb.kind === "read") {
-    if (!verb.argument || !state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state }));
+    if (!verb.argument || !state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state, problems }));
     const typed = words[0]?.toLowerCase();
     // `/rcm show t1 model`: the text the model gets, instead of the record for a person.
     const asModel = words[1]?.toLowerCase() === "model";
@@ -118,7 +118,7 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
     select(api, pickTitle, pickOptions, chosen);
     api.ui.dialog.setSize("large");
   };
-  openMovePicker(api, state, { select: wide, alert: (alertTitle, message) => alert(api, alertTitle, message), post });
+  openMovePicker(api, state, options.confidenceThreshold, { select: wide, alert: (alertTitle, message) => alert(api, alertTitle, message), post });
 }
 
 /** What the TUI says when a switch is posted. */

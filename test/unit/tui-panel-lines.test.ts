@@ -28,7 +28,7 @@ describe("the TUI's task panel", () => {
       "RCM · full",
       "  t1 Fix the date parser in src/dat…",
       "    suspended · 2 reqs · 1 req ago",
-      "  t2 New task: add a --json flag to…",
+      "  t2 Add a --json flag to the comma…",
       "    suspended · 1 req · 2 reqs ago",
       "▶ t3 The install guide is out of da…",
       "    current · 1 req · latest request",
@@ -109,7 +109,7 @@ describe("the TUI's task panel", () => {
       problems: ["~/.config/opencode/rcm.jsonc:3: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored"],
       width: 36,
     }).map(shown);
-    expect(lines[1]).toBe("config problem: ~/.config/opencode/rcm.jsonc:3: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
+    expect(lines[1]).toBe("1 config problem: /rcm status");
     expect(lines).toContain("Last request: t2, you moved it");
     expect(lines).toContain("  the model gets only t2's history");
     // The call answered m4 before the user moved it: the panel says so rather than contradict the line above.
@@ -118,6 +118,31 @@ describe("the TUI's task panel", () => {
     expect(lines).toContain("  replaced by a record: t2 1");
     expect(lines).toContain("Saved ~12.3k tokens in 9 calls");
     expect(lines.at(-1)).toBe("1 change waiting for the next request");
+  });
+
+  it("keeps five config problems to one line, so the decision, the last call and the savings stay on screen", () => {
+    const problems = Array.from({ length: 5 }, (_, index) => `~/.config/opencode/rcm.jsonc:${index + 2}: invalid confidenceThreshold = 2: too big; using the default 0.8`);
+    const lines = panelLines({ settings, state: state(threeTasks()), pending: 0, problems, width: 36 }).map(shown);
+    expect(lines.filter((line) => line.includes("config problem"))).toEqual(["5 config problems: /rcm status"]);
+    expect(lines.slice(0, 2)).toEqual(["RCM · full", "5 config problems: /rcm status"]);
+    expect(lines).toContain("Saved ~0 tokens in 0 calls");
+  });
+
+  it("shows 0.797 under an 80% threshold as 79.7%, never as 80% beside 'under 80%'", () => {
+    let ledger = decide(emptyLedger(), "m1", { kind: "new", title: "Fix the date parser" }, 1);
+    ledger = decide(ledger, "m2", { kind: "new", title: "Add a --json flag" }, 0.95);
+    ledger = decide(ledger, "m3", { kind: "task", task: "t1" }, 0.797);
+    const lines = panelLines({ settings, state: state(ledger), pending: 0, problems: [], width: 36 }).map(shown);
+    expect(lines).toContain("Last request: t1, 79.7% sure");
+    expect(lines).toContain("  full history: under 80% sure");
+  });
+
+  it("after /rcm off and a request, says no decision was made for it instead of showing the earlier one as the last", () => {
+    const lines = panelLines({ settings, state: state(threeTasks(), { off: true, whileOff: [{ messageID: "m5", text: "more" }] }), pending: 0, problems: [], width: 36 }).map(shown);
+    expect(lines).toContain("Latest request: no decision (off)");
+    expect(lines.some((line) => line.startsWith("Last request"))).toBe(false);
+    expect(lines).not.toContain("    current · 1 req · latest request");
+    expect(lines).toContain("    current · 1 req · 1 req ago");
   });
 
   it("says when it is off, in native mode, or has no task yet", () => {

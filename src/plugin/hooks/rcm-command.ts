@@ -1,4 +1,5 @@
 import type { Options } from "../../config/options-schema.js";
+import { taskName } from "../../core/memory/task-name.js";
 import { requestNumbersText } from "../../session-views/move-selection.js";
 import { RCM_VERBS, rcmVerb } from "../../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../../session-views/render-status.js";
@@ -72,7 +73,7 @@ export async function answerRcmCommand(
       const ledger = (await store.read(sessionID))?.ledger;
       const froms = [...new Set(done.moved.map((request) => request.from))].join(", ");
       const which = requestNumbersText(ledger, done.moved.map((request) => request.messageID));
-      return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${done.task.title}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry)}` : ""}`;
+      return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${taskName(done.task.title)}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry, options.confidenceThreshold)}` : ""}`;
     }
     case "split": {
       const split = verb.intent(state, rest);
@@ -81,7 +82,7 @@ export async function answerRcmCommand(
       if (!deps.split) throw new Error("this server part cannot open sessions");
       const done = await deps.split.split(sessionID, split.task);
       const seeded = `${done.record ? "its memory record and " : ""}${done.requests === 1 ? "its request" : `its ${done.requests} requests`}`;
-      return `Split ${done.task.id} "${done.task.title}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}. This session routes no more requests to ${done.task.id}.`;
+      return `Split ${done.task.id} "${taskName(done.task.title)}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}. This session routes no more requests to ${done.task.id}.`;
     }
     case "off":
       await setOff(store, sessionID, true);

@@ -31,7 +31,7 @@ export interface SessionRouting {
    * `previous` is the task current before it. Undefined for a sub-agent session or one
    * the user switched off.
    */
-  route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined } | undefined>;
+  route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined; ledger: Ledger } | undefined>;
   /**
    * Inside a store step (a model call's): folds what the groups of the call show (request
    * texts, finished tool calls) into the router's index, each piece once, so routing the next
@@ -247,7 +247,7 @@ export function createSessionRouting(deps: {
             ...(entry.aux ? { aux: entry.aux } : {}),
           });
         }
-        return { entry: routed.entry, task: routed.task, previous };
+        return { entry: routed.entry, task: routed.task, previous, ledger: routed.ledger };
       }),
     async learn(session, groups) {
       if (session.subagent) return;
