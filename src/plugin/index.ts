@@ -79,7 +79,7 @@ const server: Plugin = async (input, rawOptions) => {
     configFiles: files,
   });
 
-  // In a TUI (the server part runs in its worker, with no subcommand): the TUI part announces itself; if it never did, say why there is no panel.
+  // In a TUI (the server part runs in its worker, same process, no subcommand): the TUI part announces itself; if it never did, say why there is no panel.
   const checkTuiPart =
     routes && plainTerminal(process.argv) === undefined
       ? createTuiPartCheck({
@@ -116,11 +116,10 @@ const server: Plugin = async (input, rawOptions) => {
         if (hookInput.agent && hookInput.agent !== AUX_AGENT) sessionAgents.set(hookInput.sessionID, hookInput.agent);
         const text = userRequestText(output.parts as unknown as Part[]);
         if (!deps.routing || text === "") return;
-        // Not awaited: a toast must not delay the turn.
-        if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("debug", `TUI part check: ${error instanceof Error ? error.message : String(error)}`));
         const routed = await deps.routing.route(hookInput.sessionID, output.message.id, text);
         const kept = options.fallback === "candidates" ? routed?.entry.candidates : undefined;
         const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold, kept, moveCommand: checkTuiPart ? "/rcm move" : "/rcm-text move" });
+        // Not awaited: a toast must not delay the turn.
         if (shown) void toast(shown);
       });
     },
@@ -164,6 +163,8 @@ const server: Plugin = async (input, rawOptions) => {
           return;
         }
         if (event.type !== "session.idle") return;
+        // After the first turn, with the TUI showing its session (a toast sent as it switches from the home screen is lost).
+        if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("warn", `TUI part check: ${error instanceof Error ? error.message : String(error)}`));
         await store?.flush(event.properties.sessionID);
         memory?.scheduleUpdate(event.properties.sessionID);
       });

@@ -37,7 +37,7 @@ export function missingTuiPartToast(entry: string): Toast {
 }
 
 /**
- * Once per process, at the first request of a TUI whose server part this is: whether the
+ * Once per process, when the first turn of a TUI whose server part this is ends: whether the
  * TUI part announced itself (tui-part-marker.ts), and if not, says so on screen and in the
  * log. Never throws: a failure is only logged.
  */

@@ -6,7 +6,7 @@ import { createIsolatedHome } from "../../src/harness/isolated-home.js";
 import { offlineConfig } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/harness/package-root.js";
 import { startTui, type TuiSession } from "../../src/harness/tmux-tui.js";
-import { startScriptedModel } from "../../src/scripted-model/index.js";
+import { type ChatRequestBody, messageText, type Responder, startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { ASK, EVERYDAY_SCRIPT, replyOf, requestFor } from "./support/everyday-session.js";
 
@@ -95,8 +95,8 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         const side = sidebar(panel);
         expect(side).toContain("RCM · router");
         expect(side).toMatch(/ {2}t1 Fix the date parser/);
-        expect(side).toMatch(/ {2}t2 New task: add a --json flag/);
-        expect(side).toMatch(/▶ t3 New task: the install guide/);
+        expect(side).toMatch(/ {2}t2 Add a --json flag/);
+        expect(side).toMatch(/▶ t3 The install guide/);
         expect(side).toMatch(/current · 1 req · latest request/);
         expect(side).toMatch(/Last request: t3, 9\d% sure/);
         expect(side).toContain("says it starts a new task");
@@ -108,9 +108,9 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
 
         const status = await menu(tui, 0, (screen) => screen.includes("/rcm status") && screen.includes("Saved so far"), "/rcm status");
         expect(status).toContain("opencode-rcm is on: mode router, lexical router, sure from 80%.");
-        expect(status).toMatch(/\* t3 +current +1 request +latest request +New task: the install guide/);
+        expect(status).toMatch(/\* t3 +current +1 request +latest request +The install guide/);
         // The dialog wraps its lines: fragments that fit on one.
-        expect(status).toMatch(/Last request: new task t3 "New task: the install guide is out of date", 9\d% sure:/);
+        expect(status).toMatch(/Last request: new task t3 "The install guide is out of date", 9\d% sure:/);
         expect(status).toContain("says it starts a new task.");
         await keep("rcm-status", status);
         await closeDialog(tui, "/rcm status");
@@ -142,7 +142,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await tui.keys("Enter");
         const targets = await tui.waitFor((screen) => screen.includes("/rcm move #3 to…"), "the move targets");
         expect(targets).toMatch(/t1 {2}Fix the date parser/);
-        expect(targets).toMatch(/t2 {2}New task: add a --json flag/);
+        expect(targets).toMatch(/t2 {2}Add a --json flag/);
         expect(targets).toMatch(/new +a new task, titled after the first request/);
         await tui.keys("Enter");
         const moved = await tui.waitFor((screen) => sidebar(screen).includes("Last request: t1, you moved it"), "the panel after the move");
@@ -208,7 +208,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       const tui = await startTui({ directory: repo, home, modelName: "scripted" });
       try {
         for (const id of ["parser", "export", "export2", "docs1", "docs2", "docs3"] as const) await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
-        const misfiled = await tui.waitFor((screen) => /▶ t2 separate thing/.test(sidebar(screen)) && /current · 5 reqs/.test(sidebar(screen)), "the docs requests under t2");
+        const misfiled = await tui.waitFor((screen) => /▶ t2 export_csv in src\/export/.test(sidebar(screen)) && /current · 5 reqs/.test(sidebar(screen)), "the docs requests under t2");
         await keep("panel-misfiled", sidebar(misfiled));
         const calls = (await model.requests()).length;
 
@@ -226,7 +226,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await keep("typed-typo", typo);
 
         // One action moves the three docs requests (4 and every later one) to a new task.
-        const moved = await tui.submit("/rcm move 4.. new", (screen) => /▶ t3 now explain in docs\/usage/.test(sidebar(screen)) && screen.includes("requests 4, 5 and 6 move from t2 to a new"));
+        const moved = await tui.submit("/rcm move 4.. new", (screen) => /▶ t3 Explain in docs\/usage/.test(sidebar(screen)) && screen.includes("requests 4, 5 and 6 move from t2 to a new"));
         expect(sidebar(moved)).toMatch(/current · 3 reqs/);
         await keep("panel-after-typed-move", sidebar(moved));
         // t2's record is written again from its own requests: the docs are gone from it.
@@ -346,4 +346,105 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       await model.close();
     }
   }, 180_000);
+
+  it("on a 50-row screen keeps five config problems to one panel line with the decision in view, shows 0.797 as 79.7%, and toasts a fallback only when a second task has history", async () => {
+    const repo = join(temp.path, "repo-screen");
+    await createGitRepo(repo, { "README.md": "# tools\n" });
+    // The model router, answered by the scripted model: how sure each decision is, exactly.
+    const say = [
+      { text: "Write export_csv in src/export.py for the report rows.", task: "new", confidence: 0.95 },
+      { text: "export_csv should quote the fields that contain commas.", task: "t1", confidence: 0.797 },
+      { text: "New task: the install guide in docs/install.md is out of date.", task: "new", confidence: 0.95 },
+      { text: "export_csv should also escape embedded quotes by doubling them.", task: "t1", confidence: 0.797 },
+    ];
+    const respond: Responder = ({ body }) => {
+      const request = /<request>\n?([\s\S]*?)\n?<\/request>/.exec((body as ChatRequestBody).messages.map((message) => messageText(message.content)).join("\n"))?.[1]?.trim();
+      const routed = say.find((item) => item.text === request);
+      if (routed) return { text: JSON.stringify({ task: routed.task, title: "", confidence: routed.confidence, related: [], shared: false, reason: "the scripted router says so" }) };
+      const last = messageText((body as ChatRequestBody).messages.findLast((message) => message.role === "user")?.content);
+      return { text: `REPLY-${say.findIndex((item) => last.includes(item.text))}: done.` };
+    };
+    const model = await startScriptedModel({ script: respond, logFile: join(temp.path, "model-requests-screen.jsonl") });
+    const homeRoot = join(temp.path, "home-screen");
+    try {
+      const home = await createIsolatedHome({
+        root: homeRoot,
+        config: offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "router", router: "model", stateDir: join(temp.path, "state-screen"), aux: { timeoutMs: 5000 } }]] }),
+        tui: { plugin: [PACKAGE] },
+      });
+      await writeFile(
+        join(home.configDir, "rcm.jsonc"),
+        `{\n  "confidenceTreshold": 0.7,\n  "notfy": "off",\n  "fallback": "sometimes",\n  "notify": 5,\n  "modee": "full"\n}\n`,
+      );
+      const tui = await startTui({ directory: repo, home, modelName: "scripted", rows: 50 });
+      try {
+        const toast = await tui.waitFor((text) => text.includes("opencode-rcm: 5 config problems"), "the config-problems toast", 20_000);
+        await keep("config-problems-toast", toast);
+        await tui.submit(say[0]?.text ?? "", (screen) => screen.includes("REPLY-0"), 60_000);
+        const unsure = await tui.submit(say[1]?.text ?? "", (screen) => screen.includes("REPLY-1") && /Last request: t1, 79\.7% sure/.test(sidebar(screen)) && /in 2 calls/.test(sidebar(screen)), 60_000);
+        const side = sidebar(unsure);
+        // One line for the five problems; the decision, the last call and the savings below it on the 50-row screen.
+        expect(side.split("\n").filter((line) => line.includes("config problem")).map((line) => line.trim())).toEqual(["5 config problems: /rcm status"]);
+        expect(side).toContain("Last request: t1, 79.7% sure");
+        expect(side).toMatch(/Last call: full history, kept t1 2/);
+        expect(side).toMatch(/Saved ~\d+ tokens in \d+ calls/);
+        expect(side).not.toMatch(/under 80% sure.*\b80% sure/);
+        // One task: the full history is t1's, so no fallback toast.
+        expect(unsure).not.toContain("RCM: full history");
+        expect(unsure).not.toContain("TUI part not loaded");
+        await keep("panel-five-problems-0797-one-task", side);
+        await keep("screen-one-task-fallback-no-toast", unsure);
+        await tui.submit(say[2]?.text ?? "", (screen) => screen.includes("REPLY-2"), 60_000);
+        const fallback = await tui.submit(say[3]?.text ?? "", (screen) => screen.includes("REPLY-3") && screen.includes("RCM: full history"), 60_000);
+        const flat = fallback.replace(/[\s┃]+/g, " ");
+        expect(flat).toContain("79.7% sure, under 80%");
+        expect(flat).toContain("Not t1? /rcm move t2 (or new)");
+        await keep("screen-0797-fallback-toast", fallback);
+        const status = await tui.submit("/rcm status", (screen) => screen.includes("Config problems (5"), 30_000);
+        await keep("rcm-status-problems", status);
+      } finally {
+        await tui.close();
+      }
+    } finally {
+      await model.close();
+    }
+  }, 180_000);
+
+  it("says on screen and in the log, once, when tui.json does not list the TUI part", async () => {
+    const repo = join(temp.path, "repo-no-tui");
+    await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n" });
+    const model = await startScriptedModel({ script: EVERYDAY_SCRIPT, logFile: join(temp.path, "model-requests-no-tui.jsonl") });
+    const homeRoot = join(temp.path, "home-no-tui");
+    try {
+      const home = await createIsolatedHome({
+        root: homeRoot,
+        config: offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "router", stateDir: join(temp.path, "state-no-tui") }]] }),
+        tui: {},
+      });
+      const tui = await startTui({ directory: repo, home, modelName: "scripted", rows: 50 });
+      try {
+        await tui.submit(ASK.dates, (screen) => screen.includes(replyOf("dates")), 60_000);
+        const shown = await tui.waitFor((screen) => screen.includes("TUI part not loaded"), "the TUI-part-missing toast", 15_000).catch(async (error: unknown) => {
+          await keep("debug-no-tui-log", await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8"));
+          throw error;
+        });
+        // The toast sits over the session's column and the sidebar: its lines, one by one.
+        expect(shown).toContain("opencode-rcm: TUI part not loaded");
+        expect(shown).toContain("No task panel and no /rcm: tui.json does not list");
+        expect(shown).toContain(`{ "plugin": ["${PACKAGE}"] }`);
+        expect(shown).toContain("then restart OpenCode. Until then: /rcm-text status");
+        expect(sidebar(shown)).not.toContain("RCM ·");
+        await keep("screen-tui-part-missing", shown);
+        await tui.keys("Escape");
+        await tui.submit(ASK.json, (screen) => screen.includes(replyOf("json")) && !screen.includes("TUI part not loaded"), 60_000);
+      } finally {
+        await tui.close();
+      }
+      const log = await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8");
+      await keep("log-tui-part-missing", log.split("\n").filter((line) => line.includes("TUI part")).join("\n"));
+      expect(log.split("\n").filter((line) => line.includes("TUI part not loaded"))).toHaveLength(1);
+    } finally {
+      await model.close();
+    }
+  }, 120_000);
 });
