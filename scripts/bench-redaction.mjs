@@ -14,7 +14,7 @@ import { truncateDigest } from "../dist/core/memory/batches.js";
 import { digestGroups } from "../dist/core/memory/group-digest.js";
 import { redactSecrets } from "../dist/core/redaction/redact-secrets.js";
 import { opencodeBinary } from "../dist/harness/opencode-binary.js";
-import { packageRoot } from "../dist/harness/package-root.js";
+import { packageRoot } from "../dist/kit/package-root.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "60" }, child: { type: "boolean", default: false } } });
 const RUNS = Number(values.runs);

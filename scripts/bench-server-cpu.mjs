@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createGitRepo } from "../dist/harness/git-repo.js";
-import { packageRoot } from "../dist/harness/package-root.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
+import { packageRoot } from "../dist/kit/package-root.js";
 
 const { values } = parseArgs({
   options: {

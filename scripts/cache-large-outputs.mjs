@@ -14,8 +14,8 @@ import { parseArgs } from "node:util";
 import { get_encoding } from "tiktoken";
 import { inputCost, simulatePrefixCache } from "../dist/bench/metrics/prefix-cache.js";
 import { createGitRepo } from "../dist/harness/git-repo.js";
-import { packageRoot } from "../dist/harness/package-root.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
+import { packageRoot } from "../dist/kit/package-root.js";
 
 const { values } = parseArgs({
   options: {

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createGitRepo } from "../dist/harness/git-repo.js";
-import { packageRoot } from "../dist/harness/package-root.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
+import { packageRoot } from "../dist/kit/package-root.js";
 import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";
 
 const { values } = parseArgs({ options: { context: { type: "string", default: "12000" }, output: { type: "string", default: "1000" }, "timeout-s": { type: "string", default: "120" } } });

@@ -4,8 +4,8 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createGitRepo } from "../dist/harness/git-repo.js";
-import { packageRoot } from "../dist/harness/package-root.js";
 import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
+import { packageRoot } from "../dist/kit/package-root.js";
 import { parseScript, ScriptedModelError, selectReply } from "../dist/scripted-model/index.js";
 
 const ROOT = "/tmp/opencode-rcm-fixtures";

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { redactSecrets } from "../dist/core/redaction/redact-secrets.js";
-import { packageRoot } from "../dist/harness/package-root.js";
+import { packageRoot } from "../dist/kit/package-root.js";
 import { loadRedactionCorpus, scoreRedaction } from "../dist/redaction-eval/evaluate-redaction.js";
 
 const { values } = parseArgs({ options: { split: { type: "string", default: "all" }, verbose: { type: "boolean", default: false }, corpus: { type: "string" } } });

@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { packageRoot } from "../kit/package-root.js";
 
-const PACKAGE_NAME = "opencode-rcm";
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 const cache = new Map<string, Promise<string>>();
@@ -15,7 +14,7 @@ export function loadPrompt(name: string): Promise<string> {
   if (!/^[A-Za-z0-9_-]+$/.test(name)) return Promise.reject(new Error(`loadPrompt: invalid prompt name ${JSON.stringify(name)}`));
   let text = cache.get(name);
   if (text === undefined) {
-    text = packageRoot().then((root) => readFile(join(root, "prompts", `${name}.md`), "utf8"));
+    text = Promise.resolve().then(() => readFile(join(packageRoot(), "prompts", `${name}.md`), "utf8"));
     text.catch(() => cache.delete(name));
     cache.set(name, text);
   }
@@ -35,31 +34,4 @@ export function renderPrompt(template: string, vars: Record<string, string>): st
   }
   // One pass, so a value that itself contains `{{...}}` is inserted as is.
   return template.replace(PLACEHOLDER, (_match, key: string) => vars[key] ?? "");
-}
-
-let root: Promise<string> | undefined;
-
-/** The nearest directory above this module whose package.json is named opencode-rcm. */
-function packageRoot(): Promise<string> {
-  root ??= findPackageRoot(dirname(fileURLToPath(import.meta.url)));
-  return root;
-}
-
-async function findPackageRoot(start: string): Promise<string> {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if ((await packageNameIn(dir)) === PACKAGE_NAME) return dir;
-    if (dirname(dir) === dir) throw new Error(`loadPrompt: no ${PACKAGE_NAME} package.json above ${start}`);
-  }
-}
-
-async function packageNameIn(dir: string): Promise<string | undefined> {
-  try {
-    const manifest: unknown = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
-    if (typeof manifest === "object" && manifest !== null && "name" in manifest && typeof manifest.name === "string") {
-      return manifest.name;
-    }
-  } catch {
-    // No package.json here, or not JSON: keep walking up.
-  }
-  return undefined;
 }

@@ -8,7 +8,7 @@ import { createIsolatedHome } from "../harness/isolated-home.js";
 import { opencodeBinary } from "../harness/opencode-binary.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
 import { type OpencodeServer, startOpencodeServer } from "../harness/opencode-server.js";
-import { packageRoot } from "../harness/package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 import { cheapSuiteProblems } from "./check/cheap-suite-problems.js";
 import { suiteProblemsError } from "./check/suite-problem.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";

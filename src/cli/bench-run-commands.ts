@@ -13,7 +13,7 @@ import { diskUsage } from "../bench/run-dir/tidy-run-dir.js";
 import { parseShard, type Shard } from "../bench/shard.js";
 import { MODES, type Mode } from "../config/options-schema.js";
 import { RcmError } from "../errors/rcm-error.js";
-import { packageRoot } from "../harness/package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 import { type BenchIo, withBenchIo } from "./bench-io.js";
 import { type ArgSpecs, defineCli, mustBeEither, mustBeOneOf, type Parsed, unknownItem } from "./declare.js";
 

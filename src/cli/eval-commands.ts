@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_OPTIONS, ROUTERS } from "../config/options-schema.js";
 import { RcmError } from "../errors/rcm-error.js";
-import { packageRoot } from "../harness/package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 import { renderMemoryEval, runMemoryEval } from "../memory-eval/run-memory-eval.js";
 import { TASK_IDS } from "../route-eval/evaluate-routing.js";
 import { renderReliabilitySvg } from "../route-eval/render-reliability-svg.js";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ERROR_CODES, type ErrorCode, RcmError } from "../errors/rcm-error.js";
-import { packageRoot } from "../harness/package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 import { benchCommands, reportCommand } from "./bench-commands.js";
 import { type Command, type CommandGroup, isGroup, parseDeclared, renderHelp } from "./declare.js";
 import { demoCommand } from "./demo-command.js";

@@ -1,6 +1,6 @@
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { packageRoot } from "./package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 
 /** Private XDG directories for one OpenCode server, so runs never see the user's setup. */
 export interface IsolatedHome {

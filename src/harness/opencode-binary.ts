@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
-import { packageRoot } from "./package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 
 
 /**

@@ -8,7 +8,7 @@ import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { Message, Part } from "../core/messages.js";
-import { packageRoot } from "../harness/package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 import { noteProject } from "../store/project-file.js";
 import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
 import { resolveStateDir } from "../store/state-dir.js";

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { namesThisPackage } from "../tui/plugin-tuple.js";
-import { hasTuiPart } from "../tui/tui-part-marker.js";
+import { namesThisPackage } from "../config/plugin-tuple.js";
+import { hasTuiPart } from "../store/tui-part-marker.js";
 import type { Toast } from "./notifier.js";
 
 /**

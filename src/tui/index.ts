@@ -1,13 +1,13 @@
 import { homedir } from "node:os";
 import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plugin/tui";
-import { packageRoot } from "../harness/package-root.js";
+import { packageRoot } from "../kit/package-root.js";
 import { problemsToastMessage, problemsToastTitle, TOAST_TEXT_WIDTH } from "../session-views/config-problems.js";
+import { removeTuiPartMarker, writeTuiPartMarker } from "../store/tui-part-marker.js";
 import { TYPED_VERB_COMMAND } from "../store/typed-verb-file.js";
 import { locateState, type TuiScope } from "./locate-state.js";
 import { openRcmMenu, runTypedFromServer } from "./rcm-menu.js";
 import { recordScreen } from "./screen-marker.js";
 import { taskPanel } from "./task-panel.js";
-import { removeTuiPartMarker, writeTuiPartMarker } from "./tui-part-marker.js";
 
 /** After the built-in context section (100), before MCP (200). */
 const PANEL_ORDER = 150;

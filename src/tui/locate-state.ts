@@ -2,11 +2,11 @@ import { stat } from "node:fs/promises";
 import { loadOptions } from "../config/load-options.js";
 import { describeProblem } from "../config/option-problem.js";
 import type { Options } from "../config/options-schema.js";
-import { projectStateDir } from "../sessions-cli/find-sessions.js";
+import { pluginTupleOptions } from "../config/plugin-tuple.js";
 import { pendingIntents } from "../store/session-inbox.js";
 import { type SessionState, sessionStateFile } from "../store/session-state-file.js";
 import { resolveStateDir } from "../store/state-dir.js";
-import { pluginTupleOptions } from "./plugin-tuple.js";
+import { projectStateDir } from "../store/stored-sessions.js";
 
 export interface TuiScope {
   options: Options;

@@ -4,8 +4,8 @@ import { prepareCheckouts } from "../../src/bench/checkout/prepare-checkouts.js"
 import { runSession } from "../../src/bench/drive/run-session.js";
 import { loadSuite } from "../../src/bench/suite/load-suite.js";
 import type { Suite } from "../../src/bench/suite/schema.js";
-import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { messageText, type Responder } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

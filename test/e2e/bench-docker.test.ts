@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labelledContainers } from "../../src/bench/env/docker.js";
 import { type ResultLine, ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

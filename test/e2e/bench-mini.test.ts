@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODE_COLOURS } from "../../src/bench/report-html/palette.js";
 import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { launchChromium } from "../support/chromium.js";
 import { countColours, countDrawn } from "../support/page-probes.js";
 import { makeTempDir } from "../support/temp-dir.js";

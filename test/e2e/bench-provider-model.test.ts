@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPlaybook } from "../../src/bench/agent/playbook.js";
 import { createScriptedAgent } from "../../src/bench/agent/replay-agent.js";
 import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { type ScriptedModel, startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { EXPECTED_MODEL_CALLS, FINAL_TODO, PROMPTS } from "../../src/demo/multi-task-session.js";
 import type { DemoResult } from "../../src/demo/run-demo.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 
 const run = promisify(execFile);
 const CLI = join(packageRoot(), "dist", "cli.js");

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitRepo } from "../../src/harness/git-repo.js";
-import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { answers } from "./support/everyday-session.js";
 import { fourTaskScript, REPO_FILES, REQUESTS, waitForState } from "./support/four-tasks.js";

@@ -6,7 +6,7 @@ import { createGitRepo } from "../../src/harness/git-repo.js";
 import { createIsolatedHome } from "../../src/harness/isolated-home.js";
 import { opencodeBinary } from "../../src/harness/opencode-binary.js";
 import { offlineConfig } from "../../src/harness/opencode-config.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { ASK, EVERYDAY_SCRIPT } from "./support/everyday-session.js";

@@ -9,8 +9,8 @@ import {
   PROMPTS,
 } from "../../src/demo/multi-task-session.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { packageRoot } from "../../src/harness/package-root.js";
 import { runScriptedSession, type ScriptedSessionResult } from "../../src/harness/scripted-session.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { type ChatRequestBody, messageText } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -5,8 +5,8 @@ import { type RecordedEvent, recordEvents } from "../../src/harness/event-record
 import { createGitRepo } from "../../src/harness/git-repo.js";
 import { prepareConfigDir } from "../../src/harness/isolated-home.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { packageRoot } from "../../src/harness/package-root.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { SessionStateSchema } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";

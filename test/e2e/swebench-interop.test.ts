@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { loadTasks } from "../../src/bench/suite/load-suite.js";
 import { PredictionSchema } from "../../src/bench/swebench/predictions.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

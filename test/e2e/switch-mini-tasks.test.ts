@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoreTask } from "../../src/bench/score/index.js";
 import { loadSuite } from "../../src/bench/suite/load-suite.js";
 import type { Suite, Task } from "../../src/bench/suite/schema.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const DIR = join(packageRoot(), "fixtures", "switch-mini");

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadTasks } from "../../src/bench/suite/load-suite.js";
 import { importSwebench } from "../../src/bench/swebench/import-swebench.js";
 import { RcmError } from "../../src/errors/rcm-error.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const SMALL = join(packageRoot(), "fixtures", "bench-small");

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cheapSuiteProblems } from "../../src/bench/check/cheap-suite-problems.js";
 import { describeProblem } from "../../src/bench/check/suite-problem.js";
 import { loadSuite } from "../../src/bench/suite/load-suite.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const MINI = join(packageRoot(), "fixtures", "switch-mini");

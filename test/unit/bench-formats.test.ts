@@ -8,7 +8,7 @@ import { withResultFieldTable } from "../../src/bench/result-field-table.js";
 import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { loadSuite, loadTasks } from "../../src/bench/suite/load-suite.js";
 import type { Suite } from "../../src/bench/suite/schema.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // docs/benchmark-formats.md and schemas/ are what a researcher writes a suite from: the schemas

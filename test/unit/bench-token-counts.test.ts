@@ -13,7 +13,7 @@ import { readResults } from "../../src/bench/run-dir/read-results.js";
 import type { ResultLine, TimelineEntry } from "../../src/bench/run-dir/result-line.js";
 import { CHARS_PER_TOKEN } from "../../src/core/memory/estimate-tokens.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { mainSession } from "../support/fixtures.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isCommonWord } from "../../src/core/routing/common-words.js";
 import { contentWords } from "../../src/core/routing/signals.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { renderEverydayWords, type WordCount } from "../../src/route-eval/fit/render-everyday-words.js";
 
 const require = createRequire(import.meta.url);

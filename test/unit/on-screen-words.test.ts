@@ -9,7 +9,7 @@ import { problemsLine, problemsToastMessage, wrapWords } from "../../src/session
 import { renderStatus } from "../../src/session-views/render-status.js";
 import { surePercent, thresholdPercent } from "../../src/session-views/words.js";
 import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
-import { hasTuiPart, removeTuiPartMarker, writeTuiPartMarker } from "../../src/tui/tui-part-marker.js";
+import { hasTuiPart, removeTuiPartMarker, writeTuiPartMarker } from "../../src/store/tui-part-marker.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 describe("a decision's confidence on screen", () => {

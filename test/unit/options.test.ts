@@ -7,7 +7,7 @@ import { loadOptions, tupleLayer } from "../../src/config/load-options.js";
 import { describeProblem } from "../../src/config/option-problem.js";
 import { auxSourceOf, DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
 import { resolveOptions } from "../../src/config/resolve-options.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const resolve = (tuple: unknown, env: Record<string, string> = {}) => resolveOptions([tupleLayer(tuple), envLayer(env)]);

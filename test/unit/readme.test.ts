@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 
 // The README is the user's short guide; the rest is in docs/. What a newcomer runs from it and
 // where its links lead must stay true as text moves between the two.

@@ -16,7 +16,7 @@ import type { Stage } from "../../src/bench/suite/schema.js";
 import { userRequestText } from "../../src/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { mainSession } from "../support/fixtures.js";
 
 interface RecordedRun {

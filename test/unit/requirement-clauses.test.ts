@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clauses, requirementClauses } from "../../src/core/memory/requirement-clauses.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { scoreRequest, totals } from "../../src/memory-eval/evaluate-requirements.js";
 import { readRequirementSet } from "../../src/memory-eval/requirement-set.js";
 import { makeTempDir } from "../support/temp-dir.js";

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Router } from "../../src/core/routing/router.js";
 import { RcmError } from "../../src/errors/rcm-error.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { evaluateRouting } from "../../src/route-eval/evaluate-routing.js";
 import { parseLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
 import { lexicalRouter, THRESHOLD } from "../support/defaults.js";

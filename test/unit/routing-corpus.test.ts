@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROUTER_PARAMETERS } from "../../src/core/routing/router-parameters.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { checkCorpus } from "../../src/route-eval/check-corpus.js";
 import { fitRouterParameters } from "../../src/route-eval/fit/fit-router-parameters.js";
 import { fittingSessions } from "../../src/route-eval/fit/fitting-sessions.js";

@@ -4,13 +4,13 @@ import type { TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emptyLedger } from "../../src/core/routing/ledger.js";
 import { createTitleRecorder } from "../../src/plugin/sessions/title-recorder.js";
-import { findSession } from "../../src/sessions-cli/find-sessions.js";
 import { sessionsCommand, statusCommand, switchCommand } from "../../src/sessions-cli/session-commands.js";
 import { noteProject } from "../../src/store/project-file.js";
 import { liveScreenMarkers, type ScreenMarker, writeScreenMarker } from "../../src/store/screen-markers.js";
 import { NO_SAVINGS, sessionStateFile } from "../../src/store/session-state-file.js";
 import { noteSessionTitle } from "../../src/store/session-titles.js";
 import { resolveStateDir } from "../../src/store/state-dir.js";
+import { findSession } from "../../src/store/stored-sessions.js";
 import { recordScreen } from "../../src/tui/screen-marker.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RECORD_VERSION } from "../../src/core/memory/record.js";
 import { RECORD_OPEN } from "../../src/core/memory/render-record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { rcmVerb } from "../../src/session-views/rcm-verbs.js";
 import { moveCommand, readVerbCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "../../src/sessions-cli/session-commands.js";
 import { noteProject } from "../../src/store/project-file.js";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadPlaybook } from "../../src/bench/agent/playbook.js";
 import { loadSuite } from "../../src/bench/suite/load-suite.js";
 import { FINALIZE, type Suite } from "../../src/bench/suite/schema.js";
-import { packageRoot } from "../../src/harness/package-root.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 
 const DIR = join(packageRoot(), "fixtures", "switch-mini");
 let suite: Suite;

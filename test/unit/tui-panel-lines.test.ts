@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS, OptionsSchema } from "../../src/config/options-schema.js";
+import { namesThisPackage, pluginTupleOptions } from "../../src/config/plugin-tuple.js";
 import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import { emptyLedger, type Ledger, moveRequest, recordDecision } from "../../src/core/routing/ledger.js";
 import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
 import { panelLines } from "../../src/tui/panel-lines.js";
-import { namesThisPackage, pluginTupleOptions } from "../../src/tui/plugin-tuple.js";
 
 const decide = (ledger: Ledger, id: string, target: { kind: "new"; title: string } | { kind: "task"; task: string }, confidence: number, reason = "named its file src/a.py") =>
   recordDecision(ledger, id, { target, confidence, related: [], shared: false, reason, router: "lexical", basis: "content" }).ledger;

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { packageRoot } from "../../harness/package-root.js";
+import { packageRoot } from "../../kit/package-root.js";
 
 /** The version of the opencode-rcm a run loads into OpenCode (this package's). */
 export async function pluginVersion(): Promise<string> {

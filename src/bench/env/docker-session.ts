@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { opencodeBinary } from "../../harness/opencode-binary.js";
-import { packageRoot } from "../../harness/package-root.js";
+import { packageRoot } from "../../kit/package-root.js";
 import type { TaskReport } from "../score/index.js";
 import type { Task } from "../suite/schema.js";
 import { type Container, startContainer } from "./docker.js";

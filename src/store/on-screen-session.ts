@@ -1,5 +1,5 @@
 import { RcmError } from "../errors/rcm-error.js";
-import type { ScreenMarker } from "../store/screen-markers.js";
+import type { ScreenMarker } from "./screen-markers.js";
 
 /** Two TUIs active this close together are "at the same time": which one the user means is not guessed. */
 export const SAME_TIME_MS = 2000;

@@ -1,12 +1,12 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
-import { knownProjects } from "../store/project-file.js";
-import { liveScreenMarkers } from "../store/screen-markers.js";
-import { type SessionState, sessionStateFile } from "../store/session-state-file.js";
-import { readSessionTitles } from "../store/session-titles.js";
-import { defaultStateRoot } from "../store/state-dir.js";
 import { onScreenSession, type SessionChooser } from "./on-screen-session.js";
+import { knownProjects } from "./project-file.js";
+import { liveScreenMarkers } from "./screen-markers.js";
+import { type SessionState, sessionStateFile } from "./session-state-file.js";
+import { readSessionTitles } from "./session-titles.js";
+import { defaultStateRoot } from "./state-dir.js";
 
 
 export interface StoredSession {

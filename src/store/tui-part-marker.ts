@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { processIsAlive } from "../store/screen-markers.js";
+import { processIsAlive } from "./screen-markers.js";
 
 /**
  * The TUI part's "I am here": an empty file `<stateDir>/tui-parts/<pid>` written when it loads.
