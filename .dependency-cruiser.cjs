@@ -1,5 +1,36 @@
 // The layering rules `npm test` enforces (`npm run deps`). Each names what it keeps apart and why.
 
+// The floor plan of src/, lowest first: a top-level folder may import its own floor and the
+// floors below it, never one above. The installed plug-in runs floors "ground" to "plug-in";
+// the CLI (which also runs the benchmark and the evaluations) sits on top.
+const FLOORS = [
+  { name: "ground", folders: ["errors", "jsonl", "svg", "kit"], why: "kits every floor may use: the error type, JSON lines, SVG drawing, the package root" },
+  { name: "core", folders: ["core"], why: "the pure heart: routing, memory and context assembly, no I/O" },
+  { name: "config", folders: ["config"], why: "the plug-in's options and where they come from" },
+  { name: "store", folders: ["store"], why: "the state files on disk: ledgers, records, markers, stored sessions" },
+  { name: "auxiliary", folders: ["auxiliary"], why: "the aux model's transport and the router and updater built on it" },
+  { name: "session-views", folders: ["session-views"], why: "a session's state in words and lines for people" },
+  { name: "plug-in", folders: ["plugin", "tui"], why: "the installed plug-in's server and TUI parts (apart from each other: see below)" },
+  { name: "scripted-model", folders: ["scripted-model"], why: "the offline model server the bench and the tests drive OpenCode with" },
+  { name: "harness", folders: ["harness"], why: "starting the real OpenCode in private homes, for the bench, the demo and the tests" },
+  { name: "evaluations", folders: ["route-eval", "memory-eval", "redaction-eval"], why: "measuring the router, the memory and the redaction on labelled data" },
+  { name: "bench", folders: ["bench"], why: "the Switch-SWE driver: it reaches the plug-in only through OpenCode" },
+  { name: "demo", folders: ["demo"], why: "the scripted demo session" },
+  { name: "commands", folders: ["sessions-cli", "cli"], why: "the CLI's commands, on top of everything they run" },
+];
+
+/** `^src/(a|b)/` */
+const srcFolders = (folders) => `^src/(${folders.join("|")})/`;
+const ALL_FOLDERS = FLOORS.flatMap((floor) => floor.folders);
+
+const floorRules = FLOORS.map((floor, index) => ({
+  name: `floor-${floor.name}`,
+  comment: `src/{${floor.folders.join(",")}} (${floor.why}) imports only its own floor and those below it: ${FLOORS.slice(0, index + 1).flatMap((below) => below.folders).join(", ")}.`,
+  severity: "error",
+  from: { path: srcFolders(floor.folders) },
+  to: { path: "^src/", pathNot: srcFolders(FLOORS.slice(0, index + 1).flatMap((below) => below.folders)) },
+}));
+
 // The bench's layers, lowest first: a folder of src/bench may import its own layer and the ones
 // below it, never one above (the root files, run-bench.ts and the commands, are the top).
 // suite and patch data, and a run directory's data, at the bottom; the report on top.
@@ -80,6 +111,29 @@ module.exports = {
       severity: "error",
       from: {},
       to: { circular: true },
+    },
+    // The floor plan (FLOORS above), and what it cannot say by order alone.
+    ...floorRules,
+    {
+      name: "every-folder-on-the-plan",
+      comment: "A new top-level folder of src/ gets its floor in FLOORS first: where it stands decides what it may import.",
+      severity: "error",
+      from: { path: "^src/[^/]+/", pathNot: srcFolders(ALL_FOLDERS) },
+      to: { path: "^src/" },
+    },
+    {
+      name: "plugin-parts-apart",
+      comment: "The server part and the TUI part load in different runtimes (a worker and the TUI): neither imports the other; what both need lives below them.",
+      severity: "error",
+      from: { path: "^src/(plugin|tui)/" },
+      to: { path: "^src/(plugin|tui)/", pathNot: "^src/$1/" },
+    },
+    {
+      name: "bench-reaches-plugin-through-opencode",
+      comment: "The bench loads the built plug-in into the real OpenCode; importing it would measure something OpenCode never runs.",
+      severity: "error",
+      from: { path: "^src/bench/" },
+      to: { path: "^src/(plugin|tui)/" },
     },
     // The bench's layers (BENCH_LAYERS above).
     ...benchLayerRules,
