@@ -1,6 +1,5 @@
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { messageOf } from "../errors/message-of.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { reportSetting } from "./drive/describe-agent.js";
 import { writeReports } from "./report/write-reports.js";
@@ -83,7 +82,8 @@ function checkSameSettings(runs: readonly string[], settings: readonly Record<st
     if ((setting["setting"] === undefined) !== (first["setting"] === undefined)) differ("run.json's shape (one was made before run.json kept the setting)", Boolean(setting["setting"]), Boolean(first["setting"]));
     if (setting["setting"] !== undefined) {
       const difference = settingDifferences(first["setting"] as RunSetting, setting["setting"] as RunSetting)[0];
-      if (difference !== undefined) differ(difference.field, difference.asked, difference.made);
+      // Shown as the settings say them: 7, roomy, faithful.
+      if (difference !== undefined) throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${difference.field}: ${difference.asked} vs ${difference.made}`);
       for (const field of SAME_SHAPE) if (JSON.stringify(setting[field]) !== JSON.stringify(first[field])) differ(field, setting[field], first[field]);
       return;
     }
@@ -143,6 +143,6 @@ async function readRunJson(dir: string): Promise<Record<string, unknown>> {
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new RcmError("merge", `${file}: not JSON: ${messageOf(error)}`);
+    throw new RcmError("merge", `${file}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -10,7 +10,7 @@ import type { PluginEntry } from "../harness/opencode-config.js";
 import { type OpencodeServer, startOpencodeServer } from "../harness/opencode-server.js";
 import { packageRoot } from "../kit/package-root.js";
 import { cheapSuiteProblems } from "./check/cheap-suite-problems.js";
-import { suiteProblemsError } from "./check/suite-problem.js";
+import { runStoppers, suiteProblemsError } from "./check/suite-problem.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
 import { type AgentChoice, startAgentModel } from "./drive/agent-model.js";
 import { reportSetting } from "./drive/describe-agent.js";
@@ -172,7 +172,8 @@ export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun>
  * ground truth is wrong would score every session wrongly.
  */
 async function refuseFailingSuite(suite: Suite, agent: AgentChoice["kind"]): Promise<void> {
-  const problems = await cheapSuiteProblems(suite, { agent });
+  // An unused agent.json entry (a playbook written for a larger suite) stops nothing.
+  const problems = runStoppers(await cheapSuiteProblems(suite, { agent }));
   if (problems.length > 0) throw suiteProblemsError(problems, `nothing was run: \`opencode-rcm bench check ${suite.dir}\` lists these and runs each task's tests too`);
 }
 

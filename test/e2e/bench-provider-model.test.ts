@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPlaybook } from "../../src/bench/agent/playbook.js";
 import { createScriptedAgent } from "../../src/bench/agent/replay-agent.js";
 import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
+import { readRequestLog } from "../../src/bench/run-dir/tidy-run-dir.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { type ScriptedModel, startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -45,7 +46,8 @@ describe("bench run with a provider's model", () => {
     const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
     expect(lines.map((line) => line.resolved)).toEqual([true, true, true, true]);
     // Every call the provider got was recorded once, by the recorder after opencode-rcm.
-    const count = async (file: string) => (await readFile(file, "utf8")).trim().split("\n").length;
+    // A finished run keeps its request logs gzipped (run-dir/tidy-run-dir.ts).
+    const count = async (file: string) => (await readRequestLog(file)).trim().split("\n").length;
     expect((await count(join(out, "model-requests", "native.jsonl"))) + (await count(join(out, "model-requests", "router.jsonl")))).toBe(await count(join(temp.path, "upstream.jsonl")));
     const resumed = (mode: string) => lines.find((line) => line.mode === mode && line.condition === "switched")?.fidelity?.find((point) => point.at === "resume");
     expect(resumed("native")).toMatchObject({ requirements: 1, verbatim: 1 });

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -46,6 +47,10 @@ describe("bench run --shard and bench merge", () => {
     const twice = await failure(bench(["merge", parts[0] as string, parts[0] as string, "--out", join(temp.path, "twice")]));
     expect(twice?.code).toBe(2);
     expect(twice?.stderr).toMatch(/is in both .*shard-1 and .*shard-1/);
+    // Half the shards: refused, naming the missing one, and nothing written; --partial merges and says so.
+    const half = await failure(bench(["merge", parts[0] as string, "--out", join(temp.path, "half")]));
+    expect(half?.stderr).toContain("incomplete: shard 2/2 not given");
+    expect(existsSync(join(temp.path, "half"))).toBe(false);
     const other = join(temp.path, "other-seed");
     await bench([...common, "--seed", "7", "--shard", "2/2", "--out", other]);
     const mixed = await failure(bench(["merge", parts[0] as string, other, "--out", join(temp.path, "mixed")]));

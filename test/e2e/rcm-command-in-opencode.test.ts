@@ -47,7 +47,7 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
 
       for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both]) await prompt(sessionID, text);
       const unsure = toasts(events.events).at(-1);
-      expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^\d+% sure, under 80%\. Best guess t\d: ".*"$/) });
+      expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^\d+% sure, under 80%\. Best guess t\d: ".*"\nNot t\d\? \/rcm-text move <task> \(or new\)$/) });
       expect(await command("move new")).toMatch(/^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py/);
       await prompt(sessionID, ASK.datesAgain);
       const status = await command("status");
@@ -119,8 +119,9 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
     const printed = await withScriptedOpencode({ runDir, directory: repo, script: EVERYDAY_SCRIPT, plugins }, async ({ client, messages, server }) => {
       const events = await recordEvents(client);
       const session = await client.session.create({}, { throwOnError: true });
-      const problem = await events.waitFor((event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "opencode-rcm: config problem");
-      const message = (problem.properties as { message: string }).message;
+      const problem = await events.waitFor((event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "opencode-rcm: 3 config problems");
+      // The toast's lines break only at spaces (a problem's later lines set in): read it as one line.
+      const message = (problem.properties as { message: string }).message.replace(/\s+/g, " ");
       expect(message).toContain(`${userFile}:4: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored`);
       expect(message).toContain(`${projectFile}:1: invalid notify = "loud"`);
       expect(message).toMatch(/opencode\.json plug-in options \(mode\): invalid mode = "turbo": .*; using the default "full"/);

@@ -109,7 +109,7 @@ describe("the cheap suite check", () => {
     });
     const found = await problems();
     expect(found).toContainEqual(expect.stringMatching(new RegExp(`^${file}:\\d+: tasks\\.${TASK}: missing: the suite has this task; the scripted agents would write nothing for it$`)));
-    expect(found).toContainEqual(expect.stringMatching(new RegExp(`^${file}:\\d+: tasks\\.nobody__nothing-1: no such task in the suite$`)));
+    expect(found).toContainEqual(expect.stringMatching(new RegExp(`^${file}:\\d+: tasks\\.nobody__nothing-1: no such task in the suite \\(unused\\)$`)));
   });
 
   it("names a faithful variant folder that is missing and a confusion with an unknown stage", async () => {

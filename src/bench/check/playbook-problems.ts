@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { z } from "zod";
-import { messageOf } from "../../errors/message-of.js";
 import { PlaybookSchema } from "../agent/playbook.js";
 import type { Suite, Task } from "../suite/schema.js";
 import { TASK_FILE } from "../suite/task-folder.js";
@@ -34,7 +33,7 @@ export async function playbookProblems(options: { suite: Suite; places: Map<stri
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { problems: [{ file, line: 0, field: "(file)", problem: `not JSON: ${messageOf(error)}` }] };
+    return { problems: [{ file, line: 0, field: "(file)", problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` }] };
   }
   const parsed = PlaybookSchema.safeParse(json);
   if (!parsed.success) {
@@ -65,7 +64,7 @@ export async function playbookProblems(options: { suite: Suite; places: Map<stri
       problems.push(at([...taskPath, "stages", stage.id, "request"], `${field}.request`, `differs from ${source}: agent.json has ${ours}, the suite ${theirs}; the scripted agents would write nothing at this stage`));
     });
     for (const stageId of Object.keys(entry.stages)) {
-      if (!task.stages.some((stage) => stage.id === stageId)) problems.push(at([...taskPath, "stages", stageId], `tasks.${task.instance_id}.stages.${stageId}`, `no such stage of ${task.instance_id} in the suite`));
+      if (!task.stages.some((stage) => stage.id === stageId)) problems.push({ ...at([...taskPath, "stages", stageId], `tasks.${task.instance_id}.stages.${stageId}`, `no such stage of ${task.instance_id} in the suite (unused)`), stopsRun: false });
     }
     const listed = Object.keys(entry.stages).filter((id) => task.stages.some((stage) => stage.id === id));
     const order = task.stages.map((stage) => stage.id).filter((id) => listed.includes(id));
@@ -74,7 +73,7 @@ export async function playbookProblems(options: { suite: Suite; places: Map<stri
     }
   }
   for (const taskId of Object.keys(playbook.tasks)) {
-    if (!suiteTasks.has(taskId)) problems.push(at(["tasks", taskId], `tasks.${taskId}`, "no such task in the suite"));
+    if (!suiteTasks.has(taskId)) problems.push({ ...at(["tasks", taskId], `tasks.${taskId}`, "no such task in the suite (unused)"), stopsRun: false });
   }
   return { problems, playbook };
 }

@@ -1,7 +1,15 @@
 import { type InputLocation, RcmError } from "../../errors/rcm-error.js";
 
 /** One problem in a suite's ground truth, located as a `suite` error is: its file, its line (0: none) and its field. */
-export type SuiteProblem = InputLocation;
+export type SuiteProblem = InputLocation & {
+  /** False for what `bench check` reports but a run can go on with (an agent.json entry no stage of the suite uses). */
+  stopsRun?: false;
+};
+
+/** The problems a run refuses a suite for. */
+export function runStoppers(problems: readonly SuiteProblem[]): SuiteProblem[] {
+  return problems.filter((problem) => problem.stopsRun !== false);
+}
 
 /** Where a task or session is written: a task's `task.json` (line 0), or its line of a JSON-lines file. */
 export interface Place {

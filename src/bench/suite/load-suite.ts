@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { z } from "zod";
-import { messageOf } from "../../errors/message-of.js";
 import { jsonlLines } from "../../jsonl/read-jsonl.js";
 import { isTestPath } from "../patch/is-test-path.js";
 import { patchFiles } from "../patch/patch-files.js";
@@ -96,7 +95,7 @@ function parseJsonValue<T>(options: { file: string; line: number; text: string; 
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    const reason = messageOf(cause);
+    const reason = cause instanceof Error ? cause.message : String(cause);
     throw suiteError({ file, line, field: whole, problem: `not JSON: ${reason}`, cause });
   }
   const parsed = schema.safeParse(json);

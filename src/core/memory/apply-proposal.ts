@@ -1,4 +1,3 @@
-import { clip } from "../clip.js";
 import type { AuxUsage } from "../routing/decision.js";
 import { toolCallsOf } from "./group-digest.js";
 import { overrideMark } from "./override-mark.js";
@@ -64,7 +63,7 @@ export function applyProposal(options: {
       kept.add(previousOne.id);
       continue;
     }
-    const text = clipFlat(proposed.text, MAX_CONSTRAINT_CHARS);
+    const text = clip(proposed.text, MAX_CONSTRAINT_CHARS);
     if (text === "") continue;
     if (proposed.id !== undefined) notes.push(`constraint id ${proposed.id} does not exist; read as a new constraint`);
     const sources = validSources(proposed.sources, (source) => order.has(source), notes, "constraint");
@@ -87,7 +86,7 @@ export function applyProposal(options: {
   const earlierEvidence = new Set(progress.flatMap((item) => item.sources));
   const claims: string[] = [];
   for (const proposed of proposal.progress) {
-    const text = clipFlat(proposed.text);
+    const text = clip(proposed.text);
     if (text === "") continue;
     // Earlier progress repeated (models often do, though asked for new work only) is already kept.
     if (proposed.sources.length > 0 && proposed.sources.every((source) => earlierEvidence.has(source))) continue;
@@ -114,7 +113,7 @@ export function applyProposal(options: {
   return {
     version: RECORD_VERSION,
     task: task.id,
-    goal: clipFlat(proposal.goal) || previous?.goal || task.title,
+    goal: clip(proposal.goal) || previous?.goal || task.title,
     constraints,
     progress,
     pending: list(proposal.pending, MAX_LIST.pending),
@@ -136,7 +135,7 @@ function sameBatchOverride(options: {
 }): Partial<Constraint> {
   const { proposed, sources, order, batch, taskID, notes } = options;
   if (proposed.supersededBy === undefined) return {};
-  const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clipFlat(proposed.text)), taskID });
+  const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clip(proposed.text)), taskID });
   if (!mark.ok) notes.push(mark.note);
   return mark.ok ? { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) } : {};
 }
@@ -156,14 +155,15 @@ function validSources(sources: readonly string[], exists: (id: string) => boolea
 function list(items: readonly string[], max: number): string[] {
   const result: string[] = [];
   for (const item of items) {
-    const text = clipFlat(item);
+    const text = clip(item);
     if (text !== "" && !result.some((other) => same(other, text))) result.push(text);
   }
   return result.slice(-max);
 }
 
-function clipFlat(text: string, max = MAX_ITEM_CHARS): string {
-  return clip(text.replace(/\s+/g, " ").trim(), max);
+function clip(text: string, max = MAX_ITEM_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function same(a: string, b: string): boolean {

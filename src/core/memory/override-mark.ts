@@ -1,4 +1,3 @@
-import { clip } from "../clip.js";
 import type { GroupDigest } from "./group-digest.js";
 
 /** Longest quote of the overriding request kept with an overridden constraint. */
@@ -30,5 +29,6 @@ export function overrideMark(options: {
 }
 
 function quote(text: string): string {
-  return clip(text.replace(/\s+/g, " ").trim(), QUOTE_CHARS);
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS - 1)}…` : flat;
 }

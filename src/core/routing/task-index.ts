@@ -1,4 +1,3 @@
-import { clip } from "../clip.js";
 import { phrasesOf } from "./phrases.js";
 import { basename, contentWords, extractSignals, parentDirectory } from "./signals.js";
 
@@ -164,7 +163,7 @@ export class TaskIndex {
         else profile.keyPhrases.add(item.slice(2));
       }
       profile.requests += 1;
-      profile.recentRequests.push(clip(evidence.text, RECENT_CHARS, { ellipsisIs: "extra" }));
+      profile.recentRequests.push(evidence.text.length > RECENT_CHARS ? `${evidence.text.slice(0, RECENT_CHARS)}…` : evidence.text);
       if (profile.recentRequests.length > RECENT_REQUESTS) profile.recentRequests.shift();
       profile.lastRequest = ++this.requestCounter;
     }
