@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { messageOf } from "../errors/message-of.js";
 import { type AuxChatMessage, type AuxChatReply, type AuxClient, type AuxFormat, FormatRejection } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
-import { messageOf } from "./error-messages.js";
 import { redactSecretsInAll } from "./redact-lazily.js";
 
 /** What one `completeJson` cost, summed over every HTTP call it made. */

@@ -1,10 +1,10 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { z } from "zod";
+import { messageOf, rootMessageOf } from "../errors/message-of.js";
 import { type AuxChatRequest, type AuxClient, type AuxFormat, FormatRejection } from "./aux-client.js";
 import { AuxError } from "./aux-error.js";
 import { createAuxHealth } from "./aux-health.js";
-import { messageOf, rootMessageOf } from "./error-messages.js";
 
 export interface EndpointClientOptions {
   /** e.g. `https://api.deepseek.com/v1` or `http://127.0.0.1:11434/v1`. */

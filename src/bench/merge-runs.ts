@@ -1,5 +1,6 @@
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { messageOf } from "../errors/message-of.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { reportSetting } from "./drive/describe-agent.js";
 import { writeReports } from "./report/write-reports.js";
@@ -143,6 +144,6 @@ async function readRunJson(dir: string): Promise<Record<string, unknown>> {
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new RcmError("merge", `${file}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RcmError("merge", `${file}: not JSON: ${messageOf(error)}`);
   }
 }

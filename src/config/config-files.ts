@@ -1,6 +1,7 @@
 import { access, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { messageOf } from "../errors/message-of.js";
 import type { OptionProblem } from "./option-problem.js";
 import type { ConfigLayer } from "./resolve-options.js";
 
@@ -43,7 +44,7 @@ export async function readConfigFile(path: string): Promise<{ layer?: ConfigLaye
     text = await readFile(path, "utf8");
   } catch (error) {
     if (isMissing(error)) return {};
-    return { problem: unreadable(path, error instanceof Error ? error.message : String(error)) };
+    return { problem: unreadable(path, messageOf(error)) };
   }
   const errors: ParseError[] = [];
   const values: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });

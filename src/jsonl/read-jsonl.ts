@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
+import { messageOf } from "../errors/message-of.js";
 
 /**
  * JSON lines, read one way everywhere: a line ends at `\n` (a `\r` before it is dropped), blank
@@ -30,7 +31,7 @@ export function parseJsonLine(text: string): JsonValue {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: messageOf(error) };
   }
 }
 

@@ -8,6 +8,7 @@ import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { Message, Part } from "../core/messages.js";
+import { messageOf } from "../errors/message-of.js";
 import { packageRoot } from "../kit/package-root.js";
 import { noteProject } from "../store/project-file.js";
 import { INTENT_TOAST_TITLE } from "../store/session-inbox.js";
@@ -55,7 +56,7 @@ const server: Plugin = async (input, rawOptions) => {
   // So the CLI finds this project's sessions from a folder in it.
   const settings = { mode: options.mode, router: options.router, confidenceThreshold: options.confidenceThreshold };
   if (routes) await noteProject(stateDir, { projectID: input.project.id, worktree: input.worktree, directory: input.directory, settings }).catch((error: unknown) =>
-    logger.log("warn", `could not note the project in ${stateDir}: ${error instanceof Error ? error.message : String(error)}`),
+    logger.log("warn", `could not note the project in ${stateDir}: ${messageOf(error)}`),
   );
   // Routing and memory are peers over one store of the sessions' state.
   const store = routes ? createSessionStore({ stateDir, source, logger }) : undefined;
@@ -164,7 +165,7 @@ const server: Plugin = async (input, rawOptions) => {
         }
         if (event.type !== "session.idle") return;
         // After the first turn, with the TUI showing its session (a toast sent as it switches from the home screen is lost).
-        if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("warn", `TUI part check: ${error instanceof Error ? error.message : String(error)}`));
+        if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("warn", `TUI part check: ${messageOf(error)}`));
         await store?.flush(event.properties.sessionID);
         memory?.scheduleUpdate(event.properties.sessionID);
       });

@@ -1,7 +1,7 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import { AuxError } from "../auxiliary/aux-error.js";
-import { messageOf } from "../auxiliary/error-messages.js";
 import type { OpencodeModelRef, OpencodeModels } from "../auxiliary/opencode-client.js";
+import { messageOf } from "../errors/message-of.js";
 
 /** The hidden agent that answers the plug-in's own calls through OpenCode (registered in the `config` hook). */
 export const AUX_AGENT = "rcm-aux";

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { messageOf } from "../errors/message-of.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { jsonlLines, parseJsonl } from "../jsonl/read-jsonl.js";
 
@@ -97,7 +98,7 @@ export async function readLabelledSessionFiles(path: string): Promise<SessionsFi
     try {
       text = await readFile(file, "utf8");
     } catch (error) {
-      throw labelledSessionsError(file, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+      throw labelledSessionsError(file, 0, "(file)", `cannot read: ${messageOf(error)}`);
     }
     const sessions = parseLabelledSessions(file, text);
     sessions.forEach((session) => {
@@ -119,7 +120,7 @@ async function jsonlFilesAt(path: string): Promise<string[]> {
   try {
     isDirectory = (await stat(path)).isDirectory();
   } catch (error) {
-    throw labelledSessionsError(path, 0, "(file)", `cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    throw labelledSessionsError(path, 0, "(file)", `cannot read: ${messageOf(error)}`);
   }
   if (!isDirectory) return [path];
   const names = (await readdir(path)).filter((name) => name.endsWith(".jsonl")).sort();

@@ -2,6 +2,7 @@ import { appendFile, readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { z } from "zod";
+import { messageOf } from "../errors/message-of.js";
 import { atLine, parseJsonl } from "../jsonl/read-jsonl.js";
 import type { Reply, Script } from "./script.js";
 import { type ChatRequestBody, ChatRequestBodySchema, type Responder, selectReply } from "./select-reply.js";
@@ -195,7 +196,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw new HttpError(400, `Invalid JSON body: ${error instanceof Error ? error.message : String(error)}`);
+      throw new HttpError(400, `Invalid JSON body: ${messageOf(error)}`);
     }
     const index = nextIndex++;
     const line = `${JSON.stringify({ index, path, body: parsed })}\n`;
@@ -218,7 +219,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       reply = await respond({ body, index });
     } catch (error) {
       const status = error instanceof ScriptedModelError ? error.status : 500;
-      throw new HttpError(status, error instanceof Error ? error.message : String(error));
+      throw new HttpError(status, messageOf(error));
     }
 
     if (body.stream === true) {
@@ -243,7 +244,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       if (!res.headersSent) sendError(res, status, message);
       else res.end();
     });

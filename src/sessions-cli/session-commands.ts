@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { loadOptions } from "../config/load-options.js";
 import type { Options } from "../config/options-schema.js";
 import { currentTask, type Ledger } from "../core/routing/ledger.js";
+import { messageOf } from "../errors/message-of.js";
 import { RcmError } from "../errors/rcm-error.js";
 import { describeMove, moveFromWords, requestNumbersText } from "../session-views/move-selection.js";
 import { type ReadVerb, rcmVerb } from "../session-views/rcm-verbs.js";
@@ -62,7 +63,7 @@ export async function readVerbCommand(scope: SessionScope, wanted: string | unde
     answer = verb.answer({ options, state: session.state, words: CLI_WORDS, as }, task);
   } catch (error) {
     // What the session lacks (a task id it does not have): the user's to fix, not a bug.
-    throw new RcmError("session", `session ${session.sessionID}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new RcmError("session", `session ${session.sessionID}: ${messageOf(error)}`, { cause: error });
   }
   return `${sessionHeading(session)}\n${answer}\n${await waiting(stateDir, session)}`;
 }

@@ -1,3 +1,4 @@
+import { messageOf } from "../errors/message-of.js";
 import { type SessionState, sessionStateFile } from "./session-state-file.js";
 
 /** What a read-only reader found: the state, no file, or why the file cannot be used (the file is left where it is). */
@@ -24,8 +25,4 @@ export async function readSessionState(stateDir: string, sessionID: string): Pro
   } catch (error) {
     return { status: "unreadable", file: file.path, reason: messageOf(error) };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

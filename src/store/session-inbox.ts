@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { messageOf } from "../errors/message-of.js";
 import { sessionStatePath } from "./state-dir.js";
 
 /**
@@ -111,7 +112,7 @@ function parseIntent(text: string): { ok: true; intent: SessionIntent } | { ok: 
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, reason: `not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, reason: `not JSON (${messageOf(error)})` };
   }
   const parsed = SessionIntentSchema.safeParse(data);
   if (parsed.success) return { ok: true, intent: parsed.data };

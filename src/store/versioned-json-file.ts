@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { z } from "zod";
+import { messageOf } from "../errors/message-of.js";
 
 /** What `load` found on disk. */
 export type LoadOutcome<T> =
@@ -92,7 +93,7 @@ function readDocument(
   try {
     document = JSON.parse(text);
   } catch (error) {
-    return { ok: false, reason: `not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, reason: `not JSON (${messageOf(error)})` };
   }
   if (typeof document !== "object" || document === null || !("version" in document) || !("data" in document)) {
     return { ok: false, reason: "not a versioned document (needs version and data)" };

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plugin/tui";
+import { messageOf } from "../errors/message-of.js";
 import { packageRoot } from "../kit/package-root.js";
 import { problemsToastMessage, problemsToastTitle, TOAST_TEXT_WIDTH } from "../session-views/config-problems.js";
 import { removeTuiPartMarker, writeTuiPartMarker } from "../store/tui-part-marker.js";
@@ -19,7 +20,7 @@ const PANEL_ORDER = 150;
  */
 const tui: TuiPlugin = async (api) => {
   const log = (message: string, error?: unknown): void => {
-    const detail = error === undefined ? "" : `: ${error instanceof Error ? error.message : String(error)}`;
+    const detail = error === undefined ? "" : `: ${messageOf(error)}`;
     void api.client.app.log({ service: "opencode-rcm", level: "warn", message: `tui: ${message}${detail}` }).catch(() => undefined);
   };
   let scope: TuiScope;

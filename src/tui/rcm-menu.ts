@@ -1,5 +1,6 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
+import { messageOf } from "../errors/message-of.js";
 import { describeMove } from "../session-views/move-selection.js";
 import { RCM_VERBS, type RcmVerb, rcmVerb } from "../session-views/rcm-verbs.js";
 import { taskRows } from "../session-views/render-status.js";
@@ -82,7 +83,7 @@ async function openSession(api: TuiPluginApi, scope: TuiScope): Promise<{ sessio
 function failed(api: TuiPluginApi, onError: (what: string, error: unknown) => void, what: string): (error: unknown) => void {
   return (error) => {
     onError(what, error);
-    api.ui.toast({ variant: "error", title: "opencode-rcm", message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` });
+    api.ui.toast({ variant: "error", title: "opencode-rcm", message: `${what} failed: ${messageOf(error)}` });
   };
 }
 

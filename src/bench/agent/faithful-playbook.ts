@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import { messageOf } from "../../errors/message-of.js";
 import type { RcmError } from "../../errors/rcm-error.js";
 import { TASKS_DIR } from "../suite/task-folder.js";
 import { type FieldProblem, FileProblemsError, formatHint, zodProblems } from "./file-problems-error.js";
@@ -260,13 +261,13 @@ async function readJson<T>(options: { file: string; schema: z.ZodType<T>; anchor
   } catch (cause) {
     // A missing file's problem says itself what the file is for and where its format is.
     if ((cause as NodeJS.ErrnoException).code === "ENOENT") throw new FileProblemsError({ file, problems: [{ field: "(file)", problem: missing }], cause });
-    throw faithfulError(file, [{ field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}` }], anchor, cause);
+    throw faithfulError(file, [{ field: "(file)", problem: `cannot read: ${messageOf(cause)}` }], anchor, cause);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw faithfulError(file, [{ field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}` }], anchor, cause);
+    throw faithfulError(file, [{ field: "(file)", problem: `not JSON: ${messageOf(cause)}` }], anchor, cause);
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { messageOf } from "../../errors/message-of.js";
 import type { RcmError } from "../../errors/rcm-error.js";
 import { FINALIZE_REQUEST } from "../suite/request-text.js";
 import { FINALIZE } from "../suite/schema.js";
@@ -108,7 +109,7 @@ async function readPlaybookText(file: string): Promise<string> {
         "write it (docs/benchmark-formats.md#agentjson) or run the suite with --model <provider/model> (a suite made by bench import-swebench has none)";
       throw fail(file, problem, cause);
     }
-    throw fail(file, `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+    throw fail(file, `cannot read: ${messageOf(cause)}`, cause);
   }
 }
 
@@ -116,7 +117,7 @@ function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw fail(file, `not JSON: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+    throw fail(file, `not JSON: ${messageOf(cause)}`, cause);
   }
 }
 

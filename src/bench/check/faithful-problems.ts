@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { messageOf } from "../../errors/message-of.js";
 import { FAITHFUL_DIR, missingSets } from "../agent/faithful-playbook.js";
 import { normalizeText } from "../agent/what-was-said.js";
 import type { Suite, Task } from "../suite/schema.js";
@@ -133,7 +134,7 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<{ value:
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { field: "(file)", problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { field: "(file)", problem: `not JSON: ${messageOf(error)}` };
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { value: parsed.data };

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { z } from "zod";
+import { messageOf } from "../../errors/message-of.js";
 import { PlaybookSchema } from "../agent/playbook.js";
 import type { Suite, Task } from "../suite/schema.js";
 import { TASK_FILE } from "../suite/task-folder.js";
@@ -33,7 +34,7 @@ export async function playbookProblems(options: { suite: Suite; places: Map<stri
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { problems: [{ file, line: 0, field: "(file)", problem: `not JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+    return { problems: [{ file, line: 0, field: "(file)", problem: `not JSON: ${messageOf(error)}` }] };
   }
   const parsed = PlaybookSchema.safeParse(json);
   if (!parsed.success) {

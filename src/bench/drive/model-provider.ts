@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { messageOf } from "../../errors/message-of.js";
 import { RcmError } from "../../errors/rcm-error.js";
 
 /**
@@ -27,7 +28,7 @@ export async function readProviders(file: string): Promise<Record<string, unknow
   try {
     value = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new RcmError("provider-config", `--provider-config ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RcmError("provider-config", `--provider-config ${file}: ${messageOf(error)}`);
   }
   const provider = typeof value === "object" && value !== null && "provider" in value ? (value as { provider: unknown }).provider : value;
   if (typeof provider !== "object" || provider === null || Array.isArray(provider)) {

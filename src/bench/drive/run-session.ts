@@ -1,4 +1,5 @@
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
+import { messageOf } from "../../errors/message-of.js";
 import type { Checkout } from "../checkout/prepare-checkouts.js";
 import { FINALIZE_REQUEST, requestText } from "../suite/request-text.js";
 import { FINALIZE, type SessionSpec } from "../suite/schema.js";
@@ -88,7 +89,7 @@ export async function runSession(options: {
     }
     return run;
   } catch (error) {
-    run.error = error instanceof Error ? error.message : String(error);
+    run.error = messageOf(error);
     return run;
   } finally {
     run.wallMs = Math.round(performance.now() - started);

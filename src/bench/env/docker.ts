@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
+import { messageOf } from "../../errors/message-of.js";
 import { RcmError } from "../../errors/rcm-error.js";
 
 const run = promisify(execFile);
@@ -87,7 +88,7 @@ export async function startContainer(options: { image: string; name: string; mou
         return (await run("docker", execArgs(command, execOptions), { maxBuffer: 64 * 1024 * 1024, timeout: 3_600_000 })).stdout;
       } catch (error) {
         const stderr = (error as { stderr?: string }).stderr ?? "";
-        throw new Error(`in container ${options.name}: ${command.join(" ")} failed: ${stderr.trim() || (error instanceof Error ? error.message : String(error))}`);
+        throw new Error(`in container ${options.name}: ${command.join(" ")} failed: ${stderr.trim() || (messageOf(error))}`);
       }
     },
     async remove() {

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { Mode } from "../../config/modes.js";
+import { messageOf } from "../../errors/message-of.js";
 import { RcmError } from "../../errors/rcm-error.js";
 import { grownModes, type RunJson, RunJsonSchema, type RunSetting, settingDifferences } from "./experiment.js";
 import { readResults } from "./read-results.js";
@@ -100,7 +101,7 @@ async function readRunJson(file: string): Promise<MadeRun | undefined> {
   try {
     value = JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new RcmError("run", `${file}: not JSON (${error instanceof Error ? error.message : String(error)}): not a run directory this driver made`);
+    throw new RcmError("run", `${file}: not JSON (${messageOf(error)}): not a run directory this driver made`);
   }
   const parsed = RunJsonSchema.safeParse(value);
   if (parsed.success) return parsed.data;

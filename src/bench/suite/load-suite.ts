@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { z } from "zod";
+import { messageOf } from "../../errors/message-of.js";
 import { jsonlLines } from "../../jsonl/read-jsonl.js";
 import { isTestPath } from "../patch/is-test-path.js";
 import { patchFiles } from "../patch/patch-files.js";
@@ -95,7 +96,7 @@ function parseJsonValue<T>(options: { file: string; line: number; text: string; 
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = messageOf(cause);
     throw suiteError({ file, line, field: whole, problem: `not JSON: ${reason}`, cause });
   }
   const parsed = schema.safeParse(json);

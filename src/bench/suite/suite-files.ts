@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import { messageOf } from "../../errors/message-of.js";
 import { suiteError } from "./suite-error.js";
 
 /** What each file of a suite is for, said when it is missing (the format: docs/benchmark-formats.md). */
@@ -19,7 +20,7 @@ export async function readSuiteText(file: string): Promise<string> {
   } catch (cause) {
     const missing = (cause as { code?: string }).code === "ENOENT";
     const purpose = PURPOSE[basename(file)] ?? (/^stage-\d+\.md$/.test(basename(file)) ? "a stage's request, the text the agent is sent" : undefined);
-    const problem = missing ? `not found${purpose ? `: ${purpose}` : ""} (docs/benchmark-formats.md)` : `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`;
+    const problem = missing ? `not found${purpose ? `: ${purpose}` : ""} (docs/benchmark-formats.md)` : `cannot read: ${messageOf(cause)}`;
     throw suiteError({ file, line: 0, field: "(file)", problem, cause });
   }
 }

@@ -1,6 +1,7 @@
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { messageOf } from "../../errors/message-of.js";
 import { type Task, TaskSchema } from "./schema.js";
 import { suiteError } from "./suite-error.js";
 import { readSuiteText } from "./suite-files.js";
@@ -109,6 +110,6 @@ function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw suiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${messageOf(cause)}`, cause });
   }
 }

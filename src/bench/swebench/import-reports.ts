@@ -1,6 +1,7 @@
 import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
+import { messageOf } from "../../errors/message-of.js";
 import { RcmError } from "../../errors/rcm-error.js";
 import { rebuildReport } from "../report/rebuild-report.js";
 import { readResults } from "../run-dir/read-results.js";
@@ -75,7 +76,7 @@ export async function importReports(options: { run: string; reports: string }): 
 
 async function reportFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch((error: unknown) => {
-    throw new RcmError("swebench-reports", `${dir}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RcmError("swebench-reports", `${dir}: cannot read: ${messageOf(error)}`);
   });
   return entries
     .filter((entry) => entry.isFile() && entry.name === "report.json")

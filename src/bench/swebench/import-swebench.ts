@@ -1,5 +1,6 @@
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { messageOf } from "../../errors/message-of.js";
 import type { RcmError } from "../../errors/rcm-error.js";
 import { type SuiteProblem, suiteProblemsError } from "../check/suite-problem.js";
 import { testIdProblems } from "../check/test-id-problems.js";
@@ -133,7 +134,7 @@ function listAsLines(file: string, text: string): string {
   try {
     list = JSON.parse(text);
   } catch (cause) {
-    throw suiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `not JSON: ${messageOf(cause)}`, cause });
   }
   if (!Array.isArray(list)) throw suiteError({ file, line: 0, field: "(file)", problem: "must be JSON lines or a JSON list of instances" });
   return list.map((entry) => JSON.stringify(entry)).join("\n");
@@ -143,6 +144,6 @@ async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (cause) {
-    throw suiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+    throw suiteError({ file, line: 0, field: "(file)", problem: `cannot read: ${messageOf(cause)}`, cause });
   }
 }

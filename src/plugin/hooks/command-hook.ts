@@ -1,5 +1,6 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import type { OpencodeModelRef } from "../../auxiliary/opencode-client.js";
+import { messageOf } from "../../errors/message-of.js";
 import { leaveTypedVerb, TYPED_VERB_COMMAND } from "../../store/typed-verb-file.js";
 import { CommandAnswered, deliverCommandAnswer } from "./deliver-answer.js";
 import type { PluginDeps } from "./deps.js";
@@ -28,7 +29,7 @@ export function createCommandHook(options: {
     try {
       answer = await answerRcmCommand(deps, sessionID, input.arguments);
     } catch (error) {
-      answer = `opencode-rcm: ${error instanceof Error ? error.message : String(error)}`;
+      answer = `opencode-rcm: ${messageOf(error)}`;
     }
     // Headed by the command line, so consecutive answers read apart in the transcript.
     const line = `/${RCM_COMMAND}${input.arguments.trim() === "" ? "" : ` ${input.arguments.trim()}`}`;
@@ -48,7 +49,7 @@ async function handToTui(client: PluginInput["client"], deps: PluginDeps, stateD
     await client.tui.publish({ body: { type: "tui.command.execute", properties: { command: TYPED_VERB_COMMAND } }, throwOnError: true });
     await deps.logger.log("info", `/${RCM_TYPED_COMMAND} ${words.trim()}: handed to the TUI, without a model call`, { sessionID });
   } catch (error) {
-    await deps.logger.log("warn", `/${RCM_TYPED_COMMAND} ${words.trim()}: could not reach the TUI (${error instanceof Error ? error.message : String(error)}); /${RCM_COMMAND} answers in the session`, { sessionID });
+    await deps.logger.log("warn", `/${RCM_TYPED_COMMAND} ${words.trim()}: could not reach the TUI (${messageOf(error)}); /${RCM_COMMAND} answers in the session`, { sessionID });
   }
   throw new CommandAnswered(RCM_TYPED_COMMAND);
 }

@@ -1,5 +1,6 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import type { OpencodeModelRef } from "../../auxiliary/opencode-client.js";
+import { messageOf } from "../../errors/message-of.js";
 import type { Logger } from "../sessions/logger.js";
 
 /**
@@ -34,7 +35,7 @@ export async function deliverCommandAnswer(options: {
     const settings = { ...(model ? { model } : {}), ...(agent ? { agent } : {}) };
     await client.session.prompt({ path: { id: sessionID }, body: { noReply: true, ...settings, parts: [{ type: "text", text: answer, ignored: true }] } });
   } catch (error) {
-    await logger.log("warn", `could not post the /${command} answer: ${error instanceof Error ? error.message : String(error)}`, { sessionID, answer });
+    await logger.log("warn", `could not post the /${command} answer: ${messageOf(error)}`, { sessionID, answer });
   }
   await logger.log("info", `/${command} answered without a model call`, { sessionID });
   throw new CommandAnswered(command);

@@ -1,3 +1,4 @@
+/** What an error says: its message, or the thrown value as a string (the one place this is written). */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
