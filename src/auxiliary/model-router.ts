@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clip } from "../core/clip.js";
 import { type RoutingDecision, roundConfidence } from "../core/routing/decision.js";
 import { applySafetyRules, type LexicalRouterOptions, routeLexically } from "../core/routing/lexical-router.js";
 import type { Router, RoutingRequest } from "../core/routing/router.js";
@@ -62,7 +63,7 @@ async function askModel(options: {
     system: "You assign requests in a coding-agent session to tasks. Reply with JSON only.",
     user: renderPrompt(template, {
       tasks: describeTasks(tasks, index.current),
-      request: request.text.length > MAX_REQUEST_CHARS ? `${request.text.slice(0, MAX_REQUEST_CHARS)}…` : request.text,
+      request: clip(request.text, MAX_REQUEST_CHARS, { ellipsisIs: "extra" }),
     }),
     sessionID: request.sessionID,
   });

@@ -1,3 +1,4 @@
+import { clip } from "../core/clip.js";
 import type { DemoResult } from "./run-demo.js";
 
 /** The demo's report: per model call, what the model saw and which earlier requests it was not shown. */
@@ -19,6 +20,5 @@ export function renderDemo(result: DemoResult): string {
 }
 
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 110 ? `${flat.slice(0, 107)}...` : flat;
+  return clip(text.replace(/\s+/g, " ").trim(), 110, { ellipsis: "..." });
 }

@@ -1,10 +1,12 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import { describeProblem, type OptionProblem } from "../config/option-problem.js";
+import { clip } from "../core/clip.js";
 import { taskName } from "../core/memory/task-name.js";
 import type { Ledger, LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
 import { isConfident } from "../core/routing/ledger.js";
+import { messageOf } from "../errors/message-of.js";
 import { problemsToastMessage, problemsToastTitle, TOAST_TEXT_WIDTH } from "../session-views/config-problems.js";
-import { clip, surePercent, thresholdPercent } from "../session-views/words.js";
+import { surePercent, thresholdPercent } from "../session-views/words.js";
 import type { Logger } from "./sessions/logger.js";
 
 /** A task title's share of a toast's line. */
@@ -79,7 +81,7 @@ export function createToaster(client: PluginInput["client"], logger: Logger, ena
     try {
       await client.tui.showToast({ body: { ...toast, duration } });
     } catch (error) {
-      await logger.log("debug", `toast not shown: ${error instanceof Error ? error.message : String(error)}`);
+      await logger.log("debug", `toast not shown: ${messageOf(error)}`);
     }
   };
 }

@@ -1,5 +1,6 @@
 import { keepsEveryTask, modeParts } from "../config/modes.js";
 import type { Options } from "../config/options-schema.js";
+import { clip } from "../core/clip.js";
 import type { CallReport } from "../core/context/call-report.js";
 import { taskName } from "../core/memory/task-name.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
@@ -7,7 +8,7 @@ import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { recallLines } from "./recalls.js";
 import { recordUseClause } from "./record-calls.js";
-import { clip, plural, surePercent, thresholdPercent, tokens } from "./words.js";
+import { plural, surePercent, thresholdPercent, tokens } from "./words.js";
 
 /** What the words depend on: the mode (what a decision does) and the threshold (what "sure" means). */
 export type ViewSettings = Pick<Options, "mode" | "router" | "confidenceThreshold" | "fallback">;

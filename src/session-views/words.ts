@@ -30,11 +30,6 @@ export function surePercent(confidence: number, threshold: number): string {
   return `${(cut / 10).toFixed(1)}%`;
 }
 
-/** A text cut to `max` characters with an ellipsis. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** "1 request", "3 requests". */
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

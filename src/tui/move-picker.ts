@@ -1,9 +1,10 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
+import { clip } from "../core/clip.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import type { Part } from "../core/messages.js";
 import { describeMove, type MoveIntent, moveOf } from "../session-views/move-selection.js";
 import { taskRows } from "../session-views/render-status.js";
-import { clip, plural, surePercent } from "../session-views/words.js";
+import { plural, surePercent } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
 
 /** What the picker needs from the menu: its dialogs, and how a change is posted. */

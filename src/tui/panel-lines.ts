@@ -1,4 +1,5 @@
 import { keepsEveryTask, modeParts } from "../config/modes.js";
+import { clip } from "../core/clip.js";
 import { activeConstraints } from "../core/memory/record.js";
 import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
@@ -8,7 +9,7 @@ import { recallSummary } from "../session-views/recalls.js";
 import { recordCallsOf, recordUseBrief, usedThisRecord } from "../session-views/record-calls.js";
 import type { ViewSettings } from "../session-views/render-status.js";
 import { callTallies, candidatesKept, lastEntry, taskRows } from "../session-views/render-status.js";
-import { clip, plural, surePercent, thresholdPercent, tokens } from "../session-views/words.js";
+import { plural, surePercent, thresholdPercent, tokens } from "../session-views/words.js";
 import type { SessionState } from "../store/session-state-file.js";
 
 /** Asks (constraints in force) of the current task's record the panel lists; /rcm show has them all. */

@@ -1,4 +1,5 @@
 import { modeParts } from "../../config/modes.js";
+import { clip } from "../../core/clip.js";
 import { at, escapeHtml, label, svgElement } from "../../svg/svg-kit.js";
 import type { ResultLine, TimelineEntry } from "../run-dir/result-line.js";
 import { CONFIDENCE_BINS, type ConfidenceBin, confidenceColour, UNROUTED_COLOUR } from "./palette.js";
@@ -63,5 +64,5 @@ export function timelineLegend(bins: readonly ConfidenceBin[] = CONFIDENCE_BINS)
 /** SWE-bench ids are long; the part after `__` names the task well enough in a lane. */
 function shortTask(task: string): string {
   const tail = task.includes("__") ? task.slice(task.lastIndexOf("__") + 2) : task;
-  return tail.length > 22 ? `${tail.slice(0, 21)}…` : tail;
+  return clip(tail, 22);
 }

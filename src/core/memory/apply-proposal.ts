@@ -1,3 +1,4 @@
+import { clip } from "../clip.js";
 import type { AuxUsage } from "../routing/decision.js";
 import { toolCallsOf } from "./group-digest.js";
 import { overrideMark } from "./override-mark.js";
@@ -63,7 +64,7 @@ export function applyProposal(options: {
       kept.add(previousOne.id);
       continue;
     }
-    const text = clip(proposed.text, MAX_CONSTRAINT_CHARS);
+    const text = clipFlat(proposed.text, MAX_CONSTRAINT_CHARS);
     if (text === "") continue;
     if (proposed.id !== undefined) notes.push(`constraint id ${proposed.id} does not exist; read as a new constraint`);
     const sources = validSources(proposed.sources, (source) => order.has(source), notes, "constraint");
@@ -86,7 +87,7 @@ export function applyProposal(options: {
   const earlierEvidence = new Set(progress.flatMap((item) => item.sources));
   const claims: string[] = [];
   for (const proposed of proposal.progress) {
-    const text = clip(proposed.text);
+    const text = clipFlat(proposed.text);
     if (text === "") continue;
     // Earlier progress repeated (models often do, though asked for new work only) is already kept.
     if (proposed.sources.length > 0 && proposed.sources.every((source) => earlierEvidence.has(source))) continue;
@@ -113,7 +114,7 @@ export function applyProposal(options: {
   return {
     version: RECORD_VERSION,
     task: task.id,
-    goal: clip(proposal.goal) || previous?.goal || task.title,
+    goal: clipFlat(proposal.goal) || previous?.goal || task.title,
     constraints,
     progress,
     pending: list(proposal.pending, MAX_LIST.pending),
@@ -135,7 +136,7 @@ function sameBatchOverride(options: {
 }): Partial<Constraint> {
   const { proposed, sources, order, batch, taskID, notes } = options;
   if (proposed.supersededBy === undefined) return {};
-  const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clip(proposed.text)), taskID });
+  const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clipFlat(proposed.text)), taskID });
   if (!mark.ok) notes.push(mark.note);
   return mark.ok ? { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) } : {};
 }
@@ -155,15 +156,14 @@ function validSources(sources: readonly string[], exists: (id: string) => boolea
 function list(items: readonly string[], max: number): string[] {
   const result: string[] = [];
   for (const item of items) {
-    const text = clip(item);
+    const text = clipFlat(item);
     if (text !== "" && !result.some((other) => same(other, text))) result.push(text);
   }
   return result.slice(-max);
 }
 
-function clip(text: string, max = MAX_ITEM_CHARS): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+function clipFlat(text: string, max = MAX_ITEM_CHARS): string {
+  return clip(text.replace(/\s+/g, " ").trim(), max);
 }
 
 function same(a: string, b: string): boolean {

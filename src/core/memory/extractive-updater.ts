@@ -1,3 +1,4 @@
+import { clip } from "../clip.js";
 import { contentWords, extractSignals } from "../routing/signals.js";
 import { applyProposal } from "./apply-proposal.js";
 import { askedSentences } from "./asked-sentences.js";
@@ -302,7 +303,7 @@ function short(text: string): string {
   // What was run, not where or with which environment: `cd ws && X=1 pytest -q` → `pytest -q`.
   const run = flat.replace(/^(?:cd \S+ &&\s*)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*/, "");
   if (run !== "" && run !== flat) return short(run);
-  return flat.length > SHOWN_CHARS ? `${flat.slice(0, SHOWN_CHARS - 1)}…` : flat;
+  return clip(flat, SHOWN_CHARS);
 }
 
 function samePath(a: string, b: string): boolean {

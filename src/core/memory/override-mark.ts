@@ -1,3 +1,4 @@
+import { clip } from "../clip.js";
 import type { GroupDigest } from "./group-digest.js";
 
 /** Longest quote of the overriding request kept with an overridden constraint. */
@@ -29,6 +30,5 @@ export function overrideMark(options: {
 }
 
 function quote(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS - 1)}…` : flat;
+  return clip(text.replace(/\s+/g, " ").trim(), QUOTE_CHARS);
 }

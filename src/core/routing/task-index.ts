@@ -1,3 +1,4 @@
+import { clip } from "../clip.js";
 import { phrasesOf } from "./phrases.js";
 import { basename, contentWords, extractSignals, parentDirectory } from "./signals.js";
 
@@ -163,7 +164,7 @@ export class TaskIndex {
         else profile.keyPhrases.add(item.slice(2));
       }
       profile.requests += 1;
-      profile.recentRequests.push(evidence.text.length > RECENT_CHARS ? `${evidence.text.slice(0, RECENT_CHARS)}…` : evidence.text);
+      profile.recentRequests.push(clip(evidence.text, RECENT_CHARS, { ellipsisIs: "extra" }));
       if (profile.recentRequests.length > RECENT_REQUESTS) profile.recentRequests.shift();
       profile.lastRequest = ++this.requestCounter;
     }
