@@ -18,10 +18,11 @@ import { DEFAULT_MAX_SESSIONS, type SessionStore, type StoredSession } from "./s
 /** The tasks' memory records of the sessions this server runs: a peer of routing over the session store. */
 export interface SessionMemory {
   /**
-   * A model call's messages, before the plug-in changes them. The next update starts from
-   * them and reads only the newest messages from OpenCode, not the whole session again.
+   * A model call's messages, before the plug-in changes them, and their interaction groups when
+   * the call has them. The next update starts from them and reads only the newest messages from
+   * OpenCode, not the whole session again (nor groups again what the call grouped).
    */
-  observe(sessionID: string, messages: readonly MessageWithParts[]): void;
+  observe(sessionID: string, messages: readonly MessageWithParts[], groups?: readonly InteractionGroup[]): void;
   /**
    * A stored message changed (OpenCode's `message.updated`): an assistant step that ended its
    * turn is kept, so an update can tell the turn finished without reading the session again.
@@ -75,7 +76,7 @@ export function createSessionMemory(deps: {
 }): SessionMemory {
   const { threshold, replaceBatchTokens } = deps;
   // Taken by the next update, so an idle session holds no messages.
-  const views = new LRUCache<string, readonly MessageWithParts[]>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
+  const views = new LRUCache<string, ObservedView>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const endedSteps = new LRUCache<string, Extract<Message, { role: "assistant" }>>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
@@ -89,8 +90,8 @@ export function createSessionMemory(deps: {
     // Records change only here, one update at a time per session: the committed state will do.
     const state = await deps.store.current(sessionID);
     if (!state || state.off || state.ledger.tasks.length === 0) return;
-    const { messages, read } = await historyFor(sessionID, state);
-    const pending = uncoveredGroups({ messages, groups: toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
+    const { messages, groups, read } = await historyFor(sessionID, state);
+    const pending = uncoveredGroups({ messages, groups: groups ?? toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
     for (const task of state.ledger.tasks) {
       const groups = pending.get(task.id);
       const key = `${sessionID}\u0000${task.id}`;
@@ -149,13 +150,19 @@ export function createSessionMemory(deps: {
   // An updater that runs after every turn reads nothing at all: the last call's view holds
   // every step of the turn but its last, whose end OpenCode announced (`observeStep`); the
   // rules read tool calls, never that step's text.
-  const historyFor = async (sessionID: string, state: { ledger: Ledger; records: Readonly<Record<string, TaskRecord>> }): Promise<{ messages: MessageWithParts[]; read: "view" | "whole" }> => {
-    const view = views.get(sessionID);
+  // The call's groups come along where the messages are the call's plus that last step; the
+  // newest messages read from OpenCode replace some of the view's, so those are grouped again.
+  const historyFor = async (
+    sessionID: string,
+    state: { ledger: Ledger; records: Readonly<Record<string, TaskRecord>> },
+  ): Promise<{ messages: MessageWithParts[]; groups?: InteractionGroup[] | undefined; read: "view" | "whole" }> => {
+    const observed = views.get(sessionID);
     views.delete(sessionID);
+    const view = observed?.messages;
     const last = endedSteps.get(sessionID);
-    if (view && last && deps.updater.everyTurn) {
-      const ended = withEndedStep(view, last);
-      if (ended && !missesUncoveredRequest({ messages: ended, ...state, threshold })) return { messages: ended, read: "view" };
+    if (observed && last && deps.updater.everyTurn) {
+      const ended = withEndedStep(observed, last);
+      if (ended && !missesUncoveredRequest({ messages: ended.messages, ...state, threshold })) return { ...ended, read: "view" };
     }
     if (view) {
       const extended = extendView(view, await deps.source.recentMessages(sessionID, TAIL_MESSAGES), TAIL_MESSAGES);
@@ -189,8 +196,8 @@ export function createSessionMemory(deps: {
   };
 
   return {
-    observe(sessionID, messages) {
-      views.set(sessionID, messages);
+    observe(sessionID, messages, groups) {
+      views.set(sessionID, { messages, groups });
     },
     observeStep(info) {
       if (info.role === "assistant" && info.summary !== true && endsTurn(info)) endedSteps.set(info.sessionID, info);
@@ -232,6 +239,12 @@ export function createSessionMemory(deps: {
 
 type AssistantInfo = Extract<Message, { role: "assistant" }>;
 
+/** A model call's messages as observed, with their groups when the call had them. */
+interface ObservedView {
+  messages: readonly MessageWithParts[];
+  groups: readonly InteractionGroup[] | undefined;
+}
+
 /** Every request the record covers is still its task's. */
 function stillItsTask(record: TaskRecord, ledger: Ledger): boolean {
   return record.coverage.groups.every((id) => {
@@ -248,10 +261,20 @@ function endsTurn(info: AssistantInfo): boolean {
 /**
  * The view with the turn's final step (its stored info; the parts are not needed) after it,
  * when that step answers the view's latest request and is not in the view yet; otherwise
- * undefined (the view is from another turn, or already has it).
+ * undefined (the view is from another turn, or already has it). With the view's groups, the
+ * groups of the result: the step joins its request's group, as `toInteractionGroups` would put
+ * it (no parts, so no tool calls; never a summary, see `observeStep`).
  */
-function withEndedStep(view: readonly MessageWithParts[], step: AssistantInfo): MessageWithParts[] | undefined {
-  const latest = view.findLast((message) => message.info.role === "user");
-  if (latest === undefined || step.parentID !== latest.info.id || view.some((message) => message.info.id === step.id)) return undefined;
-  return [...view, { info: step, parts: [] }];
+function withEndedStep(view: ObservedView, step: AssistantInfo): { messages: MessageWithParts[]; groups: InteractionGroup[] | undefined } | undefined {
+  const { messages } = view;
+  const latest = messages.findLast((message) => message.info.role === "user");
+  if (latest === undefined || step.parentID !== latest.info.id || messages.some((message) => message.info.id === step.id)) return undefined;
+  const position = messages.length;
+  const groups = view.groups?.map((group) => {
+    if (group.id !== step.parentID) return group;
+    const aborted = group.aborted || step.error?.name === "MessageAbortedError";
+    const errors = step.error && step.error.name !== "MessageAbortedError" ? [...group.errors, step.error.name] : group.errors;
+    return { ...group, indices: [...group.indices, position], aborted, errors };
+  });
+  return { messages: [...messages, { info: step, parts: [] }], groups };
 }
