@@ -3,13 +3,16 @@ import { DEFAULT_OPTIONS, type Options, OptionsSchema } from "../../src/config/o
 import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import type { Ledger } from "../../src/core/routing/ledger.js";
+import type { Router } from "../../src/core/routing/router.js";
 import type { PluginDeps } from "../../src/plugin/hooks/deps.js";
 import { createTransformHandler } from "../../src/plugin/hooks/transform-handler.js";
 import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
 import type { Logger } from "../../src/plugin/sessions/logger.js";
 import { createSessionFlags } from "../../src/plugin/sessions/session-flags.js";
 import { mainSession } from "../support/fixtures.js";
-import { fixedStore, idleRouting, ledgerOf, stateOf } from "../support/routing.js";
+import { recordingLogger, sourceFor, storeWithRouting } from "../support/plugin-parts.js";
+import { fixedStore, idleRouting, ledgerOf, namedTaskRouter, stateOf } from "../support/routing.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 function depsFor(options: Partial<Options>): { deps: PluginDeps; logged: string[] } {
   const logged: string[] = [];
@@ -184,3 +187,53 @@ describe("the messages-transform handler with memory", () => {
   });
 });
 
+
+describe("the messages-transform handler with the session's routing", () => {
+  it("shows a relabel that a call's own groups settle in that very call", async () => {
+    const temp = await makeTempDir("rcm-transform-relabel");
+    try {
+      const history = mainSession("two-tasks-with-tool-error");
+      const sessionID = history[0]?.info.sessionID as string;
+      const users = history.filter((message) => message.info.role === "user");
+      const third = users[2] as MessageWithParts;
+      // The next request, back on slugify (t1) by its file's name.
+      const next: MessageWithParts = {
+        info: { ...third.info, id: "msg_zz_next" } as MessageWithParts["info"],
+        parts: [{ id: "prt_zz_next", sessionID, messageID: "msg_zz_next", type: "text", text: "keep unicode letters in slugify.py" }],
+      };
+      const messages = [...history, next];
+      const source = sourceFor({ [sessionID]: { messages } });
+      // Unsure of the return to slugify: a guess at the other task, below the threshold; sure of the next request.
+      const unsureRouter: Router = {
+        name: "lexical",
+        route: async (request, index) =>
+          request.text.startsWith("Back to slugify")
+            ? { target: { kind: "task", task: "t2" }, confidence: 0.5, related: [], shared: false, reason: "unsure", basis: "content", router: "lexical" }
+            : request.text.startsWith("keep unicode letters")
+              ? { target: { kind: "task", task: "t1" }, confidence: 0.95, related: [], shared: false, reason: "named its file", basis: "content", router: "lexical" }
+              : namedTaskRouter.route(request, index),
+      };
+      const { store, routing } = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger: recordingLogger() });
+      const routed = [];
+      for (const request of [...users, next]) {
+        source.upTo(request.info.id);
+        const text = request.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+        routed.push(await routing.route(sessionID, request.info.id, text));
+      }
+      expect(routed.map((result) => result?.task.id)).toEqual(["t1", "t2", "t2", "t1"]);
+      expect(routed[3]?.entry.confidence).toBeGreaterThanOrEqual(DEFAULT_OPTIONS.confidenceThreshold);
+      const { deps } = depsFor({ mode: "router" });
+      deps.store = store;
+      deps.routing = routing;
+      // The first model call that sees the third turn over: its edits (t1's file) relabel it to t1, and this call keeps it.
+      const sent = [...messages];
+      await createTransformHandler(deps)({}, { messages: sent });
+      const state = await store.read(sessionID);
+      expect(state?.ledger.decisions[third.info.id]).toMatchObject({ task: "t1", relabelled: { from: "t2" } });
+      expect(sent.filter((message) => message.info.role === "user").map((message) => message.info.id)).toEqual([users[0]?.info.id, third.info.id, next.info.id]);
+      expect(state?.lastCall?.groups.find((tally) => tally.label === "t1")).toMatchObject({ kept: 3, dropped: 0 });
+    } finally {
+      await temp.remove();
+    }
+  });
+});

@@ -78,9 +78,12 @@ export function reportCall(options: {
   record?: CallReport["record"];
   /** A finished group's estimated tokens; the plug-in passes a cached one (groups go whole, so per group). */
   groupTokens?: (group: InteractionGroup, messages: readonly MessageWithParts[]) => number;
+  /** Each group's estimated tokens, in the view's groups order, when the caller has them (`groupSizes`). */
+  sizes?: readonly number[] | undefined;
 }): CallReport {
-  const { view, active, narrowed, final, groupTokens = sumOfMessages } = options;
+  const { view, active, narrowed, final } = options;
   const { messages, groups, tasks } = view;
+  const sizes = options.sizes ?? groupSizes({ view, groupTokens: options.groupTokens });
   const tallies = new Map<string, GroupTally>();
   const tokens = { native: 0, routingSaved: 0, memorySaved: 0, sent: 0 };
   groups.forEach((group, position) => {
@@ -89,8 +92,7 @@ export function reportCall(options: {
     const task = tasks[position];
     const label = task === undefined ? "unassigned" : task.kind === "task" ? task.task : task.why;
     const tally = tallies.get(label) ?? { label, kept: 0, dropped: 0, replaced: 0 };
-    // The latest group may still grow during the turn: never from a cache.
-    const size = position === groups.length - 1 ? sumOfMessages(group, messages) : groupTokens(group, messages);
+    const size = sizes[position] ?? 0;
     tokens.native += size;
     if (group.indices.every((index) => narrowed.dropped.has(index))) {
       tally.dropped += 1;
@@ -123,6 +125,17 @@ export function reportCall(options: {
     ...(at === undefined ? {} : { at }),
     tokens,
   };
+}
+
+/**
+ * Each group's estimated tokens, in the view's groups order: a finished group's from
+ * `groupTokens` (the plug-in passes a cached one; groups go whole, so per group), the latest
+ * group's counted anew, since it may still grow during the turn.
+ */
+export function groupSizes(options: { view: Pick<CallView, "groups" | "messages">; groupTokens?: ((group: InteractionGroup, messages: readonly MessageWithParts[]) => number) | undefined }): number[] {
+  const { groups, messages } = options.view;
+  const { groupTokens = sumOfMessages } = options;
+  return groups.map((group, position) => (position === groups.length - 1 ? sumOfMessages(group, messages) : groupTokens(group, messages)));
 }
 
 /** The newest creation time among the messages, if any has one. */

@@ -31,10 +31,15 @@ export type ActiveTask =
   | { kind: "task"; requestID: string; position: number; task: string; entry: LedgerEntry; inView: boolean }
   | { kind: "none"; reason: string };
 
-export function buildCallView(options: { messages: readonly MessageWithParts[]; ledger: Ledger; groups?: readonly InteractionGroup[] }): CallView {
+/**
+ * `groups` and `tasks`, when the caller has them already: the messages' groups, and where each
+ * belongs under this `ledger` (routing resolves them as it learns from the call).
+ */
+export function buildCallView(options: { messages: readonly MessageWithParts[]; ledger: Ledger; groups?: readonly InteractionGroup[]; tasks?: readonly GroupTask[] | undefined }): CallView {
   const { messages, ledger } = options;
   const groups = options.groups ?? toInteractionGroups(messages);
-  return { messages, groups, tasks: groupTasks(groups, ledger), current: currentRequest(groups, ledger) };
+  const tasks = options.tasks ?? groupTasks(groups, ledger);
+  return { messages, groups, tasks, current: currentRequest(groups, ledger) };
 }
 
 function currentRequest(groups: readonly InteractionGroup[], ledger: Ledger): CurrentRequest {

@@ -1,4 +1,4 @@
-import { activeTask, type CallView } from "./call-view.js";
+import { type ActiveTask, activeTask, type CallView } from "./call-view.js";
 import { type ContextPlan, withDropped } from "./context-plan.js";
 
 /** What the model gets below the threshold: every task's history (the paper's), or the tasks the request could belong to. */
@@ -23,7 +23,14 @@ export interface NarrowingNote {
  * everything stays, or with `fallback: "candidates"` every task the decision could not rule
  * out; for a shared instruction, or when the request was not routed, everything stays.
  */
-export function narrowToTask(options: { view: CallView; plan: ContextPlan; threshold: number; fallback: Fallback }): { plan: ContextPlan; note: NarrowingNote } {
+export function narrowToTask(options: {
+  view: CallView;
+  plan: ContextPlan;
+  threshold: number;
+  fallback: Fallback;
+  /** The view's `activeTask` at `threshold`, when the caller has it already. */
+  active?: ActiveTask | undefined;
+}): { plan: ContextPlan; note: NarrowingNote } {
   const { view, plan, threshold, fallback } = options;
   const { groups, tasks, current } = view;
   const entry = current.kind === "routed" ? current.entry : undefined;
@@ -31,7 +38,7 @@ export function narrowToTask(options: { view: CallView; plan: ContextPlan; thres
     plan,
     note: { filtered: false, task: entry?.task, confidence: entry?.confidence, keptGroups: groups.length, totalGroups: groups.length, reason },
   });
-  const active = activeTask(view, threshold);
+  const active = options.active ?? activeTask(view, threshold);
   const candidates = fallback === "candidates" && entry && !entry.shared && current.kind === "routed" ? entry.candidates : undefined;
   if (active.kind === "none" && candidates === undefined) return keepAll(active.reason);
   const visible = new Set(active.kind === "task" ? [active.task, ...active.entry.related] : candidates);

@@ -1,5 +1,5 @@
 import { modeParts } from "../../config/modes.js";
-import { type CallReport, reportCall } from "../../core/context/call-report.js";
+import { type CallReport, groupSizes, reportCall } from "../../core/context/call-report.js";
 import { type ActiveTask, activeTask, buildCallView, type CallView } from "../../core/context/call-view.js";
 import { applyPlan, type ContextPlan, EMPTY_PLAN, isEmptyPlan } from "../../core/context/context-plan.js";
 import { annotateForDebug, renderDebugAnnotation } from "../../core/context/debug-annotation.js";
@@ -7,6 +7,7 @@ import { type NarrowingNote, narrowToTask } from "../../core/context/narrow-to-t
 import { recordsForCompaction } from "../../core/context/records-for-compaction.js";
 import { replaceCoveredExchanges } from "../../core/context/replace-covered-exchanges.js";
 import type { ShownRecord } from "../../core/context/shown-record.js";
+import { toInteractionGroups } from "../../core/interaction-groups.js";
 import { estimateTokens } from "../../core/memory/estimate-tokens.js";
 import type { TaskRecord } from "../../core/memory/record.js";
 import { renderRecord } from "../../core/memory/render-record.js";
@@ -22,8 +23,9 @@ export interface TransformOutput {
 }
 
 /**
- * `experimental.chat.messages.transform`, one pipeline per model call: build the call's view
- * once; let the router learn from it; then named steps add to one plan (narrow to the task:
+ * `experimental.chat.messages.transform`, one pipeline per model call: group the messages once;
+ * let the router learn from the groups (a turn its edits relabel shows in this very call);
+ * build the call's view, its active task and its groups' sizes once; then named steps add to one plan (narrow to the task:
  * modes router and full; replace covered exchanges with the record: memory and full; the
  * debug line), applied once, in place (OpenCode ignores a new array). On the compaction
  * clone the records take the place of what they cover (memory and full); sub-agent sessions
@@ -74,11 +76,14 @@ async function transformCall(options: {
   groupTokens: ReturnType<typeof cachedGroupTokens>;
 }): Promise<{ report: CallReport | undefined; shown?: ShownRecord | undefined }> {
   const { deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens } = options;
-  const ledger = session?.state.ledger ?? emptyLedger();
+  // Grouped once: routing learns from the groups, the view and the next memory update reuse them.
+  const groups = toInteractionGroups(messages);
   // A copy: the array is changed in place below.
-  deps.memory?.observe(sessionID, [...messages]);
-  const view = buildCallView({ messages, ledger });
-  if (session) await deps.routing?.learn(session, view.groups);
+  deps.memory?.observe(sessionID, [...messages], groups);
+  // Before the view: a relabel or confirmation it makes is in the ledger the view reads.
+  const tasks = session ? await deps.routing?.learn(session, groups) : undefined;
+  const ledger = session?.state.ledger ?? emptyLedger();
+  const view = buildCallView({ messages, ledger, groups, tasks });
 
   let plan: ContextPlan = EMPTY_PLAN;
   let narrowing: NarrowingNote | undefined;
@@ -86,11 +91,13 @@ async function transformCall(options: {
   let record: CallReport["record"];
   let shown: ShownRecord | undefined;
   const active = activeTask(view, threshold);
-  if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold, fallback: deps.options.fallback }));
+  if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold, fallback: deps.options.fallback, active }));
   const narrowed = plan;
   const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
-  if (session && deps.memory) ({ plan, summary: memory, record, shown } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, groupTokens }));
-  const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, groupTokens }) : undefined;
+  // Each group's size once (finished groups' from the cache), for the window's budget and the report.
+  const sizes = session ? groupSizes({ view, groupTokens }) : undefined;
+  if (session && deps.memory) ({ plan, summary: memory, record, shown } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, sizes }));
+  const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, sizes }) : undefined;
   if (deps.options.debug) {
     const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
     plan = annotateForDebug({ view, plan, text });
@@ -118,7 +125,8 @@ async function withRecord(options: {
   ledger: Ledger;
   active: ActiveTask;
   budget: number | undefined;
-  groupTokens: (group: CallView["groups"][number], messages: CallView["messages"]) => number;
+  /** Each group's estimated tokens, in the view's groups order. */
+  sizes: readonly number[] | undefined;
 }): Promise<{ plan: ContextPlan; summary: string; record?: CallReport["record"]; shown?: ShownRecord }> {
   const { deps, rendered, session, view, plan, ledger, active } = options;
   if (active.kind === "none") return { plan, summary: `none (${active.reason})` };
@@ -138,7 +146,7 @@ async function withRecord(options: {
   // The budget matters only when the whole history and the record together could exceed it (cached sizes: cheap).
   let budget: number | undefined;
   if (options.budget !== undefined) {
-    const whole = view.groups.reduce((sum, group) => sum + options.groupTokens(group, view.messages), 0) + Math.max(estimateTokens(render()), estimateTokens(shown?.text ?? ""));
+    const whole = (options.sizes ?? groupSizes({ view })).reduce((sum, size) => sum + size, 0) + Math.max(estimateTokens(render()), estimateTokens(shown?.text ?? ""));
     if (whole > options.budget) budget = options.budget;
   }
   const { keepRecent, replaceBatchTokens } = deps.options.memory;

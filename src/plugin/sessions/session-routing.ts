@@ -2,7 +2,7 @@ import type { InteractionGroup } from "../../core/interaction-groups.js";
 import { toInteractionGroups } from "../../core/interaction-groups.js";
 import { maySettle, settlementsOf } from "../../core/routing/edit-evidence.js";
 import { type FoldedEvidence, newEvidence } from "../../core/routing/group-evidence.js";
-import { evidenceTasks } from "../../core/routing/group-tasks.js";
+import { evidenceTasks, type GroupTask, groupTasks } from "../../core/routing/group-tasks.js";
 import {
   confirmRequest,
   isSettled,
@@ -35,9 +35,12 @@ export interface SessionRouting {
   /**
    * Inside a store step (a model call's): folds what the groups of the call show (request
    * texts, finished tool calls) into the router's index, each piece once, so routing the next
-   * request needs no second read of the history.
+   * request needs no second read of the history. A turn settled by its edits is relabelled or
+   * confirmed first, in the session's state, so the call that learns it already shows it.
+   * Returns where each group belongs under the ledger as it now stands (the call's view reuses
+   * it), or undefined when it learned nothing (a sub-agent session).
    */
-  learn(session: StoredSession, groups: readonly InteractionGroup[]): Promise<void>;
+  learn(session: StoredSession, groups: readonly InteractionGroup[]): Promise<readonly GroupTask[] | undefined>;
   /**
    * `/rcm move`: the requests now belong to `target`; stored as decisions with reason "user",
    * sure evidence folded back into the index, so later requests route with them. The records
@@ -150,11 +153,13 @@ export function createSessionRouting(deps: {
    * work stays out until its edits or the user settle it. `ended`: groups before this
    * position belong to finished turns (by default, those before the latest request).
    */
-  const fold = (session: StoredSession, indexed: RoutingIndex, groups: readonly InteractionGroup[], ended?: number): void => {
+  const fold = (session: StoredSession, indexed: RoutingIndex, groups: readonly InteractionGroup[], ended?: number): GroupTask[] => {
     const latest = ended ?? groups.findLastIndex((group) => group.kind === "request");
     const current = settle(session, groups, latest) ?? indexed;
     current.seen = groups;
-    const tasks = evidenceTasks(groups, session.state.ledger, threshold);
+    // Resolved once, under the ledger as settled: the evidence's tasks, and the call view's.
+    const where = groupTasks(groups, session.state.ledger);
+    const tasks = evidenceTasks(groups, session.state.ledger, threshold, where);
     groups.forEach((group, position) => {
       if (current.finished.has(group.id)) return;
       const task = tasks[position];
@@ -163,6 +168,7 @@ export function createSessionRouting(deps: {
       }
       if (position < latest) current.finished.add(group.id);
     });
+    return where;
   };
 
   /**
@@ -176,8 +182,13 @@ export function createSessionRouting(deps: {
     // Only a turn that just ended can be settled, and most cannot: the walk over the whole history is skipped then.
     const { ledger: current } = session.state;
     const finished = indexes.get(session)?.finished;
-    const ended = groups.filter((group, position) => position < latest && !finished?.has(group.id));
-    if (!ended.some((group) => maySettle({ group, ledger: current, threshold }))) return undefined;
+    const end = Math.min(latest, groups.length);
+    let settles = false;
+    for (let position = 0; position < end && !settles; position += 1) {
+      const group = groups[position];
+      settles = group !== undefined && !finished?.has(group.id) && maySettle({ group, ledger: current, threshold });
+    }
+    if (!settles) return undefined;
     const settlements = settlementsOf({ groups, ledger: current, threshold, finishedBefore: latest });
     if (settlements.length === 0) return undefined;
     let ledger = current;
@@ -250,8 +261,8 @@ export function createSessionRouting(deps: {
         return { entry: routed.entry, task: routed.task, previous, ledger: routed.ledger };
       }),
     async learn(session, groups) {
-      if (session.subagent) return;
-      fold(session, await indexOf(session), groups);
+      if (session.subagent) return undefined;
+      return fold(session, await indexOf(session), groups);
     },
     move: (sessionID, move) =>
       store.step(sessionID, async (session) => {
