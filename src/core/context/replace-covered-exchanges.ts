@@ -118,7 +118,18 @@ export function replaceCoveredExchanges(options: {
   });
   const compaction = groups.findLast((group, position) => inContext[position] && group.kind === "compaction");
   const kept = (index: number) => index >= 0 && !options.plan.dropped.has(index);
-  const positionOf = (messageID: string) => messages.findIndex((message) => message.info.id === messageID);
+  // Each id looked up once (the request's position is its group's first message's).
+  const positions = new Map<string, number>();
+  const requestAt = groups[active.position]?.indices[0];
+  if (active.inView && requestAt !== undefined && messages[requestAt]?.info.id === active.requestID) positions.set(active.requestID, requestAt);
+  const positionOf = (messageID: string): number => {
+    let position = positions.get(messageID);
+    if (position === undefined) {
+      position = messages.findIndex((message) => message.info.id === messageID);
+      positions.set(messageID, position);
+    }
+    return position;
+  };
   const replaceable = candidates.map((candidate) => candidate.id);
   const reused = reusableCut({ shown, task: active.task, compaction: compaction?.id, replaceable, ledger: options.ledger, inView: (id) => kept(positionOf(id)) });
   const summaryLacks = compaction !== undefined && !summaryCarries(view, record);
