@@ -2,7 +2,6 @@
 
 import { renderProgress } from "../bench/render-progress.js";
 import type { BenchProgress } from "../bench/run-bench.js";
-import { RcmError } from "../errors/rcm-error.js";
 
 /** What a bench command needs while it runs: the Ctrl-C signal and where progress goes. */
 export interface BenchIo {
@@ -32,12 +31,10 @@ export async function withBenchIo(work: (io: BenchIo) => Promise<string>): Promi
   }
 }
 
-/** Exactly one positional argument, the run directory. */
-export function single(positionals: readonly string[], command: string): string {
-  const [dir, ...extra] = positionals;
-  if (dir === undefined || extra.length > 0) throw new RcmError("usage", `${command} takes exactly one run directory`);
-  return dir;
-}
-
 export const RUN_DIR = { type: "positional", required: true, description: "<run dir>: a bench run's directory" } as const;
+
+/** The misuse of a command that takes exactly one run directory. */
+export function oneRunDir(command: string): () => string {
+  return () => `${command} takes exactly one run directory`;
+}
 

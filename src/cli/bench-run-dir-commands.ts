@@ -4,21 +4,20 @@ import { join, resolve } from "node:path";
 import { mergeRuns } from "../bench/merge-runs.js";
 import { rebuildReport } from "../bench/report/rebuild-report.js";
 import { rescoreRun } from "../bench/rescore-run.js";
-import { RcmError } from "../errors/rcm-error.js";
-import { RUN_DIR, single, withBenchIo } from "./bench-io.js";
+import { oneRunDir, RUN_DIR, withBenchIo } from "./bench-io.js";
 import { defineCli } from "./declare.js";
 
 export const merge = defineCli({
   name: "merge",
   description: "Combine the shards of one run into one results.jsonl and report; refuses runs of different suites or settings, and an incomplete set of shards.",
   missing: "bench merge needs <run dirs...> --out <dir>",
+  misuse: () => "bench merge needs <run dirs...> --out <dir>",
   args: {
     runs: { type: "positional", required: true, variadic: true, description: "<run dirs...>: the shards" },
     out: { type: "string", required: true, valueHint: "dir", description: "the merged run" },
     partial: { type: "boolean", description: "merge although a shard is missing or unfinished (run.json and the report's title say what is missing)" },
   },
   async run(args) {
-    if (args.runs.length === 0) throw new RcmError("usage", "bench merge needs <run dirs...> --out <dir>");
     return withBenchIo(async () => {
       const merged = await mergeRuns({ runs: args.runs, out: args.out, partial: args.partial });
       const partial = merged.missing.length > 0 ? `PARTIAL: ${merged.missing.join("; ")}\n` : "";
@@ -31,16 +30,15 @@ export const score = defineCli({
   name: "score",
   description: "Re-score every session of a run: its focus checkout where the run kept it (--keep), else its focus.patch.",
   args: { run: RUN_DIR },
-  run: async (args) => {
-    const dir = resolve(single(args._, "bench score"));
-    return withBenchIo(async () => `${await rescoreRun(dir)}\n`);
-  },
+  misuse: oneRunDir("bench score"),
+  run: (args) => withBenchIo(async () => `${await rescoreRun(resolve(args.run))}\n`),
 });
 
 /** `bench report <run>` (also `opencode-rcm report`): rewrites report.md and report.html. */
 export const reportCommand = defineCli({
   name: "report",
   description: "Rebuild report.md and report.html (charts, no network) from results.jsonl (also: opencode-rcm report <run dir>).",
+  misuse: oneRunDir("report"),
   args: {
     run: RUN_DIR,
     "cache-read-price": {
@@ -52,9 +50,8 @@ export const reportCommand = defineCli({
     },
   },
   async run(args) {
-    const dir = resolve(single(args._, "report"));
     return withBenchIo(async () => {
-      const written = await rebuildReport(dir, { cacheReadPrice: args["cache-read-price"] });
+      const written = await rebuildReport(resolve(args.run), { cacheReadPrice: args["cache-read-price"] });
       return `${written.markdown}\n${written.html}\n`;
     });
   },

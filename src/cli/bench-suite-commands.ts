@@ -10,8 +10,7 @@ import { importReports } from "../bench/swebench/import-reports.js";
 import { importSwebench } from "../bench/swebench/import-swebench.js";
 import { exportPredictions } from "../bench/swebench/predictions.js";
 import { MODES } from "../config/options-schema.js";
-import { RcmError } from "../errors/rcm-error.js";
-import { RUN_DIR, single, withBenchIo } from "./bench-io.js";
+import { oneRunDir, RUN_DIR, withBenchIo } from "./bench-io.js";
 import { defineCli, mustBeEither, mustBeOneOf } from "./declare.js";
 
 export const checkCommand = defineCli({
@@ -24,6 +23,7 @@ export const checkCommand = defineCli({
     "every PASS_TO_PASS passes; with the reference patch too every one passes; the test command runs every one.",
     "Prints one line per problem (<file>[:<line>]: <field>: <problem>) and a summary; exit status 1 when there are problems.",
   ].join("\n"),
+  misuse: () => "bench check takes exactly one suite directory",
   args: {
     suite: { type: "positional", required: true, description: "<suite dir>: the suite to check" },
     cheap: { type: "boolean", description: "only the cheap checks: no checkout, no tests" },
@@ -32,13 +32,11 @@ export const checkCommand = defineCli({
     json: { type: "boolean", description: "print the check as JSON" },
   },
   async run(args) {
-    const [dir, ...extra] = args._;
-    if (dir === undefined || extra.length > 0) throw new RcmError("usage", "bench check takes exactly one suite directory");
     const level: CheckLevel = args.cheap ? "cheap" : "full";
     const tasks = args.tasks?.split(",").map((id) => id.trim()).filter((id) => id !== "");
     let problems = 0;
     const status = await withBenchIo(async ({ signal }) => {
-      const suite = await loadSuite(resolve(dir));
+      const suite = await loadSuite(resolve(args.suite));
       const check = await checkSuite({
         suite,
         level,
@@ -112,21 +110,19 @@ export const exportPredictionsCommand = defineCli({
     mode: { type: "enum", options: MODES, description: "only this mode", invalid: mustBeOneOf("not") },
     condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeEither },
   },
-  async run(args) {
-    const dir = single(args._, "bench export-predictions");
-    return withBenchIo(async () => `${(await exportPredictions({ run: dir, mode: args.mode, condition: args.condition })).join("\n")}\n`);
-  },
+  misuse: oneRunDir("bench export-predictions"),
+  run: (args) => withBenchIo(async () => `${(await exportPredictions({ run: args.run, mode: args.mode, condition: args.condition })).join("\n")}\n`),
 });
 
 export const importReportsCommand = defineCli({
   name: "import-reports",
   description: "Read the harness's report.json files back into results.jsonl and report.md.",
   args: { run: RUN_DIR, reports: { type: "positional", required: true, description: "<harness logs dir>: SWE-bench's run_evaluation logs" } },
+  misuse: () => "bench import-reports needs <run dir> <harness logs dir>",
   async run(args) {
-    const [dir, reports, ...extra] = args._;
-    if (dir === undefined || reports === undefined || extra.length > 0) throw new RcmError("usage", "bench import-reports needs <run dir> <harness logs dir>");
+    const dir = args.run;
     return withBenchIo(async () => {
-      const summary = await importReports({ run: dir, reports });
+      const summary = await importReports({ run: dir, reports: args.reports });
       const unmatched = summary.unmatched.map((file) => `warning: no result of this run for ${file}`);
       return `${[...unmatched, `${summary.updated} results updated from ${summary.reports} report.json files; ${join(resolve(dir), "report.md")} rebuilt`].join("\n")}\n`;
     });

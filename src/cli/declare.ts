@@ -1,15 +1,15 @@
-import { parseArgs, stripVTControlCharacters } from "node:util";
-import { type ArgsDef, type CommandDef, defineCommand, renderUsage } from "citty";
+import { parseArgs as checkArgs, stripVTControlCharacters } from "node:util";
+import { type ArgsDef, type CommandDef, defineCommand, type ParsedArgs, renderUsage, runCommand } from "citty";
 import { RcmError } from "../errors/rcm-error.js";
 
 /**
- * A command's arguments, declared once: the help is rendered from these (with citty's
- * renderUsage) and the command line is parsed and checked against them. Parsing is node:util's
- * strict parseArgs (citty's own parser accepts unknown options, and this CLI rejects them);
- * allowed values, numbers and required options are checked here, in the declaration order
- * (required options first), each with its declared message.
+ * A command's arguments, declared once: citty renders the help from them and parses the command
+ * line (runCommand), and they check what citty lets through: unknown options and missing values
+ * (node:util's strict parseArgs, whose messages the CLI has always printed), required options,
+ * allowed values and numbers, in the declaration order (required options first), each with its
+ * declared message, and the positional arguments.
  */
-export type ArgSpec = FlagSpec | TextSpec | ChoiceSpec | ListSpec | NumberSpec | PositionalSpec;
+export type ArgSpec = FlagSpec | TextSpec | ChoiceSpec | NumberSpec | PositionalSpec;
 
 /** `--name`, off unless given. */
 interface FlagSpec {
@@ -29,22 +29,13 @@ interface TextSpec {
 /** What a bad value prints: the option (`--mode`), the allowed values and the value given. */
 export type Invalid = (flag: string, options: readonly string[], value: string) => string;
 
-/** `--name <one of options>`. */
+/** `--name <one of options>` (enum), or `--name a,b`, a comma-separated list of them (list; the default written the same way). */
 interface ChoiceSpec {
-  type: "enum";
+  type: "enum" | "list";
   description: string;
   options: readonly string[];
   default?: string;
-  invalid: Invalid;
-}
-
-/** `--name a,b`: a comma-separated list of options (the default written the same way). */
-interface ListSpec {
-  type: "list";
-  description: string;
-  options: readonly string[];
-  default?: string;
-  /** The message for one unknown item. */
+  /** The message for a value (an item of a list) that is none of the options. */
   invalid: Invalid;
 }
 
@@ -60,13 +51,19 @@ interface NumberSpec {
   meaning?: string;
 }
 
-/** An argument without a dash; the command checks how many it got (its messages say what they are). */
+/**
+ * An argument without a dash, taken in the declaration order: a required one always, an optional
+ * one only when more are given than the required ones after it need (and its `pattern` matches),
+ * a variadic one what those leave. A missing required one, a required one's (last) value that
+ * does not match its `pattern`, and one too many are the command's `misuse`.
+ */
 interface PositionalSpec {
   type: "positional";
   description: string;
   required?: boolean;
   /** Takes the rest of the positional arguments. */
   variadic?: boolean;
+  pattern?: RegExp;
 }
 
 export type ArgSpecs = Record<string, ArgSpec>;
@@ -91,8 +88,8 @@ type ValueOf<A extends ArgSpec> = A extends FlagSpec
             ? string
             : string | undefined;
 
-/** The parsed command line: each declared argument's value, and every positional argument in `_`. */
-export type Parsed<T extends ArgSpecs> = { -readonly [K in keyof T]: ValueOf<T[K]> } & { _: string[] };
+/** The parsed command line: each declared argument's value. */
+export type Parsed<T extends ArgSpecs> = { -readonly [K in keyof T]: ValueOf<T[K]> };
 
 /** A command: what it does (one line; `details` for more), its arguments, and what it runs. */
 export interface Command<T extends ArgSpecs = ArgSpecs> {
@@ -106,6 +103,8 @@ export interface Command<T extends ArgSpecs = ArgSpecs> {
    * for the first one missing.
    */
   missing?: string;
+  /** The message when the positional arguments `given` do not fit the declared ones. */
+  misuse?: (given: readonly string[]) => string;
   /** Writes the command's output; returns the exit status (0 when nothing is returned). */
   run(args: Parsed<T>): Promise<number | undefined>;
 }
@@ -126,49 +125,59 @@ export function isGroup(command: Command | CommandGroup): command is CommandGrou
   return "subCommands" in command;
 }
 
-/** The values of `argv` for `command` (called as `path`, e.g. "bench run"), or a usage error. */
-export function parseDeclared<T extends ArgSpecs>(command: Command<T>, path: string, argv: readonly string[]): Parsed<T> {
-  const specs = Object.entries(command.args) as [string, ArgSpec][];
-  const options: Record<string, { type: "string" | "boolean" }> = {};
-  for (const [name, spec] of specs) if (spec.type !== "positional") options[name] = { type: spec.type === "boolean" ? "boolean" : "string" };
-  const positionals = specs.filter(([, spec]) => spec.type === "positional");
-  // Thrown as node:util's TypeError (ERR_PARSE_ARGS_*): the CLI prints it as a usage error.
-  const parsed = parseArgs({ args: [...argv], options, allowPositionals: positionals.length > 0, strict: true });
-  const given = parsed.values as Record<string, string | boolean | undefined>;
-
+/** Runs `command` (called as `path`, e.g. "bench run") on `argv` with citty's runner; returns the exit status. */
+export async function runDeclared(command: Command, path: string, argv: readonly string[]): Promise<number> {
+  const specs = Object.entries(command.args);
+  // What citty parses: the options, each a string but the flags, with its default; the declarations check the rest.
+  const options: Record<string, { type: "boolean" } | { type: "string"; default?: string }> = {};
   for (const [name, spec] of specs) {
-    if (spec.type === "string" && spec.required && given[name] === undefined) {
-      throw new RcmError("usage", command.missing ?? `${path} needs --${name} <${spec.valueHint ?? "value"}>`);
-    }
+    if (spec.type === "boolean") options[name] = { type: "boolean" };
+    else if (spec.type !== "positional") options[name] = { type: "string", ...(spec.default === undefined ? {} : { default: String(spec.default) }) };
   }
-  const values: Record<string, unknown> = { _: parsed.positionals };
-  for (const [name, spec] of specs) {
-    const text = given[name];
-    if (spec.type === "positional") continue;
-    if (spec.type === "boolean") values[name] = text === true;
-    else if (spec.type === "string") values[name] = text ?? spec.default;
-    else if (spec.type === "enum") values[name] = choice(name, spec, typeof text === "string" ? text : spec.default);
-    else if (spec.type === "list") values[name] = list(name, spec, typeof text === "string" ? text : spec.default);
-    else values[name] = typeof text === "string" ? number(name, spec, text) : spec.default;
-  }
-  let rest = [...parsed.positionals];
-  for (const [name, spec] of positionals) {
-    if (spec.type !== "positional") continue;
-    values[name] = spec.variadic ? rest : rest[0];
-    rest = spec.variadic ? [] : rest.slice(1);
-  }
-  return values as Parsed<T>;
+  // citty accepts unknown options and missing values; node:util's strict parseArgs throws its ERR_PARSE_ARGS_* (a usage error).
+  checkArgs({ args: [...argv], options, allowPositionals: specs.some(([, spec]) => spec.type === "positional"), strict: true });
+  const { result } = await runCommand(defineCommand({ args: options, run: ({ args }) => command.run(checked(command, path, args)) }), { rawArgs: [...argv] });
+  return (result as number | undefined) ?? 0;
 }
 
-function choice(name: string, spec: ChoiceSpec, value: string | undefined): string | undefined {
-  if (value !== undefined && !spec.options.includes(value)) throw new RcmError("usage", spec.invalid(`--${name}`, spec.options, value));
-  return value;
+/** The declared values of what citty parsed, or the first usage problem. */
+function checked(command: Command, path: string, parsed: ParsedArgs): Parsed<ArgSpecs> {
+  const specs = Object.entries(command.args);
+  const missing = specs.find(([name, spec]) => spec.type === "string" && spec.required && parsed[name] === undefined);
+  if (missing) throw new RcmError("usage", command.missing ?? `${path} needs --${missing[0]} <${(missing[1] as TextSpec).valueHint ?? "value"}>`);
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of specs) {
+    const text = parsed[name] as string | boolean | undefined;
+    // citty reads `--no-x` as x = false.
+    if (spec.type === "boolean") values[name] = text === true || (name.startsWith("no-") && parsed[name.slice(3)] === false);
+    else if (spec.type === "string") values[name] = text;
+    else if (spec.type === "enum" || spec.type === "list") values[name] = choices(name, spec, text as string | undefined);
+    else if (spec.type === "number") values[name] = text === undefined ? undefined : number(name, spec, text as string);
+  }
+  return { ...values, ...positionals(command, parsed._) } as Parsed<ArgSpecs>;
 }
 
-function list(name: string, spec: ListSpec, text: string | undefined): string[] | undefined {
-  if (text === undefined) return undefined;
-  const items = text.split(",").map((item) => item.trim());
-  for (const item of items) if (!spec.options.includes(item)) throw new RcmError("usage", spec.invalid(`--${name}`, spec.options, item));
+/** The positional arguments `given`, by name, as declared (see PositionalSpec). */
+function positionals(command: Command, given: readonly string[]): Record<string, string | string[] | undefined> {
+  const declared = Object.entries(command.args).flatMap(([name, spec]) => (spec.type === "positional" ? [{ name, ...spec }] : []));
+  const misuse = () => new RcmError("usage", command.misuse?.(given) ?? `${command.name} takes no more arguments, got ${given.join(" ")}`);
+  const rest = [...given];
+  const values: Record<string, string | string[] | undefined> = {};
+  for (const [index, spec] of declared.entries()) {
+    const surplus = rest.length - declared.slice(index + 1).filter((later) => later.required).length;
+    if (spec.variadic) values[spec.name] = rest.splice(0, Math.max(0, surplus));
+    else if (spec.required || (surplus > 0 && (spec.pattern?.test(rest[0] as string) ?? true))) values[spec.name] = rest.shift();
+    const last = [values[spec.name]].flat().at(-1);
+    if (spec.required && (last === undefined || spec.pattern?.test(last) === false)) throw misuse();
+  }
+  if (rest.length > 0) throw misuse();
+  return values;
+}
+
+/** The value of an enum, the items of a list; a value (an item) none of the options is a usage error. */
+function choices(name: string, spec: ChoiceSpec, text: string | undefined): string | string[] | undefined {
+  const items = spec.type === "list" ? text?.split(",").map((item) => item.trim()) : text;
+  for (const item of [items ?? []].flat()) if (!spec.options.includes(item)) throw new RcmError("usage", spec.invalid(`--${name}`, spec.options, item));
   return items;
 }
 
@@ -205,12 +214,13 @@ function cittyCommand(command: Command | CommandGroup, version: string): Command
   const args: ArgsDef = {};
   for (const [name, spec] of Object.entries(command.args)) {
     const { description } = spec;
+    const fallback = spec.type === "boolean" || spec.type === "positional" || spec.default === undefined ? {} : { default: String(spec.default) };
     if (spec.type === "positional") args[name] = { type: "positional", description, required: spec.required === true };
     else if (spec.type === "boolean") args[name] = { type: "boolean", description };
-    else if (spec.type === "enum") args[name] = { type: "enum", description, options: [...spec.options], ...(spec.default === undefined ? {} : { default: spec.default }) };
-    else if (spec.type === "list") args[name] = { type: "string", description, valueHint: spec.options.join(","), ...(spec.default === undefined ? {} : { default: spec.default }) };
-    else if (spec.type === "number") args[name] = { type: "string", description, valueHint: spec.integer ? "n" : "number", ...(spec.default === undefined ? {} : { default: String(spec.default) }) };
-    else args[name] = { type: "string", description, valueHint: spec.valueHint ?? "value", required: spec.required === true, ...(spec.default === undefined ? {} : { default: spec.default }) };
+    else if (spec.type === "number") args[name] = { type: "string", description, valueHint: spec.integer ? "n" : "number", ...fallback };
+    else if (spec.type === "string") args[name] = { type: "string", description, valueHint: spec.valueHint ?? "value", required: spec.required === true, ...fallback };
+    else if (spec.type === "enum") args[name] = { type: "enum", description, options: [...spec.options], ...fallback };
+    else args[name] = { type: "string", description, valueHint: spec.options.join(","), ...fallback };
   }
   return defineCommand({ meta: { name: command.name, description: command.description, version }, args });
 }

@@ -1,7 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_OPTIONS, ROUTERS } from "../config/options-schema.js";
-import { RcmError } from "../errors/rcm-error.js";
 import { packageRoot } from "../kit/package-root.js";
 import { renderMemoryEval, runMemoryEval } from "../memory-eval/run-memory-eval.js";
 import { TASK_IDS } from "../route-eval/evaluate-routing.js";
@@ -65,13 +64,13 @@ export const memoryEvalCommand = defineCli({
   name: "memory-eval",
   description: "Score the extractive memory updater's constraints against labelled requirement clauses.",
   details: "The labelled clauses: fixtures/requirements. Precision and recall per clause, per file.",
+  misuse: () => "memory-eval takes one or more files (or directories) of labelled requests",
   args: {
     paths: { type: "positional", variadic: true, required: true, description: "<file.jsonl | directory>...: labelled requests" },
     json: { type: "boolean", description: "print {requests, gold, predicted, matched, precision, recall}" },
     verbose: { type: "boolean", description: "list every missed and extra clause" },
   },
   async run(args) {
-    if (args.paths.length === 0) throw new RcmError("usage", "memory-eval takes one or more files (or directories) of labelled requests");
     const evaluation = await runMemoryEval(args.paths);
     process.stdout.write(`${args.json ? JSON.stringify(evaluation.total) : renderMemoryEval(evaluation, { verbose: args.verbose })}\n`);
     return 0;

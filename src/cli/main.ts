@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { messageOf } from "../errors/message-of.js";
 import { ERROR_CODES, type ErrorCode, RcmError } from "../errors/rcm-error.js";
 import { packageRoot } from "../kit/package-root.js";
 import { benchCommands, reportCommand } from "./bench-commands.js";
-import { type Command, type CommandGroup, isGroup, parseDeclared, renderHelp } from "./declare.js";
+import { type Command, type CommandGroup, isGroup, renderHelp, runDeclared } from "./declare.js";
 import { demoCommand } from "./demo-command.js";
 import { memoryEvalCommand, routeEvalCommand } from "./eval-commands.js";
 import { sessionCommands } from "./session-commands.js";
@@ -84,10 +85,6 @@ function groupedNames(): GroupedNames {
   return grouped;
 }
 
-async function runDeclared(command: Command, path: string, args: readonly string[]): Promise<number> {
-  return (await command.run(parseDeclared(command, path, args))) ?? 0;
-}
-
 async function printHelp(command: Command | CommandGroup, parent: string): Promise<number> {
   process.stdout.write(`${await renderHelp(command, { parent, version: await version(), color: process.stdout.isTTY === true })}\n`);
   return 0;
@@ -123,8 +120,7 @@ export function usageHint(argv: readonly string[]): string {
 export function asRcmError(error: unknown): RcmError {
   if (error instanceof RcmError) return error;
   if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return new RcmError("usage", parseArgsProblem(error.message));
-  const message = error instanceof Error ? error.message : String(error);
-  return new RcmError("internal", `${message} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`);
+  return new RcmError("internal", `${messageOf(error)} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`);
 }
 
 /** node:util's parseArgs message, without its advice on positionals that start with "-" (it reads as noise here). */

@@ -1,4 +1,3 @@
-import { RcmError } from "../errors/rcm-error.js";
 import { RCM_VERBS, type ReadVerb } from "../session-views/rcm-verbs.js";
 import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "../sessions-cli/session-commands.js";
 import { terminalChooser } from "./ask-session.js";
@@ -22,10 +21,11 @@ function scope(args: Parsed<typeof SCOPE>): SessionScope {
   return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env: process.env, choose: terminalChooser() };
 }
 
-/** At most one positional argument, the session. */
-function session(command: string, positionals: readonly string[]): string | undefined {
-  if (positionals.length > 1) throw new RcmError("usage", `${command} takes at most a session id, got ${positionals.join(" ")}`);
-  return positionals[0];
+const TASK = { type: "positional", required: true, description: "<task>: a task id (t2)" } as const;
+
+/** The misuse of `command`, which takes `what`: `status takes at most a session id, got a b`. */
+function takes(command: string, what: string): (given: readonly string[]) => string {
+  return (given) => `${command} takes ${what}, got ${given.join(" ") || "nothing"}`;
 }
 
 function print(text: string): number {
@@ -47,7 +47,8 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
       name: verb.name,
       description: `As /rcm ${verb.name} in the TUI: ${verb.help}.`,
       args: { session: SESSION, ...SCOPE },
-      run: async (args) => print(await readVerbCommand(scope(args), session(verb.name, args._), verb)),
+      misuse: takes(verb.name, "at most a session id"),
+      run: async (args) => print(await readVerbCommand(scope(args), args.session, verb)),
     });
   }
   return defineCli({
@@ -55,16 +56,12 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
     description: `As /rcm ${verb.name} in the TUI: ${verb.help}.`,
     args: {
       session: SESSION,
-      task: { type: "positional", required: true, description: "<task>: a task id (t2)" },
+      task: TASK,
       ...SCOPE,
       "as-model": { type: "boolean", description: "the record as the model gets it (its text, word for word), not as a person reads it" },
     },
-    async run(args) {
-      const positionals = args._;
-      const task = positionals.at(-1);
-      if (positionals.length > 2 || task === undefined) throw new RcmError("usage", `${verb.name} takes [<session>] <task>, got ${positionals.join(" ") || "nothing"}`);
-      return print(await readVerbCommand(scope(args), positionals.length === 2 ? positionals[0] : undefined, verb, task, args["as-model"] ? "model" : "person"));
-    },
+    misuse: takes(verb.name, "[<session>] <task>"),
+    run: async (args) => print(await readVerbCommand(scope(args), args.session, verb, args.task, args["as-model"] ? "model" : "person")),
   });
 }
 
@@ -72,28 +69,23 @@ export const moveSessionCommand = defineCli({
   name: "move",
   description: "Requests of the session belong to <task> (or a new task) from its next call on: the last one, or those named by number (3, 3 5, 3-5, 3.. for 3 and every later one; opencode-rcm status numbers them).",
   details: SAFE,
-  args: { session: SESSION, target: { type: "positional", required: true, description: "[requests] <task|new>: a task id (t2) or new" }, ...SCOPE },
-  async run(args) {
-    const positionals = [...args._];
-    const target = positionals.at(-1);
-    if (target === undefined || !/^(t\d+|new)$/i.test(target)) throw new RcmError("usage", `move takes [<session>] [requests] <task|new>, got ${positionals.join(" ") || "nothing"}: e.g. opencode-rcm move t2, or move 3.. t2`);
+  args: {
     // A first word that is no request number is the session.
-    const wanted = positionals.length > 1 && !/^#?\d/.test(positionals[0] ?? "") ? positionals.shift() : undefined;
-    return print(await moveCommand(scope(args), wanted, positionals));
+    session: { ...SESSION, pattern: /^(?!#?\d)/ },
+    target: { type: "positional", required: true, variadic: true, pattern: /^(t\d+|new)$/i, description: "[requests] <task|new>: a task id (t2) or new" },
+    ...SCOPE,
   },
+  misuse: (given) => `${takes("move", "[<session>] [requests] <task|new>")(given)}: e.g. opencode-rcm move t2, or move 3.. t2`,
+  run: async (args) => print(await moveCommand(scope(args), args.session, args.target)),
 });
 
 export const splitSessionCommand = defineCli({
   name: "split",
   description: "The task goes on in a new OpenCode session that starts with its memory record and its requests; the session routes no more requests to it.",
   details: SAFE,
-  args: { session: SESSION, task: { type: "positional", required: true, description: "<task>: a task id (t2)" }, ...SCOPE },
-  async run(args) {
-    const positionals = args._;
-    const task = positionals.at(-1);
-    if (positionals.length > 2 || task === undefined) throw new RcmError("usage", `split takes [<session>] <task>, got ${positionals.join(" ") || "nothing"}`);
-    return print(await splitCommand(scope(args), positionals.length === 2 ? positionals[0] : undefined, task));
-  },
+  args: { session: SESSION, task: TASK, ...SCOPE },
+  misuse: takes("split", "[<session>] <task>"),
+  run: async (args) => print(await splitCommand(scope(args), args.session, args.task)),
 });
 
 function switchSessionCommand(name: "off" | "on", description: string): Command {
@@ -102,7 +94,8 @@ function switchSessionCommand(name: "off" | "on", description: string): Command 
     description,
     details: SAFE,
     args: { session: SESSION, ...SCOPE },
-    run: async (args) => print(await switchCommand(scope(args), session(name, args._), name === "off")),
+    misuse: takes(name, "at most a session id"),
+    run: async (args) => print(await switchCommand(scope(args), args.session, name === "off")),
   });
 }
 

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { defineCli, parseDeclared, renderHelp } from "../../src/cli/declare.js";
+import { type ArgSpecs, defineCli, type Parsed, renderHelp, runDeclared } from "../../src/cli/declare.js";
+import { demoCommand } from "../../src/cli/demo-command.js";
+import { moveSessionCommand } from "../../src/cli/session-commands.js";
 import { MODES } from "../../src/config/options-schema.js";
 
 describe("a declared command", () => {
+  let parsed: Parsed<ArgSpecs> | undefined;
   const command = defineCli({
     name: "try",
     description: "A command to try.",
@@ -13,19 +16,49 @@ describe("a declared command", () => {
       json: { type: "boolean", description: "as JSON" },
       out: { type: "string", required: true, valueHint: "dir", description: "where" },
     },
-    run: async () => 0,
+    run: async (args) => {
+      parsed = args;
+      return 0;
+    },
+  });
+  const parseDeclared = async (name: string, argv: string[]) => {
+    await runDeclared(command, name, argv);
+    return parsed;
+  };
+
+  it("parses values with their defaults and types", async () => {
+    const args = await parseDeclared("try", ["a", "--out", "o", "b", "--count", "5"]);
+    expect(args).toEqual({ paths: ["a", "b"], mode: "full", count: 5, json: false, out: "o" });
   });
 
-  it("parses values with their defaults and types", () => {
-    const args = parseDeclared(command, "try", ["a", "--out", "o", "b", "--count", "5"]);
-    expect(args).toMatchObject({ paths: ["a", "b"], _: ["a", "b"], mode: "full", count: 5, json: false, out: "o" });
+  it("rejects unknown options, bad values and numbers, and missing required options with their messages", async () => {
+    await expect(parseDeclared("try", ["--out", "o", "--nope"])).rejects.toThrow("Unknown option '--nope'");
+    await expect(parseDeclared("try", ["--out", "o", "--mode", "x"])).rejects.toThrow(`--mode: x not in ${MODES.join("/")}`);
+    await expect(parseDeclared("try", ["--out", "o", "--count", "0.5"])).rejects.toThrow('--count must be an integer >= 1, got "0.5"');
+    await expect(parseDeclared("try", ["--mode", "x"])).rejects.toThrow("try needs --out <dir>");
   });
 
-  it("rejects unknown options, bad values and numbers, and missing required options with their messages", () => {
-    expect(() => parseDeclared(command, "try", ["--out", "o", "--nope"])).toThrow("Unknown option '--nope'");
-    expect(() => parseDeclared(command, "try", ["--out", "o", "--mode", "x"])).toThrow(`--mode: x not in ${MODES.join("/")}`);
-    expect(() => parseDeclared(command, "try", ["--out", "o", "--count", "0.5"])).toThrow('--count must be an integer >= 1, got "0.5"');
-    expect(() => parseDeclared(command, "try", ["--mode", "x"])).toThrow("try needs --out <dir>");
+  it("takes positional arguments as declared: a required one always, an optional one only when there are more (move)", async () => {
+    const given: unknown[] = [];
+    const move = defineCli({ ...moveSessionCommand, run: async (args) => given.push([args.session, args.target]) && 0 });
+    for (const argv of [["t2"], ["3..", "t2"], ["ses_1", "t2"], ["latest", "3", "#5", "new"], ["t3", "t2", "--dir", "d"]]) await runDeclared(move, "move", argv);
+    expect(given).toEqual([
+      [undefined, ["t2"]],
+      [undefined, ["3..", "t2"]],
+      ["ses_1", ["t2"]],
+      ["latest", ["3", "#5", "new"]],
+      ["t3", ["t2"]],
+    ]);
+    await expect(runDeclared(move, "move", [])).rejects.toThrow("move takes [<session>] [requests] <task|new>, got nothing: e.g.");
+    await expect(runDeclared(move, "move", ["s", "3", "x"])).rejects.toThrow("got s 3 x: e.g.");
+  });
+
+  it("reads a flag named no-x as given (citty reads --no-x as x = false)", async () => {
+    const flags: boolean[] = [];
+    const demo = defineCli({ ...demoCommand, run: async (args) => flags.push(args["no-debug"]) && 0 });
+    await runDeclared(demo, "demo", ["--no-debug"]);
+    await runDeclared(demo, "demo", ["--json"]);
+    expect(flags).toEqual([true, false]);
   });
 
   it("renders its help from the declarations", async () => {
