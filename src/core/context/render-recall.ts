@@ -1,3 +1,4 @@
+import { clip } from "../clip.js";
 import { CHARS_PER_TOKEN, estimateTokens } from "../memory/estimate-tokens.js";
 import type { GroupDigest, ToolCallDigest } from "../memory/group-digest.js";
 import type { LedgerTask } from "../routing/ledger.js";
@@ -95,14 +96,9 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** The text cut (with an ellipsis) to at most `tokens` estimated tokens. */
 function cutToTokens(text: string, tokens: number): string {
-  const chars = Math.max(0, Math.floor(tokens * CHARS_PER_TOKEN) - 1);
-  return text.length <= chars ? text : `${text.slice(0, chars)}…`;
+  return clip(text, Math.max(0, Math.floor(tokens * CHARS_PER_TOKEN) - 1), { ellipsisIs: "extra" });
 }
 
 function plural(count: number, noun: string): string {

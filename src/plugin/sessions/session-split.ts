@@ -3,6 +3,7 @@ import { toInteractionGroups } from "../../core/interaction-groups.js";
 import { splitSeed, taskRequestTexts } from "../../core/memory/split-seed.js";
 import type { MessageWithParts } from "../../core/messages.js";
 import { type LedgerTask, markSplit } from "../../core/routing/ledger.js";
+import { messageOf } from "../../errors/message-of.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore, StoredSession } from "./session-store.js";
@@ -63,7 +64,7 @@ export function createSessionSplit(deps: { store: SessionStore; source: SessionS
     await store.commit(session, { ...state, ledger: markSplit(state.ledger, id, created) });
     await logger.log("info", `split ${id} "${task.title}" out into session ${created}, seeded with ${record ? "its record and " : ""}${requests.length} requests`, { sessionID, newSessionID: created });
     // The split stands without a TUI to show it in.
-    await host.show(created).catch((error: unknown) => logger.log("warn", `could not show the split session in the TUI: ${error instanceof Error ? error.message : String(error)}`, { sessionID }));
+    await host.show(created).catch((error: unknown) => logger.log("warn", `could not show the split session in the TUI: ${messageOf(error)}`, { sessionID }));
     return { task, sessionID: created, title, requests: requests.length, record };
   };
 

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { CallReport } from "../../core/context/call-report.js";
+import { messageOf } from "../../errors/message-of.js";
 import { pendingIntents, removeInbox, removeIntents, type SessionIntent, sessionsWithInbox } from "../../store/session-inbox.js";
 import type { RecordCalls, SessionState } from "../../store/session-state-file.js";
 import { sessionStateFile } from "../../store/session-state-file.js";
@@ -158,7 +159,7 @@ export function createSessionStore(deps: {
               : await switchOff(session, intent.kind === "off");
         if (moot) await deps.logger.log("info", `dropped ${intent.kind} from the TUI or CLI: ${moot}`, { sessionID });
       } catch (error) {
-        await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI yet (kept for the next step): ${error instanceof Error ? error.message : String(error)}`, { sessionID });
+        await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI yet (kept for the next step): ${messageOf(error)}`, { sessionID });
         return;
       }
       await removeIntents([pending]);
@@ -211,7 +212,7 @@ export function createSessionStore(deps: {
       for (const sessionID of await sessionsWithInbox(deps.stateDir)) {
         if (!sessions.has(sessionID)) continue;
         await step(sessionID, () => undefined).catch((error: unknown) =>
-          deps.logger.log("warn", `could not apply changes from the TUI or CLI: ${error instanceof Error ? error.message : String(error)}`, { sessionID }),
+          deps.logger.log("warn", `could not apply changes from the TUI or CLI: ${messageOf(error)}`, { sessionID }),
         );
       }
     },
