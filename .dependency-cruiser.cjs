@@ -13,10 +13,12 @@ const FLOORS = [
   { name: "plug-in", folders: ["plugin", "tui"], why: "the installed plug-in's server and TUI parts (apart from each other: see below)" },
   { name: "scripted-model", folders: ["scripted-model"], why: "the offline model server the bench and the tests drive OpenCode with" },
   { name: "harness", folders: ["harness"], why: "starting the real OpenCode in private homes, for the bench, the demo and the tests" },
-  { name: "evaluations", folders: ["route-eval", "memory-eval", "redaction-eval"], why: "measuring the router, the memory and the redaction on labelled data" },
+  { name: "evaluations", folders: ["route-eval", "memory-eval"], why: "measuring the router and the memory on labelled data (route-eval, memory-eval)" },
   { name: "bench", folders: ["bench"], why: "the Switch-SWE driver: it reaches the plug-in only through OpenCode" },
   { name: "demo", folders: ["demo"], why: "the scripted demo session" },
   { name: "commands", folders: ["sessions-cli", "cli"], why: "the CLI's commands, on top of everything they run" },
+  // On top, so nothing shipped can import it; the package leaves dist/dev out.
+  { name: "dev", folders: ["dev"], why: "development only: fitting the router, generating and checking corpora, the redaction eval, writing the JSON schemas (for scripts/, never shipped)" },
 ];
 
 /** `^src/(a|b)/` */

@@ -4,7 +4,7 @@
 // Build first: npm run build.
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import { checkCorpus } from "../dist/route-eval/check-corpus.js";
+import { checkCorpus } from "../dist/dev/check-corpus.js";
 import { readLabelledSessionFiles } from "../dist/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..", "fixtures", "routing-corpus");

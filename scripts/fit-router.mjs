@@ -7,9 +7,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { fitRouterParameters } from "../dist/route-eval/fit/fit-router-parameters.js";
-import { fittingSessions } from "../dist/route-eval/fit/fitting-sessions.js";
-import { renderRouterParameters } from "../dist/route-eval/fit/render-router-parameters.js";
+import { fitRouterParameters } from "../dist/dev/fit/fit-router-parameters.js";
+import { fittingSessions } from "../dist/dev/fit/fitting-sessions.js";
+import { renderRouterParameters } from "../dist/dev/fit/render-router-parameters.js";
 import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..");

@@ -4,7 +4,7 @@
 // Build first: npm run build && node scripts/generate-sessions.mjs --seed 1 --sessions 60 > out.jsonl
 // then: node dist/cli.js route-eval out.jsonl
 import { parseArgs } from "node:util";
-import { generateSessions } from "../dist/route-eval/generate-sessions.js";
+import { generateSessions } from "../dist/dev/generate-sessions.js";
 
 const { values } = parseArgs({ options: { seed: { type: "string", default: "1" }, sessions: { type: "string", default: "60" } } });
 const seed = Number(values.seed);

@@ -5,8 +5,8 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { redactSecrets } from "../dist/core/redaction/redact-secrets.js";
+import { loadRedactionCorpus, scoreRedaction } from "../dist/dev/evaluate-redaction.js";
 import { packageRoot } from "../dist/kit/package-root.js";
-import { loadRedactionCorpus, scoreRedaction } from "../dist/redaction-eval/evaluate-redaction.js";
 
 const { values } = parseArgs({ options: { split: { type: "string", default: "all" }, verbose: { type: "boolean", default: false }, corpus: { type: "string" } } });
 if (!["train", "test", "all"].includes(values.split)) {

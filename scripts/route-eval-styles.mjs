@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_OPTIONS } from "../dist/config/options-schema.js";
 import { createLexicalRouter } from "../dist/core/routing/router.js";
+import { fitRouterParameters } from "../dist/dev/fit/fit-router-parameters.js";
+import { GENERATED_FIT, generatedForFit } from "../dist/dev/fit/fitting-sessions.js";
+import { GENERATED_STYLES, generateSessions } from "../dist/dev/generate-sessions.js";
 import { evaluateRouting } from "../dist/route-eval/evaluate-routing.js";
-import { fitRouterParameters } from "../dist/route-eval/fit/fit-router-parameters.js";
-import { GENERATED_FIT, generatedForFit } from "../dist/route-eval/fit/fitting-sessions.js";
-import { GENERATED_STYLES, generateSessions } from "../dist/route-eval/generate-sessions.js";
 import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..");

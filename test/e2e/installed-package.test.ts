@@ -9,10 +9,10 @@ import { createGitRepo } from "../../src/harness/git-repo.js";
 import { createIsolatedHome } from "../../src/harness/isolated-home.js";
 import { opencodeBinary } from "../../src/harness/opencode-binary.js";
 import { offlineConfig, type PluginEntry } from "../../src/harness/opencode-config.js";
-import { startTui } from "../../src/harness/tmux-tui.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { startTui } from "../support/tmux-tui.js";
 import { ASK, EVERYDAY_SCRIPT, replyOf } from "./support/everyday-session.js";
 
 const run = promisify(execFile);

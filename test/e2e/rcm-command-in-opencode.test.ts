@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RecordedEvent, recordEvents } from "../../src/harness/event-recorder.js";
 import { createGitRepo } from "../../src/harness/git-repo.js";
 import { prepareConfigDir } from "../../src/harness/isolated-home.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
@@ -9,6 +8,7 @@ import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { SessionStateSchema } from "../../src/store/session-state-file.js";
 import { sessionStatePath } from "../../src/store/state-dir.js";
+import { type RecordedEvent, recordEvents } from "../support/event-recorder.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { ASK, answers, EVERYDAY_SCRIPT, requestFor } from "./support/everyday-session.js";
 

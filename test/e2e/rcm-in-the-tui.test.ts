@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitRepo } from "../../src/harness/git-repo.js";
 import { createIsolatedHome } from "../../src/harness/isolated-home.js";
 import { offlineConfig } from "../../src/harness/opencode-config.js";
-import { startTui, type TuiSession } from "../../src/harness/tmux-tui.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { type ChatRequestBody, messageText, type Responder, startScriptedModel } from "../../src/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { startTui, type TuiSession } from "../support/tmux-tui.js";
 import { ASK, EVERYDAY_SCRIPT, replyOf, requestFor } from "./support/everyday-session.js";
 
 // The package as a user lists it: the same entry in opencode.json (server part) and tui.json (TUI part).

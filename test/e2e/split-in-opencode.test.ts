@@ -1,16 +1,16 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordEvents } from "../../src/harness/event-recorder.js";
 import { createGitRepo } from "../../src/harness/git-repo.js";
 import { createIsolatedHome } from "../../src/harness/isolated-home.js";
 import { offlineConfig } from "../../src/harness/opencode-config.js";
 import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { startTui } from "../../src/harness/tmux-tui.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { startScriptedModel } from "../../src/scripted-model/index.js";
 import { INTENT_TOAST_TITLE, postIntent } from "../../src/store/session-inbox.js";
+import { recordEvents } from "../support/event-recorder.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { startTui } from "../support/tmux-tui.js";
 import { ASK, answers, EVERYDAY_SCRIPT, replyOf, requestFor } from "./support/everyday-session.js";
 import { EXCHANGE_MARKS, firstRequestFor, fourTaskScript, REPO_FILES, REQUESTS, readState, waitForState } from "./support/four-tasks.js";
 

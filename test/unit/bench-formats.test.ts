@@ -3,11 +3,11 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFaithfulPlaybook } from "../../src/bench/agent/faithful-playbook.js";
 import { loadPlaybook } from "../../src/bench/agent/playbook.js";
-import { BENCH_SCHEMAS_DIR, renderBenchJsonSchemas } from "../../src/bench/bench-json-schemas.js";
-import { withResultFieldTable } from "../../src/bench/result-field-table.js";
 import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { loadSuite, loadTasks } from "../../src/bench/suite/load-suite.js";
 import type { Suite } from "../../src/bench/suite/schema.js";
+import { BENCH_SCHEMAS_DIR, renderBenchJsonSchemas } from "../../src/dev/schemas/bench-json-schemas.js";
+import { withResultFieldTable } from "../../src/dev/schemas/result-field-table.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

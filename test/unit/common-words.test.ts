@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isCommonWord } from "../../src/core/routing/common-words.js";
 import { contentWords } from "../../src/core/routing/signals.js";
+import { renderEverydayWords, type WordCount } from "../../src/dev/fit/render-everyday-words.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { renderEverydayWords, type WordCount } from "../../src/route-eval/fit/render-everyday-words.js";
 
 const require = createRequire(import.meta.url);
 const stem = (word: string) => contentWords(word)[0] ?? word;

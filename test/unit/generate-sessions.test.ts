@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GENERATED_STYLES, generateSessions } from "../../src/route-eval/generate-sessions.js";
+import { GENERATED_STYLES, generateSessions } from "../../src/dev/generate-sessions.js";
 import { type LabelledSession, LabelledSessionSchema, SHARED_LABEL } from "../../src/route-eval/labelled-sessions.js";
 
 const OPENINGS = new Set<string>(["issue-open", "chat-open", "explicit-new", "uncued-new"]);

@@ -3,10 +3,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROUTER_PARAMETERS } from "../../src/core/routing/router-parameters.js";
+import { checkCorpus } from "../../src/dev/check-corpus.js";
+import { fitRouterParameters } from "../../src/dev/fit/fit-router-parameters.js";
+import { fittingSessions } from "../../src/dev/fit/fitting-sessions.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { checkCorpus } from "../../src/route-eval/check-corpus.js";
-import { fitRouterParameters } from "../../src/route-eval/fit/fit-router-parameters.js";
-import { fittingSessions } from "../../src/route-eval/fit/fitting-sessions.js";
 import { readLabelledSessionFiles, } from "../../src/route-eval/labelled-sessions.js";
 
 const CORPUS = join(packageRoot(), "fixtures", "routing-corpus");

@@ -2,7 +2,7 @@ import { NEW_TASK_FEATURES, routingFeatures, SHARED_FEATURES, TASK_FEATURES } fr
 import { extractSignals } from "../../core/routing/signals.js";
 import { TaskIndex } from "../../core/routing/task-index.js";
 import { taskTitle } from "../../core/routing/task-title.js";
-import { type LabelledSession, SHARED_LABEL } from "../labelled-sessions.js";
+import { type LabelledSession, SHARED_LABEL } from "../../route-eval/labelled-sessions.js";
 import type { Choice } from "./conditional-logit.js";
 
 /** A training choice and the group (repository) it came from, for grouped cross-validation. */

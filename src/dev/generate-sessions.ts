@@ -1,8 +1,8 @@
+import { type LabelledRequest, type LabelledSession, SHARED_LABEL } from "../route-eval/labelled-sessions.js";
 import { drawTask, type SyntheticTask } from "./generate/draw-task.js";
 import { planSession } from "./generate/plan-session.js";
 import { type SeededRandom, seededRandom } from "./generate/seeded-random.js";
 import { writeRequest } from "./generate/write-request.js";
-import { type LabelledRequest, type LabelledSession, SHARED_LABEL } from "./labelled-sessions.js";
 
 export { GENERATED_STYLES, type GeneratedStyle } from "./generate/styles.js";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { ConfusionsSchema, FaithfulRulesSchema } from "./agent/faithful-playbook.js";
-import { PlaybookSchema } from "./agent/playbook.js";
-import { ResultLineSchema } from "./run-dir/result-line.js";
-import { SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "./suite/schema.js";
-import { TaskFileSchema } from "./suite/task-folder.js";
+import { ConfusionsSchema, FaithfulRulesSchema } from "../../bench/agent/faithful-playbook.js";
+import { PlaybookSchema } from "../../bench/agent/playbook.js";
+import { ResultLineSchema } from "../../bench/run-dir/result-line.js";
+import { SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "../../bench/suite/schema.js";
+import { TaskFileSchema } from "../../bench/suite/task-folder.js";
 
 /** One published JSON schema of a bench file: where it goes under `schemas/`, and the schema. */
 export interface BenchJsonSchema {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
+import { type LabelledSession, readLabelledSessions } from "../../route-eval/labelled-sessions.js";
 import { generateSessions } from "../generate-sessions.js";
-import { type LabelledSession, readLabelledSessions } from "../labelled-sessions.js";
 
 /**
  * Generated sessions that leave-one-style-out fits on (besides the corpus's train split), each

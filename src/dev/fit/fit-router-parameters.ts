@@ -4,9 +4,9 @@ import { decideLexically, type LexicalDecision } from "../../core/routing/lexica
 import type { Router } from "../../core/routing/router.js";
 import type { RouterParameters } from "../../core/routing/router-model.js";
 import { NEW_TASK_FEATURES, type NewTaskFeature, SHARED_FEATURES, type SharedFeature, TASK_FEATURES, type TaskFeature } from "../../core/routing/routing-features.js";
-import { evaluateRouting } from "../evaluate-routing.js";
-import type { LabelledSession } from "../labelled-sessions.js";
-import { reliabilityOf } from "../reliability.js";
+import { evaluateRouting } from "../../route-eval/evaluate-routing.js";
+import type { LabelledSession } from "../../route-eval/labelled-sessions.js";
+import { reliabilityOf } from "../../route-eval/reliability.js";
 import { type Choice, fitConditionalLogit } from "./conditional-logit.js";
 import { INTERCEPTS, PARAMETER_COUNT, trainingChoices } from "./training-choices.js";
 
