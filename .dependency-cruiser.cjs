@@ -16,7 +16,7 @@ const FLOORS = [
   { name: "evaluations", folders: ["route-eval", "memory-eval"], why: "measuring the router and the memory on labelled data (route-eval, memory-eval)" },
   { name: "bench", folders: ["bench"], why: "the Switch-SWE driver: it reaches the plug-in only through OpenCode" },
   { name: "demo", folders: ["demo"], why: "the scripted demo session" },
-  { name: "commands", folders: ["sessions-cli", "cli"], why: "the CLI's commands, on top of everything they run" },
+  { name: "commands", folders: ["cli"], why: "the CLI's commands (cli/sessions: the /rcm verbs from a shell), on top of everything they run" },
   // On top, so nothing shipped can import it; the package leaves dist/dev out.
   { name: "dev", folders: ["dev"], why: "development only: fitting the router, generating and checking corpora, the redaction eval, writing the JSON schemas (for scripts/, never shipped)" },
 ];

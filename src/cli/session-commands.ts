@@ -1,7 +1,7 @@
 import { RCM_VERBS, type ReadVerb } from "../session-views/rcm-verbs.js";
-import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "../sessions-cli/session-commands.js";
 import { terminalChooser } from "./ask-session.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
+import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "./sessions/session-verbs.js";
 
 /** Where the commands on the plug-in's stored sessions look (outside the TUI). */
 const SCOPE = {

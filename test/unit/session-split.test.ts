@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { splitCommand, statusCommand } from "../../src/cli/sessions/session-verbs.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { createSessionSplit, type SplitHost } from "../../src/plugin/sessions/session-split.js";
 import { createSessionStore } from "../../src/plugin/sessions/session-store.js";
-import { splitCommand, statusCommand } from "../../src/sessions-cli/session-commands.js";
 import { noteProject } from "../../src/store/project-file.js";
 import { pendingIntents, postIntent } from "../../src/store/session-inbox.js";
 import { resolveStateDir } from "../../src/store/state-dir.js";
