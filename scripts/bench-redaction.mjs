@@ -20,7 +20,11 @@ const { values } = parseArgs({ options: { runs: { type: "string", default: "60" 
 const RUNS = Number(values.runs);
 const TARGET_CHARS = 48_000;
 
-const read = (name) => readFileSync(join(packageRoot(), "fixtures", "secrets-world", name), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const read = (name) =>
+  readFileSync(join(packageRoot(), "fixtures", "secrets-world", name), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 function sessionRequest() {
   const dir = join(packageRoot(), "fixtures", "sessions");
@@ -76,10 +80,14 @@ if (values.child) {
   console.log(JSON.stringify(await measureBoth()));
 } else {
   const node = await measureBoth();
-  const bun = spawnSync(opencodeBinary(), [fileURLToPath(import.meta.url), "--child", "--runs", String(RUNS)], { env: { ...process.env, BUN_BE_BUN: "1" }, encoding: "utf8" });
+  const bun = spawnSync(opencodeBinary(), [fileURLToPath(import.meta.url), "--child", "--runs", String(RUNS)], {
+    env: { ...process.env, BUN_BE_BUN: "1" },
+    encoding: "utf8",
+  });
   if (bun.status !== 0) throw new Error(`bench-redaction under OpenCode's Bun failed: ${bun.stderr}`);
   const inBun = JSON.parse(bun.stdout.trim().split("\n").at(-1));
-  const row = (label, result) => `  ${label.padEnd(28)} ${String(result.chars).padStart(6)} chars   median ${result.median.toFixed(2).padStart(6)} ms   p90 ${result.p90.toFixed(2).padStart(6)} ms`;
+  const row = (label, result) =>
+    `  ${label.padEnd(28)} ${String(result.chars).padStart(6)} chars   median ${result.median.toFixed(2).padStart(6)} ms   p90 ${result.p90.toFixed(2).padStart(6)} ms`;
   console.log(`redaction of a ~12k-token aux request, ${RUNS} runs each (target: median <= 5 ms)`);
   console.log(row(`session, node ${process.versions.node}`, node.session));
   console.log(row("session, OpenCode's bun", inBun.session));

@@ -106,14 +106,9 @@ const capitalise = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** A task's own vocabulary, around `topics` (module `dir`, files under it, symbols). */
 function taskVocabulary(random, dir, topics) {
-  const files = random
-    .sample(FILE_ROLES, random.between(4, 6))
-    .map((role, position) => `${dir}/${topics[position % topics.length]}_${role}.ts`);
+  const files = random.sample(FILE_ROLES, random.between(4, 6)).map((role, position) => `${dir}/${topics[position % topics.length]}_${role}.ts`);
   files.push(`test/${dir.split("/").pop()}/${topics[0]}.test.ts`);
-  const symbols = topics.flatMap((topic) => [
-    `${random.pick(VERBS)}${capitalise(topic)}${random.pick(NOUNS)}`,
-    `${topic}_${random.pick(NOUNS).toLowerCase()}`,
-  ]);
+  const symbols = topics.flatMap((topic) => [`${random.pick(VERBS)}${capitalise(topic)}${random.pick(NOUNS)}`, `${topic}_${random.pick(NOUNS).toLowerCase()}`]);
   return { dir, files, symbols, topics };
 }
 
@@ -226,7 +221,9 @@ function benchRequest(random, vocabularies, current) {
   vocabularies.push(novelVocabulary(random, vocabularies.length + 1));
   const target = vocabularies.length - 1;
   const vocabulary = vocabularies[target];
-  const opener = random.chance(0.5) ? ["Separate issue:", random.pick(vocabulary.files)] : [`${capitalise(vocabulary.topics[0])} in`, random.pick(vocabulary.files)];
+  const opener = random.chance(0.5)
+    ? ["Separate issue:", random.pick(vocabulary.files)]
+    : [`${capitalise(vocabulary.topics[0])} in`, random.pick(vocabulary.files)];
   return { kind: "new issue", intended: target, text: sentence([...opener, ...words(random, vocabulary, random.between(16, 36))]) };
 }
 
@@ -378,8 +375,19 @@ async function createBenchHandler(ledger, messages, mode = "router") {
   const logger = { log: async () => {} };
   const stateDir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
   const sessionID = messages[0].info.sessionID;
-  await sessionStateFile(stateDir, sessionID).save({ sessionID, ledger, records: {}, memoryUpdates: [], off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
-  const source = { parentID: async () => undefined, messages: async () => messages, recentMessages: async (/** @type {string} */ _id, /** @type {number} */ limit) => messages.slice(-limit) };
+  await sessionStateFile(stateDir, sessionID).save({
+    sessionID,
+    ledger,
+    records: {},
+    memoryUpdates: [],
+    off: false,
+    saved: { calls: 0, routingTokens: 0, memoryTokens: 0 },
+  });
+  const source = {
+    parentID: async () => undefined,
+    messages: async () => messages,
+    recentMessages: async (/** @type {string} */ _id, /** @type {number} */ limit) => messages.slice(-limit),
+  };
   const store = createSessionStore({ stateDir, source, logger });
   const routing = createSessionRouting({ store, router: lexicalRouter, source, logger, threshold: THRESHOLD });
   const record = mode === "full" ? recordOfCurrentTask(messages, ledger) : undefined;
@@ -390,7 +398,19 @@ async function createBenchHandler(ledger, messages, mode = "router") {
     sessions: createSessionFlags(),
     store,
     routing,
-    ...(record ? { memory: { observe() {}, observeStep() {}, scheduleUpdate() {}, updateBeforeCompaction: async () => {}, recordFor: () => record, settled: async () => {}, forget() {} } } : {}),
+    ...(record
+      ? {
+          memory: {
+            observe() {},
+            observeStep() {},
+            scheduleUpdate() {},
+            updateBeforeCompaction: async () => {},
+            recordFor: () => record,
+            settled: async () => {},
+            forget() {},
+          },
+        }
+      : {}),
   });
   return { handler, remove: () => rm(stateDir, { recursive: true, force: true }) };
 }
@@ -403,13 +423,20 @@ function recordOfCurrentTask(messages, ledger) {
   const groups = toInteractionGroups(messages);
   const tasks = groupTasks(groups, ledger);
   const current = ledger.decisions[groups.findLast((group) => group.kind === "request").id].task;
-  const covered = groups.filter((_, position) => tasks[position]?.kind === "task" && tasks[position].task === current).map((group) => group.id).slice(0, -1);
+  const covered = groups
+    .filter((_, position) => tasks[position]?.kind === "task" && tasks[position].task === current)
+    .map((group) => group.id)
+    .slice(0, -1);
   const item = (n) => ({ text: `Edited src/module${n}.ts to handle case ${n}`, sources: [`call_${n}`] });
   return {
     version: 1,
     task: current,
     goal: "Make the exporter quote every field that needs it",
-    constraints: Array.from({ length: 8 }, (_, n) => ({ id: `c${n + 1}`, text: `The exporter must keep rule number ${n} from the review`, sources: [covered[0]] })),
+    constraints: Array.from({ length: 8 }, (_, n) => ({
+      id: `c${n + 1}`,
+      text: `The exporter must keep rule number ${n} from the review`,
+      sources: [covered[0]],
+    })),
     progress: Array.from({ length: 40 }, (_, n) => item(n)),
     pending: ["Handle newlines"],
     files: ["src/exporter.ts"],
@@ -507,7 +534,9 @@ function renderReport({ routing, transform }) {
       `${routing.asked.switch} switches, ${routing.asked["new issue"]} new issues; router stayed ${routing.decided.stay}, ` +
       `switched ${routing.decided.switch}, opened ${routing.decided.new}`,
   );
-  lines.push(`routing: index at the end holds ${routing.endTasks} tasks / ${thousands(routing.endGroups)} groups (started at ${routing.startTasks} / ${thousands(ROUTING.groups)})`);
+  lines.push(
+    `routing: index at the end holds ${routing.endTasks} tasks / ${thousands(routing.endGroups)} groups (started at ${routing.startTasks} / ${thousands(ROUTING.groups)})`,
+  );
   for (const size of transform) {
     const { selection } = size.pure;
     lines.push(
@@ -517,7 +546,9 @@ function renderReport({ routing, transform }) {
         `heap after building the history ${size.heapMB.toFixed(1)} MB`,
     );
   }
-  lines.push(`transform: ${TRANSFORM.iterations} timed calls per size after ${TRANSFORM.warmUp} warm-up, each on a fresh shallow copy; verdicts compare the median`);
+  lines.push(
+    `transform: ${TRANSFORM.iterations} timed calls per size after ${TRANSFORM.warmUp} warm-up, each on a fresh shallow copy; verdicts compare the median`,
+  );
   return lines.join("\n");
 }
 

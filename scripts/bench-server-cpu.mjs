@@ -89,7 +89,9 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 const SIDES = [
   ["native", []],
   ["plug-in", [[PLUGIN, OPTIONS]]],
-  ...(values.baseline ? [/** @type {[string, Array<[string, object]>]} */ (["baseline", [[join(values.baseline, "dist", "plugin", "index.js"), OPTIONS]]])] : []),
+  ...(values.baseline
+    ? [/** @type {[string, Array<[string, object]>]} */ (["baseline", [[join(values.baseline, "dist", "plugin", "index.js"), OPTIONS]]])]
+    : []),
 ];
 /** @type {Record<string, Array<{ cpu: number; wall: number; turnMs: number }>>} */
 const results = Object.fromEntries(SIDES.map(([label]) => [label, []]));
@@ -97,7 +99,9 @@ for (let index = 0; index < ROUNDS; index += 1) {
   for (const [label, plugins] of index % 2 === 0 ? SIDES : [...SIDES].reverse()) {
     const result = await round(label, plugins);
     results[label].push(result);
-    console.error(`round ${index + 1} ${label}: server CPU ${result.cpu.toFixed(2)} s, wall ${result.wall.toFixed(1)} s, median turn ${result.turnMs.toFixed(0)} ms`);
+    console.error(
+      `round ${index + 1} ${label}: server CPU ${result.cpu.toFixed(2)} s, wall ${result.wall.toFixed(1)} s, median turn ${result.turnMs.toFixed(0)} ms`,
+    );
   }
 }
 const native = median(results.native.map((r) => r.cpu));

@@ -25,9 +25,6 @@ export const CHECK_COMMAND = "python3 -m pytest -q -p no:cacheprovider tests/tes
 
 const FINALIZE = "finalize";
 
-
-
-
 /** The one non-test file a task's reference patch changes. */
 const sourceFile = (task) => patchFiles(task.patch).filter((path) => !isTestPath(path))[0] ?? "";
 const testFile = (task) => patchFiles(task.test_patch).filter((path) => isTestPath(path))[0] ?? "";
@@ -69,7 +66,8 @@ function sessionsFor(tasks) {
 function readme({ base, tasks, sessions }) {
   const taskRows = tasks.map((task) => `| \`${task.instance_id}\` | \`${sourceFile(task)}\` | \`${testFile(task)}\` |`);
   const sessionRows = sessions.map(
-    (session) => `| \`${session.session_id}\` | ${session.locality} | ${session.schedule.map((entry) => `${entry.task.slice(-1)}:${entry.stage}`).join(", ")} |`,
+    (session) =>
+      `| \`${session.session_id}\` | ${session.locality} | ${session.schedule.map((entry) => `${entry.task.slice(-1)}:${entry.stage}`).join(", ")} |`,
   );
   return `# bench-small
 
@@ -131,7 +129,8 @@ async function main() {
     const base = git(repo, home, ["rev-parse", "HEAD"]).trim();
     const tasks = await loadTasks(OUT_DIR);
     for (const task of tasks) {
-      if (task.base_commit !== base) throw new Error(`${task.instance_id}: base_commit ${task.base_commit} is not the bundle's base ${base}: update its task.json`);
+      if (task.base_commit !== base)
+        throw new Error(`${task.instance_id}: base_commit ${task.base_commit} is not the bundle's base ${base}: update its task.json`);
     }
     const sessions = sessionsFor(tasks);
     mkdirSync(OUT_DIR, { recursive: true });
@@ -143,6 +142,5 @@ async function main() {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
-
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

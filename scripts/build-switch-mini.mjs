@@ -38,7 +38,6 @@ function loadRepositories() {
     });
 }
 
-
 /** Commits a repository's files and writes its bundle; returns its base commit. */
 function buildRepository(repository, scratch) {
   const home = join(scratch, `${repository.name}-home`);
@@ -121,8 +120,10 @@ async function main() {
     const tasks = await loadTasks(OUT_DIR);
     for (const task of tasks) {
       const name = /^repos\/(\w+)\.bundle$/.exec(task.repo_bundle ?? "")?.[1];
-      if (name === undefined || bases[name] === undefined) throw new Error(`${task.instance_id}: repo_bundle "${task.repo_bundle}" is not one of the built bundles`);
-      if (task.base_commit !== bases[name]) throw new Error(`${task.instance_id}: base_commit ${task.base_commit} is not ${name}'s base ${bases[name]}: update its task.json`);
+      if (name === undefined || bases[name] === undefined)
+        throw new Error(`${task.instance_id}: repo_bundle "${task.repo_bundle}" is not one of the built bundles`);
+      if (task.base_commit !== bases[name])
+        throw new Error(`${task.instance_id}: base_commit ${task.base_commit} is not ${name}'s base ${bases[name]}: update its task.json`);
     }
     const { sessions, warnings } = makeSessions(tasks, { interruptions: 4, seed: 1 });
     if (warnings.length > 0) throw new Error(`make-sessions: ${warnings.join("; ")}`);

@@ -49,7 +49,17 @@ function script(repo) {
       id: `s${index}`,
       when: text,
       steps: [
-        { toolCalls: [{ name: "bash", arguments: { command: `python3 -c "print('\\n'.join('line%05d of ${index}: the ${TASKS[index % TASKS.length]} data' % i for i in range(${LINES})))"`, description: "Dump" } }] },
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              arguments: {
+                command: `python3 -c "print('\\n'.join('line%05d of ${index}: the ${TASKS[index % TASKS.length]} data' % i for i in range(${LINES})))"`,
+                description: "Dump",
+              },
+            },
+          ],
+        },
         // The task's own file: its edits anchor the task for the router.
         { toolCalls: [{ name: "write", arguments: { filePath: join(repo, `src/${TASKS[index % TASKS.length]}.py`), content: `# ${text}\n` } }] },
         { text: `Done ${index}.` },
@@ -78,12 +88,18 @@ async function run(mode) {
     return await withScriptedOpencode({ runDir: join(dir, "run"), directory: repo, script: script(repo), plugins }, async ({ client, model, prompt }) => {
       /** @type {Record<string, number[][]>} */
       const sessions = {};
-      for (const [condition, asks] of /** @type {const} */ ([["switched", SWITCHED], ["uninterrupted", UNINTERRUPTED]])) {
+      for (const [condition, asks] of /** @type {const} */ ([
+        ["switched", SWITCHED],
+        ["uninterrupted", UNINTERRUPTED],
+      ])) {
         const seen = (await model.requests()).length;
         const id = (await client.session.create({}, { throwOnError: true })).data.id;
         for (const text of asks) await prompt(id, text);
         // The agent's own calls (with tools); OpenCode's title generation is left out.
-        const calls = (await model.requests()).slice(seen).map((request) => /** @type {any} */ (request.body)).filter((body) => (body.tools ?? []).length > 0);
+        const calls = (await model.requests())
+          .slice(seen)
+          .map((request) => /** @type {any} */ (request.body))
+          .filter((body) => (body.tools ?? []).length > 0);
         sessions[condition] = calls.map(tokensOf);
       }
       return sessions;

@@ -82,8 +82,7 @@ try {
     const forgetful = readTree(join(OUT_DIR, "tasks", id, "checks", "forgetful"));
     const stages = playbook.tasks[id].stages;
     const allPass = (statuses) => [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS].every((test) => passes(statuses, test));
-    const someF2PFails = (statuses) =>
-      task.FAIL_TO_PASS.some((test) => !passes(statuses, test)) && task.PASS_TO_PASS.every((test) => passes(statuses, test));
+    const someF2PFails = (statuses) => task.FAIL_TO_PASS.some((test) => !passes(statuses, test)) && task.PASS_TO_PASS.every((test) => passes(statuses, test));
     /** @type {Array<[string, (dir: string) => void, (statuses: unknown) => boolean]>} */
     const variants = [
       ["base", () => {}, (s) => task.FAIL_TO_PASS.every((test) => !passes(s, test)) && task.PASS_TO_PASS.every((test) => passes(s, test))],

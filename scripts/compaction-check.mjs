@@ -11,14 +11,19 @@ import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
 import { packageRoot } from "../dist/kit/package-root.js";
 import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";
 
-const { values } = parseArgs({ options: { context: { type: "string", default: "12000" }, output: { type: "string", default: "1000" }, "timeout-s": { type: "string", default: "120" } } });
+const { values } = parseArgs({
+  options: { context: { type: "string", default: "12000" }, output: { type: "string", default: "1000" }, "timeout-s": { type: "string", default: "120" } },
+});
 const CONTEXT = Number(values.context);
 const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
 const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
 const TASKS = ["alpha", "beta", "gamma", "delta"];
 const ASKS = [];
 for (let round = 0; round < 3; round += 1) {
-  for (const task of TASKS) ASKS.push(`${round === 0 ? "New task" : `Back to ${task}`}: in src/${task}.py the ${task} helper must keep rule ${round + 1} (${task}-${round}); dump src/${task}.txt so I can check it.`);
+  for (const task of TASKS)
+    ASKS.push(
+      `${round === 0 ? "New task" : `Back to ${task}`}: in src/${task}.py the ${task} helper must keep rule ${round + 1} (${task}-${round}); dump src/${task}.txt so I can check it.`,
+    );
 }
 function script(repo) {
   return {
@@ -26,7 +31,11 @@ function script(repo) {
       id: `s${index}`,
       when: text,
       steps: [
-        { toolCalls: [{ name: "bash", arguments: { command: `python3 -c "print('\\n'.join('line%05d of ${index}' % i for i in range(400)))"`, description: "Dump" } }] },
+        {
+          toolCalls: [
+            { name: "bash", arguments: { command: `python3 -c "print('\\n'.join('line%05d of ${index}' % i for i in range(400)))"`, description: "Dump" } },
+          ],
+        },
         { toolCalls: [{ name: "write", arguments: { filePath: join(repo, `src/f${index}.py`), content: `# ${text}\n` } }] },
         { text: `Done ${index}.` },
       ],
@@ -41,23 +50,27 @@ async function run(label, plugins) {
   try {
     const repo = join(dir, "repo");
     await createGitRepo(repo, { "README.md": "# x\n", "src/__init__.py": "" });
-    return await withScriptedOpencode({ runDir: join(dir, "run"), directory: repo, script: script(repo), plugins, contextLimit: CONTEXT, outputLimit: Number(values.output) }, async ({ client, model }) => {
-      const id = (await client.session.create({}, { throwOnError: true })).data.id;
-      let finished = 0;
-      for (const text of ASKS) {
-        const timer = new Promise((resolve) => setTimeout(() => resolve("timeout"), TIMEOUT_MS));
-        const outcome = await Promise.race([client.session.prompt({ sessionID: id, parts: [{ type: "text", text }] }).then(() => "done"), timer]);
-        if (outcome === "timeout") {
-          await client.session.abort({ sessionID: id });
-          break;
+    return await withScriptedOpencode(
+      { runDir: join(dir, "run"), directory: repo, script: script(repo), plugins, contextLimit: CONTEXT, outputLimit: Number(values.output) },
+      async ({ client, model }) => {
+        const id = (await client.session.create({}, { throwOnError: true })).data.id;
+        let finished = 0;
+        for (const text of ASKS) {
+          const timer = new Promise((resolve) => setTimeout(() => resolve("timeout"), TIMEOUT_MS));
+          const outcome = await Promise.race([client.session.prompt({ sessionID: id, parts: [{ type: "text", text }] }).then(() => "done"), timer]);
+          if (outcome === "timeout") {
+            await client.session.abort({ sessionID: id });
+            break;
+          }
+          finished += 1;
         }
-        finished += 1;
-      }
-      const requests = await model.requests();
-      const lastUser = (/** @type {{ messages: Array<{ role: string; content?: unknown }> }} */ body) => body.messages.findLast((message) => message.role === "user")?.content;
-      const compactions = requests.filter((request) => isCompactionRequest(messageText(lastUser(/** @type {any} */ (request.body))))).length;
-      return { finished, compactions, calls: requests.length };
-    });
+        const requests = await model.requests();
+        const lastUser = (/** @type {{ messages: Array<{ role: string; content?: unknown }> }} */ body) =>
+          body.messages.findLast((message) => message.role === "user")?.content;
+        const compactions = requests.filter((request) => isCompactionRequest(messageText(lastUser(/** @type {any} */ (request.body))))).length;
+        return { finished, compactions, calls: requests.length };
+      },
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -65,7 +78,11 @@ async function run(label, plugins) {
 
 console.log(`context ${CONTEXT} tokens, ${ASKS.length} requests`);
 /** @type {Array<[string, Array<[string, { mode: string }]>]>} */
-const VARIANTS = [["no plug-in", []], ["memory", [[PLUGIN, { mode: "memory" }]]], ["full", [[PLUGIN, { mode: "full" }]]]];
+const VARIANTS = [
+  ["no plug-in", []],
+  ["memory", [[PLUGIN, { mode: "memory" }]]],
+  ["full", [[PLUGIN, { mode: "full" }]]],
+];
 for (const [label, plugins] of VARIANTS) {
   const result = await run(label.replace(/\W/g, ""), plugins);
   console.log(`${label.padEnd(10)} finished ${result.finished}/${ASKS.length} requests, ${result.compactions} compactions, ${result.calls} model calls`);

@@ -33,7 +33,12 @@ for (const file of [...new Set(logNames)].filter((name) => name.endsWith(".jsonl
     if (values.condition !== "all" && !session.endsWith(`__${values.condition}`)) continue;
     if (!sessions.has(session)) sessions.set(session, { focus: match[1], calls: [] });
     const entry = sessions.get(session);
-    const requestText = body.messages.filter((message) => message.role === "user").map((message) => messageText(message.content)).filter((text) => !text.includes("<rcm-task-memory")).at(-1) ?? "";
+    const requestText =
+      body.messages
+        .filter((message) => message.role === "user")
+        .map((message) => messageText(message.content))
+        .filter((text) => !text.includes("<rcm-task-memory"))
+        .at(-1) ?? "";
     entry.calls.push({
       compaction: isCompactionRequest(lastUser),
       forFocus: requestText.startsWith(`${entry.focus}:`),
@@ -63,5 +68,7 @@ for (const entry of modes) {
     }
   }
   const ratio = native && count(native) > 0 ? (count(entry) / count(native)).toFixed(2) : "-";
-  console.log(`| ${entry.mode} | ${entry.sessions.size} | ${per.join(" ")} | ${count(entry)} | ${ratio}x | ${after} | ${entry.mode === "native" || entry.mode === "router" ? "-" : carried} |`);
+  console.log(
+    `| ${entry.mode} | ${entry.sessions.size} | ${per.join(" ")} | ${count(entry)} | ${ratio}x | ${after} | ${entry.mode === "native" || entry.mode === "router" ? "-" : carried} |`,
+  );
 }

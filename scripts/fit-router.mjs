@@ -32,7 +32,9 @@ if (values.data) {
 const started = performance.now();
 const { parameters, report } = await fitRouterParameters({ sessions, splits, l2 });
 await writeFile(values.out, renderRouterParameters(parameters));
-console.log(`fit-router: ${splits.join(" + ")}: ${sessions.length} sessions, ${report.choices} choices, ${report.groups.length} folds, l2 ${l2}, ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `fit-router: ${splits.join(" + ")}: ${sessions.length} sessions, ${report.choices} choices, ${report.groups.length} folds, l2 ${l2}, ${Math.round(performance.now() - started)} ms`,
+);
 console.log(`  training loss (mean NLL of the right candidate)  ${report.trainingLoss}`);
 console.log(`  out-of-fold online decisions                     ${report.outOfFold.decisions}, accuracy ${report.outOfFold.accuracy}`);
 console.log(`  out-of-fold ECE before calibration               ${report.outOfFold.eceBefore}`);

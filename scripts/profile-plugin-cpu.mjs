@@ -95,7 +95,14 @@ function assistantMessage(sessionID, parentID, step, index, repo) {
           type: "tool",
           callID: `call_${counter}`,
           tool: "write",
-          state: { status: "completed", input: { filePath, content }, output: "Wrote file successfully.", title: filePath, metadata: {}, time: { start: 1, end: 2 } },
+          state: {
+            status: "completed",
+            input: { filePath, content },
+            output: "Wrote file successfully.",
+            title: filePath,
+            metadata: {},
+            time: { start: 1, end: 2 },
+          },
         },
         { id: nextID("prt"), sessionID, messageID: id, type: "step-finish", reason: "tool-calls", tokens: base.tokens, cost: 0 },
       ],
@@ -145,7 +152,12 @@ async function round(mode) {
     const histories = new Map();
     const client = fakeClient(histories);
     const input = { client, project: { id: "profile" }, directory: dir, worktree: dir, serverUrl: new URL("http://127.0.0.1:1"), $: undefined };
-    const options = { mode: mode === "none" ? "native" : mode, stateDir: join(dir, "state"), notify: "off", ...(BATCH === undefined ? {} : { memory: { replaceBatchTokens: Number(BATCH) } }) };
+    const options = {
+      mode: mode === "none" ? "native" : mode,
+      stateDir: join(dir, "state"),
+      notify: "off",
+      ...(BATCH === undefined ? {} : { memory: { replaceBatchTokens: Number(BATCH) } }),
+    };
     // A fake client: only what the plug-in calls is there, so it is typed as the real input.
     const hooks = mode === "none" ? {} : await plugin.server(/** @type {any} */ (input), options);
     // Warm up outside the measurement (JIT, the plug-in's first reads).
@@ -183,10 +195,14 @@ for (let index = 0; index < ROUNDS; index += 1) {
   for (const label of order) results[label].push(await round(label));
 }
 const base = median(results.none.map((r) => r.cpu));
-console.log(`CPU in this process for ${SESSIONS} concurrent sessions x ${ASKS.length} requests (${SESSIONS * ASKS.length * 2} model calls), median of ${ROUNDS} interleaved rounds`);
+console.log(
+  `CPU in this process for ${SESSIONS} concurrent sessions x ${ASKS.length} requests (${SESSIONS * ASKS.length * 2} model calls), median of ${ROUNDS} interleaved rounds`,
+);
 console.log(`  no plug-in (the driver alone)   ${(base * 1000).toFixed(0)} ms`);
 for (const mode of MODES) {
   const cpu = median(results[mode].map((r) => r.cpu));
   const updates = results[mode].at(-1)?.updates ?? 0;
-  console.log(`  mode ${mode.padEnd(7)} ${(cpu * 1000).toFixed(0)} ms   the plug-in's own ${((cpu - base) * 1000).toFixed(0)} ms, ${(((cpu - base) * 1000) / (SESSIONS * ASKS.length * 2)).toFixed(2)} ms a model call (memory updates logged: ${updates})`);
+  console.log(
+    `  mode ${mode.padEnd(7)} ${(cpu * 1000).toFixed(0)} ms   the plug-in's own ${((cpu - base) * 1000).toFixed(0)} ms, ${(((cpu - base) * 1000) / (SESSIONS * ASKS.length * 2)).toFixed(2)} ms a model call (memory updates logged: ${updates})`,
+  );
 }

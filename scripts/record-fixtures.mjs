@@ -22,43 +22,118 @@ const REPO_FILES = {
 
 function scriptFor(repo) {
   const file = (path) => join(repo, path);
-  return parseScript({
-    stages: [
-      { id: "slugify-1", when: "slugify(text) function", steps: [
-        { text: "I'll add the module.", toolCalls: [{ name: "write", arguments: { filePath: file("textkit/slugify.py"), content: "import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', text.lower()).strip('-')\n" } }] },
-        { toolCalls: [{ name: "bash", arguments: { command: "python3 -c \"from textkit.slugify import slugify; print(slugify('Hello World'))\"", description: "Try slugify" } }] },
-        { text: "slugify('Hello World') gives hello-world." },
-      ] },
-      { id: "changelog", when: "CHANGELOG entry", steps: [
-        { toolCalls: [{ name: "write", arguments: { filePath: file("CHANGELOG.md"), content: "# Changelog\n\n## 0.2\n- wrap(): split text into fixed-width lines\n" } }] },
-        { text: "Added CHANGELOG.md with the 0.2 entry." },
-      ] },
-      { id: "slugify-2", when: "Back to slugify", steps: [
-        { text: "Let me update the pattern.", toolCalls: [{ name: "edit", arguments: { filePath: file("textkit/slugify.py"), oldString: "[^a-z]+", newString: "[^\\w]+" } }] },
-        { toolCalls: [{ name: "edit", arguments: { filePath: file("textkit/slugify.py"), oldString: "[^a-z0-9]+", newString: "[^\\w]+" } }] },
-        { toolCalls: [{ name: "bash", arguments: { command: "python3 -c \"from textkit.slugify import slugify; print(slugify('Crème brûlée'))\"", description: "Try unicode" } }] },
-        { text: "Unicode letters are kept now: crème-brûlée." },
-      ] },
-      { id: "slow", when: "full slow suite", steps: [
-        { toolCalls: [{ name: "bash", arguments: { command: "sleep 60", description: "Run slow suite" } }] },
-        { text: "Finished." },
-      ] },
-      { id: "big-output", when: "Dump the word list", steps: [
-        { toolCalls: [{ name: "bash", arguments: { command: "python3 -c \"print('\\n'.join('word%05d' % i for i in range(3000)))\"", description: "Dump words" } }] },
-        { text: "That is the whole word list." },
-      ] },
-      { id: "delegate", when: "Use a subagent", steps: [
-        { toolCalls: [{ name: "task", arguments: { description: "Find wrap callers", prompt: "List every caller of wrap( in the repository.", subagent_type: "general" } }] },
-        { text: "The subagent found one caller, in tests/test_wrap.py." },
-      ] },
-      { id: "child", when: "List every caller of wrap(", steps: [
-        { toolCalls: [{ name: "bash", arguments: { command: "grep -rn 'wrap(' --include=*.py .", description: "Find wrap callers" } }] },
-        { text: "One caller: tests/test_wrap.py." },
-      ] },
-    ],
-    summary: "## Goal\n- Task A: slugify in textkit/slugify.py\n- Task B: CHANGELOG entry for 0.2\n\n## Progress\n- textkit/slugify.py written; CHANGELOG.md written",
-    fallback: { text: "Summary: we added textkit/slugify.py (slugify keeps unicode letters) and a CHANGELOG entry for 0.2." },
-  }, "record-fixtures script");
+  return parseScript(
+    {
+      stages: [
+        {
+          id: "slugify-1",
+          when: "slugify(text) function",
+          steps: [
+            {
+              text: "I'll add the module.",
+              toolCalls: [
+                {
+                  name: "write",
+                  arguments: {
+                    filePath: file("textkit/slugify.py"),
+                    content: "import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', text.lower()).strip('-')\n",
+                  },
+                },
+              ],
+            },
+            {
+              toolCalls: [
+                {
+                  name: "bash",
+                  arguments: { command: "python3 -c \"from textkit.slugify import slugify; print(slugify('Hello World'))\"", description: "Try slugify" },
+                },
+              ],
+            },
+            { text: "slugify('Hello World') gives hello-world." },
+          ],
+        },
+        {
+          id: "changelog",
+          when: "CHANGELOG entry",
+          steps: [
+            {
+              toolCalls: [
+                {
+                  name: "write",
+                  arguments: { filePath: file("CHANGELOG.md"), content: "# Changelog\n\n## 0.2\n- wrap(): split text into fixed-width lines\n" },
+                },
+              ],
+            },
+            { text: "Added CHANGELOG.md with the 0.2 entry." },
+          ],
+        },
+        {
+          id: "slugify-2",
+          when: "Back to slugify",
+          steps: [
+            {
+              text: "Let me update the pattern.",
+              toolCalls: [{ name: "edit", arguments: { filePath: file("textkit/slugify.py"), oldString: "[^a-z]+", newString: "[^\\w]+" } }],
+            },
+            { toolCalls: [{ name: "edit", arguments: { filePath: file("textkit/slugify.py"), oldString: "[^a-z0-9]+", newString: "[^\\w]+" } }] },
+            {
+              toolCalls: [
+                {
+                  name: "bash",
+                  arguments: { command: "python3 -c \"from textkit.slugify import slugify; print(slugify('Crème brûlée'))\"", description: "Try unicode" },
+                },
+              ],
+            },
+            { text: "Unicode letters are kept now: crème-brûlée." },
+          ],
+        },
+        {
+          id: "slow",
+          when: "full slow suite",
+          steps: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 60", description: "Run slow suite" } }] }, { text: "Finished." }],
+        },
+        {
+          id: "big-output",
+          when: "Dump the word list",
+          steps: [
+            {
+              toolCalls: [
+                { name: "bash", arguments: { command: "python3 -c \"print('\\n'.join('word%05d' % i for i in range(3000)))\"", description: "Dump words" } },
+              ],
+            },
+            { text: "That is the whole word list." },
+          ],
+        },
+        {
+          id: "delegate",
+          when: "Use a subagent",
+          steps: [
+            {
+              toolCalls: [
+                {
+                  name: "task",
+                  arguments: { description: "Find wrap callers", prompt: "List every caller of wrap( in the repository.", subagent_type: "general" },
+                },
+              ],
+            },
+            { text: "The subagent found one caller, in tests/test_wrap.py." },
+          ],
+        },
+        {
+          id: "child",
+          when: "List every caller of wrap(",
+          steps: [
+            { toolCalls: [{ name: "bash", arguments: { command: "grep -rn 'wrap(' --include=*.py .", description: "Find wrap callers" } }] },
+            { text: "One caller: tests/test_wrap.py." },
+          ],
+        },
+      ],
+      summary:
+        "## Goal\n- Task A: slugify in textkit/slugify.py\n- Task B: CHANGELOG entry for 0.2\n\n## Progress\n- textkit/slugify.py written; CHANGELOG.md written",
+      fallback: { text: "Summary: we added textkit/slugify.py (slugify keeps unicode letters) and a CHANGELOG entry for 0.2." },
+    },
+    "record-fixtures script",
+  );
 }
 
 // The requests shared by several scenarios; each names a stage of the script above.
@@ -157,7 +232,14 @@ for (const scenario of scenarios) {
   const transformsFile = join(dir, "transforms.jsonl");
   const started = Date.now();
   const sessions = await withScriptedOpencode(
-    { runDir: join(dir, "run"), directory: repo, script: responder, plugins: [RECORDER, [PLUGIN, { mode: "native" }]], env: { RCM_RECORD_TRANSFORMS: transformsFile }, ...(scenario.contextLimit ? { contextLimit: scenario.contextLimit } : {}) },
+    {
+      runDir: join(dir, "run"),
+      directory: repo,
+      script: responder,
+      plugins: [RECORDER, [PLUGIN, { mode: "native" }]],
+      env: { RCM_RECORD_TRANSFORMS: transformsFile },
+      ...(scenario.contextLimit ? { contextLimit: scenario.contextLimit } : {}),
+    },
     async (context) => {
       const created = await context.client.session.create({}, { throwOnError: true });
       const sessionID = created.data.id;
@@ -171,9 +253,16 @@ for (const scenario of scenarios) {
   );
   // What the transform hook saw at each model call of the main session (cut at compaction).
   const mainID = sessions.main[0]?.info.sessionID;
-  const transformCalls = (await readFile(transformsFile, "utf8")).trim().split("\n").map((line) => JSON.parse(line))
+  const transformCalls = (await readFile(transformsFile, "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line))
     .filter((messages) => messages[0]?.info.sessionID === mainID);
   const fixture = { recordedWith: "opencode-ai 1.18.33", scenario: scenario.name, description: scenario.description, sessions, transformCalls };
   await writeFile(join(OUT, `${scenario.name}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
-  console.log(`${scenario.name}: ${Object.entries(sessions).map(([k, v]) => `${k}=${v.length} messages`).join(", ")} (${Date.now() - started} ms)`);
+  console.log(
+    `${scenario.name}: ${Object.entries(sessions)
+      .map(([k, v]) => `${k}=${v.length} messages`)
+      .join(", ")} (${Date.now() - started} ms)`,
+  );
 }

@@ -13,7 +13,11 @@ import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
 import { renderRouteEval } from "../dist/route-eval/render-route-eval.js";
 import { runRouteEval } from "../dist/route-eval/run-route-eval.js";
 
-const { values, positionals } = parseArgs({ options: { router: { type: "string", default: "hybrid" }, threshold: { type: "string", default: String(DEFAULT_OPTIONS.confidenceThreshold) } }, allowPositionals: true, strict: true });
+const { values, positionals } = parseArgs({
+  options: { router: { type: "string", default: "hybrid" }, threshold: { type: "string", default: String(DEFAULT_OPTIONS.confidenceThreshold) } },
+  allowPositionals: true,
+  strict: true,
+});
 if (positionals.length === 0) {
   console.error("usage: node scripts/route-eval-oracle.mjs [--router hybrid|model] <file.jsonl | dir>...");
   process.exit(2);
@@ -64,14 +68,28 @@ const server = createServer((req, res) => {
     // Answers vary in shape as models' do: bare, fenced, or with a remark after the object.
     const content = [json, `\`\`\`json\n${json}\n\`\`\``, `${json}\nThat is my best reading.`][calls++ % 3];
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: `oracle-${calls}`, object: "chat.completion", created: 0, model: "oracle", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }], usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: 0 } }));
+    res.end(
+      JSON.stringify({
+        id: `oracle-${calls}`,
+        object: "chat.completion",
+        created: 0,
+        model: "oracle",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: 0 },
+      }),
+    );
   });
 });
 await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
 const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
 const env = { ...process.env, RCM_AUX_BASE_URL: `http://127.0.0.1:${port}/v1`, RCM_AUX_MODEL: "oracle", RCM_AUX_API_KEY: "oracle" };
 try {
-  const evaluation = await runRouteEval({ paths: positionals, router: /** @type {"lexical" | "model" | "hybrid"} */ (values.router), threshold: Number(values.threshold), env });
+  const evaluation = await runRouteEval({
+    paths: positionals,
+    router: /** @type {"lexical" | "model" | "hybrid"} */ (values.router),
+    threshold: Number(values.threshold),
+    env,
+  });
   console.log(renderRouteEval(evaluation).split("\nwrong decisions")[0]);
   console.log(`  oracle: ${calls} calls, ${unplaced} it could not place`);
 } finally {

@@ -47,7 +47,9 @@ for (const style of ["(none)", ...GENERATED_STYLES]) {
 }
 
 const percent = (value) => `${(value * 100).toFixed(1)}%`;
-console.log(`leave-one-style-out: fit on fixtures/routing-corpus/train + ${GENERATED_FIT.sessions} generated sessions (seed ${GENERATED_FIT.seed}) without the style;`);
+console.log(
+  `leave-one-style-out: fit on fixtures/routing-corpus/train + ${GENERATED_FIT.sessions} generated sessions (seed ${GENERATED_FIT.seed}) without the style;`,
+);
 console.log(`figures on ${count} generated sessions of seed ${values["test-seed"]} (other vocabularies), threshold ${threshold}\n`);
 console.log("| style | n | accuracy | fallback | harmful | merge | new-task precision | ECE |");
 console.log("|---|---|---|---|---|---|---|---|");
@@ -59,8 +61,14 @@ for (const row of rows) {
 const held = rows.slice(1);
 const worst = (key, better) => held.reduce((a, b) => (better(a[key], b[key]) ? a : b));
 console.log("\nworst held-out style:");
-console.log(`  harmful ${percent(worst("harmfulConfidentWrongRate", (a, b) => a >= b).harmfulConfidentWrongRate)} (${worst("harmfulConfidentWrongRate", (a, b) => a >= b).style})`);
-console.log(`  merge   ${percent(worst("mergeConfidentWrongRate", (a, b) => a >= b).mergeConfidentWrongRate)} (${worst("mergeConfidentWrongRate", (a, b) => a >= b).style})`);
-console.log(`  ECE     ${worst("expectedCalibrationError", (a, b) => a >= b).expectedCalibrationError.toFixed(3)} (${worst("expectedCalibrationError", (a, b) => a >= b).style})`);
+console.log(
+  `  harmful ${percent(worst("harmfulConfidentWrongRate", (a, b) => a >= b).harmfulConfidentWrongRate)} (${worst("harmfulConfidentWrongRate", (a, b) => a >= b).style})`,
+);
+console.log(
+  `  merge   ${percent(worst("mergeConfidentWrongRate", (a, b) => a >= b).mergeConfidentWrongRate)} (${worst("mergeConfidentWrongRate", (a, b) => a >= b).style})`,
+);
+console.log(
+  `  ECE     ${worst("expectedCalibrationError", (a, b) => a >= b).expectedCalibrationError.toFixed(3)} (${worst("expectedCalibrationError", (a, b) => a >= b).style})`,
+);
 const anchored = held.filter((row) => /^(exact-file|task-nouns|reviewer-note) /.test(row.style));
 console.log(`  fallback on anchored follow-ups ${anchored.map((row) => `${row.style.split(" ")[0]} ${percent(row.fallbackRate)}`).join(", ")}`);

@@ -12,7 +12,15 @@ if (!run || !out) {
 }
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_BIN ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -57,12 +57,21 @@ const largest = modules
   .map((module) => ({ file: module.source, lines: lines(module.source) }))
   .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file))
   .slice(0, 10);
-const totals = { folders: folders.size, files: modules.length, lines: [...folders.values()].reduce((sum, folder) => sum + folder.lines, 0), arrows: arrows.size };
+const totals = {
+  folders: folders.size,
+  files: modules.length,
+  lines: [...folders.values()].reduce((sum, folder) => sum + folder.lines, 0),
+  arrows: arrows.size,
+};
 
 if (json) {
-  console.log(JSON.stringify({ totals, folders: Object.fromEntries([...folders].sort()), arrows: Object.fromEntries([...arrows].sort()), loops, largest }, null, 2));
+  console.log(
+    JSON.stringify({ totals, folders: Object.fromEntries([...folders].sort()), arrows: Object.fromEntries([...arrows].sort()), loops, largest }, null, 2),
+  );
 } else {
-  console.log(`# Structure of src: ${totals.files} files, ${totals.lines} lines, ${totals.folders} folders, ${totals.arrows} folder arrows, ${loops.length} folder loops\n`);
+  console.log(
+    `# Structure of src: ${totals.files} files, ${totals.lines} lines, ${totals.folders} folders, ${totals.arrows} folder arrows, ${loops.length} folder loops\n`,
+  );
   console.log("## Folders (files, lines) and what each imports\n");
   for (const [folder, size] of [...folders].sort()) {
     const targets = [...arrows].filter(([key]) => key.startsWith(`${folder} -> `)).map(([key, count]) => `${key.slice(folder.length + 4)} (${count})`);

@@ -10,7 +10,6 @@ import { completeJson } from "./complete-json.js";
 import { loadPrompt, renderPrompt } from "./prompts.js";
 import { redactDigests } from "./redact-digests.js";
 
-
 /**
  * The `model` memory updater: the auxiliary model turns the previous record and a bounded
  * batch of new groups into a proposal; `applyProposal` enforces the rules on it. A reply
@@ -50,9 +49,7 @@ function describePrevious(record: TaskRecord | undefined): string {
   if (!record) return "(none yet: this is the task's first update)";
   const view = {
     goal: record.goal,
-    constraints: record.constraints
-      .filter((constraint) => constraint.supersededBy === undefined)
-      .map(({ id, text, sources }) => ({ id, text, sources })),
+    constraints: record.constraints.filter((constraint) => constraint.supersededBy === undefined).map(({ id, text, sources }) => ({ id, text, sources })),
     progress: record.progress.map((item) => item.text),
     pending: record.pending,
     files: record.files,
@@ -71,7 +68,9 @@ function describeGroup(group: GroupDigest): string {
       continue;
     }
     const { call } = step;
-    lines.push(`[tool call ${call.callID}: ${call.tool}, ${call.status}${call.exit !== undefined && call.exit !== null ? `, exit ${call.exit}` : ""}] input: ${JSON.stringify(call.input)}`);
+    lines.push(
+      `[tool call ${call.callID}: ${call.tool}, ${call.status}${call.exit !== undefined && call.exit !== null ? `, exit ${call.exit}` : ""}] input: ${JSON.stringify(call.input)}`,
+    );
     const observed = call.output ?? call.error;
     // An output cannot close its own fence.
     if (observed !== undefined) lines.push(`<tool-output call="${call.callID}">\n${observed.replaceAll("</tool-output", "<\\/tool-output")}\n</tool-output>`);

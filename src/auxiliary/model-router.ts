@@ -99,7 +99,10 @@ function decisionSchema(taskIDs: readonly string[]) {
 
 /** The task list the model sees: the most recently active tasks, with their latest requests. */
 function describeTasks(tasks: readonly TaskProfile[], current: string | undefined): string {
-  const listed = [...tasks].sort((a, b) => b.lastRequest - a.lastRequest).slice(0, MAX_LISTED).sort((a, b) => a.ordinal - b.ordinal);
+  const listed = [...tasks]
+    .sort((a, b) => b.lastRequest - a.lastRequest)
+    .slice(0, MAX_LISTED)
+    .sort((a, b) => a.ordinal - b.ordinal);
   return listed
     .map((task) => {
       const lines = [`- ${task.id}${task.id === current ? " (current)" : ""}: ${task.title}`];

@@ -15,7 +15,13 @@ export interface OpencodeModels {
    * hidden agent with no tools; the child is deleted afterwards, whatever happens. Throws an
    * `AuxError` (`timeout` after `timeoutMs`, `http` when OpenCode or the provider fails).
    */
-  ask(options: { parentID: string; model: OpencodeModelRef; system: string; text: string; timeoutMs: number }): Promise<{ text: string; inputTokens: number; outputTokens: number }>;
+  ask(options: {
+    parentID: string;
+    model: OpencodeModelRef;
+    system: string;
+    text: string;
+    timeoutMs: number;
+  }): Promise<{ text: string; inputTokens: number; outputTokens: number }>;
   /** OpenCode's `small_model`, when configured. */
   smallModel(): Promise<string | undefined>;
   /** The model the session's latest request was made with. */
@@ -61,7 +67,10 @@ export function createOpencodeAuxClient(options: { models: OpencodeModels; model
       const { sessionID } = request;
       if (sessionID === undefined) throw new AuxError({ code: "http", message: "the OpenCode source needs the session a call is made for" });
       const model = await resolveModel(sessionID);
-      const system = request.messages.filter((message) => message.role === "system").map((message) => message.content).join("\n\n");
+      const system = request.messages
+        .filter((message) => message.role === "system")
+        .map((message) => message.content)
+        .join("\n\n");
       const reply = await models.ask({ parentID: sessionID, model, system, text: conversationText(request.messages), timeoutMs });
       return { content: reply.text, inputTokens: reply.inputTokens, outputTokens: reply.outputTokens };
     },

@@ -26,7 +26,11 @@ const KEPT = ["focus.patch", "report.json", "swebench-report.json"];
  * finish its share, unless `partial`, which the report's title and run.json then say. Everything
  * is checked before anything is written, so a refused merge leaves nothing behind.
  */
-export async function mergeRuns(options: { runs: readonly string[]; out: string; partial?: boolean }): Promise<{ results: number; file: string; missing: string[] }> {
+export async function mergeRuns(options: {
+  runs: readonly string[];
+  out: string;
+  partial?: boolean;
+}): Promise<{ results: number; file: string; missing: string[] }> {
   const out = resolve(options.out);
   const runs = options.runs.map((dir) => resolve(dir));
   if (runs.length === 0) throw new RcmError("merge", "bench merge needs at least one run directory");
@@ -52,10 +56,16 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string;
   checkLineSettings(merged);
   const missing = missingParts(runs, settings, counts);
   if (missing.length > 0 && options.partial !== true) {
-    throw new RcmError("merge", `incomplete: ${missing.join("; ")}. Merge every shard once each run is finished, or give --partial to merge what there is (the report says it is partial).`);
+    throw new RcmError(
+      "merge",
+      `incomplete: ${missing.join("; ")}. Merge every shard once each run is finished, or give --partial to merge what there is (the report says it is partial).`,
+    );
   }
   const modes = (first["modes"] as string[] | undefined) ?? [];
-  merged.sort((a, b) => modes.indexOf(a.line.mode) - modes.indexOf(b.line.mode) || (a.line.session_id < b.line.session_id ? -1 : a.line.session_id > b.line.session_id ? 1 : 0));
+  merged.sort(
+    (a, b) =>
+      modes.indexOf(a.line.mode) - modes.indexOf(b.line.mode) || (a.line.session_id < b.line.session_id ? -1 : a.line.session_id > b.line.session_id ? 1 : 0),
+  );
   await mkdir(out, { recursive: true });
   for (const { line, run } of merged) {
     const from = runFiles(run).session(line.session_id, line.mode);
@@ -66,7 +76,10 @@ export async function mergeRuns(options: { runs: readonly string[]; out: string;
   const results = merged.map(({ line }) => line);
   const { shard: _shard, runs_planned: _planned, ...common } = first;
   const partial = missing.length > 0 ? { partial: missing } : {};
-  await writeFile(runFiles(out).run, `${JSON.stringify({ ...common, ...(typeof first["runs_planned"] === "number" ? { runs_planned: planned(settings) } : {}), parts: runs, ...partial }, null, 2)}\n`);
+  await writeFile(
+    runFiles(out).run,
+    `${JSON.stringify({ ...common, ...(typeof first["runs_planned"] === "number" ? { runs_planned: planned(settings) } : {}), parts: runs, ...partial }, null, 2)}\n`,
+  );
   await writeFile(runFiles(out).results, results.map((line) => `${JSON.stringify(line)}\n`).join(""));
   const title = `Switch-SWE run: merged from ${runs.length} parts${missing.length > 0 ? ` (PARTIAL: ${missing.join("; ")})` : ""}`;
   await writeReports(out, results, { title, ...reportSetting(results, first as unknown as RunOptions) });
@@ -80,17 +93,20 @@ function checkSameSettings(runs: readonly string[], settings: readonly Record<st
     const differ = (field: string, a: unknown, b: unknown) => {
       throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
     };
-    if ((setting["setting"] === undefined) !== (first["setting"] === undefined)) differ("run.json's shape (one was made before run.json kept the setting)", Boolean(setting["setting"]), Boolean(first["setting"]));
+    if ((setting["setting"] === undefined) !== (first["setting"] === undefined))
+      differ("run.json's shape (one was made before run.json kept the setting)", Boolean(setting["setting"]), Boolean(first["setting"]));
     if (setting["setting"] !== undefined) {
       const difference = settingDifferences(first["setting"] as RunSetting, setting["setting"] as RunSetting)[0];
       // Shown as the settings say them: 7, roomy, faithful.
-      if (difference !== undefined) throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${difference.field}: ${difference.asked} vs ${difference.made}`);
+      if (difference !== undefined)
+        throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${difference.field}: ${difference.asked} vs ${difference.made}`);
       for (const field of SAME_SHAPE) if (JSON.stringify(setting[field]) !== JSON.stringify(first[field])) differ(field, setting[field], first[field]);
       return;
     }
     // A run.json from before the threshold was kept ran with the default: the same as one that says so.
     const value = (of: Record<string, unknown>, field: (typeof SAME)[number]) => (field === "confidenceThreshold" ? runConfidenceThreshold(of) : of[field]);
-    for (const field of SAME) if (JSON.stringify(value(setting, field)) !== JSON.stringify(value(first, field))) differ(field, value(setting, field), value(first, field));
+    for (const field of SAME)
+      if (JSON.stringify(value(setting, field)) !== JSON.stringify(value(first, field))) differ(field, value(setting, field), value(first, field));
   });
 }
 
@@ -101,7 +117,10 @@ function checkLineSettings(merged: readonly { line: ResultLine; run: string }[])
   for (const { line, run } of marked) {
     const difference = settingDifferences(first?.line.setting as RunSetting, line.setting as RunSetting)[0];
     if (difference !== undefined && first !== undefined) {
-      throw new RcmError("merge", `${run}: ${line.session_id} in ${line.mode} ran with ${difference.field} ${difference.asked}, but ${first.run}: ${first.line.session_id} in ${first.line.mode} with ${difference.made}`);
+      throw new RcmError(
+        "merge",
+        `${run}: ${line.session_id} in ${line.mode} ran with ${difference.field} ${difference.asked}, but ${first.run}: ${first.line.session_id} in ${first.line.mode} with ${difference.made}`,
+      );
     }
   }
 }
@@ -111,7 +130,8 @@ function missingParts(runs: readonly string[], settings: readonly Record<string,
   const shards = settings.map((setting) => (typeof setting["shard"] === "string" ? parseShard(setting["shard"]) : undefined));
   const missing: string[] = [];
   if (shards.some((shard) => shard !== undefined)) {
-    if (shards.some((shard) => shard === undefined || typeof shard === "string")) throw new RcmError("merge", "some runs are shards (--shard i/n) and some are not: merge the shards of one run");
+    if (shards.some((shard) => shard === undefined || typeof shard === "string"))
+      throw new RcmError("merge", "some runs are shards (--shard i/n) and some are not: merge the shards of one run");
     const of = shards as Shard[];
     const count = of[0]?.count ?? 0;
     of.forEach((shard, index) => {

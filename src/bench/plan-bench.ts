@@ -16,7 +16,9 @@ export async function planBench(options: BenchRunOptions): Promise<string> {
   const { suite, specs, setting, outDir } = prepared;
   const opened = await openExperiment(outDir, prepared.request, { dryRun: true });
   const mine = options.shard ? shardRuns(specs, options.modes, options.shard) : undefined;
-  const runs = options.modes.flatMap((mode) => specs.filter((spec) => mine === undefined || mine.has(resultKey({ session_id: spec.session_id, mode }))).map((spec) => ({ mode, spec })));
+  const runs = options.modes.flatMap((mode) =>
+    specs.filter((spec) => mine === undefined || mine.has(resultKey({ session_id: spec.session_id, mode }))).map((spec) => ({ mode, spec })),
+  );
   const requests = runs.reduce((sum, run) => sum + run.spec.schedule.length, 0);
   const switched = specs.filter((spec) => spec.condition === "switched").length;
   const agent = options.agent;
@@ -48,7 +50,9 @@ function providerLines(options: BenchRunOptions): string[] {
   const passed = options.passEnv ?? [];
   const given = passed.length > 0 ? `--pass-env ${passed.join(", ")}` : "no provider key (--pass-env NAME gives one)";
   return [
-    agent.providerConfig === undefined ? `provider:  "${provider}", one OpenCode knows itself (no --provider-config)` : `provider:  "${provider}" from ${agent.providerConfig}`,
+    agent.providerConfig === undefined
+      ? `provider:  "${provider}", one OpenCode knows itself (no --provider-config)`
+      : `provider:  "${provider}" from ${agent.providerConfig}`,
     `credentials: the servers run in private homes (not your ~/.config/opencode, not your auth.json); they get ${given}, and RCM_*`,
   ];
 }

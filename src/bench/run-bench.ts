@@ -174,7 +174,8 @@ export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun>
 async function refuseFailingSuite(suite: Suite, agent: AgentChoice["kind"]): Promise<void> {
   // An unused agent.json entry (a playbook written for a larger suite) stops nothing.
   const problems = runStoppers(await cheapSuiteProblems(suite, { agent }));
-  if (problems.length > 0) throw suiteProblemsError(problems, `nothing was run: \`opencode-rcm bench check ${suite.dir}\` lists these and runs each task's tests too`);
+  if (problems.length > 0)
+    throw suiteProblemsError(problems, `nothing was run: \`opencode-rcm bench check ${suite.dir}\` lists these and runs each task's tests too`);
 }
 
 async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRunSummary> {
@@ -248,7 +249,9 @@ async function withModeServer<T>(
   const env = { ...options.serverEnv, TMPDIR: files.tmp };
   try {
     if (options.env === "docker") {
-      return await body((spec, run) => withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)));
+      return await body((spec, run) =>
+        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)),
+      );
     }
     const home = await createIsolatedHome({ root: files.home(mode), config });
     const server = await startOpencodeServer({ home, cwd: outDir, env });
@@ -262,14 +265,17 @@ async function withModeServer<T>(
   }
 }
 
-async function runOne(options: BenchRunOptions & PreparedRun & {
-  spec: SessionSpec;
-  mode: Mode;
-  server: OpencodeServer;
-  where: SessionPlace;
-  logs: ModeLogs;
-  progress: (activity: string) => void;
-}): Promise<ResultLine | undefined> {
+async function runOne(
+  options: BenchRunOptions &
+    PreparedRun & {
+      spec: SessionSpec;
+      mode: Mode;
+      server: OpencodeServer;
+      where: SessionPlace;
+      logs: ModeLogs;
+      progress: (activity: string) => void;
+    },
+): Promise<ResultLine | undefined> {
   const { suite, spec, mode, server, outDir, where } = options;
   const files = runFiles(outDir);
   const dir = files.session(spec.session_id, mode);
@@ -304,7 +310,18 @@ async function runOne(options: BenchRunOptions & PreparedRun & {
   const calls = await options.logs.calls.take(spec.session_id);
   const decisions = await options.logs.decisions.take(spec.session_id);
   // Every metric of metrics/registry.ts, each filling its own field of the line.
-  const measured = measureSession({ spec, run, messages, state, calls, decisions, checkouts, focus, agentKind: options.agent.kind, threshold: options.confidenceThreshold });
+  const measured = measureSession({
+    spec,
+    run,
+    messages,
+    state,
+    calls,
+    decisions,
+    checkouts,
+    focus,
+    agentKind: options.agent.kind,
+    threshold: options.confidenceThreshold,
+  });
 
   options.progress("scoring");
   // Temp files (scoring's scratch index and patch files, OpenCode's own) stay in the run directory: <run>/tmp.

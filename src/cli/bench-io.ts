@@ -37,4 +37,3 @@ export const RUN_DIR = { type: "positional", required: true, description: "<run 
 export function oneRunDir(command: string): () => string {
   return () => `${command} takes exactly one run directory`;
 }
-

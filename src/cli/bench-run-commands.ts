@@ -24,10 +24,15 @@ const RUN_ARGS = {
     type: "enum",
     options: BENCH_ENVS,
     default: "local",
-    description: 'docker: each session in a container of its focus task\'s image (the task\'s "image", else SWE-bench\'s name for the instance, or --image), scored in a fresh one',
+    description:
+      "docker: each session in a container of its focus task's image (the task's \"image\", else SWE-bench's name for the instance, or --image), scored in a fresh one",
     invalid: mustBeEither,
   },
-  image: { type: "string", valueHint: "name, {instance_id} {repo}", description: "with --env docker: the image template; default: the task's image, else SWE-bench's name for it" },
+  image: {
+    type: "string",
+    valueHint: "name, {instance_id} {repo}",
+    description: "with --env docker: the image template; default: the task's image, else SWE-bench's name for it",
+  },
   shard: {
     type: "string",
     valueHint: "i/n",
@@ -37,13 +42,15 @@ const RUN_ARGS = {
     type: "list",
     options: MODES,
     default: "native,router,full",
-    description: "the plug-in's modes to run (default: the paper's three; add memory for the memory-only ablation, which costs a model one more run per session)",
+    description:
+      "the plug-in's modes to run (default: the paper's three; add memory for the memory-only ablation, which costs a model one more run per session)",
     invalid: unknownItem("mode"),
   },
   agent: {
     type: "enum",
     options: SCRIPTED_AGENTS,
-    description: "scripted replays the suite's agent.json whatever it is shown (pipeline tests); faithful writes what the requirements in view imply (the suite's tasks/*/faithful/)",
+    description:
+      "scripted replays the suite's agent.json whatever it is shown (pipeline tests); faithful writes what the requirements in view imply (the suite's tasks/*/faithful/)",
     invalid: mustBeEither,
   },
   regime: {
@@ -61,9 +68,18 @@ const RUN_ARGS = {
     description: "environment variables the OpenCode servers get (a provider's API key): they see nothing else of this environment but RCM_*",
   },
   "dry-run": { type: "boolean", description: "print what the run would do (sessions, modes, requests, model calls, the run directory) and start nothing" },
-  keep: { type: "boolean", description: "keep the scratch: each session's checkouts and the OpenCode homes (by default removed once scored; the patches, histories and logs stay)" },
+  keep: {
+    type: "boolean",
+    description: "keep the scratch: each session's checkouts and the OpenCode homes (by default removed once scored; the patches, histories and logs stay)",
+  },
   sessions: { type: "number", integer: true, min: 1, description: "run only the first N sessions of the suite" },
-  concurrency: { type: "number", integer: true, min: 1, default: 1, description: "sessions at once (default 1: a provider's rate limit, not this machine, is the ceiling; see docs/benchmark-runs.md)" },
+  concurrency: {
+    type: "number",
+    integer: true,
+    min: 1,
+    default: 1,
+    description: "sessions at once (default 1: a provider's rate limit, not this machine, is the ceiling; see docs/benchmark-runs.md)",
+  },
   seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
   "budget-s": { type: "number", integer: true, min: 1, default: 900, description: "per request, in seconds, before it is aborted and continued" },
   "max-continuations": { type: "number", integer: true, min: 0, default: 3, description: "continuations of a request after its budget runs out" },
@@ -132,9 +148,15 @@ async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
 }
 
 /** The agent of `--agent` (and `--regime`) or `--model` (and `--provider-config`): exactly one of the two. */
-function agentChoice(agent: AgentChoice["kind"] | undefined, model: string | undefined, providerConfig: string | undefined, regime: Regime | undefined): AgentChoice {
+function agentChoice(
+  agent: AgentChoice["kind"] | undefined,
+  model: string | undefined,
+  providerConfig: string | undefined,
+  regime: Regime | undefined,
+): AgentChoice {
   if (agent !== undefined && model !== undefined) throw new RcmError("usage", "give --agent scripted|faithful or --model provider/model, not both");
-  if (regime !== undefined && agent === undefined) throw new RcmError("usage", "--regime needs --agent scripted or faithful (a provider's model has its own window)");
+  if (regime !== undefined && agent === undefined)
+    throw new RcmError("usage", "--regime needs --agent scripted or faithful (a provider's model has its own window)");
   if (agent === "scripted" || agent === "faithful") return regime === undefined ? { kind: agent } : { kind: agent, regime };
   if (model === undefined) throw new RcmError("usage", "bench run needs --agent scripted|faithful or --model provider/model");
   if (!/^[^/\s]+\/\S+$/.test(model)) throw new RcmError("usage", `--model must be provider/model, got "${model}"`);
@@ -200,10 +222,18 @@ with that model instead.`,
   args: {
     agent: { ...RUN_ARGS.agent, default: "faithful" },
     regimes: { type: "list", options: REGIME_NAMES, description: "the scripted model's windows (default: all)", invalid: unknownItem("regime") },
-    modes: { ...RUN_ARGS.modes, default: MODES.join(","), description: "the plug-in's modes to run (default: all four, the router-against-memory ablation: the scripted agent costs nothing)" },
+    modes: {
+      ...RUN_ARGS.modes,
+      default: MODES.join(","),
+      description: "the plug-in's modes to run (default: all four, the router-against-memory ablation: the scripted agent costs nothing)",
+    },
     sessions: { ...RUN_ARGS.sessions, default: MINI_SESSIONS },
     // Sessions wait on the model, git and pytest more than on the CPU: 3 beat 2 on a 2-core machine (7m43s vs 9m50s).
-    concurrency: { ...RUN_ARGS.concurrency, default: 3, description: "sessions at once (default 3: the scripted agent has no rate limit, and 3 beat 2 on a 2-core machine)" },
+    concurrency: {
+      ...RUN_ARGS.concurrency,
+      default: 3,
+      description: "sessions at once (default 3: the scripted agent has no rate limit, and 3 beat 2 on a 2-core machine)",
+    },
     out: { type: "string", valueHint: "dir", default: join("runs", "switch-mini"), description: "the runs and the combined report" },
     model: { ...RUN_ARGS.model, description: "one run with that model instead of the scripted agents" },
     "provider-config": RUN_ARGS["provider-config"],
@@ -213,7 +243,16 @@ with that model instead.`,
   },
   run: (args) =>
     withBenchIo(async (io) => {
-      const common = { suite: join(packageRoot(), "fixtures", "switch-mini"), modes: args.modes, concurrency: args.concurrency, sessions: args.sessions, ...RUN_DEFAULTS, passEnv: passEnvNames(args["pass-env"]), dryRun: args["dry-run"], keep: args.keep };
+      const common = {
+        suite: join(packageRoot(), "fixtures", "switch-mini"),
+        modes: args.modes,
+        concurrency: args.concurrency,
+        sessions: args.sessions,
+        ...RUN_DEFAULTS,
+        passEnv: passEnvNames(args["pass-env"]),
+        dryRun: args["dry-run"],
+        keep: args.keep,
+      };
       if (args.model !== undefined) {
         if (args.regimes !== undefined) throw new RcmError("usage", "--regimes needs the scripted agents (a provider's model has its own window)");
         const summary = await runSuite({ ...common, out: args.out, agent: agentChoice(undefined, args.model, args["provider-config"], undefined) }, io);
@@ -235,4 +274,3 @@ with that model instead.`,
       return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n${total}`;
     }),
 });
-

@@ -9,7 +9,8 @@ import { defineCli } from "./declare.js";
 
 export const merge = defineCli({
   name: "merge",
-  description: "Combine the shards of one run into one results.jsonl and report; refuses runs of different suites or settings, and an incomplete set of shards.",
+  description:
+    "Combine the shards of one run into one results.jsonl and report; refuses runs of different suites or settings, and an incomplete set of shards.",
   missing: "bench merge needs <run dirs...> --out <dir>",
   misuse: () => "bench merge needs <run dirs...> --out <dir>",
   args: {
@@ -56,4 +57,3 @@ export const reportCommand = defineCli({
     });
   },
 });
-

@@ -33,7 +33,10 @@ export const checkCommand = defineCli({
   },
   async run(args) {
     const level: CheckLevel = args.cheap ? "cheap" : "full";
-    const tasks = args.tasks?.split(",").map((id) => id.trim()).filter((id) => id !== "");
+    const tasks = args.tasks
+      ?.split(",")
+      .map((id) => id.trim())
+      .filter((id) => id !== "");
     let problems = 0;
     const status = await withBenchIo(async ({ signal }) => {
       const suite = await loadSuite(resolve(args.suite));
@@ -43,7 +46,10 @@ export const checkCommand = defineCli({
         tasks,
         concurrency: args.concurrency,
         signal,
-        onTask: (event) => process.stderr.write(`[check] ${event.task}: ${event.problems === 0 ? "ok" : `${event.problems} problem${event.problems === 1 ? "" : "s"}`} (${Math.round(event.ms / 1000)} s)\n`),
+        onTask: (event) =>
+          process.stderr.write(
+            `[check] ${event.task}: ${event.problems === 0 ? "ok" : `${event.problems} problem${event.problems === 1 ? "" : "s"}`} (${Math.round(event.ms / 1000)} s)\n`,
+          ),
       });
       problems = check.problems.length;
       return args.json ? checkJson(check) : renderCheck(check);
@@ -128,4 +134,3 @@ export const importReportsCommand = defineCli({
     });
   },
 });
-

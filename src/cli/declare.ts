@@ -218,7 +218,8 @@ function cittyCommand(command: Command | CommandGroup, version: string): Command
     if (spec.type === "positional") args[name] = { type: "positional", description, required: spec.required === true };
     else if (spec.type === "boolean") args[name] = { type: "boolean", description };
     else if (spec.type === "number") args[name] = { type: "string", description, valueHint: spec.integer ? "n" : "number", ...fallback };
-    else if (spec.type === "string") args[name] = { type: "string", description, valueHint: spec.valueHint ?? "value", required: spec.required === true, ...fallback };
+    else if (spec.type === "string")
+      args[name] = { type: "string", description, valueHint: spec.valueHint ?? "value", required: spec.required === true, ...fallback };
     else if (spec.type === "enum") args[name] = { type: "enum", description, options: [...spec.options], ...fallback };
     else args[name] = { type: "string", description, valueHint: spec.options.join(","), ...fallback };
   }

@@ -65,14 +65,18 @@ export async function main(input: readonly string[]): Promise<number> {
     return 0;
   }
   const found = COMMANDS[command];
-  if (found === undefined) throw new RcmError("usage", unknownCommandProblem({ typed: command, known: [...Object.keys(COMMANDS), "help"], grouped: groupedNames() }));
+  if (found === undefined)
+    throw new RcmError("usage", unknownCommandProblem({ typed: command, known: [...Object.keys(COMMANDS), "help"], grouped: groupedNames() }));
   const wantsHelp = rest.includes("--help") || rest.includes("-h");
   if (!isGroup(found)) return wantsHelp ? printHelp(found, NAME) : runDeclared(found, command, rest);
   const [sub, ...subArgs] = rest;
   const leaf = sub === undefined ? undefined : found.subCommands[sub];
   if (wantsHelp) return leaf === undefined ? printHelp(found, NAME) : printHelp(leaf, `${NAME} ${command}`);
   if (leaf === undefined) {
-    throw new RcmError("usage", sub === undefined ? `${command} needs a subcommand` : unknownCommandProblem({ typed: sub, known: Object.keys(found.subCommands), group: command }));
+    throw new RcmError(
+      "usage",
+      sub === undefined ? `${command} needs a subcommand` : unknownCommandProblem({ typed: sub, known: Object.keys(found.subCommands), group: command }),
+    );
   }
   if (isGroup(leaf)) throw new RcmError("internal", `${command} ${sub} is a group of commands`);
   return runDeclared(leaf, `${command} ${sub}`, subArgs);
@@ -119,7 +123,8 @@ export function usageHint(argv: readonly string[]): string {
 /** Every failure as one line: the CLI's own errors as they are, a bad option as a usage error, anything else as `internal` (exit 1). */
 export function asRcmError(error: unknown): RcmError {
   if (error instanceof RcmError) return error;
-  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) return new RcmError("usage", parseArgsProblem(error.message));
+  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))
+    return new RcmError("usage", parseArgsProblem(error.message));
   return new RcmError("internal", `${messageOf(error)} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`);
 }
 

@@ -14,8 +14,7 @@ const SESSION = {
   description: "an id (ses_...), a unique start of one, or latest (the one written last); default: the one on screen in the TUI used last here",
 } as const;
 
-const SAFE =
-  "Safe while OpenCode runs: move, split, off and on wait in the session's inbox until its next request.";
+const SAFE = "Safe while OpenCode runs: move, split, off and on wait in the session's inbox until its next request.";
 
 function scope(args: Parsed<typeof SCOPE>): SessionScope {
   return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env: process.env, choose: terminalChooser() };
@@ -67,7 +66,8 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
 
 export const moveSessionCommand = defineCli({
   name: "move",
-  description: "Requests of the session belong to <task> (or a new task) from its next call on: the last one, or those named by number (3, 3 5, 3-5, 3.. for 3 and every later one; opencode-rcm status numbers them).",
+  description:
+    "Requests of the session belong to <task> (or a new task) from its next call on: the last one, or those named by number (3, 3 5, 3-5, 3.. for 3 and every later one; opencode-rcm status numbers them).",
   details: SAFE,
   args: {
     // A first word that is no request number is the session.
@@ -103,7 +103,12 @@ export const offSessionCommand = switchSessionCommand("off", "Native history for
 export const onSessionCommand = switchSessionCommand("on", "The plug-in back on for the session.");
 
 /** The changes the CLI posts to a session's inbox, by verb (each with its own checks and words). */
-const CHANGE_COMMANDS: Readonly<Record<string, Command>> = { move: moveSessionCommand, split: splitSessionCommand, off: offSessionCommand, on: onSessionCommand };
+const CHANGE_COMMANDS: Readonly<Record<string, Command>> = {
+  move: moveSessionCommand,
+  split: splitSessionCommand,
+  off: offSessionCommand,
+  on: onSessionCommand,
+};
 
 /**
  * `opencode-rcm sessions` and every /rcm verb (session-views/rcm-verbs.ts), in the verbs'
@@ -112,8 +117,10 @@ const CHANGE_COMMANDS: Readonly<Record<string, Command>> = { move: moveSessionCo
  */
 export const sessionCommands: Readonly<Record<string, Command>> = {
   sessions: sessionsListCommand,
-  ...Object.fromEntries(RCM_VERBS.flatMap((verb) => {
-    const command = verb.kind === "read" ? readVerbSessionCommand(verb) : CHANGE_COMMANDS[verb.name];
-    return command ? [[verb.name, command]] : [];
-  })),
+  ...Object.fromEntries(
+    RCM_VERBS.flatMap((verb) => {
+      const command = verb.kind === "read" ? readVerbSessionCommand(verb) : CHANGE_COMMANDS[verb.name];
+      return command ? [[verb.name, command]] : [];
+    }),
+  ),
 };

@@ -12,7 +12,6 @@ export const AUX_SOURCES = ["endpoint", "opencode"] as const;
 export type AuxSource = (typeof AUX_SOURCES)[number];
 export const NOTIFY = ["toast", "off"] as const;
 
-
 // The one source of truth for every option and default: the plug-in, the config files, the
 // published JSON schema (`rcm.schema.json`) and the README's table all derive from it. The
 // code that uses an option takes it as a required parameter, and tests take the defaults from
@@ -24,11 +23,7 @@ export const AuxOptionsSchema = z
       .optional()
       .describe("endpoint: an OpenAI-compatible endpoint; opencode: the user's own OpenCode models. Default: endpoint when baseURL is set, else opencode."),
     baseURL: z.url().optional().describe("The OpenAI-compatible endpoint's base URL (aux.source endpoint)."),
-    model: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Endpoint: the model name. OpenCode: provider/model (default: small_model, else the session's model)."),
+    model: z.string().min(1).optional().describe("Endpoint: the model name. OpenCode: provider/model (default: small_model, else the session's model)."),
     apiKeyEnv: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
@@ -70,12 +65,7 @@ export const MemoryOptionsSchema = z
 const OptionsShape = z
   .object({
     mode: z.enum(MODES).default("full").describe("native: no change; router: task filtering; memory: task records only; full: both."),
-    confidenceThreshold: z
-      .number()
-      .min(0)
-      .max(1)
-      .default(0.8)
-      .describe("Below this routing confidence the model gets the full history."),
+    confidenceThreshold: z.number().min(0).max(1).default(0.8).describe("Below this routing confidence the model gets the full history."),
     fallback: z
       .enum(FALLBACKS)
       .default("full")
@@ -85,10 +75,15 @@ const OptionsShape = z
     router: z
       .enum(ROUTERS)
       .default("lexical")
-      .describe("lexical: no model, no network; model: the aux model for every request that is not unambiguous; hybrid: the aux model only when the lexical decision is unsure."),
+      .describe(
+        "lexical: no model, no network; model: the aux model for every request that is not unambiguous; hybrid: the aux model only when the lexical decision is unsure.",
+      ),
     aux: AuxOptionsSchema.prefault({}).describe("The auxiliary model (model and hybrid routers, model memory updater)."),
     memory: MemoryOptionsSchema.prefault({}).describe("Task-state memory (modes memory and full)."),
-    notify: z.enum(NOTIFY).default("toast").describe("toast: a short toast when a request opens or switches task or falls back to the full history; off: none."),
+    notify: z
+      .enum(NOTIFY)
+      .default("toast")
+      .describe("toast: a short toast when a request opens or switches task or falls back to the full history; off: none."),
     stateDir: z.string().min(1).optional().describe("Where ledgers and records live. Default: $XDG_DATA_HOME/opencode/rcm/<project id>."),
     debug: z.boolean().default(false).describe("Annotate what the model receives and log every model call."),
   })
@@ -118,7 +113,11 @@ function auxConfigured(aux: { baseURL?: string | undefined; model?: string | und
   return aux.baseURL !== undefined && aux.model !== undefined;
 }
 
-function usesOpencodeModel(options: { router: string; memory: { updater?: string | undefined }; aux: { source?: AuxSource | undefined; baseURL?: string | undefined } }): boolean {
+function usesOpencodeModel(options: {
+  router: string;
+  memory: { updater?: string | undefined };
+  aux: { source?: AuxSource | undefined; baseURL?: string | undefined };
+}): boolean {
   return auxSourceOf(options.aux) === "opencode" && (options.router !== "lexical" || options.memory.updater === "model");
 }
 

@@ -32,7 +32,14 @@ export function resolveOptions(layers: readonly ConfigLayer[]): ResolvedOptions 
   for (const layer of layers) {
     if (layer.values === undefined) continue;
     if (!isPlainObject(layer.values)) {
-      problems.push({ kind: "invalid", where: layer.where([]), key: "(options)", value: layer.values, message: "must be an object", instead: "none of its values" });
+      problems.push({
+        kind: "invalid",
+        where: layer.where([]),
+        key: "(options)",
+        value: layer.values,
+        message: "must be an object",
+        instead: "none of its values",
+      });
       continue;
     }
     acceptValid({ layer, values: layer.values, path: [], target: merged, setBy, problems });
@@ -74,7 +81,15 @@ function acceptValid(options: {
     if (path.length === 0 && layer.ignoredKeys?.includes(key)) continue;
     if (!known.includes(key)) {
       const suggestion = suggest(key, path);
-      problems.push({ kind: "unknown", where: layer.where(keyPath), key: dotted, value, message: "unknown option", ...(suggestion ? { suggestion } : {}), instead: "nothing" });
+      problems.push({
+        kind: "unknown",
+        where: layer.where(keyPath),
+        key: dotted,
+        value,
+        message: "unknown option",
+        ...(suggestion ? { suggestion } : {}),
+        instead: "nothing",
+      });
       continue;
     }
     if (OPTION_GROUPS[dotted] !== undefined && isPlainObject(value)) {
@@ -106,8 +121,13 @@ function suggest(key: string, path: readonly string[]): string | undefined {
   const prefix = path.length > 0 ? `${path.join(".")}.` : "";
   const own = closestKey(key, Object.keys((OPTION_GROUPS[path.join(".")] as z.ZodObject).shape));
   if (own !== undefined) return prefix + own;
-  const everywhere = Object.entries(OPTION_GROUPS).flatMap(([group, schema]) => Object.keys(schema.shape).map((name) => (group === "" ? name : `${group}.${name}`)));
-  const leaf = closestKey(key, everywhere.map((dotted) => dotted.split(".").pop() as string));
+  const everywhere = Object.entries(OPTION_GROUPS).flatMap(([group, schema]) =>
+    Object.keys(schema.shape).map((name) => (group === "" ? name : `${group}.${name}`)),
+  );
+  const leaf = closestKey(
+    key,
+    everywhere.map((dotted) => dotted.split(".").pop() as string),
+  );
   return leaf === undefined ? undefined : everywhere.find((dotted) => dotted.split(".").pop() === leaf);
 }
 

@@ -141,8 +141,7 @@ function addMessage(group: InteractionGroup, message: MessageWithParts, index: n
 // The task tool records the child session in its metadata once it has started one.
 function subagentSessionID(part: ToolPart): string | undefined {
   if (part.tool !== "task") return undefined;
-  const metadata: Record<string, unknown> | undefined =
-    "metadata" in part.state ? part.state.metadata : undefined;
+  const metadata: Record<string, unknown> | undefined = "metadata" in part.state ? part.state.metadata : undefined;
   const id = metadata?.["sessionId"];
   return typeof id === "string" ? id : undefined;
 }

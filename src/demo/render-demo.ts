@@ -14,7 +14,14 @@ export function renderDemo(result: DemoResult): string {
     if (call.toolCalls.length > 0) lines.push(`  tool calls in view: ${call.toolCalls.join(", ")}`);
     if (call.annotation) lines.push(`  plug-in: ${call.annotation}`);
   }
-  lines.push("", "notes/todo.md as OpenCode left it:", ...result.finalFile.trimEnd().split("\n").map((line) => `  ${line}`));
+  lines.push(
+    "",
+    "notes/todo.md as OpenCode left it:",
+    ...result.finalFile
+      .trimEnd()
+      .split("\n")
+      .map((line) => `  ${line}`),
+  );
   if (result.runDir) lines.push("", `run directory kept: ${result.runDir}`);
   return lines.join("\n");
 }

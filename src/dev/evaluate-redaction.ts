@@ -61,7 +61,8 @@ export async function loadRedactionCorpus(dir: string): Promise<{ positives: Pos
     const missing = strings(value, ["id", "split", "family", "format", "context"]);
     if (missing) return `field "${missing}" must be a string`;
     const secrets = value["secrets"];
-    if (!Array.isArray(secrets) || secrets.length === 0 || !secrets.every((secret) => typeof secret === "string" && secret !== "")) return `field "secrets" must be a non-empty list of strings`;
+    if (!Array.isArray(secrets) || secrets.length === 0 || !secrets.every((secret) => typeof secret === "string" && secret !== ""))
+      return `field "secrets" must be a non-empty list of strings`;
     const absent = secrets.find((secret) => !(value["context"] as string).includes(secret));
     return absent === undefined ? undefined : `field "secrets": "${absent}" is not in the context`;
   });
@@ -83,7 +84,18 @@ export async function scoreRedaction(
     if (!score) families.set(name, (score = { family: name, positives: 0, caught: 0, negatives: 0, intact: 0 }));
     return score;
   };
-  const score: RedactionScore = { positives: 0, caught: 0, secrets: 0, secretsRemoved: 0, negatives: 0, intact: 0, malformed: 0, families: [], missed: [], changed: [] };
+  const score: RedactionScore = {
+    positives: 0,
+    caught: 0,
+    secrets: 0,
+    secretsRemoved: 0,
+    negatives: 0,
+    intact: 0,
+    malformed: 0,
+    families: [],
+    missed: [],
+    changed: [],
+  };
   for (const entry of corpus.positives) {
     const output = await redact(entry.context);
     const leaked = entry.secrets.filter((secret) => output.includes(secret));

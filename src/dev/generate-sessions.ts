@@ -37,7 +37,12 @@ function generateSession(random: SeededRandom, id: string): LabelledSession {
   const written = new Set<string>();
   const said = tasks.map(() => new Set<string>());
   const requests = planSession(random, taskCount, length).map(({ task: index, style }): LabelledRequest => {
-    if (index === "*") return { text: fresh(written, () => writeRequest(style, { random, task: tasks[0] as SyntheticTask, letter: "", file: "", said: new Set() })), task: SHARED_LABEL, style };
+    if (index === "*")
+      return {
+        text: fresh(written, () => writeRequest(style, { random, task: tasks[0] as SyntheticTask, letter: "", file: "", said: new Set() })),
+        task: SHARED_LABEL,
+        style,
+      };
     const task = tasks[index] as SyntheticTask;
     const opening = ["issue-open", "chat-open", "explicit-new", "uncued-new"].includes(style);
     const file = opening || random.chance(0.5) ? (task.files[0] as string) : random.pick(task.files);

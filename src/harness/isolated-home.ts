@@ -67,8 +67,5 @@ export async function prepareConfigDir(configDir: string): Promise<void> {
   // OpenCode skips its install when every dependency is listed in the lockfile's root.
   const dependencies = { "@opencode-ai/plugin": "1.18.33" };
   await writeFile(join(configDir, "package.json"), JSON.stringify({ dependencies }, null, 2));
-  await writeFile(
-    join(configDir, "package-lock.json"),
-    JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies } } }, null, 2),
-  );
+  await writeFile(join(configDir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies } } }, null, 2));
 }

@@ -4,7 +4,6 @@ import { delimiter, dirname, join } from "node:path";
 import { RcmError } from "../errors/rcm-error.js";
 import { packageRoot } from "../kit/package-root.js";
 
-
 /**
  * The `opencode` binary the harness runs: `OPENCODE_BIN` (the CLI's `--opencode-bin` sets it)
  * when given; else the one of the `opencode-ai` package this package resolves (its pinned dev
@@ -18,9 +17,14 @@ export function opencodeBinary(env: Readonly<Record<string, string | undefined>>
   }
   const resolved = fromPackage();
   if (resolved) return resolved;
-  const onPath = (env["PATH"] ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, "opencode")).find(isExecutable);
+  const onPath = (env["PATH"] ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, "opencode"))
+    .find(isExecutable);
   if (onPath) return onPath;
-  throw new RcmError("opencode-not-found",
+  throw new RcmError(
+    "opencode-not-found",
     "opencode not found: no opencode-ai package resolvable from opencode-rcm and no opencode on PATH; install it (npm i opencode-ai@1.18.33) or name the binary with --opencode-bin <path> or OPENCODE_BIN",
   );
 }

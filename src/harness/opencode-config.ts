@@ -5,11 +5,7 @@ export type PluginEntry = string | [string, Record<string, unknown>];
  * An opencode.json for quiet, reproducible runs: no autoupdate, sharing, snapshots or title
  * calls, every tool allowed, the given model and providers.
  */
-export function quietConfig(options: {
-  model: string;
-  provider: Record<string, unknown>;
-  plugins: readonly PluginEntry[];
-}): Record<string, unknown> {
+export function quietConfig(options: { model: string; provider: Record<string, unknown>; plugins: readonly PluginEntry[] }): Record<string, unknown> {
   return {
     $schema: "https://opencode.ai/config.json",
     autoupdate: false,

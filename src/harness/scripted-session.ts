@@ -2,13 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import type { MessageWithParts } from "../core/messages.js";
-import {
-  type RecordedRequest,
-  type Responder,
-  type Script,
-  type ScriptedModel,
-  startScriptedModel,
-} from "../scripted-model/index.js";
+import { type RecordedRequest, type Responder, type Script, type ScriptedModel, startScriptedModel } from "../scripted-model/index.js";
 import { createIsolatedHome } from "./isolated-home.js";
 import { offlineConfig, type PluginEntry } from "./opencode-config.js";
 import { type OpencodeServer, startOpencodeServer } from "./opencode-server.js";
@@ -38,10 +32,7 @@ export interface ScriptedOpencode {
  * Starts the scripted model and a real OpenCode server wired to it, runs `body`, and stops
  * both whatever happens.
  */
-export async function withScriptedOpencode<T>(
-  options: ScriptedOpencodeOptions,
-  body: (context: ScriptedOpencode) => Promise<T>,
-): Promise<T> {
+export async function withScriptedOpencode<T>(options: ScriptedOpencodeOptions, body: (context: ScriptedOpencode) => Promise<T>): Promise<T> {
   await mkdir(options.runDir, { recursive: true });
   const model = await startScriptedModel({ script: options.script, logFile: join(options.runDir, "model-requests.jsonl") });
   try {

@@ -20,14 +20,16 @@ export const LabelledRequestSchema = z
   });
 export type LabelledRequest = z.infer<typeof LabelledRequestSchema> & { file: string };
 
-
 /** Reads `.jsonl` files, or every `.jsonl` file of a directory; a bad line names its file, line and field. */
 export async function readRequirementSet(path: string): Promise<LabelledRequest[]> {
   const info = await stat(path).catch(() => {
     throw new RcmError("requirement-set", `${path}: no such file or directory`);
   });
   const files = info.isDirectory()
-    ? (await readdir(path)).filter((name) => name.endsWith(".jsonl")).sort().map((name) => join(path, name))
+    ? (await readdir(path))
+        .filter((name) => name.endsWith(".jsonl"))
+        .sort()
+        .map((name) => join(path, name))
     : [path];
   const out: LabelledRequest[] = [];
   for (const file of files) {

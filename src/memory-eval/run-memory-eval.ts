@@ -18,7 +18,13 @@ export interface MemoryEvaluation {
 export async function runMemoryEval(paths: readonly string[]): Promise<MemoryEvaluation> {
   const results: RequestResult[] = [];
   for (const path of paths) {
-    for (const request of await readRequirementSet(path)) results.push(scoreAskedSentences(request, askedSentences(request.text).map((sentence) => sentence.text)));
+    for (const request of await readRequirementSet(path))
+      results.push(
+        scoreAskedSentences(
+          request,
+          askedSentences(request.text).map((sentence) => sentence.text),
+        ),
+      );
   }
   const files = [...new Set(results.map((result) => result.request.file))];
   return {

@@ -40,7 +40,13 @@ import { createTuiPartCheck, ourPluginEntry } from "./tui-part-check.js";
 // The composition root: builds config, logger and state once and maps hooks to handlers.
 const server: Plugin = async (input, rawOptions) => {
   const logger = createLogger(input.client);
-  const { options, problems, files } = await loadOptions({ tuple: rawOptions, directory: input.directory, worktree: input.worktree, env: process.env, home: homedir() });
+  const { options, problems, files } = await loadOptions({
+    tuple: rawOptions,
+    directory: input.directory,
+    worktree: input.worktree,
+    env: process.env,
+    home: homedir(),
+  });
   const toast = createToaster(input.client, logger, options.notify === "toast");
   await announceProblems(problems, input.client, logger, plainTerminal(process.argv));
   const { routes, narrows, remembers } = modeParts(options.mode);
@@ -55,30 +61,47 @@ const server: Plugin = async (input, rawOptions) => {
   const stateDir = resolveStateDir({ stateDir: options.stateDir, projectID: input.project.id, env: process.env, home: homedir() });
   // So the CLI finds this project's sessions from a folder in it.
   const settings = { mode: options.mode, router: options.router, confidenceThreshold: options.confidenceThreshold };
-  if (routes) await noteProject(stateDir, { projectID: input.project.id, worktree: input.worktree, directory: input.directory, settings }).catch((error: unknown) =>
-    logger.log("warn", `could not note the project in ${stateDir}: ${messageOf(error)}`),
-  );
+  if (routes)
+    await noteProject(stateDir, { projectID: input.project.id, worktree: input.worktree, directory: input.directory, settings }).catch((error: unknown) =>
+      logger.log("warn", `could not note the project in ${stateDir}: ${messageOf(error)}`),
+    );
   // Routing and memory are peers over one store of the sessions' state.
   const store = routes ? createSessionStore({ stateDir, source, logger }) : undefined;
   // The sessions' titles, for the CLI's answers.
   const titles = routes ? createTitleRecorder(stateDir) : undefined;
   // After a move the records of the tasks involved are written again (memory is made just below).
   const onMoved = (sessionID: string): void => memory?.scheduleUpdate(sessionID);
-  const routing = store ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved }) : undefined;
+  const routing = store
+    ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved })
+    : undefined;
   // `/rcm split`: a task goes on in a new session; the TUI's and the CLI's splits are applied here too.
-  const split = store ? createSessionSplit({ store, source, host: clientSplitHost(input.client), logger, recordTokens: options.memory.recordTokens }) : undefined;
+  const split = store
+    ? createSessionSplit({ store, source, host: clientSplitHost(input.client), logger, recordTokens: options.memory.recordTokens })
+    : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
     store && memoryUpdater
-      ? createSessionMemory({ store, source, updater: memoryUpdater, logger, guard, threshold: options.confidenceThreshold, replaceBatchTokens: options.memory.replaceBatchTokens })
+      ? createSessionMemory({
+          store,
+          source,
+          updater: memoryUpdater,
+          logger,
+          guard,
+          threshold: options.confidenceThreshold,
+          replaceBatchTokens: options.memory.replaceBatchTokens,
+        })
       : undefined;
   // Read from OpenCode itself: the memory never pushes a call over the window OpenCode compacts at.
   const budgets = memory ? createCallBudgets(modelThresholds(input.client)) : undefined;
   const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), store, routing, split, memory, budgets };
-  await logger.log("info", `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`, {
-    directory: input.directory,
-    configFiles: files,
-  });
+  await logger.log(
+    "info",
+    `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`,
+    {
+      directory: input.directory,
+      configFiles: files,
+    },
+  );
 
   // In a TUI (the server part runs in its worker, same process, no subcommand): the TUI part announces itself; if it never did, say why there is no panel.
   const checkTuiPart =
@@ -119,7 +142,8 @@ const server: Plugin = async (input, rawOptions) => {
         if (!deps.routing || text === "") return;
         const routed = await deps.routing.route(hookInput.sessionID, output.message.id, text);
         const kept = options.fallback === "candidates" ? routed?.entry.candidates : undefined;
-        const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold, kept, moveCommand: checkTuiPart ? "/rcm move" : "/rcm-text move" });
+        const shown =
+          routed && routingToast({ ...routed, threshold: options.confidenceThreshold, kept, moveCommand: checkTuiPart ? "/rcm move" : "/rcm-text move" });
         // Not awaited: a toast must not delay the turn.
         if (shown) void toast(shown);
       });

@@ -101,7 +101,18 @@ export async function announceProblems(
   if (problems.length === 0) return;
   terminal?.(problems.map((problem) => `opencode-rcm: config problem: ${describeProblem(problem)}\n`).join(""));
   // Not awaited: the toast route waits for this instance, whose start-up waits for the plug-in.
-  void createToaster(client, logger, true)({ title: problemsToastTitle(problems.length), message: problemsToastMessage({ problems: problems.map(describeProblem), width: TOAST_TEXT_WIDTH }), variant: "warning" }, 10_000);
+  void createToaster(
+    client,
+    logger,
+    true,
+  )(
+    {
+      title: problemsToastTitle(problems.length),
+      message: problemsToastMessage({ problems: problems.map(describeProblem), width: TOAST_TEXT_WIDTH }),
+      variant: "warning",
+    },
+    10_000,
+  );
 }
 
 /**

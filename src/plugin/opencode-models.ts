@@ -30,7 +30,8 @@ export function clientModels(client: PluginInput["client"], sessionModels: Reado
         throw new AuxError({ code: "http", message: `OpenCode could not create the aux session: ${messageOf(error)}`, cause: error });
       });
       const childID = created.data?.id;
-      if (childID === undefined) throw new AuxError({ code: "http", message: `OpenCode could not create the aux session: ${JSON.stringify(created.error ?? null)}` });
+      if (childID === undefined)
+        throw new AuxError({ code: "http", message: `OpenCode could not create the aux session: ${JSON.stringify(created.error ?? null)}` });
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -44,15 +45,20 @@ export function clientModels(client: PluginInput["client"], sessionModels: Reado
           signal: controller.signal,
         });
         if (response.error !== undefined || response.data === undefined) {
-          throw new AuxError({ code: "http", message: `OpenCode answered the aux prompt with an error: ${JSON.stringify(response.error ?? null).slice(0, 300)}` });
+          throw new AuxError({
+            code: "http",
+            message: `OpenCode answered the aux prompt with an error: ${JSON.stringify(response.error ?? null).slice(0, 300)}`,
+          });
         }
         const { info, parts } = response.data;
-        if (info.error) throw new AuxError({ code: "http", message: `${model.providerID}/${model.modelID} failed: ${JSON.stringify(info.error).slice(0, 300)}` });
+        if (info.error)
+          throw new AuxError({ code: "http", message: `${model.providerID}/${model.modelID} failed: ${JSON.stringify(info.error).slice(0, 300)}` });
         const reply = parts.map((part) => (part.type === "text" && !part.synthetic ? part.text : "")).join("");
         const { input, output, cache } = info.tokens;
         return { text: reply, inputTokens: input + cache.read + cache.write, outputTokens: output };
       } catch (error) {
-        if (timedOut) throw new AuxError({ code: "timeout", message: `${model.providerID}/${model.modelID} gave no answer within ${timeoutMs} ms`, cause: error });
+        if (timedOut)
+          throw new AuxError({ code: "timeout", message: `${model.providerID}/${model.modelID} gave no answer within ${timeoutMs} ms`, cause: error });
         if (error instanceof AuxError) throw error;
         throw new AuxError({ code: "http", message: `the aux prompt through OpenCode failed: ${messageOf(error)}`, cause: error });
       } finally {

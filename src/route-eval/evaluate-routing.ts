@@ -171,7 +171,12 @@ function withShownIds(text: string, goldOrder: readonly string[], shownID: Reado
   return text.replace(WRITTEN_ID, (written, number: string) => shownID.get(goldOrder[Number(number) - 1] ?? "") ?? written);
 }
 
-async function evaluateSession(session: LabelledSession, router: Router, threshold: number, ids: TaskIds): Promise<{ requests: EvaluatedRequest[]; relabelled: number }> {
+async function evaluateSession(
+  session: LabelledSession,
+  router: Router,
+  threshold: number,
+  ids: TaskIds,
+): Promise<{ requests: EvaluatedRequest[]; relabelled: number }> {
   let ledger = emptyLedger();
   const index = new TaskIndex();
   const shape = shapeOf(session);
@@ -201,7 +206,8 @@ async function evaluateSession(session: LabelledSession, router: Router, thresho
     const sharedGold = request.task === SHARED_LABEL;
     const correct = sharedGold ? entry.shared : !entry.shared && (entry.opened ? !existingLabels.has(request.task) : predicted === request.task);
     const mistake = correct ? undefined : mistakeOf({ entry, gold: request.task, homes: homesOf.get(request.task) });
-    const candidates = entry.shared || sharedGold || entry.confidence >= threshold ? undefined : keptByCandidates(entry, homesOf.get(request.task), earlier, request.task);
+    const candidates =
+      entry.shared || sharedGold || entry.confidence >= threshold ? undefined : keptByCandidates(entry, homesOf.get(request.task), earlier, request.task);
     results.push({
       session: session.id,
       shape,
@@ -283,7 +289,13 @@ function candidateFallbackOf(requests: readonly EvaluatedRequest[]): RoutingEval
   return {
     decisions: unsure.length,
     coverage: ratio(unsure.filter((kept) => kept.covered).length, unsure.length),
-    othersKept: others === 0 ? 1 : ratio(unsure.reduce((sum, kept) => sum + kept.othersKept, 0), others),
+    othersKept:
+      others === 0
+        ? 1
+        : ratio(
+            unsure.reduce((sum, kept) => sum + kept.othersKept, 0),
+            others,
+          ),
   };
 }
 

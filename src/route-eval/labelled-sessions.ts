@@ -36,7 +36,10 @@ export const LabelledSessionSchema = z
     id: z.string().min(1),
     description: z.string().optional(),
     /** The public repository (`owner/name`) whose threads the session was written from. */
-    repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name").optional(),
+    repo: z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name")
+      .optional(),
     shape: z.enum(SESSION_SHAPES).optional(),
     /** Addresses of the issue, pull-request or review threads the requests paraphrase. */
     sources: z.array(z.string().url("must be a URL")).optional(),

@@ -44,7 +44,9 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
   ];
   if (evaluation.router !== "lexical") {
     const saved = metrics.n - evaluation.modelCalls;
-    lines.push(`  model asked              ${evaluation.modelCalls} of ${metrics.n} requests (${saved} aux calls saved, ${percent(metrics.n === 0 ? 0 : saved / metrics.n)})`);
+    lines.push(
+      `  model asked              ${evaluation.modelCalls} of ${metrics.n} requests (${saved} aux calls saved, ${percent(metrics.n === 0 ? 0 : saved / metrics.n)})`,
+    );
   }
   for (const shape of evaluation.byShape) {
     lines.push(
@@ -55,7 +57,10 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
     lines.push("  by style                       n  accuracy  fallback  harmful  merge  new-task prec.  ECE");
     for (const style of evaluation.byStyle) {
       const cells = [percent(style.accuracy), percent(style.fallbackRate), percent(style.harmfulConfidentWrongRate), percent(style.mergeConfidentWrongRate)];
-      const precision = style.newTaskPrecision === 0 && !evaluation.requests.some((request) => request.style === style.style && request.opened) ? "-" : percent(style.newTaskPrecision);
+      const precision =
+        style.newTaskPrecision === 0 && !evaluation.requests.some((request) => request.style === style.style && request.opened)
+          ? "-"
+          : percent(style.newTaskPrecision);
       lines.push(
         `    ${style.style.padEnd(24)} ${String(style.n).padStart(5)}  ${cells[0]?.padStart(8)}  ${cells[1]?.padStart(8)}  ${cells[2]?.padStart(7)}  ${cells[3]?.padStart(5)}  ${precision.padStart(14)}  ${style.expectedCalibrationError.toFixed(3)}`,
       );

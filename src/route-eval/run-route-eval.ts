@@ -8,7 +8,6 @@ import { RcmError } from "../errors/rcm-error.js";
 import { evaluateRouting, type RoutingEvaluation, type TaskIds } from "./evaluate-routing.js";
 import { readLabelledSessions } from "./labelled-sessions.js";
 
-
 /** Reads the labelled sessions (files, or directories of them) and evaluates the chosen router over them. */
 export async function runRouteEval(options: {
   paths: readonly string[];
@@ -19,7 +18,12 @@ export async function runRouteEval(options: {
 }): Promise<RoutingEvaluation> {
   const sessions = [];
   for (const path of options.paths) sessions.push(...(await readLabelledSessions(path)));
-  return evaluateRouting({ sessions, router: routerFor(options.router, options.threshold, options.env), threshold: options.threshold, ...(options.ids ? { ids: options.ids } : {}) });
+  return evaluateRouting({
+    sessions,
+    router: routerFor(options.router, options.threshold, options.env),
+    threshold: options.threshold,
+    ...(options.ids ? { ids: options.ids } : {}),
+  });
 }
 
 /**
@@ -32,4 +36,3 @@ function routerFor(name: RouterName, threshold: number, env: Readonly<Record<str
   if (problems.length > 0) throw new RcmError("route-eval-setup", problems.map(describeProblem).join("; "));
   return createRouter(options, createAux(options, env));
 }
-

@@ -144,9 +144,7 @@ export function streamChunks(body: ChatRequestBody, reply: Reply, index: number,
   const chunks: unknown[] = [chunk({ role: "assistant" })];
   for (const piece of splitText(reply.text ?? "", 3)) chunks.push(chunk({ content: piece }));
   toolCallsFor(reply, index).forEach((call, i) => {
-    chunks.push(
-      chunk({ tool_calls: [{ index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }),
-    );
+    chunks.push(chunk({ tool_calls: [{ index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }));
     for (const piece of splitText(call.function.arguments, 2)) {
       chunks.push(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }));
     }
@@ -183,8 +181,7 @@ export function completionFor(body: ChatRequestBody, reply: Reply, index: number
 /** Starts the OpenAI-compatible scripted model on 127.0.0.1. */
 export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
   const { script, logFile } = options;
-  const respond: Responder =
-    typeof script === "function" ? script : ({ body }) => selectReply({ script, body }).reply;
+  const respond: Responder = typeof script === "function" ? script : ({ body }) => selectReply({ script, body }).reply;
   const sockets = new Set<Socket>();
   let nextIndex = 0;
   // Log writes are chained so lines land in arrival order even if appends overlap.

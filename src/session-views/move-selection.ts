@@ -35,7 +35,8 @@ export function moveOf(ledger: Ledger, numbers: readonly number[], target: MoveI
       return messageID === undefined || from === undefined ? [] : [{ messageID, from }];
     });
   if (requests.length === 0) return { problem: "no such request in this session" };
-  if (target.kind === "task" && requests.every((request) => request.from === target.task)) return { problem: `${requests.length === 1 ? "that request is" : "those requests are"} in ${target.task} already` };
+  if (target.kind === "task" && requests.every((request) => request.from === target.task))
+    return { problem: `${requests.length === 1 ? "that request is" : "those requests are"} in ${target.task} already` };
   return { kind: "move", requests, target };
 }
 
@@ -73,5 +74,8 @@ export function requestNumbersText(ledger: Ledger | undefined, messageIDs: reado
 /** A move in words: which requests, from which tasks, to which task. */
 export function describeMove(ledger: Ledger | undefined, move: { requests: readonly { messageID: string; from: string }[] }, to: string): string {
   const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
-  return `${requestNumbersText(ledger, move.requests.map((request) => request.messageID))} ${move.requests.length === 1 ? "moves" : "move"} from ${froms} to ${to}`;
+  return `${requestNumbersText(
+    ledger,
+    move.requests.map((request) => request.messageID),
+  )} ${move.requests.length === 1 ? "moves" : "move"} from ${froms} to ${to}`;
 }

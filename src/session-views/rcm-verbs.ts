@@ -72,7 +72,8 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     kind: "read",
     summary: "each task and its goal",
     help: "the session's tasks with their goals",
-    answer: ({ options, state, words }) => (state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state, words)),
+    answer: ({ options, state, words }) =>
+      state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state, words),
   },
   {
     name: "show",
@@ -84,7 +85,8 @@ export const RCM_VERBS: readonly RcmVerb[] = [
       if (!state || task === undefined) return renderStatus(options, state, words);
       const { showCommand } = viewWords(words);
       const whenWritten = whenRecordWritten(options, task);
-      if (as === "model") return renderRecordAsModelGetsIt({ state, task, recordTokens: options.memory.recordTokens, whenWritten, personHint: showCommand(task, false) });
+      if (as === "model")
+        return renderRecordAsModelGetsIt({ state, task, recordTokens: options.memory.recordTokens, whenWritten, personHint: showCommand(task, false) });
       return renderRecordForPerson({ state, task, whenWritten, modelTextHint: showCommand(task, true) });
     },
   },

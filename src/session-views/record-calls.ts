@@ -16,7 +16,8 @@ export function recordUseClause(use: RecordUse, what = `${use.task}'s memory rec
     if (use.replaced > 0) return `carried ${what}${trimmed} in place of ${plural(use.replaced, "earlier exchange")}`;
     return `carried ${what}${trimmed}, replacing no exchange: a compaction had taken what it covers out of view`;
   }
-  if (use.replaced > 0) return `did not carry ${what}, though ${plural(use.replaced, "earlier exchange")} it covers ${use.replaced === 1 ? "was" : "were"} left out`;
+  if (use.replaced > 0)
+    return `did not carry ${what}, though ${plural(use.replaced, "earlier exchange")} it covers ${use.replaced === 1 ? "was" : "were"} left out`;
   if (use.window === "no room") return `did not carry ${what}: no room for it in the model's window, so the exchanges it covers went word for word`;
   if (use.compacted) return `did not carry ${what}: what it covers was in view or in a compaction summary that holds its requirements`;
   return `did not carry ${what}: every exchange it covers was still in view`;
@@ -46,7 +47,11 @@ export function recordCallsOf(state: SessionState, task: string): RecordCalls | 
   const lastCall = state.lastCall;
   const fromReport: RecordCall | undefined =
     kept === undefined && lastCall?.record?.task === task
-      ? { ...lastCall.record, ...(lastCall.at === undefined ? {} : { at: lastCall.at }), ...(lastCall.requestID === undefined ? {} : { requestID: lastCall.requestID }) }
+      ? {
+          ...lastCall.record,
+          ...(lastCall.at === undefined ? {} : { at: lastCall.at }),
+          ...(lastCall.requestID === undefined ? {} : { requestID: lastCall.requestID }),
+        }
       : undefined;
   const last = ofThisRecord(kept?.last ?? fromReport);
   if (!last) return undefined;
@@ -90,7 +95,10 @@ export function recordCallSentence(state: SessionState, record: TaskRecord, cloc
     const when = callWhen(ledger, call, clock);
     return when === "" ? "" : ` (${when})`;
   };
-  const version = (call: RecordCall) => (usedThisRecord(call, record) ? "this record" : `an earlier version of this record (covering ${plural(call.covers, "exchange")}; this one covers ${record.coverage.groups.length})`);
+  const version = (call: RecordCall) =>
+    usedThisRecord(call, record)
+      ? "this record"
+      : `an earlier version of this record (covering ${plural(call.covers, "exchange")}; this one covers ${record.coverage.groups.length})`;
   const { last, carried } = calls;
   const first = `The last call for ${task}${at(last)} ${recordUseClause(last, last.shown ? version(last) : usedThisRecord(last, record) ? "it" : version(last))}.`;
   if (last.shown) return first;

@@ -33,13 +33,18 @@ export function renderRecordForPerson(options: {
   lines.push(`Goal: ${oneLine(record.goal) || "(none yet)"}`);
   lines.push(coverageLine(ledger, record));
   const active = activeConstraints(record);
-  lines.push(active.length === 0 ? "Asked for: nothing recorded as a requirement yet" : `Asked for, in force (${active.length}; #3: from request 3, as status and move number them):`);
+  lines.push(
+    active.length === 0
+      ? "Asked for: nothing recorded as a requirement yet"
+      : `Asked for, in force (${active.length}; #3: from request 3, as status and move number them):`,
+  );
   // Numbered as the model's text numbers them, so "ask 2" is the same ask in both.
   active.forEach((constraint, index) => lines.push(`  ${index + 1}. ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}`));
   const overridden = overriddenConstraints(record);
   if (overridden.length > 0) {
     lines.push(`Overridden by a later request (${overridden.length}; the model is told not to apply them):`);
-    for (const constraint of overridden) lines.push(`  - ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}; ${overriddenBy(ledger, constraint)}`);
+    for (const constraint of overridden)
+      lines.push(`  - ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}; ${overriddenBy(ledger, constraint)}`);
   }
   lines.push(...pendingLines(record, active));
   if (record.progress.length > 0) {
@@ -60,7 +65,13 @@ export function renderRecordForPerson(options: {
  * The text the model gets for a task's record, word for word, under a line that says so (the
  * record's tags and its words to the model would read as the plug-in's words to a person).
  */
-export function renderRecordAsModelGetsIt(options: { state: SessionState; task: string; recordTokens: number; whenWritten: string; personHint?: string | undefined }): string {
+export function renderRecordAsModelGetsIt(options: {
+  state: SessionState;
+  task: string;
+  recordTokens: number;
+  whenWritten: string;
+  personHint?: string | undefined;
+}): string {
   const { state, recordTokens, whenWritten, personHint } = options;
   const task = knownTask(state.ledger, options.task);
   if (!state.records[task.id]) return renderRecordForPerson({ state, task: task.id, whenWritten });

@@ -53,9 +53,15 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   const last = lastEntry(ledger);
   // Sent while off: no decision was made for it, and the one before is not the latest request's.
   if (unrouted > 0) lines.push(`Latest request: no decision, opencode-rcm is off (${plural(unrouted, "request")} sent while off, routed once it is on).`);
-  if (last) lines.push(`${unrouted > 0 ? "Last routed request, before off" : "Last request"}: ${describeDecision(ledger, last, options.confidenceThreshold)}`, `  ${consequence(options, state, last)}`);
+  if (last)
+    lines.push(
+      `${unrouted > 0 ? "Last routed request, before off" : "Last request"}: ${describeDecision(ledger, last, options.confidenceThreshold)}`,
+      `  ${consequence(options, state, last)}`,
+    );
   const total = saved.routingTokens + saved.memoryTokens;
-  lines.push(`Saved so far: ${tokens(total)} tokens kept out of ${plural(saved.calls, "model call")} (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}; estimates).`);
+  lines.push(
+    `Saved so far: ${tokens(total)} tokens kept out of ${plural(saved.calls, "model call")} (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}; estimates).`,
+  );
   return lines.join("\n");
 }
 
@@ -65,7 +71,13 @@ const TABLE_TITLE_CHARS = 48;
 /** The session's tasks, one line each: id, status, requests, when last active, title. */
 export function renderTaskTable(ledger: Ledger, unrouted = 0): string[] {
   if (ledger.tasks.length === 0) return ["No tasks yet: the first request opens t1."];
-  return [`Tasks (${ledger.tasks.length}):`, ...taskRows(ledger, unrouted).map((row) => `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`)];
+  return [
+    `Tasks (${ledger.tasks.length}):`,
+    ...taskRows(ledger, unrouted).map(
+      (row) =>
+        `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`,
+    ),
+  ];
 }
 
 export interface TaskRow {
@@ -161,7 +173,8 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
 export function callHead(options: ViewSettings, report: CallReport): string {
   const sure = report.confidence === undefined ? "" : `, ${surePercent(report.confidence, options.confidenceThreshold)} sure`;
   if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
-  if (report.confidence !== undefined && report.confidence < options.confidenceThreshold) return `the tasks it could be (best guess ${report.task ?? "?"}${sure}): ${report.reason}.`;
+  if (report.confidence !== undefined && report.confidence < options.confidenceThreshold)
+    return `the tasks it could be (best guess ${report.task ?? "?"}${sure}): ${report.reason}.`;
   if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view.`;
   return `only ${report.task ?? "?"}'s history${sure}.`;
 }

@@ -15,9 +15,7 @@ export interface ScreenCandidate {
 /** Asks the user which of `candidates` they mean; resolves with its index. */
 export type SessionChooser = (candidates: readonly ScreenCandidate[]) => Promise<number>;
 
-export type OnScreen =
-  | { kind: "found"; marker: ScreenMarker; picked: boolean; otherScreens: number }
-  | { kind: "none"; reason: "no-tui" | "no-state" };
+export type OnScreen = { kind: "found"; marker: ScreenMarker; picked: boolean; otherScreens: number } | { kind: "none"; reason: "no-tui" | "no-state" };
 
 /**
  * The session the user most likely means: the one on screen in the TUI they used last, among
@@ -34,12 +32,20 @@ export async function onScreenSession(options: {
   const newest = usable[0];
   if (newest === undefined) return { kind: "none", reason: "no-state" };
   const otherScreens = new Set(usable.map((marker) => marker.sessionID)).size - 1;
-  const tied = usable.filter((marker, index) => Date.parse(newest.activeAt) - Date.parse(marker.activeAt) <= SAME_TIME_MS && usable.findIndex((other) => other.sessionID === marker.sessionID) === index);
+  const tied = usable.filter(
+    (marker, index) =>
+      Date.parse(newest.activeAt) - Date.parse(marker.activeAt) <= SAME_TIME_MS && usable.findIndex((other) => other.sessionID === marker.sessionID) === index,
+  );
   if (tied.length === 1) return { kind: "found", marker: newest, picked: false, otherScreens };
   const candidates = tied.map(({ sessionID, title, activeAt, pid }) => ({ sessionID, title, activeAt, pid }));
   if (!options.choose) {
-    const listed = candidates.map((candidate) => `${candidate.sessionID} ${quoted(candidate.title)} (TUI pid ${candidate.pid}, active ${candidate.activeAt})`).join("; ");
-    throw new RcmError("session", `${candidates.length} TUIs open here were used within ${SAME_TIME_MS / 1000} s of each other, on different sessions: ${listed}; pass the session id (or latest)`);
+    const listed = candidates
+      .map((candidate) => `${candidate.sessionID} ${quoted(candidate.title)} (TUI pid ${candidate.pid}, active ${candidate.activeAt})`)
+      .join("; ");
+    throw new RcmError(
+      "session",
+      `${candidates.length} TUIs open here were used within ${SAME_TIME_MS / 1000} s of each other, on different sessions: ${listed}; pass the session id (or latest)`,
+    );
   }
   const index = await options.choose(candidates);
   const marker = tied[index];

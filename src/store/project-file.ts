@@ -35,14 +35,26 @@ export function projectFile(stateDir: string) {
 }
 
 /** Notes the project's worktree, this directory and the options in force; writes only what changed. */
-export async function noteProject(stateDir: string, project: { projectID: string; worktree: string; directory: string; settings: ProjectSettings }): Promise<void> {
+export async function noteProject(
+  stateDir: string,
+  project: { projectID: string; worktree: string; directory: string; settings: ProjectSettings },
+): Promise<void> {
   const file = projectFile(stateDir);
   const known = await file.peek();
   const directories = known.status === "loaded" ? known.value.directories : [];
   const settings = ProjectSettingsSchema.parse(project.settings);
-  const same = known.status === "loaded" && known.value.worktree === project.worktree && directories.includes(project.directory) && JSON.stringify(known.value.settings) === JSON.stringify(settings);
+  const same =
+    known.status === "loaded" &&
+    known.value.worktree === project.worktree &&
+    directories.includes(project.directory) &&
+    JSON.stringify(known.value.settings) === JSON.stringify(settings);
   if (same) return;
-  await file.save({ projectID: project.projectID, worktree: project.worktree, directories: [...new Set([...directories, project.directory])].sort(), settings });
+  await file.save({
+    projectID: project.projectID,
+    worktree: project.worktree,
+    directories: [...new Set([...directories, project.directory])].sort(),
+    settings,
+  });
 }
 
 /** Every project under `<root>` (the default state root) with its state dir. */

@@ -73,7 +73,13 @@ async function readMarkers(stateDir: string): Promise<ScreenMarker[]> {
     return [];
   }
   const pids = names.flatMap((name) => (/^\d+\.json$/.test(name) ? [Number(name.slice(0, -".json".length))] : []));
-  const read = await Promise.all(pids.map((pid) => screenMarkerFile(stateDir, pid).peek().catch(() => undefined)));
+  const read = await Promise.all(
+    pids.map((pid) =>
+      screenMarkerFile(stateDir, pid)
+        .peek()
+        .catch(() => undefined),
+    ),
+  );
   // The file's name is the pid: a marker claiming another one is not to be trusted.
   return read.flatMap((outcome, index) => (outcome?.status === "loaded" && outcome.value.pid === pids[index] ? [outcome.value] : []));
 }

@@ -29,7 +29,10 @@ const SplitIntentSchema = z.object({ kind: z.literal("split"), task: z.string().
 
 export const SessionIntentSchema = z.preprocess(
   // An intent posted before several requests could move named one (`messageID`, `from`): read as a move of that one.
-  (data) => (typeof data === "object" && data !== null && "messageID" in data && !("requests" in data) ? { ...data, requests: [{ messageID: data.messageID, from: (data as { from?: unknown }).from }] } : data),
+  (data) =>
+    typeof data === "object" && data !== null && "messageID" in data && !("requests" in data)
+      ? { ...data, requests: [{ messageID: data.messageID, from: (data as { from?: unknown }).from }] }
+      : data,
   z.discriminatedUnion("kind", [MoveIntentSchema, z.object({ kind: z.literal("off") }), z.object({ kind: z.literal("on") }), SplitIntentSchema]),
 );
 export type SessionIntent = z.output<typeof SessionIntentSchema>;

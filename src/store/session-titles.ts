@@ -20,7 +20,9 @@ function sessionTitlesFile(stateDir: string) {
 
 /** Every known title; none when the file is missing or unreadable (a title only makes an answer nicer). */
 export async function readSessionTitles(stateDir: string): Promise<SessionTitles> {
-  const read = await sessionTitlesFile(stateDir).peek().catch(() => undefined);
+  const read = await sessionTitlesFile(stateDir)
+    .peek()
+    .catch(() => undefined);
   return read?.status === "loaded" ? read.value : {};
 }
 

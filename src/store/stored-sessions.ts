@@ -8,7 +8,6 @@ import { type SessionState, sessionStateFile } from "./session-state-file.js";
 import { readSessionTitles } from "./session-titles.js";
 import { defaultStateRoot } from "./state-dir.js";
 
-
 export interface StoredSession {
   sessionID: string;
   /** When its state was last written: the session's last routed request or turn end. */
@@ -37,7 +36,8 @@ export async function projectStateDir(options: {
     .sort((a, b) => b.depth - a.depth);
   const best = matches[0];
   if (best) return best.project.stateDir;
-  throw new RcmError("session",
+  throw new RcmError(
+    "session",
     `no opencode-rcm state for ${directory} under ${root}: name the project with --dir <project folder>, or run OpenCode there with the plug-in (in a mode other than native) first; with a stateDir option, pass it as --state-dir`,
   );
 }
@@ -110,8 +110,12 @@ export async function findSession(options: {
   if (exact) return found(exact, { how: "named" });
   const byPrefix = sessions.filter((session) => session.sessionID.startsWith(wanted));
   if (byPrefix.length === 1) return found(byPrefix[0] as StoredSession, { how: "named" });
-  const known = sessions.slice(0, 5).map((session) => session.sessionID).join(", ");
-  throw new RcmError("session",
+  const known = sessions
+    .slice(0, 5)
+    .map((session) => session.sessionID)
+    .join(", ");
+  throw new RcmError(
+    "session",
     byPrefix.length > 1
       ? `"${wanted}" matches ${byPrefix.length} sessions (${byPrefix.map((session) => session.sessionID).join(", ")}): give more of the id`
       : `no session "${wanted}" in ${join(stateDir, "sessions")} (recent: ${known}; opencode-rcm sessions lists them)`,

@@ -99,7 +99,12 @@ function registerRcmCommand(api: TuiPluginApi, run: { menu: () => void; typed: (
 /** The options' problems, now that the TUI is up to show them (the server part's start-up toast comes too early for it); the panel has one line. */
 function showProblems(api: TuiPluginApi, problems: readonly string[]): void {
   if (problems.length === 0) return;
-  api.ui.toast({ variant: "warning", title: problemsToastTitle(problems.length), message: problemsToastMessage({ problems, width: TOAST_TEXT_WIDTH }), duration: 10_000 });
+  api.ui.toast({
+    variant: "warning",
+    title: problemsToastTitle(problems.length),
+    message: problemsToastMessage({ problems, width: TOAST_TEXT_WIDTH }),
+    duration: 10_000,
+  });
 }
 
 const plugin: TuiPluginModule & { id: string } = { id: "opencode-rcm", tui };

@@ -31,7 +31,13 @@ export async function locateState(input: {
   home: string;
   projectID: () => Promise<string | undefined>;
 }): Promise<TuiScope> {
-  const { options, problems } = await loadOptions({ tuple: pluginTupleOptions(input.plugins, input.packageDir), directory: input.directory, worktree: input.worktree, env: input.env, home: input.home });
+  const { options, problems } = await loadOptions({
+    tuple: pluginTupleOptions(input.plugins, input.packageDir),
+    directory: input.directory,
+    worktree: input.worktree,
+    env: input.env,
+    home: input.home,
+  });
   const described = problems.map(describeProblem);
   if (options.stateDir) return { options, problems: described, stateDir: options.stateDir };
   const projectID = await input.projectID().catch(() => undefined);

@@ -23,7 +23,13 @@ const ROW_TEXT = 72;
  * first), then what to move (this one, this one and every later one, or several marked one
  * by one), then where. Requests are numbered as `/rcm status` and `/rcm move 3.. t2` count them.
  */
-export function openMovePicker(api: TuiPluginApi, state: SessionState, threshold: number, dialogs: PickerDialogs, marked: ReadonlySet<number> = new Set()): void {
+export function openMovePicker(
+  api: TuiPluginApi,
+  state: SessionState,
+  threshold: number,
+  dialogs: PickerDialogs,
+  marked: ReadonlySet<number> = new Set(),
+): void {
   const { ledger } = state;
   const count = ledger.order.length;
   if (count === 0) {
@@ -31,7 +37,15 @@ export function openMovePicker(api: TuiPluginApi, state: SessionState, threshold
     return;
   }
   const rows: TuiDialogSelectOption<number>[] = [];
-  if (marked.size > 0) rows.push({ title: `Move the ${plural(marked.size, "marked request")}…`, value: 0, description: [...marked].sort((a, b) => a - b).map((n) => `#${n}`).join(" ") });
+  if (marked.size > 0)
+    rows.push({
+      title: `Move the ${plural(marked.size, "marked request")}…`,
+      value: 0,
+      description: [...marked]
+        .sort((a, b) => a - b)
+        .map((n) => `#${n}`)
+        .join(" "),
+    });
   for (let number = count; number >= 1; number -= 1) {
     const messageID = ledger.order[number - 1] ?? "";
     const entry = ledger.decisions[messageID];
@@ -81,7 +95,9 @@ function pickTarget(state: SessionState, dialogs: PickerDialogs, numbers: readon
 
 /** A request's text as the TUI has it (its synced parts), or its id when the TUI has not loaded it. */
 function requestText(api: TuiPluginApi, messageID: string): string {
-  const text = userRequestText(api.state.part(messageID) as unknown as Part[]).replace(/\s+/g, " ").trim();
+  const text = userRequestText(api.state.part(messageID) as unknown as Part[])
+    .replace(/\s+/g, " ")
+    .trim();
   return text === "" ? `(${messageID})` : text;
 }
 

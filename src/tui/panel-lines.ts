@@ -73,7 +73,8 @@ export function panelLines(input: PanelInput): PanelLine[] {
       lines.push({ text: `${plural(waiting, "request")} sent while off: routed when it is on`, tone: "muted", indent: 2 });
     }
   } else if (last) {
-    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${surePercent(last.confidence, settings.confidenceThreshold)} sure`;
+    const sure =
+      last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${surePercent(last.confidence, settings.confidenceThreshold)} sure`;
     lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);

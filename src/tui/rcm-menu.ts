@@ -88,7 +88,15 @@ function failed(api: TuiPluginApi, onError: (what: string, error: unknown) => vo
 }
 
 /** A verb, with the words typed after it (none from the menu: then a verb that takes an argument asks for it). */
-async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state: SessionState | undefined, verb: RcmVerb, words: readonly string[], onError: (what: string, error: unknown) => void): Promise<void> {
+async function act(
+  api: TuiPluginApi,
+  scope: TuiScope,
+  sessionID: string,
+  state: SessionState | undefined,
+  verb: RcmVerb,
+  words: readonly string[],
+  onError: (what: string, error: unknown) => void,
+): Promise<void> {
   const { options, problems } = scope;
   const title = `/rcm ${verb.name}`;
   if (verb.kind === "read") {
@@ -96,10 +104,12 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
     const typed = words[0]?.toLowerCase();
     // `/rcm show t1 model`: the text the model gets, instead of the record for a person.
     const asModel = words[1]?.toLowerCase() === "model";
-    if (typed !== undefined) return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
+    if (typed !== undefined)
+      return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
     return select(api, `${title}: which task?`, taskOptions(state), (task) => alert(api, `${title} ${task}`, verb.answer({ options, state }, task)));
   }
-  const post = (intent: SessionIntent | { problem: string }, message: string) => void change(api, scope, sessionID, intent, message).catch(failed(api, onError, title));
+  const post = (intent: SessionIntent | { problem: string }, message: string) =>
+    void change(api, scope, sessionID, intent, message).catch(failed(api, onError, title));
   if (verb.name === "split") {
     // The server opens the new session and brings it on screen once it has applied the split.
     const message = (task: string) => `${title} ${task}: opening a session for it…`;
@@ -111,7 +121,10 @@ async function act(api: TuiPluginApi, scope: TuiScope, sessionID: string, state:
   if (!state || state.ledger.order.length === 0) return alert(api, title, "No request has been routed in this session yet.");
   if (words.length > 0) {
     const intent = verb.intent(state, words);
-    const message = "problem" in intent || intent.kind !== "move" ? "" : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
+    const message =
+      "problem" in intent || intent.kind !== "move"
+        ? ""
+        : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
     return change(api, scope, sessionID, intent, message);
   }
   // Wide: a row shows a request's text, and how sure its decision was.
@@ -129,7 +142,11 @@ const SWITCHED: Readonly<Record<string, string>> = {
 };
 
 function taskOptions(state: SessionState): TuiDialogSelectOption<string>[] {
-  return taskRows(state.ledger).map((row) => ({ title: `${row.id}  ${row.title}`, value: row.id, description: `${row.status}, ${plural(row.requests, "request")}` }));
+  return taskRows(state.ledger).map((row) => ({
+    title: `${row.id}  ${row.title}`,
+    value: row.id,
+    description: `${row.status}, ${plural(row.requests, "request")}`,
+  }));
 }
 
 /** Posts the change, then says so through the server: its toast is what makes the server apply it now. */
@@ -147,7 +164,9 @@ async function change(api: TuiPluginApi, scope: TuiScope, sessionID: string, int
 }
 
 function select<Value>(api: TuiPluginApi, title: string, options: TuiDialogSelectOption<Value>[], chosen: (value: Value) => void): void {
-  api.ui.dialog.replace(() => createComponent(api.ui.DialogSelect<Value>, { title, options, onSelect: (option: TuiDialogSelectOption<Value>) => chosen(option.value) }));
+  api.ui.dialog.replace(() =>
+    createComponent(api.ui.DialogSelect<Value>, { title, options, onSelect: (option: TuiDialogSelectOption<Value>) => chosen(option.value) }),
+  );
 }
 
 function alert(api: TuiPluginApi, title: string, message: string): void {

@@ -20,14 +20,16 @@ afterAll(async () => {
 });
 
 /** A model that takes far longer than the budget on the first stage, and answers everything else at once. */
-const slowOnFirstStage = (firstStage: string): Responder => async ({ body }) => {
-  const last = body.messages.findLast((message) => message.role === "user");
-  const text = messageText(last?.content);
-  if (text.includes(firstStage) && !body.messages.some((message) => message.role === "assistant")) {
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
-  }
-  return { text: "Done." };
-};
+const slowOnFirstStage =
+  (firstStage: string): Responder =>
+  async ({ body }) => {
+    const last = body.messages.findLast((message) => message.role === "user");
+    const text = messageText(last?.content);
+    if (text.includes(firstStage) && !body.messages.some((message) => message.role === "assistant")) {
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+    }
+    return { text: "Done." };
+  };
 
 async function drive(maxContinuations: number, name: string) {
   const spec = suite.sessions.find((session) => session.condition === "uninterrupted");
@@ -35,9 +37,8 @@ async function drive(maxContinuations: number, name: string) {
   const dir = join(temp.path, name);
   const checkouts = await prepareCheckouts({ suite, session: spec, dir, seed: 1 });
   const firstStage = checkouts.get(spec.focus)?.task.stages[0]?.request as string;
-  return withScriptedOpencode(
-    { runDir: join(temp.path, `${name}-run`), directory: dir, script: slowOnFirstStage(firstStage), plugins: [] },
-    ({ client }) => runSession({ client, spec, checkouts, budgetMs: 2_000, maxContinuations }),
+  return withScriptedOpencode({ runDir: join(temp.path, `${name}-run`), directory: dir, script: slowOnFirstStage(firstStage), plugins: [] }, ({ client }) =>
+    runSession({ client, spec, checkouts, budgetMs: 2_000, maxContinuations }),
   );
 }
 

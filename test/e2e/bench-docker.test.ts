@@ -17,7 +17,12 @@ const bench = (args: readonly string[]) => run(process.execPath, [CLI, "bench", 
 
 async function results(out: string): Promise<ResultLine[]> {
   const text = await readFile(join(out, "results.jsonl"), "utf8").catch(() => "");
-  return text.trim() === "" ? [] : text.trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+  return text.trim() === ""
+    ? []
+    : text
+        .trim()
+        .split("\n")
+        .map((line) => ResultLineSchema.parse(JSON.parse(line)));
 }
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -53,7 +58,27 @@ describe("bench run --env docker, in a real Docker daemon", () => {
 
   it("removes its containers when interrupted with Ctrl-C, and a rerun resumes", async () => {
     const out = join(temp.path, "interrupted");
-    const args = [CLI, "bench", "run", "--suite", SUITE, "--agent", "scripted", "--modes", "native", "--sessions", "1", "--budget-s", "120", "--out", out, "--env", "docker", "--image", IMAGE];
+    const args = [
+      CLI,
+      "bench",
+      "run",
+      "--suite",
+      SUITE,
+      "--agent",
+      "scripted",
+      "--modes",
+      "native",
+      "--sessions",
+      "1",
+      "--budget-s",
+      "120",
+      "--out",
+      out,
+      "--env",
+      "docker",
+      "--image",
+      IMAGE,
+    ];
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -82,7 +107,23 @@ describe("bench run --env docker, in a real Docker daemon", () => {
   }, 400_000);
 
   it("says which image is missing, before starting anything", async () => {
-    const failed = await bench(["run", "--suite", SUITE, "--agent", "scripted", "--modes", "native", "--sessions", "1", "--out", join(temp.path, "missing"), "--env", "docker", "--image", "opencode-rcm-no-such-image:1"]).then(
+    const failed = await bench([
+      "run",
+      "--suite",
+      SUITE,
+      "--agent",
+      "scripted",
+      "--modes",
+      "native",
+      "--sessions",
+      "1",
+      "--out",
+      join(temp.path, "missing"),
+      "--env",
+      "docker",
+      "--image",
+      "opencode-rcm-no-such-image:1",
+    ]).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );

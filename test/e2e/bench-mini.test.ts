@@ -37,7 +37,11 @@ describe("the README's main command, reduced for CI", () => {
     // the focus's first requirement in native, and the plug-in keeps it in view.
     expect(tight).toMatch(/\| native \| 100\.0% \(1\/1\) \| 0\.0% \(0\/1\) \| 100\.0 \| - \| 1 \| 0 \| 0 \|/);
     expect(tight).toMatch(/\| full \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \| 0\.0 \| 100% \| 0 \| 0 \| 0 \|/);
-    const read = async (regime: string) => (await readFile(join(out, regime, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    const read = async (regime: string) =>
+      (await readFile(join(out, regime, "results.jsonl"), "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     const lines = await read("roomy");
     expect(lines).toHaveLength(4);
     const native = lines.find((line) => line.mode === "native" && line.condition === "switched");
@@ -53,7 +57,10 @@ describe("the README's main command, reduced for CI", () => {
 describe("report.html", () => {
   it("draws its charts in headless Chromium without fetching anything", async () => {
     const out = join(temp.path, "mini", "roomy");
-    const results = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    const results = (await readFile(join(out, "results.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     // What the model received, in every line: the timeline, fidelity at the switched focus's resumptions, cache tokens.
     for (const line of results) {
       expect(line.timeline?.length).toBeGreaterThan(0);
@@ -92,7 +99,10 @@ describe("report.html", () => {
       expect(drawn["lines"]).toBeGreaterThanOrEqual(4);
 
       // And they reached the pixels: the switched bars' mode colours fill part of the chart's screenshot.
-      const pixels = await countColours(page, await page.locator("svg.resolution").screenshot(), { native: MODE_COLOURS["native"] ?? "", full: MODE_COLOURS["full"] ?? "" });
+      const pixels = await countColours(page, await page.locator("svg.resolution").screenshot(), {
+        native: MODE_COLOURS["native"] ?? "",
+        full: MODE_COLOURS["full"] ?? "",
+      });
       expect(pixels["native"]).toBeGreaterThan((pixels["total"] ?? 0) * 0.03);
       expect(pixels["full"]).toBeGreaterThan((pixels["total"] ?? 0) * 0.03);
       await page.screenshot({ path: join(out, "report.png"), fullPage: true });

@@ -18,7 +18,10 @@ let upstream: ScriptedModel;
 beforeAll(async () => {
   temp = await makeTempDir("rcm-bench-provider");
   // Stands in for a provider's model: OpenCode reaches it as any OpenAI-compatible provider, and the bench records nothing of its own.
-  upstream = await startScriptedModel({ script: createScriptedAgent(await loadPlaybook(join(SUITE, "agent.json"))), logFile: join(temp.path, "upstream.jsonl") });
+  upstream = await startScriptedModel({
+    script: createScriptedAgent(await loadPlaybook(join(SUITE, "agent.json"))),
+    logFile: join(temp.path, "upstream.jsonl"),
+  });
 });
 afterAll(async () => {
   await upstream?.close();
@@ -33,23 +36,50 @@ describe("bench run with a provider's model", () => {
     const options = { baseURL: "{env:UPSTREAM_BASE_URL}", apiKey: "{env:UPSTREAM_KEY}" };
     await writeFile(providers, JSON.stringify({ provider: { up: { npm: "@ai-sdk/openai-compatible", options, models } } }));
     const out = join(temp.path, "run");
-    const cli = [join(packageRoot(), "dist", "cli.js"), "bench", "run", "--suite", SUITE, "--provider-config", providers, "--modes", "native,router", "--sessions", "2", "--out", out];
+    const cli = [
+      join(packageRoot(), "dist", "cli.js"),
+      "bench",
+      "run",
+      "--suite",
+      SUITE,
+      "--provider-config",
+      providers,
+      "--modes",
+      "native,router",
+      "--sessions",
+      "2",
+      "--out",
+      out,
+    ];
     const env = { ...process.env, UPSTREAM_BASE_URL: upstream.url, UPSTREAM_KEY: "k" };
     // The provider's key in --model, not its name: a wrong one is refused before anything starts.
-    const wrong = await run(process.execPath, [...cli, "--model", "upstream/m"], { env }).then(() => undefined, (error: { stderr: string }) => error.stderr);
+    const wrong = await run(process.execPath, [...cli, "--model", "upstream/m"], { env }).then(
+      () => undefined,
+      (error: { stderr: string }) => error.stderr,
+    );
     expect(wrong).toContain(`--model upstream/m: --provider-config ${providers} has no provider "upstream" (its keys: "up")`);
     const plan = await run(process.execPath, [...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY", "--dry-run"], { env });
     expect(plan.stdout).toMatch(/^Dry run: nothing is started/);
     expect(plan.stdout).toContain("they get --pass-env UPSTREAM_BASE_URL, UPSTREAM_KEY, and RCM_*");
     await expect(readFile(join(out, "run.json"), "utf8")).rejects.toThrow(/ENOENT/);
-    await run(process.execPath, [...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY"], { env, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
-    const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    await run(process.execPath, [...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY"], {
+      env,
+      maxBuffer: 20 * 1024 * 1024,
+      timeout: 300_000,
+    });
+    const lines = (await readFile(join(out, "results.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     expect(lines.map((line) => line.resolved)).toEqual([true, true, true, true]);
     // Every call the provider got was recorded once, by the recorder after opencode-rcm.
     // A finished run keeps its request logs gzipped (run-dir/tidy-run-dir.ts).
     const count = async (file: string) => (await readRequestLog(file)).trim().split("\n").length;
-    expect((await count(join(out, "model-requests", "native.jsonl"))) + (await count(join(out, "model-requests", "router.jsonl")))).toBe(await count(join(temp.path, "upstream.jsonl")));
-    const resumed = (mode: string) => lines.find((line) => line.mode === mode && line.condition === "switched")?.fidelity?.find((point) => point.at === "resume");
+    expect((await count(join(out, "model-requests", "native.jsonl"))) + (await count(join(out, "model-requests", "router.jsonl")))).toBe(
+      await count(join(temp.path, "upstream.jsonl")),
+    );
+    const resumed = (mode: string) =>
+      lines.find((line) => line.mode === mode && line.condition === "switched")?.fidelity?.find((point) => point.at === "resume");
     expect(resumed("native")).toMatchObject({ requirements: 1, verbatim: 1 });
     expect(resumed("native")?.other_task_tokens).toBeGreaterThan(0);
     // The router's narrowing is what was recorded: the recorder runs after opencode-rcm's transform.

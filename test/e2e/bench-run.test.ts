@@ -50,12 +50,31 @@ describe("opencode-rcm bench run on the small suite, through the real OpenCode a
   it("runs, scores and reports two sessions in two modes, resumes, re-scores and rebuilds the report", async () => {
     const out = join(temp.path, "run");
     const suiteBefore = await treeHash(SUITE);
-    const args = ["run", "--suite", SUITE, "--agent", "scripted", "--modes", "native,router", "--sessions", "2", "--concurrency", "2", "--out", out, "--budget-s", "120"];
+    const args = [
+      "run",
+      "--suite",
+      SUITE,
+      "--agent",
+      "scripted",
+      "--modes",
+      "native,router",
+      "--sessions",
+      "2",
+      "--concurrency",
+      "2",
+      "--out",
+      out,
+      "--budget-s",
+      "120",
+    ];
     const first = await bench(args);
     expect(first.stdout).toContain("4 session runs now, 0 already done; done.");
     expect(first.stderr).toMatch(/\[bench \d\d:\d\d\] 4\/4 sessions · router · \S+ · done: resolved/);
 
-    const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    const lines = (await readFile(join(out, "results.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     expect(lines).toHaveLength(4);
     expect(new Set(lines.map((line) => line.condition))).toEqual(new Set(["uninterrupted", "switched"]));
     for (const line of lines) {

@@ -12,7 +12,11 @@ const run = promisify(execFile);
 const CLI = join(packageRoot(), "dist", "cli.js");
 const SUITE = join(packageRoot(), "fixtures", "bench-small");
 const bench = (args: readonly string[]) => run(process.execPath, [CLI, "bench", ...args], { maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { code: number; stderr: string }) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  );
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {
@@ -34,7 +38,10 @@ describe("bench run --shard and bench merge", () => {
     const out = join(temp.path, "merged");
     const merged = await bench(["merge", ...parts, "--out", out]);
     expect(merged.stdout).toContain(`4 session runs merged into ${join(out, "results.jsonl")}`);
-    const lines = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    const lines = (await readFile(join(out, "results.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     expect(lines.map((line) => `${line.mode} ${line.session_id}`).sort()).toEqual(
       ["native", "router"].flatMap((mode) => ["minitext__minitext-1__switched", "minitext__minitext-1__uninterrupted"].map((id) => `${mode} ${id}`)).sort(),
     );

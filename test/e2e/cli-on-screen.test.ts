@@ -26,7 +26,10 @@ afterAll(async () => {
 
 /** The everyday replies, and OpenCode's title calls answered with a title of the request. */
 const withTitles: Responder = ({ body }) => {
-  const system = body.messages.filter((message) => message.role === "system").map((message) => messageText(message.content)).join("\n");
+  const system = body.messages
+    .filter((message) => message.role === "system")
+    .map((message) => messageText(message.content))
+    .join("\n");
   if (!system.includes("You are a title generator")) return selectReply({ script: EVERYDAY_SCRIPT, body }).reply;
   const asked = JSON.stringify((body as ChatRequestBody).messages);
   return { text: asked.includes(ASK.json.slice(0, 30)) ? TITLES.json : TITLES.dates };
@@ -54,7 +57,8 @@ async function markers(dataHome: string): Promise<Array<{ sessionID: string; tit
   const found: Array<{ sessionID: string; title?: string }> = [];
   for (const project of await readdir(root).catch(() => [])) {
     const dir = join(root, project, "screens");
-    for (const name of await readdir(dir).catch(() => [])) found.push((JSON.parse(await readFile(join(dir, name), "utf8")) as { data: { sessionID: string; title?: string } }).data);
+    for (const name of await readdir(dir).catch(() => []))
+      found.push((JSON.parse(await readFile(join(dir, name), "utf8")) as { data: { sessionID: string; title?: string } }).data);
   }
   return found;
 }
@@ -77,7 +81,8 @@ describe("opencode-rcm's CLI with no session named (the real TUI under tmux, the
         await tui.submit(ASK.dates, (screen) => screen.includes(replyOf("dates")), 90_000);
         // The TUI part names the session it shows, with the title OpenCode gave it.
         const deadline = Date.now() + 20_000;
-        while (!(await markers(dataHome)).some((marker) => marker.title === TITLES.dates) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+        while (!(await markers(dataHome)).some((marker) => marker.title === TITLES.dates) && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 200));
         const [marker] = await markers(dataHome);
         expect(marker?.title).toBe(TITLES.dates);
         onScreen = marker?.sessionID as string;
@@ -87,7 +92,10 @@ describe("opencode-rcm's CLI with no session named (the real TUI under tmux, the
         fromRun = /"sessionID":"(ses_[^"]+)"/.exec(run.stdout)?.[1] as string;
         expect(fromRun).toMatch(/^ses_/);
         expect(fromRun).not.toBe(onScreen);
-        const sessions = join((await readdir(join(dataHome, "opencode", "rcm"))).map((name) => join(dataHome, "opencode", "rcm", name))[0] as string, "sessions");
+        const sessions = join(
+          (await readdir(join(dataHome, "opencode", "rcm"))).map((name) => join(dataHome, "opencode", "rcm", name))[0] as string,
+          "sessions",
+        );
         const written = async (id: string) => (await stat(join(sessions, `${id}.json`))).mtimeMs;
         expect(await written(fromRun)).toBeGreaterThan(await written(onScreen));
 

@@ -34,7 +34,10 @@ describe("the CLI's output", () => {
     );
     expect(failed?.code).toBe(2);
     expect(failed?.stdout).toBe("");
-    expect(failed?.stderr.trim().split("\n")).toEqual(["opencode-rcm: unknown option --bogus (usage)", 'Run "opencode-rcm route-eval --help" for the options.']);
+    expect(failed?.stderr.trim().split("\n")).toEqual([
+      "opencode-rcm: unknown option --bogus (usage)",
+      'Run "opencode-rcm route-eval --help" for the options.',
+    ]);
     const unknown = await run(process.execPath, [CLI, "frobnicate"]).then(
       () => undefined,
       (error: { stderr: string }) => error,
@@ -46,7 +49,8 @@ describe("the CLI's output", () => {
     expect(help.stdout).not.toContain("bench mini");
     expect(help.stdout).not.toContain("\u001b[");
     const all = await run(process.execPath, [CLI, "--help"]);
-    for (const command of ["demo", "route-eval", "memory-eval", "bench", "report", "sessions", "move"]) expect(all.stdout).toMatch(new RegExp(`^ +${command} {4}`, "m"));
+    for (const command of ["demo", "route-eval", "memory-eval", "bench", "report", "sessions", "move"])
+      expect(all.stdout).toMatch(new RegExp(`^ +${command} {4}`, "m"));
     const move = await run(process.execPath, [CLI, "move", "--help"]);
     expect(move.stdout).toContain("USAGE opencode-rcm move [OPTIONS] [SESSION] <TARGET>");
     const mini = await run(process.execPath, [CLI, "bench", "mini", "--help"]);

@@ -57,47 +57,50 @@ describe("everyday routing in the real OpenCode", () => {
     const repo = join(temp.path, "repo");
     await createGitRepo(repo, { "README.md": "# tool\n" });
     const plugins = [[PLUGIN, { mode: "router", debug: true, stateDir: join(temp.path, "state") }]] satisfies PluginEntry[];
-    await withScriptedOpencode({ runDir: join(temp.path, "run"), directory: repo, script: everydayScript(repo), plugins }, async ({ client, model, prompt, messages }) => {
-      const session = await client.session.create({}, { throwOnError: true });
-      const sessionID = session.data.id;
-      const command = async (args: string): Promise<string> => {
-        await client.session.command({ sessionID, command: "rcm-text", arguments: args });
-        const answer = answers(await messages(sessionID)).at(-1);
-        if (answer === undefined) throw new Error(`no answer to /rcm ${args}`);
-        return answer;
-      };
-      /** What the model saw first for `text`: its own task's history and no other's, surely. */
-      const expectNarrowed = async (text: string, task: string, own: readonly string[], others: readonly string[]) => {
-        const body = requestFor(await model.requests(), text);
-        expect(body).toMatch(new RegExp(`task=${task} confidence=(0\\.[89]\\d*|1) kept=`));
-        for (const mine of own) expect(body).toContain(mine.slice(0, 30));
-        for (const other of others) expect(body).not.toContain(other.slice(0, 30));
-      };
+    await withScriptedOpencode(
+      { runDir: join(temp.path, "run"), directory: repo, script: everydayScript(repo), plugins },
+      async ({ client, model, prompt, messages }) => {
+        const session = await client.session.create({}, { throwOnError: true });
+        const sessionID = session.data.id;
+        const command = async (args: string): Promise<string> => {
+          await client.session.command({ sessionID, command: "rcm-text", arguments: args });
+          const answer = answers(await messages(sessionID)).at(-1);
+          if (answer === undefined) throw new Error(`no answer to /rcm ${args}`);
+          return answer;
+        };
+        /** What the model saw first for `text`: its own task's history and no other's, surely. */
+        const expectNarrowed = async (text: string, task: string, own: readonly string[], others: readonly string[]) => {
+          const body = requestFor(await model.requests(), text);
+          expect(body).toMatch(new RegExp(`task=${task} confidence=(0\\.[89]\\d*|1) kept=`));
+          for (const mine of own) expect(body).toContain(mine.slice(0, 30));
+          for (const other of others) expect(body).not.toContain(other.slice(0, 30));
+        };
 
-      for (const text of [SAY.doc, SAY.parser, SAY.helper]) await prompt(sessionID, text);
-      // "New task:" and "Separately," open tasks, surely: each is shown alone.
-      await expectNarrowed(SAY.parser, "t2", [], [SAY.doc]);
-      await expectNarrowed(SAY.helper, "t3", [], [SAY.doc, SAY.parser]);
+        for (const text of [SAY.doc, SAY.parser, SAY.helper]) await prompt(sessionID, text);
+        // "New task:" and "Separately," open tasks, surely: each is shown alone.
+        await expectNarrowed(SAY.parser, "t2", [], [SAY.doc]);
+        await expectNarrowed(SAY.helper, "t3", [], [SAY.doc, SAY.parser]);
 
-      for (const text of [SAY.docFile, SAY.parserNouns, SAY.helperFile]) await prompt(sessionID, text);
-      await expectNarrowed(SAY.docFile, "t1", [SAY.doc], [SAY.parser, SAY.helper]);
-      await expectNarrowed(SAY.parserNouns, "t2", [SAY.parser], [SAY.doc, SAY.helper, SAY.docFile]);
-      await expectNarrowed(SAY.helperFile, "t3", [SAY.helper], [SAY.doc, SAY.parser, SAY.docFile, SAY.parserNouns]);
+        for (const text of [SAY.docFile, SAY.parserNouns, SAY.helperFile]) await prompt(sessionID, text);
+        await expectNarrowed(SAY.docFile, "t1", [SAY.doc], [SAY.parser, SAY.helper]);
+        await expectNarrowed(SAY.parserNouns, "t2", [SAY.parser], [SAY.doc, SAY.helper, SAY.docFile]);
+        await expectNarrowed(SAY.helperFile, "t3", [SAY.helper], [SAY.doc, SAY.parser, SAY.docFile, SAY.parserNouns]);
 
-      // The user files a loose remark under the doc; later anchored requests still find their tasks.
-      await prompt(sessionID, SAY.windows);
-      expect(await command("move t1")).toMatch(/^\/rcm-text move t1\nMoved request \d+ from t\d+ to t1/);
-      await prompt(sessionID, SAY.parserAgain);
-      await expectNarrowed(SAY.parserAgain, "t2", [SAY.parser, SAY.parserNouns], [SAY.doc, SAY.helper, SAY.windows]);
+        // The user files a loose remark under the doc; later anchored requests still find their tasks.
+        await prompt(sessionID, SAY.windows);
+        expect(await command("move t1")).toMatch(/^\/rcm-text move t1\nMoved request \d+ from t\d+ to t1/);
+        await prompt(sessionID, SAY.parserAgain);
+        await expectNarrowed(SAY.parserAgain, "t2", [SAY.parser, SAY.parserNouns], [SAY.doc, SAY.helper, SAY.windows]);
 
-      expect(await command("off")).toContain("off for this session");
-      await prompt(sessionID, SAY.docWhileOff);
-      const native = requestFor(await model.requests(), SAY.docWhileOff);
-      for (const text of [SAY.doc, SAY.parser, SAY.helper]) expect(native).toContain(text.slice(0, 30));
-      expect(await command("on")).toContain("on again");
-      await prompt(sessionID, SAY.helperNouns);
-      // The request made while off is routed once it is on again (to the doc task): it no longer rides along in every task.
-      await expectNarrowed(SAY.helperNouns, "t3", [SAY.helper, SAY.helperFile], [SAY.doc, SAY.parser, SAY.docFile, SAY.docWhileOff]);
-    });
+        expect(await command("off")).toContain("off for this session");
+        await prompt(sessionID, SAY.docWhileOff);
+        const native = requestFor(await model.requests(), SAY.docWhileOff);
+        for (const text of [SAY.doc, SAY.parser, SAY.helper]) expect(native).toContain(text.slice(0, 30));
+        expect(await command("on")).toContain("on again");
+        await prompt(sessionID, SAY.helperNouns);
+        // The request made while off is routed once it is on again (to the doc task): it no longer rides along in every task.
+        await expectNarrowed(SAY.helperNouns, "t3", [SAY.helper, SAY.helperFile], [SAY.doc, SAY.parser, SAY.docFile, SAY.docWhileOff]);
+      },
+    );
   });
 });

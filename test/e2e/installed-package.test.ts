@@ -81,7 +81,10 @@ async function writeProject(dir: string, spec: string, tarball: Buffer): Promise
   // The package's own dependency tree: every entry of this repository's lockfile that is not dev-only.
   for (const [path, entry] of Object.entries(lock.packages)) if (path.startsWith("node_modules/") && !entry.dev) packages[path] = entry;
   await writeFile(join(dir, "package.json"), `${JSON.stringify(root, null, 2)}\n`);
-  await writeFile(join(dir, "package-lock.json"), `${JSON.stringify({ name: "app", version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
+  await writeFile(
+    join(dir, "package-lock.json"),
+    `${JSON.stringify({ name: "app", version: "1.0.0", lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
+  );
 }
 
 /**
@@ -97,7 +100,9 @@ async function resolvedConfig(directory: string, env: Record<string, string>): P
 describe("the package as installed from its tarball", () => {
   it("is built by npm pack from a fresh clone and ships what it needs: dist with the TUI part, LICENSE, the mini suite, the routing test split, the schema, no test fakes", async () => {
     expect(await readFile(join(installed, "LICENSE"), "utf8")).toContain("MIT License");
-    expect(await readdir(join(installed, "fixtures", "switch-mini"))).toEqual(expect.arrayContaining(["suite.json", "sessions.jsonl", "tasks", "repos", "agent.json"]));
+    expect(await readdir(join(installed, "fixtures", "switch-mini"))).toEqual(
+      expect.arrayContaining(["suite.json", "sessions.jsonl", "tasks", "repos", "agent.json"]),
+    );
     expect((await readdir(join(installed, "fixtures", "routing-corpus", "test"))).filter((file) => file.endsWith(".jsonl")).length).toBeGreaterThanOrEqual(6);
     expect(existsSync(join(installed, "fixtures", "routing-corpus", "train"))).toBe(false);
     expect(existsSync(join(installed, "dist", "tui", "index.js"))).toBe(true);
@@ -132,7 +137,10 @@ describe("the package as installed from its tarball", () => {
         ["global", resolve(installed)],
         ["checkout", checkout],
       ] as const) {
-        const home = await createIsolatedHome({ root: join(temp.path, `home-${name}`), config: offlineConfig({ modelBaseURL: model.url, plugins: [entry] satisfies PluginEntry[] }) });
+        const home = await createIsolatedHome({
+          root: join(temp.path, `home-${name}`),
+          config: offlineConfig({ modelBaseURL: model.url, plugins: [entry] satisfies PluginEntry[] }),
+        });
         const empty = join(temp.path, `project-${name}`);
         await createGitRepo(empty, { "README.md": "# empty\n" });
         expect((await resolvedConfig(empty, home.env)).command, name).toHaveProperty("rcm-text");
@@ -182,7 +190,11 @@ describe("the package as installed from its tarball", () => {
     expect(existsSync(noOpencode)).toBe(false);
 
     const out = join(temp.path, "run");
-    const bench = await run(cli, ["bench", "mini", "--sessions", "2", "--modes", "native", "--regimes", "roomy", "--out", out, "--opencode-bin", opencodeBinary()], { env, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
+    const bench = await run(
+      cli,
+      ["bench", "mini", "--sessions", "2", "--modes", "native", "--regimes", "roomy", "--out", out, "--opencode-bin", opencodeBinary()],
+      { env, maxBuffer: 20 * 1024 * 1024, timeout: 300_000 },
+    );
     expect(bench.stdout).toContain("2 session runs now, 0 already done; done.");
     expect(bench.stdout).toContain(`${join(out, "report.html")} (open in a browser)`);
     const lines = (await readFile(join(out, "roomy", "results.jsonl"), "utf8")).trim().split("\n");

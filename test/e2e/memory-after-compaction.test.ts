@@ -24,7 +24,14 @@ function script(repo: string): Script {
         id: "a1",
         when: A1,
         steps: [
-          { toolCalls: [{ name: "write", arguments: { filePath: join(repo, "textkit", "slugify.py"), content: "def slugify(text):\n    return '-'.join(text.lower().split())\n" } }] },
+          {
+            toolCalls: [
+              {
+                name: "write",
+                arguments: { filePath: join(repo, "textkit", "slugify.py"), content: "def slugify(text):\n    return '-'.join(text.lower().split())\n" },
+              },
+            ],
+          },
           { text: "Added slugify()." },
         ],
       },
@@ -33,7 +40,11 @@ function script(repo: string): Script {
         id: "a2",
         when: A2,
         steps: [
-          { toolCalls: [{ name: "bash", arguments: { command: "python3 -c \"print('\\n'.join('word%05d' % i for i in range(3000)))\"", description: "Dump words" } }] },
+          {
+            toolCalls: [
+              { name: "bash", arguments: { command: "python3 -c \"print('\\n'.join('word%05d' % i for i in range(3000)))\"", description: "Dump words" } },
+            ],
+          },
           { text: "That is the whole word list." },
         ],
       },

@@ -47,8 +47,12 @@ describe("a memory record from the first finished turn, in the real OpenCode", (
         await client.session.command({ sessionID, command: "rcm-text", arguments: "status" });
         await client.session.command({ sessionID, command: "rcm-text", arguments: "show t1 model" });
         const [afterShow, status, model] = answers(await messages(sessionID)).slice(-3);
-        expect(afterShow).toMatch(/The last call for t1 \(request 2, \d\d:\d\d\) did not carry (it|an earlier version of this record \(covering 1 exchange; this one covers 2\)): every exchange it covers was still in view\. No call has carried it yet\./);
-        expect(status).toContain("The model sees the whole session: it has one task so far. The last call did not carry t1's memory record: every exchange it covers was still in view.");
+        expect(afterShow).toMatch(
+          /The last call for t1 \(request 2, \d\d:\d\d\) did not carry (it|an earlier version of this record \(covering 1 exchange; this one covers 2\)): every exchange it covers was still in view\. No call has carried it yet\./,
+        );
+        expect(status).toContain(
+          "The model sees the whole session: it has one task so far. The last call did not carry t1's memory record: every exchange it covers was still in view.",
+        );
         expect(model).toMatch(/^\/rcm-text show t1 model\nThe text the model gets for t1's record, word for word/);
         expect(model).toContain('<rcm-task-memory task="t1">');
       },

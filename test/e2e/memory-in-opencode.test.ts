@@ -84,7 +84,13 @@ describe("task memory inside the real OpenCode", () => {
               if (mode === "router") continue;
               // Updates run in the background after session.idle; wait for this turn's.
               const updates = step === "A1" ? 1 : step === "A2" ? 2 : 0;
-              if (updates > 0) await waitForState(stateDir, sessionID, (state) => state.memoryUpdates.filter((u) => u.task === "t1").length >= updates, `t1 update ${updates}`);
+              if (updates > 0)
+                await waitForState(
+                  stateDir,
+                  sessionID,
+                  (state) => state.memoryUpdates.filter((u) => u.task === "t1").length >= updates,
+                  `t1 update ${updates}`,
+                );
             }
             const state = mode !== "router" ? await waitForState(stateDir, sessionID, (s) => s.memoryUpdates.length >= 9, "all updates") : undefined;
             // What a person sees of it: the record, and what the last call did with it.
@@ -102,7 +108,9 @@ describe("task memory inside the real OpenCode", () => {
       expect(show).toContain(`  1. ${REQUESTS.A1}  (#1)`);
       expect(show).toMatch(/The last call for t1 \(request 9, \d\d:\d\d\) carried this record in place of 1 earlier exchange\./);
       expect(show).not.toContain("<rcm-task-memory");
-      expect(status).toContain("The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.");
+      expect(status).toContain(
+        "The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.",
+      );
 
       const resumed = firstRequestFor(full.requests, REQUESTS.A3);
       const sent = JSON.stringify(resumed);
@@ -132,7 +140,8 @@ describe("task memory inside the real OpenCode", () => {
       expect(users.at(-2)?.startsWith(REQUESTS.A2)).toBe(true);
       expect(users.at(-1)?.startsWith(REQUESTS.A3)).toBe(true);
       // Everything up to and with the record is what A2's first call sent, byte for byte.
-      const upToRecord = (body: ChatRequestBody) => JSON.stringify(body.messages.slice(0, body.messages.findIndex((message) => messageText(message.content).includes("<rcm-task-memory")) + 1));
+      const upToRecord = (body: ChatRequestBody) =>
+        JSON.stringify(body.messages.slice(0, body.messages.findIndex((message) => messageText(message.content).includes("<rcm-task-memory")) + 1));
       expect(upToRecord(resumed)).toBe(upToRecord(firstRequestFor(full.requests, REQUESTS.A2)));
 
       // Persisted with the ledger: A's record covers A1 only; the aux model's usage is logged.
@@ -193,7 +202,9 @@ describe("task memory inside the real OpenCode", () => {
         const state = await waitForState(stateDir, sessionID, (s) => (s.records["t2"]?.coverage.groups.length ?? 0) >= 2, "t2 covering B2");
         // The agent can read the tasks and a record through rcm_tasks; bad arguments get a clear error.
         await prompt(sessionID, REQUESTS.TASKS);
-        const calls = (await messages(sessionID)).flatMap((message) => message.parts).flatMap((part) => (part.type === "tool" && part.tool === "rcm_tasks" ? [part.state] : []));
+        const calls = (await messages(sessionID))
+          .flatMap((message) => message.parts)
+          .flatMap((part) => (part.type === "tool" && part.tool === "rcm_tasks" ? [part.state] : []));
         expect(calls.map((call) => call.status)).toEqual(["completed", "completed", "error"]);
         const [list, show, bad] = calls.map((call) => (call.status === "completed" ? call.output : call.status === "error" ? call.error : ""));
         expect(list).toMatch(/^t1 \[suspended\] Add textkit\/slugify\.py/m);

@@ -19,7 +19,11 @@ const ROUTER_SYSTEM = "You assign requests in a coding-agent session to tasks.";
 const FIRST = "Add a parse_duration function to timeutil/parse.py that accepts values like 90s and 5m and returns seconds.";
 const FOLLOW_UP = "run the tests again";
 // No evidence for the current task, though it reads like a follow-up: the lexical router is unsure.
-const UNSURE = ["also add a dark mode toggle to the settings page", "now the login form should remember the email", "and the footer links are broken on mobile"];
+const UNSURE = [
+  "also add a dark mode toggle to the settings page",
+  "now the login form should remember the email",
+  "and the footer links are broken on mobile",
+];
 
 function isAuxCall(body: ChatRequestBody): boolean {
   return body.messages.some((message) => message.role === "system" && messageText(message.content).includes(ROUTER_SYSTEM));
@@ -59,21 +63,24 @@ async function run(
   await createGitRepo(repo, { "README.md": "# tools\n", "timeutil/parse.py": "def parse(text):\n    return text\n" });
   const stateDir = join(temp.path, name, "state");
   const plugins = [[PLUGIN, { mode: "router", router: options.router, stateDir, aux: { timeoutMs: 1500, ...options.aux } }]] satisfies PluginEntry[];
-  return withScriptedOpencode({ runDir: join(temp.path, name, "run"), directory: repo, script: responder(options.route), plugins }, async (context: ScriptedOpencode) => {
-    const session = await context.client.session.create({}, { throwOnError: true });
-    const sessionID = session.data.id;
-    const durations: number[] = [];
-    for (const text of options.prompts) {
-      const started = performance.now();
-      await context.prompt(sessionID, text);
-      durations.push(performance.now() - started);
-    }
-    const sessions = await context.client.session.list({}, { throwOnError: true });
-    const file = JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")) as { data: unknown };
-    const { ledger } = SessionStateSchema.parse(file.data);
-    const entries = ledger.order.map((id) => ledger.decisions[id] as LedgerEntry);
-    return { sessionID, requests: await context.model.requests(), sessions: sessions.data, entries, durations, output: context.server.output() };
-  });
+  return withScriptedOpencode(
+    { runDir: join(temp.path, name, "run"), directory: repo, script: responder(options.route), plugins },
+    async (context: ScriptedOpencode) => {
+      const session = await context.client.session.create({}, { throwOnError: true });
+      const sessionID = session.data.id;
+      const durations: number[] = [];
+      for (const text of options.prompts) {
+        const started = performance.now();
+        await context.prompt(sessionID, text);
+        durations.push(performance.now() - started);
+      }
+      const sessions = await context.client.session.list({}, { throwOnError: true });
+      const file = JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")) as { data: unknown };
+      const { ledger } = SessionStateSchema.parse(file.data);
+      const entries = ledger.order.map((id) => ledger.decisions[id] as LedgerEntry);
+      return { sessionID, requests: await context.model.requests(), sessions: sessions.data, entries, durations, output: context.server.output() };
+    },
+  );
 }
 
 function auxRequests(requests: readonly RecordedRequest[]): ChatRequestBody[] {

@@ -28,8 +28,11 @@ interface Ran {
 /** `opencode <args>` in `cwd` with stdin closed (run reads it otherwise), whatever its exit status. */
 function opencode(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = execFile(opencodeBinary(), [...args], { cwd, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env }, maxBuffer: 10 * 1024 * 1024, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    const child = execFile(
+      opencodeBinary(),
+      [...args],
+      { cwd, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env }, maxBuffer: 10 * 1024 * 1024, timeout: 120_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
     child.stdin?.end();
   });
@@ -48,7 +51,9 @@ describe("opencode run, a client without the TUI part", () => {
       await writeFile(join(home.configDir, "rcm.jsonc"), `{ "confidenceTreshold": 0.7 }\n`);
       const first = await opencode(["run", "--format", "json", ASK.dates], repo, home.env);
       expect(first.code).toBe(0);
-      expect(first.stderr.split("\n")[0]).toBe(`opencode-rcm: config problem: ${join(home.configDir, "rcm.jsonc")}:1: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored`);
+      expect(first.stderr.split("\n")[0]).toBe(
+        `opencode-rcm: config problem: ${join(home.configDir, "rcm.jsonc")}:1: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored`,
+      );
       const sessionID = /"sessionID":"(ses_[^"]+)"/.exec(first.stdout)?.[1];
       if (!sessionID) throw new Error(`no session in ${first.stdout}`);
       const before = (await model.requests()).length;

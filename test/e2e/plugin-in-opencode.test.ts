@@ -1,13 +1,7 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTodoRepo,
-  EXPECTED_MODEL_CALLS,
-  FINAL_TODO,
-  multiTaskScript,
-  PROMPTS,
-} from "../../src/demo/multi-task-session.js";
+import { createTodoRepo, EXPECTED_MODEL_CALLS, FINAL_TODO, multiTaskScript, PROMPTS } from "../../src/demo/multi-task-session.js";
 import type { PluginEntry } from "../../src/harness/opencode-config.js";
 import { runScriptedSession, type ScriptedSessionResult } from "../../src/harness/scripted-session.js";
 import { packageRoot } from "../../src/kit/package-root.js";
@@ -107,7 +101,7 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
   it("drops only a bad option value and an unknown key, names both, and runs with the rest", async () => {
     const invalid = await runWith([[PLUGIN, { mode: "turbo", confidenceTreshold: 0.5, debug: true }]]);
     expect(invalid.serverOutput).toContain('invalid mode = \\"turbo\\"');
-    expect(invalid.serverOutput).toContain("using the default \\\"full\\\"");
+    expect(invalid.serverOutput).toContain('using the default \\"full\\"');
     expect(invalid.serverOutput).toContain("unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
     expect(invalid.serverOutput).toContain("loaded in full mode");
     expect(invalid.todo).toBe(FINAL_TODO);

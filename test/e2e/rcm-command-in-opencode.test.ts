@@ -22,7 +22,8 @@ afterAll(async () => {
   await temp?.remove();
 });
 
-const toasts = (events: readonly RecordedEvent[]) => events.filter((event) => event.type === "tui.toast.show").map((event) => event.properties as { title: string; message: string; variant: string });
+const toasts = (events: readonly RecordedEvent[]) =>
+  events.filter((event) => event.type === "tui.toast.show").map((event) => event.properties as { title: string; message: string; variant: string });
 
 describe("/rcm-text (the server's command, for clients without the TUI part) and toasts in the real OpenCode", () => {
   it("answers /rcm-text without a model request, moves a request on the user's word, switches off and on, and toasts decisions", async () => {
@@ -30,79 +31,94 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
     await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n" });
     const runDir = join(temp.path, "run");
     const stateDir = join(temp.path, "state");
-    await withScriptedOpencode({ runDir, directory: repo, script: EVERYDAY_SCRIPT, plugins: [[join(PLUGIN), { mode: "router", stateDir }]] }, async ({ client, model, prompt, messages }) => {
-      const events = await recordEvents(client);
-      const session = await client.session.create({}, { throwOnError: true });
-      const sessionID = session.data.id;
-      const command = async (args: string): Promise<string> => {
-        const before = (await model.requests()).length;
-        const result = await client.session.command({ sessionID, command: "rcm-text", arguments: args });
-        // OpenCode 1.18 has no "handled" flag: the plug-in stops the command with an error.
-        expect(result.response?.status).toBe(500);
-        expect((await model.requests()).length).toBe(before);
-        const answer = answers(await messages(sessionID)).at(-1);
-        if (answer === undefined) throw new Error(`no answer to /rcm-text ${args}`);
-        return answer;
-      };
+    await withScriptedOpencode(
+      { runDir, directory: repo, script: EVERYDAY_SCRIPT, plugins: [[join(PLUGIN), { mode: "router", stateDir }]] },
+      async ({ client, model, prompt, messages }) => {
+        const events = await recordEvents(client);
+        const session = await client.session.create({}, { throwOnError: true });
+        const sessionID = session.data.id;
+        const command = async (args: string): Promise<string> => {
+          const before = (await model.requests()).length;
+          const result = await client.session.command({ sessionID, command: "rcm-text", arguments: args });
+          // OpenCode 1.18 has no "handled" flag: the plug-in stops the command with an error.
+          expect(result.response?.status).toBe(500);
+          expect((await model.requests()).length).toBe(before);
+          const answer = answers(await messages(sessionID)).at(-1);
+          if (answer === undefined) throw new Error(`no answer to /rcm-text ${args}`);
+          return answer;
+        };
 
-      for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both]) await prompt(sessionID, text);
-      const unsure = toasts(events.events).at(-1);
-      expect(unsure).toMatchObject({ title: "RCM: full history", variant: "warning", message: expect.stringMatching(/^\d+% sure, under 80%\. Best guess t\d: ".*"\nNot t\d\? \/rcm-text move <task> \(or new\)$/) });
-      expect(await command("move new")).toMatch(/^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py/);
-      await prompt(sessionID, ASK.datesAgain);
-      const status = await command("status");
-      expect(status).toMatch(/^\/rcm-text status\nopencode-rcm is on: mode router, lexical router, sure from 80%\./);
-      expect(status).toMatch(/\* t1 +current +2 requests/);
-      expect(status).toMatch(/ {2}t2 +suspended +1 request +3 requests ago/);
-      expect(status).toMatch(/ {2}t3 +suspended +1 request/);
-      expect(status).toMatch(/ {2}t4 +suspended +1 request/);
-      expect(status).toMatch(/Last request: t1 "Fix the date parser.*", \d+% sure: /);
-      expect(status).toMatch(/Saved so far: ~[1-9][\d.]*k? tokens kept out of \d+ model calls \(routing ~[1-9]/);
+        for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both]) await prompt(sessionID, text);
+        const unsure = toasts(events.events).at(-1);
+        expect(unsure).toMatchObject({
+          title: "RCM: full history",
+          variant: "warning",
+          message: expect.stringMatching(/^\d+% sure, under 80%\. Best guess t\d: ".*"\nNot t\d\? \/rcm-text move <task> \(or new\)$/),
+        });
+        expect(await command("move new")).toMatch(/^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py/);
+        await prompt(sessionID, ASK.datesAgain);
+        const status = await command("status");
+        expect(status).toMatch(/^\/rcm-text status\nopencode-rcm is on: mode router, lexical router, sure from 80%\./);
+        expect(status).toMatch(/\* t1 +current +2 requests/);
+        expect(status).toMatch(/ {2}t2 +suspended +1 request +3 requests ago/);
+        expect(status).toMatch(/ {2}t3 +suspended +1 request/);
+        expect(status).toMatch(/ {2}t4 +suspended +1 request/);
+        expect(status).toMatch(/Last request: t1 "Fix the date parser.*", \d+% sure: /);
+        expect(status).toMatch(/Saved so far: ~[1-9][\d.]*k? tokens kept out of \d+ model calls \(routing ~[1-9]/);
 
-      const why = await command("why");
-      expect(why).toMatch(/only t1's history, \d+% sure\./);
-      expect(why).toMatch(/Left out: t2 1, t3 1, t4 1/);
+        const why = await command("why");
+        expect(why).toMatch(/only t1's history, \d+% sure\./);
+        expect(why).toMatch(/Left out: t2 1, t3 1, t4 1/);
 
-      // The answers never reach the model, and the session goes on normally.
-      const moved = await command("move t2");
-      expect(moved).toMatch(/Moved request \d+ from t1 to t2/);
-      await prompt(sessionID, ASK.jsonTest);
-      const all = await model.requests();
-      const followUp = requestFor(all, ASK.jsonTest);
-      expect(followUp).toContain(ASK.json.slice(0, 40));
-      expect(followUp).toContain(ASK.datesAgain.slice(0, 40));
-      for (const hidden of [ASK.dates, ASK.installShort, ASK.both]) expect(followUp).not.toContain(hidden.slice(0, 40));
-      for (const request of all) expect(JSON.stringify(request.body)).not.toContain("opencode-rcm:");
-      expect(await command("status")).toMatch(/\* t2 +current +3 requests/);
-      // Stored as the user's decisions, with the ledger.
-      const state = SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
-      const userDecisions = Object.values(state.ledger.decisions).filter((entry) => entry.router === "user");
-      expect(userDecisions.map((entry) => [entry.task, entry.opened, entry.reason, entry.confidence])).toEqual([
-        ["t4", true, "user", 1],
-        ["t2", false, "user", 1],
-      ]);
+        // The answers never reach the model, and the session goes on normally.
+        const moved = await command("move t2");
+        expect(moved).toMatch(/Moved request \d+ from t1 to t2/);
+        await prompt(sessionID, ASK.jsonTest);
+        const all = await model.requests();
+        const followUp = requestFor(all, ASK.jsonTest);
+        expect(followUp).toContain(ASK.json.slice(0, 40));
+        expect(followUp).toContain(ASK.datesAgain.slice(0, 40));
+        for (const hidden of [ASK.dates, ASK.installShort, ASK.both]) expect(followUp).not.toContain(hidden.slice(0, 40));
+        for (const request of all) expect(JSON.stringify(request.body)).not.toContain("opencode-rcm:");
+        expect(await command("status")).toMatch(/\* t2 +current +3 requests/);
+        // Stored as the user's decisions, with the ledger.
+        const state = SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
+        const userDecisions = Object.values(state.ledger.decisions).filter((entry) => entry.router === "user");
+        expect(userDecisions.map((entry) => [entry.task, entry.opened, entry.reason, entry.confidence])).toEqual([
+          ["t4", true, "user", 1],
+          ["t2", false, "user", 1],
+        ]);
 
-      expect(await command("off")).toContain("off for this session");
-      await prompt(sessionID, ASK.rename);
-      const native = requestFor(await model.requests(), ASK.rename);
-      for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both, ASK.datesAgain, ASK.jsonTest]) expect(native).toContain(text.slice(0, 40));
-      expect(await command("status")).toContain("opencode-rcm is OFF for this session");
-      expect(await command("on")).toContain("on again");
-      // The request sent while off is routed, before the next one, once it is on again: none stays unassigned.
-      await prompt(sessionID, ASK.toc);
-      const back = SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
-      const routedUsers = (await messages(sessionID)).filter((message) => message.info.role === "user" && message.parts.some((part) => part.type === "text" && !part.ignored && !part.synthetic));
-      expect(back.ledger.order).toEqual(routedUsers.map((message) => message.info.id));
-      expect(back.whileOff).toBeUndefined();
-      expect(back.ledger.decisions[back.ledger.order.at(-2) ?? ""]?.task).toBe("t1");
-      expect(await command("bogus")).toContain('unknown /rcm-text command "bogus"');
+        expect(await command("off")).toContain("off for this session");
+        await prompt(sessionID, ASK.rename);
+        const native = requestFor(await model.requests(), ASK.rename);
+        for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both, ASK.datesAgain, ASK.jsonTest]) expect(native).toContain(text.slice(0, 40));
+        expect(await command("status")).toContain("opencode-rcm is OFF for this session");
+        expect(await command("on")).toContain("on again");
+        // The request sent while off is routed, before the next one, once it is on again: none stays unassigned.
+        await prompt(sessionID, ASK.toc);
+        const back = SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
+        const routedUsers = (await messages(sessionID)).filter(
+          (message) => message.info.role === "user" && message.parts.some((part) => part.type === "text" && !part.ignored && !part.synthetic),
+        );
+        expect(back.ledger.order).toEqual(routedUsers.map((message) => message.info.id));
+        expect(back.whileOff).toBeUndefined();
+        expect(back.ledger.decisions[back.ledger.order.at(-2) ?? ""]?.task).toBe("t1");
+        expect(await command("bogus")).toContain('unknown /rcm-text command "bogus"');
 
-      // Toasts: nothing for the first request, two new tasks, the fallback, the switch back; none
-      // after the move, the follow-up stays on the current task (t2), none while off, and the
-      // table of contents after it goes back to the install guide (t3).
-      expect(toasts(events.events).map((toast) => toast.title)).toEqual(["RCM: new task t2", "RCM: new task t3", "RCM: full history", "RCM: switched to t1", "RCM: switched to t3"]);
-      events.close();
-    });
+        // Toasts: nothing for the first request, two new tasks, the fallback, the switch back; none
+        // after the move, the follow-up stays on the current task (t2), none while off, and the
+        // table of contents after it goes back to the install guide (t3).
+        expect(toasts(events.events).map((toast) => toast.title)).toEqual([
+          "RCM: new task t2",
+          "RCM: new task t3",
+          "RCM: full history",
+          "RCM: switched to t1",
+          "RCM: switched to t3",
+        ]);
+        events.close();
+      },
+    );
   });
 
   it("shows config problems at start-up in a toast and in OpenCode's log file, and runs on with the rest of the options", async () => {
@@ -113,13 +129,18 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
     const projectFile = join(repo, ".opencode", "rcm.jsonc");
     await mkdir(dirname(userFile), { recursive: true });
     await prepareConfigDir(dirname(projectFile));
-    await writeFile(userFile, `{\n  "$schema": "https://unpkg.com/opencode-rcm/rcm.schema.json",\n  // typo\n  "confidenceTreshold": 0.7,\n  "router": "lexical"\n}\n`);
+    await writeFile(
+      userFile,
+      `{\n  "$schema": "https://unpkg.com/opencode-rcm/rcm.schema.json",\n  // typo\n  "confidenceTreshold": 0.7,\n  "router": "lexical"\n}\n`,
+    );
     await writeFile(projectFile, `{ "confidenceThreshold": 0.9, "notify": "loud" }\n`);
     const plugins = [[PLUGIN, { mode: "turbo", stateDir: join(temp.path, "state-config") }]] satisfies PluginEntry[];
     const printed = await withScriptedOpencode({ runDir, directory: repo, script: EVERYDAY_SCRIPT, plugins }, async ({ client, messages, server }) => {
       const events = await recordEvents(client);
       const session = await client.session.create({}, { throwOnError: true });
-      const problem = await events.waitFor((event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "opencode-rcm: 3 config problems");
+      const problem = await events.waitFor(
+        (event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "opencode-rcm: 3 config problems",
+      );
       // The toast's lines break only at spaces (a problem's later lines set in): read it as one line.
       const message = (problem.properties as { message: string }).message.replace(/\s+/g, " ");
       expect(message).toContain(`${userFile}:4: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored`);

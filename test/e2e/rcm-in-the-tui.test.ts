@@ -176,7 +176,11 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
 
   it("answers typed /rcm verbs in the TUI with no model turn and nothing stored; three misfiled requests move in one action, their memory with them, and the next one is sure", async () => {
     const repo = join(temp.path, "repo-typed");
-    await createGitRepo(repo, { "README.md": "# tools\n", "src/parser.py": "def parse_date(t):\n    pass\n", "src/export.py": "def export_csv(rows):\n    pass\n" });
+    await createGitRepo(repo, {
+      "README.md": "# tools\n",
+      "src/parser.py": "def parse_date(t):\n    pass\n",
+      "src/export.py": "def export_csv(rows):\n    pass\n",
+    });
     // The CSV export task's words are in the docs requests: the router files them under t2, surely.
     const say = {
       parser: ["parse_date in src/parser.py accepts 2024-13-45; make it reject impossible months and days.", "src/parser.py"],
@@ -193,7 +197,9 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       stages: Object.entries(say).map(([id, [when, file]]) => ({
         id,
         when,
-        steps: file ? [{ toolCalls: [{ name: "write", arguments: { filePath: join(repo, file), content: `# ${id}\n` } }] }, { text: `REPLY-${id}` }] : [{ text: `REPLY-${id}` }],
+        steps: file
+          ? [{ toolCalls: [{ name: "write", arguments: { filePath: join(repo, file), content: `# ${id}\n` } }] }, { text: `REPLY-${id}` }]
+          : [{ text: `REPLY-${id}` }],
       })),
     };
     const model = await startScriptedModel({ script, logFile: join(temp.path, "model-requests-typed.jsonl") });
@@ -207,8 +213,12 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       });
       const tui = await startTui({ directory: repo, home, modelName: "scripted" });
       try {
-        for (const id of ["parser", "export", "export2", "docs1", "docs2", "docs3"] as const) await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
-        const misfiled = await tui.waitFor((screen) => /▶ t2 export_csv in src\/export/.test(sidebar(screen)) && /current · 5 reqs/.test(sidebar(screen)), "the docs requests under t2");
+        for (const id of ["parser", "export", "export2", "docs1", "docs2", "docs3"] as const)
+          await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
+        const misfiled = await tui.waitFor(
+          (screen) => /▶ t2 export_csv in src\/export/.test(sidebar(screen)) && /current · 5 reqs/.test(sidebar(screen)),
+          "the docs requests under t2",
+        );
         await keep("panel-misfiled", sidebar(misfiled));
         const calls = (await model.requests()).length;
 
@@ -226,7 +236,10 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await keep("typed-typo", typo);
 
         // One action moves the three docs requests (4 and every later one) to a new task.
-        const moved = await tui.submit("/rcm move 4.. new", (screen) => /▶ t3 Explain in docs\/usage/.test(sidebar(screen)) && screen.includes("requests 4, 5 and 6 move from t2 to a new"));
+        const moved = await tui.submit(
+          "/rcm move 4.. new",
+          (screen) => /▶ t3 Explain in docs\/usage/.test(sidebar(screen)) && screen.includes("requests 4, 5 and 6 move from t2 to a new"),
+        );
         expect(sidebar(moved)).toMatch(/current · 3 reqs/);
         await keep("panel-after-typed-move", sidebar(moved));
         // t2's record is written again from its own requests: the docs are gone from it.
@@ -251,7 +264,12 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         for (const id of ["parser2", "parser3"] as const) await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
         const t1 = await tui.submit("/rcm show t1", (screen) => screen.includes("Memory record of t1") && screen.includes("Asked for"), 60_000);
         const record = dialogText(t1, "/rcm show t1");
-        for (const asked of ["reject impossible months and days", "also handle the empty string, it should raise ValueError", "the date thing should also accept slashes"]) expect(record).toContain(asked);
+        for (const asked of [
+          "reject impossible months and days",
+          "also handle the empty string, it should raise ValueError",
+          "the date thing should also accept slashes",
+        ])
+          expect(record).toContain(asked);
         const asks = record.slice(record.indexOf("Asked for"), record.indexOf("Pending"));
         expect(asks).not.toMatch(/back to|\/rcm|show t\d|move 4|stauts/);
         await keep("typed-show-t1", t1);
@@ -358,9 +376,21 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       { text: "export_csv should also escape embedded quotes by doubling them.", task: "t1", confidence: 0.797 },
     ];
     const respond: Responder = ({ body }) => {
-      const request = /<request>\n?([\s\S]*?)\n?<\/request>/.exec((body as ChatRequestBody).messages.map((message) => messageText(message.content)).join("\n"))?.[1]?.trim();
+      const request = /<request>\n?([\s\S]*?)\n?<\/request>/
+        .exec((body as ChatRequestBody).messages.map((message) => messageText(message.content)).join("\n"))?.[1]
+        ?.trim();
       const routed = say.find((item) => item.text === request);
-      if (routed) return { text: JSON.stringify({ task: routed.task, title: "", confidence: routed.confidence, related: [], shared: false, reason: "the scripted router says so" }) };
+      if (routed)
+        return {
+          text: JSON.stringify({
+            task: routed.task,
+            title: "",
+            confidence: routed.confidence,
+            related: [],
+            shared: false,
+            reason: "the scripted router says so",
+          }),
+        };
       const last = messageText((body as ChatRequestBody).messages.findLast((message) => message.role === "user")?.content);
       return { text: `REPLY-${say.findIndex((item) => last.includes(item.text))}: done.` };
     };
@@ -369,7 +399,10 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
     try {
       const home = await createIsolatedHome({
         root: homeRoot,
-        config: offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "router", router: "model", stateDir: join(temp.path, "state-screen"), aux: { timeoutMs: 5000 } }]] }),
+        config: offlineConfig({
+          modelBaseURL: model.url,
+          plugins: [[PACKAGE, { mode: "router", router: "model", stateDir: join(temp.path, "state-screen"), aux: { timeoutMs: 5000 } }]],
+        }),
         tui: { plugin: [PACKAGE] },
       });
       await writeFile(
@@ -381,10 +414,19 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         const toast = await tui.waitFor((text) => text.includes("opencode-rcm: 5 config problems"), "the config-problems toast", 20_000);
         await keep("config-problems-toast", toast);
         await tui.submit(say[0]?.text ?? "", (screen) => screen.includes("REPLY-0"), 60_000);
-        const unsure = await tui.submit(say[1]?.text ?? "", (screen) => screen.includes("REPLY-1") && /Last request: t1, 79\.7% sure/.test(sidebar(screen)) && /in 2 calls/.test(sidebar(screen)), 60_000);
+        const unsure = await tui.submit(
+          say[1]?.text ?? "",
+          (screen) => screen.includes("REPLY-1") && /Last request: t1, 79\.7% sure/.test(sidebar(screen)) && /in 2 calls/.test(sidebar(screen)),
+          60_000,
+        );
         const side = sidebar(unsure);
         // One line for the five problems; the decision, the last call and the savings below it on the 50-row screen.
-        expect(side.split("\n").filter((line) => line.includes("config problem")).map((line) => line.trim())).toEqual(["5 config problems: /rcm status"]);
+        expect(
+          side
+            .split("\n")
+            .filter((line) => line.includes("config problem"))
+            .map((line) => line.trim()),
+        ).toEqual(["5 config problems: /rcm status"]);
         expect(side).toContain("Last request: t1, 79.7% sure");
         expect(side).toMatch(/Last call: full history, kept t1 2/);
         expect(side).toMatch(/Saved ~\d+ tokens in \d+ calls/);
@@ -424,10 +466,12 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       const tui = await startTui({ directory: repo, home, modelName: "scripted", rows: 50 });
       try {
         await tui.submit(ASK.dates, (screen) => screen.includes(replyOf("dates")), 60_000);
-        const shown = await tui.waitFor((screen) => screen.includes("TUI part not loaded"), "the TUI-part-missing toast", 15_000).catch(async (error: unknown) => {
-          await keep("debug-no-tui-log", await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8"));
-          throw error;
-        });
+        const shown = await tui
+          .waitFor((screen) => screen.includes("TUI part not loaded"), "the TUI-part-missing toast", 15_000)
+          .catch(async (error: unknown) => {
+            await keep("debug-no-tui-log", await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8"));
+            throw error;
+          });
         // The toast sits over the session's column and the sidebar: its lines, one by one.
         expect(shown).toContain("opencode-rcm: TUI part not loaded");
         expect(shown).toContain("No task panel and no /rcm: tui.json does not list");
@@ -441,7 +485,13 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await tui.close();
       }
       const log = await readFile(join(homeRoot, "data", "opencode", "log", "opencode.log"), "utf8");
-      await keep("log-tui-part-missing", log.split("\n").filter((line) => line.includes("TUI part")).join("\n"));
+      await keep(
+        "log-tui-part-missing",
+        log
+          .split("\n")
+          .filter((line) => line.includes("TUI part"))
+          .join("\n"),
+      );
       expect(log.split("\n").filter((line) => line.includes("TUI part not loaded"))).toHaveLength(1);
     } finally {
       await model.close();

@@ -29,7 +29,17 @@ function threeTaskScript(repo: string): Script {
         id: "a1",
         when: A1,
         steps: [
-          { toolCalls: [{ name: "write", arguments: { filePath: slugify, content: "import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', text.lower()).strip('-')\n" } }] },
+          {
+            toolCalls: [
+              {
+                name: "write",
+                arguments: {
+                  filePath: slugify,
+                  content: "import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', text.lower()).strip('-')\n",
+                },
+              },
+            ],
+          },
           { text: "Added slugify() in textkit/slugify.py." },
         ],
       },

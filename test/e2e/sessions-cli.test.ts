@@ -37,7 +37,12 @@ beforeEach(async () => {
   // Where the plug-in keeps the project's state by default, noted as it does at load.
   stateDir = resolveStateDir({ projectID: "abc123", env, home: temp.path });
   // The server noted its options too: the opencode.json tuple's, which the CLI cannot read itself.
-  await noteProject(stateDir, { projectID: "abc123", worktree: project, directory: project, settings: { mode: "router", router: "lexical", confidenceThreshold: 0.75 } });
+  await noteProject(stateDir, {
+    projectID: "abc123",
+    worktree: project,
+    directory: project,
+    settings: { mode: "router", router: "lexical", confidenceThreshold: 0.75 },
+  });
 });
 afterEach(async () => {
   await temp.remove();
@@ -64,7 +69,8 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(listed).toMatch(new RegExp(`${sessionID} +\\d+ s ago +3 requests, 2 tasks`));
     expect(listed).toMatch(/\* t1 +Task A: add textkit\/slugify\.py/);
     expect(listed).toMatch(/ {3}t2 +Task B: write a CHANGELOG entry/);
-    const files = async () => Promise.all((await readdir(join(stateDir, "sessions"))).map(async (name) => [name, (await stat(join(stateDir, "sessions", name))).mtimeMs]));
+    const files = async () =>
+      Promise.all((await readdir(join(stateDir, "sessions"))).map(async (name) => [name, (await stat(join(stateDir, "sessions", name))).mtimeMs]));
     const before = await files();
     const status = await statusCommand(scope, sessionID.slice(0, 8));
     expect(status).toMatch(new RegExp(`^Session ${sessionID} \\(untitled\\)\\nopencode-rcm is on: mode router, lexical router, sure from 75%\\.`));
@@ -110,9 +116,13 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
 
   it("names what it could not find: a folder with no state, a session id matching none", async () => {
     await servedSession();
-    await expect(sessionsCommand({ directory: join(temp.path, "elsewhere"), env })).rejects.toThrow(/no opencode-rcm state for .*elsewhere under .*opencode\/rcm: name the project with --dir <project folder>, or run OpenCode there/);
+    await expect(sessionsCommand({ directory: join(temp.path, "elsewhere"), env })).rejects.toThrow(
+      /no opencode-rcm state for .*elsewhere under .*opencode\/rcm: name the project with --dir <project folder>, or run OpenCode there/,
+    );
     await expect(statusCommand({ directory: project, env }, "ses_nope")).rejects.toThrow(/no session "ses_nope" in .*sessions \(recent: ses_/);
-    await expect(moveCommand({ directory: project, env }, undefined, ["t9"])).rejects.toThrow(`session ${sessionID}: no task "t9" in this session (tasks: t1, t2, or new)`);
+    await expect(moveCommand({ directory: project, env }, undefined, ["t9"])).rejects.toThrow(
+      `session ${sessionID}: no task "t9" in this session (tasks: t1, t2, or new)`,
+    );
   });
 
   it("move, off and on wait in the session's inbox; the server applies them at its next step, and status says what still waits", async () => {
@@ -190,7 +200,9 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     expect(listed.stdout).toContain(sessionID);
     // Every /rcm verb is a command too: tasks and show read the state as /rcm does.
     const tasks = await run(process.execPath, [CLI, "tasks", "--dir", project], { env: { ...process.env, ...env } });
-    expect(tasks.stdout).toMatch(new RegExp(`^Session ${sessionID} \\(untitled\\) \\(no TUI open here: the latest session opencode-rcm wrote\\)\\nTasks \\(2\\):`));
+    expect(tasks.stdout).toMatch(
+      new RegExp(`^Session ${sessionID} \\(untitled\\) \\(no TUI open here: the latest session opencode-rcm wrote\\)\\nTasks \\(2\\):`),
+    );
     const shown = await run(process.execPath, [CLI, "show", "t2", "--dir", project], { env: { ...process.env, ...env } });
     expect(shown.stdout).toContain("No memory record yet");
     const unknownTask = await run(process.execPath, [CLI, "show", "t9", "--dir", project], { env: { ...process.env, ...env } }).then(
@@ -204,7 +216,14 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
       (error: { code: number; stderr: string }) => error,
     );
     expect(failed?.code).toBe(2);
-    expect(failed?.stderr.trim().split("\n")).toEqual(['opencode-rcm: move takes [<session>] [requests] <task|new>, got a b c: e.g. opencode-rcm move t2, or move 3.. t2 (usage)', 'Run "opencode-rcm move --help" for the options.']);
-    expect(JSON.parse(await readFile(join(stateDir, "project.json"), "utf8")).data).toMatchObject({ projectID: "abc123", worktree: project, directories: [project] });
+    expect(failed?.stderr.trim().split("\n")).toEqual([
+      "opencode-rcm: move takes [<session>] [requests] <task|new>, got a b c: e.g. opencode-rcm move t2, or move 3.. t2 (usage)",
+      'Run "opencode-rcm move --help" for the options.',
+    ]);
+    expect(JSON.parse(await readFile(join(stateDir, "project.json"), "utf8")).data).toMatchObject({
+      projectID: "abc123",
+      worktree: project,
+      directories: [project],
+    });
   });
 });

@@ -45,7 +45,9 @@ describe("/rcm split in the real OpenCode", () => {
         const answer = answers(await messages(oldID)).at(-1) ?? "";
         const newID = answer.match(/into session (ses_\w+)/)?.[1];
         if (!newID) throw new Error(`no new session in the answer: ${answer}`);
-        expect(answer).toMatch(/^\/rcm-text split t1\nSplit t1 ".*" out into session ses_\w+ \(".* \(split from Tools work\)"\): its first model call gets its memory record and its request\./);
+        expect(answer).toMatch(
+          /^\/rcm-text split t1\nSplit t1 ".*" out into session ses_\w+ \(".* \(split from Tools work\)"\): its first model call gets its memory record and its request\./,
+        );
 
         // The old session's ledger names the new session; its views show it; the TUI was told to show it.
         expect((await readState(stateDir, oldID))?.ledger.tasks.map((task) => task.split?.session)).toEqual([newID, undefined]);
@@ -109,7 +111,11 @@ describe("/rcm split in the real OpenCode", () => {
       try {
         for (const key of ["dates", "json"] as const) await tui.submit(ASK[key], (screen) => screen.includes(replyOf(key)), 90_000);
         // Typed: the TUI posts the split, the server opens the session and tells the TUI to show it.
-        const shown = await tui.submit("/rcm split t1", (screen) => flat(screen).includes('opencode-rcm: t1 "Fix the date parser') && sidebar(screen).includes("No tasks yet"), 30_000);
+        const shown = await tui.submit(
+          "/rcm split t1",
+          (screen) => flat(screen).includes('opencode-rcm: t1 "Fix the date parser') && sidebar(screen).includes("No tasks yet"),
+          30_000,
+        );
         // The new session's transcript: the seed's note alone, none of the old session's turns.
         expect(shown).not.toContain(replyOf("dates"));
         await tui.submit(ASK.datesAgain, (screen) => screen.includes(replyOf("datesAgain")), 90_000);

@@ -44,15 +44,30 @@ describe("SWE-bench in and out", () => {
     const instancesFile = join(temp.path, "instances.jsonl");
     await writeFile(instancesFile, instances.map((instance) => `${JSON.stringify(instance)}\n`).join(""));
     const stagesFile = join(temp.path, "stages.jsonl");
-    await writeFile(stagesFile, tasks.slice(0, 2).map((task) => `${JSON.stringify({ instance_id: task.instance_id, stages: task.stages })}\n`).join(""));
+    await writeFile(
+      stagesFile,
+      tasks
+        .slice(0, 2)
+        .map((task) => `${JSON.stringify({ instance_id: task.instance_id, stages: task.stages })}\n`)
+        .join(""),
+    );
     const bundles = join(temp.path, "bundles");
     await mkdir(bundles);
     await copyFile(join(SMALL, "repo.bundle"), join(bundles, "minitext__minitext.bundle"));
 
     const suite = join(temp.path, "suite");
     const imported = await bench([
-      "import-swebench", "--instances", instancesFile, "--stages", stagesFile, "--out", suite, "--bundles", bundles,
-      "--test-cmd", "python -m pytest -rA -p no:cacheprovider tests/test_existing.py {tests}",
+      "import-swebench",
+      "--instances",
+      instancesFile,
+      "--stages",
+      stagesFile,
+      "--out",
+      suite,
+      "--bundles",
+      bundles,
+      "--test-cmd",
+      "python -m pytest -rA -p no:cacheprovider tests/test_existing.py {tests}",
     ]);
     expect(imported.stdout).toContain(`3 tasks (2 with stages) written to ${suite}`);
     const importedTasks = await loadTasks(suite);
@@ -68,14 +83,22 @@ describe("SWE-bench in and out", () => {
     await copyFile(join(SMALL, "agent.json"), join(suite, "agent.json"));
     const out = join(temp.path, "run");
     await bench(["run", "--suite", suite, "--agent", "scripted", "--modes", "native", "--sessions", "2", "--out", out, "--budget-s", "120"]);
-    const results = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    const results = (await readFile(join(out, "results.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     expect(results).toHaveLength(2);
     expect(results.every((line) => line.resolved && line.scored_by === undefined)).toBe(true);
 
     const exported = await bench(["export-predictions", out]);
     const files = exported.stdout.trim().split("\n");
     expect(files.map((file) => file.slice(out.length + 1))).toEqual(["predictions/native.switched.jsonl", "predictions/native.uninterrupted.jsonl"]);
-    const predictions = (await Promise.all(files.map((file) => readFile(file, "utf8")))).flatMap((text) => text.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>));
+    const predictions = (await Promise.all(files.map((file) => readFile(file, "utf8")))).flatMap((text) =>
+      text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    );
     for (const prediction of predictions) {
       // Exactly the fields run_evaluation reads.
       expect(Object.keys(prediction).sort()).toEqual(["instance_id", "model_name_or_path", "model_patch"]);
@@ -95,7 +118,12 @@ describe("SWE-bench in and out", () => {
         patch_exists: true,
         patch_successfully_applied: true,
         resolved: false,
-        tests_status: { FAIL_TO_PASS: { success: [], failure: ["tests/x.py::test_a"] }, PASS_TO_PASS: { success: [], failure: [] }, FAIL_TO_FAIL: { success: [], failure: [] }, PASS_TO_FAIL: { success: [], failure: [] } },
+        tests_status: {
+          FAIL_TO_PASS: { success: [], failure: ["tests/x.py::test_a"] },
+          PASS_TO_PASS: { success: [], failure: [] },
+          FAIL_TO_FAIL: { success: [], failure: [] },
+          PASS_TO_FAIL: { success: [], failure: [] },
+        },
       },
     };
     await writeFile(join(instanceDir, "report.json"), JSON.stringify(report));
@@ -106,7 +134,10 @@ describe("SWE-bench in and out", () => {
     const back = await bench(["import-reports", out, join(temp.path, "logs")]);
     expect(back.stdout).toContain("1 results updated from 2 report.json files");
     expect(back.stdout).toContain(`warning: no result of this run for ${join(stray, "report.json")}`);
-    const after = (await readFile(join(out, "results.jsonl"), "utf8")).trim().split("\n").map((line) => ResultLineSchema.parse(JSON.parse(line)));
+    const after = (await readFile(join(out, "results.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     const updated = after.find((line) => line.condition === "switched");
     expect(updated).toMatchObject({ resolved: false, failure_class: "implementation", scored_by: "swebench" });
     expect(after.find((line) => line.condition === "uninterrupted")).toMatchObject({ resolved: true, failure_class: "resolved" });
@@ -116,7 +147,10 @@ describe("SWE-bench in and out", () => {
 
   it("names the file, line and field of a bad instance", async () => {
     const file = join(temp.path, "bad.jsonl");
-    await writeFile(file, `${JSON.stringify({ instance_id: "a__b-1", repo: "a/b", base_commit: "abc1234", patch: "p", test_patch: "t", problem_statement: "x", FAIL_TO_PASS: "[]", PASS_TO_PASS: "[]" })}\n{"instance_id": "a__b-2", "repo": "a/b"}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ instance_id: "a__b-1", repo: "a/b", base_commit: "abc1234", patch: "p", test_patch: "t", problem_statement: "x", FAIL_TO_PASS: "[]", PASS_TO_PASS: "[]" })}\n{"instance_id": "a__b-2", "repo": "a/b"}\n`,
+    );
     const failed = await bench(["import-swebench", "--instances", file, "--out", join(temp.path, "bad-suite")]).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,

@@ -26,7 +26,13 @@ async function inBatches<T, R>(items: readonly T[], size: number, work: (item: T
 describe("every task of the mini suite, under the real scorer and real pytest", () => {
   it("is resolved by its reference patch and not by the unpatched base", async () => {
     const score = (task: Task, patch: string | null, name: string) =>
-      scoreTask({ task, repoSource: resolve(DIR, task.repo_bundle as string), patch, workDir: join(temp.path, `${task.instance_id}-${name}`), timeoutMs: 120_000 });
+      scoreTask({
+        task,
+        repoSource: resolve(DIR, task.repo_bundle as string),
+        patch,
+        workDir: join(temp.path, `${task.instance_id}-${name}`),
+        timeoutMs: 120_000,
+      });
     const outcomes = await inBatches(suite.tasks, 4, async (task) => {
       const reference = await score(task, task.patch, "reference");
       const base = await score(task, null, "base");

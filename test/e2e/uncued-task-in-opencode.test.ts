@@ -53,8 +53,10 @@ const OPENINGS = { parser: "parser", export: "export", docs: "usage" } as const 
 function uncuedScript(repo: string): Script {
   const file = { parser: join(repo, "src", "parser.py"), export: join(repo, "src", "export.py"), docs: join(repo, "docs", "usage.md") };
   const writes: Partial<Record<Key, string>> = {
-    parser: "import datetime\n\n\ndef parse_date(text):\n    year, month, day = (int(part) for part in text.split('-'))\n    return datetime.date(year, month, day)\n",
-    export: "def export_csv(rows):\n    return '\\n'.join(','.join(quote(cell) for cell in row) for row in rows)\n\n\ndef quote(cell):\n    return f'\"{cell}\"' if ',' in cell else cell\n",
+    parser:
+      "import datetime\n\n\ndef parse_date(text):\n    year, month, day = (int(part) for part in text.split('-'))\n    return datetime.date(year, month, day)\n",
+    export:
+      "def export_csv(rows):\n    return '\\n'.join(','.join(quote(cell) for cell in row) for row in rows)\n\n\ndef quote(cell):\n    return f'\"{cell}\"' if ',' in cell else cell\n",
     usage: "# Usage\n\n    tool export data.json --out data.csv\n",
   };
   // Each edit adds a line under an anchor that stays unique, so edits never collide.
@@ -97,7 +99,8 @@ function decisionFor(requests: readonly RecordedRequest[], key: Key): Decision {
 const confident = (decision: Decision) => decision.task !== undefined && (decision.confidence ?? 0) >= THRESHOLD;
 
 function table(decisions: readonly Decision[]): string {
-  const row = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padStart(2) : cell.padEnd([0, 6, 4, 6, 60][column] ?? 0))).join(" | ");
+  const row = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padStart(2) : cell.padEnd([0, 6, 4, 6, 60][column] ?? 0))).join(" | ");
   const rows = decisions.map((d, index) => row([String(index + 1), KIND[d.key], d.task ?? "-", String(d.confidence ?? "-"), SAY[d.key].slice(0, 60), d.kept]));
   return [row(["#", "kind", "task", "conf", "request", "kept"]), ...rows].join("\n");
 }
@@ -133,7 +136,8 @@ describe("an uncued docs task in the real OpenCode (issue 33)", () => {
       const home: Record<Kind, string | undefined> = { parser: parserTask, export: exportTask, docs: docsTask };
 
       const violations: string[] = [];
-      const where = (d: Decision) => `#${keys.indexOf(d.key) + 1} ${KIND[d.key]} ${JSON.stringify(SAY[d.key].slice(0, 40))}: task=${d.task ?? "-"} confidence=${d.confidence ?? "-"}`;
+      const where = (d: Decision) =>
+        `#${keys.indexOf(d.key) + 1} ${KIND[d.key]} ${JSON.stringify(SAY[d.key].slice(0, 40))}: task=${d.task ?? "-"} confidence=${d.confidence ?? "-"}`;
       if (of("parser").task !== parserTask) violations.push(`${where(of("parser"))}: the first request should open t1`);
       if (of("export").task !== exportTask) violations.push(`${where(of("export"))}: "separate thing:" should open t2`);
       for (const d of decisions.slice(3)) {
@@ -153,7 +157,8 @@ describe("an uncued docs task in the real OpenCode (issue 33)", () => {
       }
       for (const key of ANCHORED) {
         const d = of(key);
-        if (!confident(d) || d.task !== home[KIND[key]]) violations.push(`${where(d)}: names its ${KIND[key]} function or file, so should be confident in ${home[KIND[key]]}`);
+        if (!confident(d) || d.task !== home[KIND[key]])
+          violations.push(`${where(d)}: names its ${KIND[key]} function or file, so should be confident in ${home[KIND[key]]}`);
       }
 
       const report = `decisions (docs task: ${docsTask ?? "none of its own"}):\n${table(decisions)}`;

@@ -38,6 +38,15 @@ export function withRecordApplied(options: {
   const { messages, ledger, keepRecent, batchTokens, renderedRecord, payback, ...rest } = options;
   const view = buildCallView({ messages, ledger });
   const render = () => renderedRecord;
-  const { plan, note, shown } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, ledger, render, keepRecent: keepRecent ?? KEEP_RECENT, batchTokens: batchTokens ?? 0, payback: payback ?? 0, ...rest });
+  const { plan, note, shown } = replaceCoveredExchanges({
+    view,
+    plan: EMPTY_PLAN,
+    ledger,
+    render,
+    keepRecent: keepRecent ?? KEEP_RECENT,
+    batchTokens: batchTokens ?? 0,
+    payback: payback ?? 0,
+    ...rest,
+  });
   return { ...note, shown, messages: applyPlan(messages, plan) };
 }

@@ -29,9 +29,7 @@ export interface FakeAuxEndpoint {
  * A non-streaming OpenAI Chat Completions endpoint on 127.0.0.1 whose replies come from
  * `respond(body, index)`, for testing the auxiliary-model client over real HTTP.
  */
-export async function startFakeAuxEndpoint(options: {
-  respond: (body: unknown, index: number) => FakeReply | Promise<FakeReply>;
-}): Promise<FakeAuxEndpoint> {
+export async function startFakeAuxEndpoint(options: { respond: (body: unknown, index: number) => FakeReply | Promise<FakeReply> }): Promise<FakeAuxEndpoint> {
   const { respond } = options;
   const bodies: unknown[] = [];
   const sockets = new Set<Socket>();

@@ -37,7 +37,15 @@ export const namedTaskRouter: Router = {
   async route(request, index) {
     const label = request.signals.taskLabels[0];
     if (label !== undefined && !index.tasks().some((task) => task.labels.has(label))) {
-      return { target: { kind: "new", title: taskTitle(request.text) }, confidence: 0.95, related: [], shared: false, reason: `names task ${label}`, basis: "explicit", router: "lexical" };
+      return {
+        target: { kind: "new", title: taskTitle(request.text) },
+        confidence: 0.95,
+        related: [],
+        shared: false,
+        reason: `names task ${label}`,
+        basis: "explicit",
+        router: "lexical",
+      };
     }
     return lexicalRouter.route(request, index);
   },

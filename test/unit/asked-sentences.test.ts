@@ -10,11 +10,15 @@ const asked = (text: string) => askedSentences(text).map((sentence) => sentence.
 
 describe("asked sentences: what the user asked, whole and in their words", () => {
   it("keeps a sentence with two requirements whole, not cut into clauses", () => {
-    expect(asked("parse_date should reject 2024-13-45 and report the bad field. Thanks!")).toEqual(["parse_date should reject 2024-13-45 and report the bad field"]);
+    expect(asked("parse_date should reject 2024-13-45 and report the bad field. Thanks!")).toEqual([
+      "parse_date should reject 2024-13-45 and report the bad field",
+    ]);
   });
 
   it("drops questions, thanks, narration, descriptions of today and one-off session work", () => {
-    expect(asked("Thanks, looks good! What does --strict do? I tried pinning the version and it still failed. Right now the export is slow. Run the tests.")).toEqual([]);
+    expect(
+      asked("Thanks, looks good! What does --strict do? I tried pinning the version and it still failed. Right now the export is slow. Run the tests."),
+    ).toEqual([]);
   });
 
   it("keeps a short follow-up that asks, with its 'also'", () => {
@@ -24,13 +28,14 @@ describe("asked sentences: what the user asked, whole and in their words", () =>
 
   it("drops the steering words of a switch and keeps the code name it scopes the sentence to", () => {
     expect(asked("separate thing: add a --version flag to the CLI")).toEqual(["add a --version flag to the CLI"]);
-    expect(asked("one more on parse_line: values may be wrapped in double quotes, strip them")).toEqual(["parse_line: values may be wrapped in double quotes, strip them"]);
+    expect(asked("one more on parse_line: values may be wrapped in double quotes, strip them")).toEqual([
+      "parse_line: values may be wrapped in double quotes, strip them",
+    ]);
   });
 
   it("keeps nothing of a command typed to the plug-in", () => {
     for (const typed of ["show t1", "/rcm status", "move 3 t2", "/rcm move 4.. new", "status"]) expect(asked(typed), typed).toEqual([]);
     expect(asked("show the diff")).toEqual([]);
-
   });
 
   it("reads chat shorthand spelled out and keeps it as typed", () => {
@@ -39,15 +44,22 @@ describe("asked sentences: what the user asked, whole and in their words", () =>
   });
 
   it("takes the items of a specification and Gherkin outcomes, not reproduction steps or the environment", () => {
-    expect(asked("Acceptance criteria:\n- Max upload size is 25 MB\n- Allowed types: PDF, PNG")).toEqual(["Max upload size is 25 MB", "Allowed types: PDF, PNG"]);
-    expect(asked("Scenario: expired code\n  Given a cart\n  When the customer applies SPRING24\n  Then the total is unchanged")).toEqual(["Then the total is unchanged"]);
+    expect(asked("Acceptance criteria:\n- Max upload size is 25 MB\n- Allowed types: PDF, PNG")).toEqual([
+      "Max upload size is 25 MB",
+      "Allowed types: PDF, PNG",
+    ]);
+    expect(asked("Scenario: expired code\n  Given a cart\n  When the customer applies SPRING24\n  Then the total is unchanged")).toEqual([
+      "Then the total is unchanged",
+    ]);
     expect(asked("The menu closes.\n\n**To reproduce**\n1. Open the menu\n2. Scroll\n\n**Environment**\n- Firefox 126, macOS 14")).toEqual([]);
   });
 
   it("says what a sentence that points back points at", () => {
     const [first, second] = askedSentences("values may be wrapped in double quotes, strip them. add a test for that");
     expect(second?.pointsBack).toBe(true);
-    expect(resolvedText(second ?? { text: "", pointsBack: false }, first?.text)).toBe("add a test for that (that: values may be wrapped in double quotes, strip them)");
+    expect(resolvedText(second ?? { text: "", pointsBack: false }, first?.text)).toBe(
+      "add a test for that (that: values may be wrapped in double quotes, strip them)",
+    );
     expect(resolvedText({ text: "add a test for that", pointsBack: true }, undefined)).toBe("add a test for that");
   });
 

@@ -110,18 +110,12 @@ describe("completeJson", () => {
 
   it("falls back to plain text with the schema in the prompt when json_object is rejected too", async () => {
     const endpoint = await start((body) =>
-      (body as RequestBody).response_format === undefined
-        ? content(VALID_TEXT)
-        : { kind: "status", status: 422, message: "unsupported parameter" },
+      (body as RequestBody).response_format === undefined ? content(VALID_TEXT) : { kind: "status", status: 422, message: "unsupported parameter" },
     );
     const client = clientFor(endpoint);
     const result = await ask(client);
     expect(result).toMatchObject({ ok: true, value: VALID, usage: { calls: 3, format: "text" } });
-    expect(endpoint.requests().map((body) => (body as RequestBody).response_format?.type)).toEqual([
-      "json_schema",
-      "json_object",
-      undefined,
-    ]);
+    expect(endpoint.requests().map((body) => (body as RequestBody).response_format?.type)).toEqual(["json_schema", "json_object", undefined]);
     expect(request(endpoint, 2).messages[0]?.content).toContain('"confidence"');
     expect(client.format).toBe("text");
   });

@@ -89,12 +89,27 @@ describe("the OpenCode aux source", () => {
       ...overrides,
     };
   }
-  const request = { messages: [{ role: "system" as const, content: "route" }, { role: "user" as const, content: "the request" }], format: "text" as const, name: "x", jsonSchema: {}, sessionID: "ses_1" };
+  const request = {
+    messages: [
+      { role: "system" as const, content: "route" },
+      { role: "user" as const, content: "the request" },
+    ],
+    format: "text" as const,
+    name: "x",
+    jsonSchema: {},
+    sessionID: "ses_1",
+  };
 
   it("asks the configured model, else small_model, else the session's model, in a child of the session", async () => {
     const configured = models({ smallModel: async () => "openai/gpt-4o-mini" });
     await createOpencodeAuxClient({ models: configured, model: "local/qwen", timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send(request);
-    expect(configured.asked[0]).toMatchObject({ parentID: "ses_1", model: { providerID: "local", modelID: "qwen" }, system: "route", text: "the request", timeoutMs: 1000 });
+    expect(configured.asked[0]).toMatchObject({
+      parentID: "ses_1",
+      model: { providerID: "local", modelID: "qwen" },
+      system: "route",
+      text: "the request",
+      timeoutMs: 1000,
+    });
     const small = models({ smallModel: async () => "openai/gpt-4o-mini" });
     await createOpencodeAuxClient({ models: small, timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send(request);
     expect(small.asked[0]?.model).toEqual({ providerID: "openai", modelID: "gpt-4o-mini" });
@@ -107,7 +122,9 @@ describe("the OpenCode aux source", () => {
   it("says which setting is missing when there is no model to ask, and needs the session", async () => {
     const none = models({ sessionModel: async () => undefined });
     await expect(createOpencodeAuxClient({ models: none, timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send(request)).rejects.toThrow(/aux\.model .*small_model/);
-    await expect(createOpencodeAuxClient({ models: models(), timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send({ ...request, sessionID: undefined })).rejects.toThrow(/session/);
+    await expect(
+      createOpencodeAuxClient({ models: models(), timeoutMs: 1000, cooldownMs: COOLDOWN_MS }).send({ ...request, sessionID: undefined }),
+    ).rejects.toThrow(/session/);
   });
 
   it("carries a retry's earlier reply and correction in the one prompt", async () => {

@@ -8,7 +8,9 @@ import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../s
 
 // The secrets-world corpus's train split: the part the redactor is known to catch whole (the
 // test split is measured by scripts/redaction-eval.mjs, not asserted).
-const CORPUS = (await loadRedactionCorpus(join(import.meta.dirname, "..", "..", "fixtures", "secrets-world"))).positives.filter((entry) => entry.split === "train");
+const CORPUS = (await loadRedactionCorpus(join(import.meta.dirname, "..", "..", "fixtures", "secrets-world"))).positives.filter(
+  (entry) => entry.split === "train",
+);
 
 const Schema = z.object({ task: z.string() });
 

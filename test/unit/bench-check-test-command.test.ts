@@ -7,10 +7,9 @@ describe("which tests a test command runs", () => {
       "tests/test_existing.py",
       "tests/test_flag.py",
     ]);
-    expect(testCommandPaths("pytest -rA -vv -o console_output_style=classic --tb=no --deselect tests/a.py::slow ./astropy/io/tests/ 'tests/with space.py'")).toEqual([
-      "astropy/io/tests",
-      "tests/with space.py",
-    ]);
+    expect(
+      testCommandPaths("pytest -rA -vv -o console_output_style=classic --tb=no --deselect tests/a.py::slow ./astropy/io/tests/ 'tests/with space.py'"),
+    ).toEqual(["astropy/io/tests", "tests/with space.py"]);
     expect(testCommandPaths("./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 admin_views.tests")).toEqual([]);
     expect(testCommandPaths("cd sub && python -m pytest -rA")).toEqual([]);
   });

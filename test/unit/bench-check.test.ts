@@ -45,7 +45,10 @@ async function editJson<T>(path: string, edit: (value: T) => void): Promise<void
 }
 
 async function editLines(path: string, edit: (lines: SessionLine[]) => void): Promise<void> {
-  const lines = (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as SessionLine);
+  const lines = (await readFile(path, "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as SessionLine);
   edit(lines);
   await writeFile(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
 }
@@ -70,7 +73,9 @@ describe("the cheap suite check", () => {
     await editJson<TaskFile>(file, (task) => {
       task.PASS_TO_PASS.push(task.FAIL_TO_PASS[0] as string);
     });
-    expect(await problems()).toEqual([expect.stringMatching(new RegExp(`^${file}: PASS_TO_PASS\\.8: ".+" is also FAIL_TO_PASS\\.0: a test cannot both fail and pass before the patch$`))]);
+    expect(await problems()).toEqual([
+      expect.stringMatching(new RegExp(`^${file}: PASS_TO_PASS\\.8: ".+" is also FAIL_TO_PASS\\.0: a test cannot both fail and pass before the patch$`)),
+    ]);
   });
 
   it("names a session whose locality is not the definition's, and the uninterrupted twin that follows it", async () => {
@@ -96,7 +101,11 @@ describe("the cheap suite check", () => {
     await writeFile(file, `${JSON.stringify(playbook, null, 2)}\n`);
     const found = await problems();
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(new RegExp(`^${file}:\\d+: tasks\\.${TASK}\\.stages\\.stage-2\\.request: differs from ${join(suiteDir, "tasks", TASK, "stage-2.md")}: agent\\.json has ".+", the suite ".+"; the scripted agents would write nothing at this stage$`));
+    expect(found[0]).toMatch(
+      new RegExp(
+        `^${file}:\\d+: tasks\\.${TASK}\\.stages\\.stage-2\\.request: differs from ${join(suiteDir, "tasks", TASK, "stage-2.md")}: agent\\.json has ".+", the suite ".+"; the scripted agents would write nothing at this stage$`,
+      ),
+    );
     const line = Number(/agent\.json:(\d+):/.exec(found[0] ?? "")?.[1]);
     expect((await readFile(file, "utf8")).split("\n")[line - 1]).toContain('"request"');
   });
@@ -108,7 +117,9 @@ describe("the cheap suite check", () => {
       delete playbook.tasks[TASK];
     });
     const found = await problems();
-    expect(found).toContainEqual(expect.stringMatching(new RegExp(`^${file}:\\d+: tasks\\.${TASK}: missing: the suite has this task; the scripted agents would write nothing for it$`)));
+    expect(found).toContainEqual(
+      expect.stringMatching(new RegExp(`^${file}:\\d+: tasks\\.${TASK}: missing: the suite has this task; the scripted agents would write nothing for it$`)),
+    );
     expect(found).toContainEqual(expect.stringMatching(new RegExp(`^${file}:\\d+: tasks\\.nobody__nothing-1: no such task in the suite \\(unused\\)$`)));
   });
 
@@ -170,13 +181,18 @@ describe("the cheap suite check for one agent", () => {
     const suite = await loadSuite(suiteDir);
     expect(await cheapSuiteProblems(suite, { agent: "model" })).toEqual([]);
     expect((await cheapSuiteProblems(suite, { agent: "scripted" })).map((problem) => problem.field)).toEqual([`tasks.${TASK}.stages.stage-1.request`]);
-    expect((await cheapSuiteProblems(suite, { agent: "faithful" })).map((problem) => problem.field)).toEqual([`tasks.${TASK}.stages.stage-1.request`, "(file)"]);
+    expect((await cheapSuiteProblems(suite, { agent: "faithful" })).map((problem) => problem.field)).toEqual([
+      `tasks.${TASK}.stages.stage-1.request`,
+      "(file)",
+    ]);
   });
 
   it("names a missing agent.json for the scripted agents only", async () => {
     await rm(join(suiteDir, "agent.json"));
     const suite = await loadSuite(suiteDir);
     expect(await cheapSuiteProblems(suite, { agent: "model" })).toEqual([]);
-    expect((await cheapSuiteProblems(suite, { agent: "scripted" })).map(describeProblem)).toEqual([`${join(suiteDir, "agent.json")}: (file): missing: --agent scripted plays the suite's agent.json`]);
+    expect((await cheapSuiteProblems(suite, { agent: "scripted" })).map(describeProblem)).toEqual([
+      `${join(suiteDir, "agent.json")}: (file): missing: --agent scripted plays the suite's agent.json`,
+    ]);
   });
 });

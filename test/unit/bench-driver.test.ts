@@ -78,11 +78,26 @@ function user(id: string, text: string, synthetic = false): MessageWithParts {
 function step(id: string, parentID: string, input: number, tools: number): MessageWithParts {
   return {
     info: {
-      id, sessionID: "s", role: "assistant", parentID, time: { created: 0 }, modelID: "m", providerID: "p", mode: "build", agent: "build",
-      path: { cwd: "/", root: "/" }, cost: 0, tokens: { input, output: 10, reasoning: 2, cache: { read: 5, write: 1 } },
+      id,
+      sessionID: "s",
+      role: "assistant",
+      parentID,
+      time: { created: 0 },
+      modelID: "m",
+      providerID: "p",
+      mode: "build",
+      agent: "build",
+      path: { cwd: "/", root: "/" },
+      cost: 0,
+      tokens: { input, output: 10, reasoning: 2, cache: { read: 5, write: 1 } },
     },
     parts: Array.from({ length: tools }, (_, n) => ({
-      id: `${id}-t${n}`, sessionID: "s", messageID: id, type: "tool", callID: `${id}-c${n}`, tool: "bash",
+      id: `${id}-t${n}`,
+      sessionID: "s",
+      messageID: id,
+      type: "tool",
+      callID: `${id}-c${n}`,
+      tool: "bash",
       state: { status: "completed", input: {}, output: "", title: "", metadata: {}, time: { start: 0, end: 1 } },
     })),
   } as MessageWithParts;
@@ -91,16 +106,25 @@ function step(id: string, parentID: string, input: number, tools: number): Messa
 describe("session usage", () => {
   it("adds up tokens, model and tool calls, and the resumed focus stages apart, with aux cost from the ledger", () => {
     const messages = [
-      user("u1", "ws1: focus stage 1"), step("a1", "u1", 100, 2),
-      user("u2", "ws2: interruption"), step("a2", "u2", 200, 1),
-      user("u3", "ws1: focus stage 2"), step("a3", "u3", 300, 1), user("u4", "Continue if you have next steps", true), step("a4", "u4", 50, 0),
+      user("u1", "ws1: focus stage 1"),
+      step("a1", "u1", 100, 2),
+      user("u2", "ws2: interruption"),
+      step("a2", "u2", 200, 1),
+      user("u3", "ws1: focus stage 2"),
+      step("a3", "u3", 300, 1),
+      user("u4", "Continue if you have next steps", true),
+      step("a4", "u4", 50, 0),
     ];
     const requests: SentRequest[] = [
       { entry: 0, task: "F", stage: "s1", text: "t", continuation: false, timedOut: false, ms: 1 },
       { entry: 1, task: "B", stage: "s1", text: "t", continuation: false, timedOut: false, ms: 1 },
       { entry: 2, task: "F", stage: "s2", text: "t", continuation: false, timedOut: false, ms: 1 },
     ];
-    const ledger = ledgerOf([["u1", "new:F"], ["u2", "new:B"], ["u3", "t1", 0.9, { aux: { calls: 1, inputTokens: 40, outputTokens: 8, ms: 30 } }]]);
+    const ledger = ledgerOf([
+      ["u1", "new:F"],
+      ["u2", "new:B"],
+      ["u3", "t1", 0.9, { aux: { calls: 1, inputTokens: 40, outputTokens: 8, ms: 30 } }],
+    ]);
     const usage = sessionUsage({ messages, requests, focus: "F", firstFocusStage: "s1", ledger });
     expect(usage.session).toEqual({ inputTokens: 674, outputTokens: 48, cachedInputTokens: 20, cacheWriteTokens: 4, modelCalls: 4, toolCalls: 4 });
     expect(usage.resumedFocus).toEqual({ inputTokens: 362, outputTokens: 24, cachedInputTokens: 10, cacheWriteTokens: 2, modelCalls: 2, toolCalls: 1 });
@@ -108,7 +132,10 @@ describe("session usage", () => {
     expect(usage.resumedFocusAux).toEqual(usage.aux);
 
     // Memory updates run between requests: their aux cost counts for the session as a whole.
-    const memoryAux = [{ calls: 2, inputTokens: 900, outputTokens: 120, ms: 400 }, { calls: 1, inputTokens: 500, outputTokens: 60, ms: 200, error: "http: 500" }];
+    const memoryAux = [
+      { calls: 2, inputTokens: 900, outputTokens: 120, ms: 400 },
+      { calls: 1, inputTokens: 500, outputTokens: 60, ms: 200, error: "http: 500" },
+    ];
     const withMemory = sessionUsage({ messages, requests, focus: "F", firstFocusStage: "s1", ledger, memoryAux });
     expect(withMemory.aux).toEqual({ calls: 4, inputTokens: 1440, outputTokens: 188, ms: 630 });
     expect(withMemory.resumedFocusAux).toEqual(usage.resumedFocusAux);
@@ -119,9 +146,25 @@ function line(extra: Partial<ResultLine>): ResultLine {
   const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
   const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
   return {
-    session_id: "x", mode: "native", focus: "F", condition: "switched", locality: "near", resolved: true, failure_class: "resolved",
-    finalized: true, budget_exhausted: false, continuations: 0, usage, resumed_focus: usage, aux, resumed_focus_aux: aux,
-    wall_ms: 1000, opencode_session_id: "ses", focus_workspace: "ws1", patch_bytes: 10, ...extra,
+    session_id: "x",
+    mode: "native",
+    focus: "F",
+    condition: "switched",
+    locality: "near",
+    resolved: true,
+    failure_class: "resolved",
+    finalized: true,
+    budget_exhausted: false,
+    continuations: 0,
+    usage,
+    resumed_focus: usage,
+    aux,
+    resumed_focus_aux: aux,
+    wall_ms: 1000,
+    opencode_session_id: "ses",
+    focus_workspace: "ws1",
+    patch_bytes: 10,
+    ...extra,
   };
 }
 
@@ -152,10 +195,17 @@ describe("the agent for a run", () => {
     const good = join(temp.path, "providers.json");
     await writeFile(good, JSON.stringify({ provider: { ds: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:9/v1" } } } }));
     const suite = { dir: temp.path } as Suite;
-    const model = await startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: good }, suite, logFile: join(temp.path, "log"), decisionLog: join(temp.path, "decisions") });
+    const model = await startAgentModel({
+      agent: { kind: "model", model: "ds/chat", providerConfig: good },
+      suite,
+      logFile: join(temp.path, "log"),
+      decisionLog: join(temp.path, "decisions"),
+    });
     expect(model.config([])).toMatchObject({ model: "ds/chat", provider: { ds: { npm: "@ai-sdk/openai-compatible" } }, share: "disabled" });
     const bad = join(temp.path, "bad.json");
     await writeFile(bad, "[1]");
-    await expect(startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: bad }, suite, logFile: "x", decisionLog: "y" })).rejects.toThrow(`--provider-config ${bad}`);
+    await expect(startAgentModel({ agent: { kind: "model", model: "ds/chat", providerConfig: bad }, suite, logFile: "x", decisionLog: "y" })).rejects.toThrow(
+      `--provider-config ${bad}`,
+    );
   });
 });

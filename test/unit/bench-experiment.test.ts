@@ -30,14 +30,38 @@ const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWri
 const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 function line(session: string, mode: ResultLine["mode"], setting: RunSetting = SETTING): ResultLine {
   return {
-    session_id: session, mode, focus: "F", condition: "switched", locality: "near", resolved: false, failure_class: "implementation",
-    finalized: true, budget_exhausted: false, continuations: 0, usage, resumed_focus: usage, aux, resumed_focus_aux: aux,
-    wall_ms: 1000, opencode_session_id: "ses", focus_workspace: "ws1", patch_bytes: 10, setting,
+    session_id: session,
+    mode,
+    focus: "F",
+    condition: "switched",
+    locality: "near",
+    resolved: false,
+    failure_class: "implementation",
+    finalized: true,
+    budget_exhausted: false,
+    continuations: 0,
+    usage,
+    resumed_focus: usage,
+    aux,
+    resumed_focus_aux: aux,
+    wall_ms: 1000,
+    opencode_session_id: "ses",
+    focus_workspace: "ws1",
+    patch_bytes: 10,
+    setting,
   };
 }
 
 function request(overrides: Partial<ExperimentRequest> & { setting?: RunSetting } = {}): ExperimentRequest {
-  return { suiteDir: "/suites/switch-mini", setting: SETTING, agent: { kind: "faithful" }, modes: ["native", "router"], sessions: 2, runsPlanned: (modes, sessions) => modes.length * sessions, ...overrides };
+  return {
+    suiteDir: "/suites/switch-mini",
+    setting: SETTING,
+    agent: { kind: "faithful" },
+    modes: ["native", "router"],
+    sessions: 2,
+    runsPlanned: (modes, sessions) => modes.length * sessions,
+    ...overrides,
+  };
 }
 
 let temp: { path: string; remove: () => Promise<void> };
@@ -52,9 +76,15 @@ describe("a run directory is one experiment", () => {
     await mkdir(out);
     await openExperiment(out, request());
     const before = await readFile(join(out, "run.json"), "utf8");
-    await expect(openExperiment(out, request({ setting: { ...SETTING, agent: "scripted" } }))).rejects.toThrow(/agent: faithful \(run\.json\) vs scripted \(this command\)/);
-    await expect(openExperiment(out, request({ setting: { ...SETTING, regime: "tight" } }))).rejects.toThrow(/regime: roomy \(run\.json\) vs tight \(this command\)/);
-    await expect(openExperiment(out, request({ setting: { ...SETTING, confidence_threshold: 0.6, suite_sha256: "b".repeat(64) } }))).rejects.toThrow(/suite_sha256: a+ \(run\.json\) vs b+ .*\n {2}confidence_threshold: 0\.8 \(run\.json\) vs 0\.6/);
+    await expect(openExperiment(out, request({ setting: { ...SETTING, agent: "scripted" } }))).rejects.toThrow(
+      /agent: faithful \(run\.json\) vs scripted \(this command\)/,
+    );
+    await expect(openExperiment(out, request({ setting: { ...SETTING, regime: "tight" } }))).rejects.toThrow(
+      /regime: roomy \(run\.json\) vs tight \(this command\)/,
+    );
+    await expect(openExperiment(out, request({ setting: { ...SETTING, confidence_threshold: 0.6, suite_sha256: "b".repeat(64) } }))).rejects.toThrow(
+      /suite_sha256: a+ \(run\.json\) vs b+ .*\n {2}confidence_threshold: 0\.8 \(run\.json\) vs 0\.6/,
+    );
     expect(await readFile(join(out, "run.json"), "utf8")).toBe(before);
   });
 
@@ -81,16 +111,24 @@ describe("a run directory is one experiment", () => {
     const out = join(temp.path, "shard");
     await mkdir(out);
     await openExperiment(out, request({ shard: "1/2" }));
-    await expect(openExperiment(out, request({ shard: "1/2", modes: ["native", "router", "full"] }))).rejects.toThrow(/is shard 1\/2: .* cannot add modes full/);
+    await expect(openExperiment(out, request({ shard: "1/2", modes: ["native", "router", "full"] }))).rejects.toThrow(
+      /is shard 1\/2: .* cannot add modes full/,
+    );
     await expect(openExperiment(out, request({ shard: "2/2" }))).rejects.toThrow(/shard: 1\/2 \(run\.json\) vs 2\/2/);
   });
 
   it("compares a run.json from before the setting was kept on what it kept", async () => {
     const out = join(temp.path, "old");
     await mkdir(out);
-    await writeFile(join(out, "run.json"), JSON.stringify({ suite: "/s", modes: ["native"], agent: { kind: "faithful", regime: "tight" }, seed: 1, budgetMs: 900_000, sessions: 2 }));
+    await writeFile(
+      join(out, "run.json"),
+      JSON.stringify({ suite: "/s", modes: ["native"], agent: { kind: "faithful", regime: "tight" }, seed: 1, budgetMs: 900_000, sessions: 2 }),
+    );
     await expect(openExperiment(out, request())).rejects.toThrow(/regime: tight \(run\.json\) vs roomy/);
-    await writeFile(join(out, "run.json"), JSON.stringify({ suite: "/s", modes: ["native"], agent: { kind: "faithful" }, seed: 1, budgetMs: 900_000, sessions: 2 }));
+    await writeFile(
+      join(out, "run.json"),
+      JSON.stringify({ suite: "/s", modes: ["native"], agent: { kind: "faithful" }, seed: 1, budgetMs: 900_000, sessions: 2 }),
+    );
     expect((await openExperiment(out, request())).run.setting).toEqual(SETTING);
   });
 
@@ -105,7 +143,15 @@ describe("bench merge checks completeness", () => {
   async function shard(name: string, index: number, count: number, sessions: string[], planned: number): Promise<string> {
     const dir = join(temp.path, name);
     await mkdir(dir, { recursive: true });
-    const run = { suite: "/s", setting: SETTING, agent: { kind: "faithful" }, modes: ["native"], sessions: 4, shard: `${index}/${count}`, runs_planned: planned };
+    const run = {
+      suite: "/s",
+      setting: SETTING,
+      agent: { kind: "faithful" },
+      modes: ["native"],
+      sessions: 4,
+      shard: `${index}/${count}`,
+      runs_planned: planned,
+    };
     await writeFile(join(dir, "run.json"), JSON.stringify(run));
     await writeFile(join(dir, "results.jsonl"), sessions.map((session) => `${JSON.stringify(line(session, "native"))}\n`).join(""));
     return dir;
@@ -129,7 +175,10 @@ describe("bench merge checks completeness", () => {
     const again = await shard("again", 1, 2, ["s3", "s4"], 2);
     await expect(mergeRuns({ runs: [one, again], out: join(temp.path, "m1") })).rejects.toThrow(/shard 1\/2 is given twice/);
     const two = await shard("two", 2, 2, ["s3", "s4"], 2);
-    await writeFile(join(two, "results.jsonl"), `${JSON.stringify(line("s3", "native"))}\n${JSON.stringify(line("s4", "native", { ...SETTING, regime: "tight" }))}\n`);
+    await writeFile(
+      join(two, "results.jsonl"),
+      `${JSON.stringify(line("s3", "native"))}\n${JSON.stringify(line("s4", "native", { ...SETTING, regime: "tight" }))}\n`,
+    );
     await expect(mergeRuns({ runs: [one, two], out: join(temp.path, "m2") })).rejects.toThrow(/s4 in native ran with regime tight/);
   });
 });

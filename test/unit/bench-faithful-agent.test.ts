@@ -47,7 +47,9 @@ async function decide(messages: ChatMessage[]): Promise<{ reply: Reply; decision
 }
 
 function written(reply: Reply): Record<string, unknown> {
-  return Object.fromEntries((reply.toolCalls ?? []).filter((tool) => tool.name === "write").map((tool) => [tool.arguments["filePath"], tool.arguments["content"]]));
+  return Object.fromEntries(
+    (reply.toolCalls ?? []).filter((tool) => tool.name === "write").map((tool) => [tool.arguments["filePath"], tool.arguments["content"]]),
+  );
 }
 
 const CFG1 = "minicfg__minicfg-1";
@@ -62,7 +64,17 @@ describe("the faithful agent", () => {
   it("sees an earlier stage whose rule is in view, and writes the stage with it", async () => {
     const { reply, decision } = await decide(call(...exchange(WS, request(CFG1, "stage-1")), { role: "user", content: `${WS}: ${request(CFG1, "stage-2")}` }));
     expect(written(reply)).toEqual({ [`${WS}/${FLAG}`]: stageOf(CFG1, "stage-2").writes[FLAG] });
-    expect(decision).toMatchObject({ index: 7, workspace: WS, task: CFG1, stage: "stage-2", seen: ["stage-1"], lost: [], leaked: [], wrote: "stage-2", files: [FLAG] });
+    expect(decision).toMatchObject({
+      index: 7,
+      workspace: WS,
+      task: CFG1,
+      stage: "stage-2",
+      seen: ["stage-1"],
+      lost: [],
+      leaked: [],
+      wrote: "stage-2",
+      files: [FLAG],
+    });
   });
 
   it("does not apply an earlier stage whose rule is out of view", async () => {
@@ -74,13 +86,26 @@ describe("the faithful agent", () => {
   it("sees a rule however it is quoted (a memory record's constraint), but not in code it wrote or in tool output", async () => {
     const rule = stageOf(CFG1, "stage-1").rule;
     const record = `<rcm-task-memory task="t1">\nConstraints (from the user's requests):\n- ${rule.toUpperCase().replace(/ /g, "\n  ")}\n</rcm-task-memory>`;
-    const current: ChatMessage = { role: "user", content: [{ type: "text", text: record }, { type: "text", text: `${WS}: ${request(CFG1, "stage-2")}` }] };
+    const current: ChatMessage = {
+      role: "user",
+      content: [
+        { type: "text", text: record },
+        { type: "text", text: `${WS}: ${request(CFG1, "stage-2")}` },
+      ],
+    };
     expect((await decide(call(current))).decision).toMatchObject({ seen: ["stage-1"], lost: [] });
     const inCode: ChatMessage[] = [
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "write", arguments: JSON.stringify({ content: `# ${rule}` }) } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "write", arguments: JSON.stringify({ content: `# ${rule}` }) } }],
+      },
       { role: "tool", content: `# ${rule}`, tool_call_id: "c1" },
     ];
-    expect((await decide(call(...inCode, { role: "user", content: `${WS}: ${request(CFG1, "stage-2")}` }))).decision).toMatchObject({ seen: [], lost: ["stage-1"] });
+    expect((await decide(call(...inCode, { role: "user", content: `${WS}: ${request(CFG1, "stage-2")}` }))).decision).toMatchObject({
+      seen: [],
+      lost: ["stage-1"],
+    });
   });
 
   it("applies another task's visible requirement declared confusable with the stage, and says so", async () => {
@@ -88,10 +113,18 @@ describe("the faithful agent", () => {
     const leak = stageOf(focus, "stage-3").confusions[0];
     expect(leak?.with).toBe("minicfg__minicfg-3/stage-3");
     const history = [...exchange(WS, request(focus, "stage-1")), ...exchange(WS, request(focus, "stage-2"))];
-    const withOther = call(...history, ...exchange(OTHER, request("minicfg__minicfg-3", "stage-3")), { role: "user", content: `${WS}: ${request(focus, "stage-3")}` });
+    const withOther = call(...history, ...exchange(OTHER, request("minicfg__minicfg-3", "stage-3")), {
+      role: "user",
+      content: `${WS}: ${request(focus, "stage-3")}`,
+    });
     const { reply, decision } = await decide(withOther);
     expect(written(reply)).toEqual({ [`${WS}/minicfg/env/expand.py`]: leak?.writes["minicfg/env/expand.py"] });
-    expect(decision).toMatchObject({ seen: ["stage-1", "stage-2"], lost: [], leaked: ["minicfg__minicfg-3/stage-3"], wrote: "stage-3 with minicfg__minicfg-3/stage-3" });
+    expect(decision).toMatchObject({
+      seen: ["stage-1", "stage-2"],
+      lost: [],
+      leaked: ["minicfg__minicfg-3/stage-3"],
+      wrote: "stage-3 with minicfg__minicfg-3/stage-3",
+    });
     // The other task out of view (what a confident router gives): the stage as asked.
     const alone = await decide(call(...history, { role: "user", content: `${WS}: ${request(focus, "stage-3")}` }));
     expect(alone.decision).toMatchObject({ leaked: [], confusableSeen: [], wrote: "stage-3" });
@@ -99,8 +132,17 @@ describe("the faithful agent", () => {
 
   it("writes the variant without a lost stage even when a confusable requirement is in view, and logs both", async () => {
     const focus = "minicfg__minicfg-4";
-    const messages = call(...exchange(WS, request(focus, "stage-2")), ...exchange(OTHER, request("minicfg__minicfg-3", "stage-3")), { role: "user", content: `${WS}: ${request(focus, "stage-3")}` });
-    expect((await decide(messages)).decision).toMatchObject({ seen: ["stage-2"], lost: ["stage-1"], leaked: [], confusableSeen: ["minicfg__minicfg-3/stage-3"], wrote: "stage-3 without stage-1" });
+    const messages = call(...exchange(WS, request(focus, "stage-2")), ...exchange(OTHER, request("minicfg__minicfg-3", "stage-3")), {
+      role: "user",
+      content: `${WS}: ${request(focus, "stage-3")}`,
+    });
+    expect((await decide(messages)).decision).toMatchObject({
+      seen: ["stage-2"],
+      lost: ["stage-1"],
+      leaked: [],
+      confusableSeen: ["minicfg__minicfg-3/stage-3"],
+      wrote: "stage-3 without stage-1",
+    });
   });
 
   it("is deterministic: the same call gets the same bytes and the same decision", async () => {
@@ -154,8 +196,16 @@ describe("the faithful playbook", () => {
       await writeFile(join(temp.path, path), text);
     };
     const suite = async (rules: Record<string, Record<string, string>>, extra: Record<string, string> = {}) => {
-      const stages = (a: string, b: string) => ({ "stage-1": { request: a, writes: { "m.py": "x = 1\n" } }, "stage-2": { request: b, writes: { "m.py": "x = 2\n" } } });
-      await put("agent.json", JSON.stringify({ tasks: { a: { stages: stages("Make x one always", "Make x two now") }, b: { stages: stages("Keep y unset when empty", "Make y two") } } }));
+      const stages = (a: string, b: string) => ({
+        "stage-1": { request: a, writes: { "m.py": "x = 1\n" } },
+        "stage-2": { request: b, writes: { "m.py": "x = 2\n" } },
+      });
+      await put(
+        "agent.json",
+        JSON.stringify({
+          tasks: { a: { stages: stages("Make x one always", "Make x two now") }, b: { stages: stages("Keep y unset when empty", "Make y two") } },
+        }),
+      );
       for (const [task, phrases] of Object.entries(rules)) await put(`tasks/${task}/faithful/rules.json`, JSON.stringify(phrases));
       for (const task of ["a", "b"]) await put(`tasks/${task}/faithful/stage-2/without-stage-1/m.py`, "x = 0\n");
       for (const [path, text] of Object.entries(extra)) await put(path, text);
@@ -169,14 +219,18 @@ describe("the faithful playbook", () => {
 
     it("a rule that is not in its request, or is in another's", async () => {
       await suite({ ...good, a: { "stage-1": "x three", "stage-2": "x two now" } });
-      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(`${join(temp.path, "tasks", "a", "faithful", "rules.json")}: stage-1: "x three" is not in the stage's request`);
+      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(
+        `${join(temp.path, "tasks", "a", "faithful", "rules.json")}: stage-1: "x three" is not in the stage's request`,
+      );
       await suite({ ...good, a: { "stage-1": "x one always", "stage-2": "two" } });
       await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/stage-2: "two" is also in b\/stage-2's request/);
     });
 
     it("a missing variant, or one that writes other files", async () => {
       await suite(good, { "tasks/a/faithful/stage-2/without-stage-1/n.py": "" });
-      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(`${join(temp.path, "tasks", "a", "faithful")}: stage-2/without-stage-1: holds m.py, n.py; the stage writes m.py`);
+      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(
+        `${join(temp.path, "tasks", "a", "faithful")}: stage-2/without-stage-1: holds m.py, n.py; the stage writes m.py`,
+      );
       await suite(good, { "tasks/a/faithful/stage-2/without-stage-3/m.py": "" });
       await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/stage-2\/without-stage-3: not a variant of stage-2/);
     });
@@ -185,7 +239,9 @@ describe("the faithful playbook", () => {
       await suite(good, { "tasks/a/faithful/confusions.json": JSON.stringify([{ stage: "stage-2", with: "b/stage-1", shared: "empty" }]) });
       await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/confusions\.json: 0\.shared: "empty" is in no request of a/);
       await suite(good, { "tasks/a/faithful/confusions.json": JSON.stringify([{ stage: "stage-2", with: "b/stage-1", shared: "make" }]) });
-      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(/stage-2\/with-b\.stage-1: missing: the files written at stage-2 when b\/stage-1's requirement leaks in/);
+      await expect(loadFaithfulPlaybook(temp.path)).rejects.toThrow(
+        /stage-2\/with-b\.stage-1: missing: the files written at stage-2 when b\/stage-1's requirement leaks in/,
+      );
     });
   });
 });

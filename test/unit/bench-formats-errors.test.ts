@@ -34,7 +34,10 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; exitC
   return { code: printed.code, exitCode: printed.exitCode, message: printed.message, field: printed.location?.field, fields };
 }
 
-const stages = (a: string, b: string) => ({ "stage-1": { request: a, writes: { "m.py": "x = 1\n" } }, "stage-2": { request: b, writes: { "m.py": "x = 2\n" } } });
+const stages = (a: string, b: string) => ({
+  "stage-1": { request: a, writes: { "m.py": "x = 1\n" } },
+  "stage-2": { request: b, writes: { "m.py": "x = 2\n" } },
+});
 const agent = { tasks: { a: { stages: stages("Make x one always", "Make x two now") }, b: { stages: stages("Keep y unset when empty", "Make y two") } } };
 
 async function faithfulSuite(confusions?: unknown): Promise<void> {
@@ -58,7 +61,14 @@ describe("agent.json's problems", () => {
 
   it("lists every problem of the file at once, one line each, the first as the location", async () => {
     const file = join(temp.path, "agent.json");
-    await writeFile(file, JSON.stringify({ checkCommand: "", tasks: { a: { stages: { "stage-1": { request: 3, writes: { "/etc/x": "" } }, "stage-2": { writes: {} } } }, b: { stage: {} } }, extra: 1 }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        checkCommand: "",
+        tasks: { a: { stages: { "stage-1": { request: 3, writes: { "/etc/x": "" } }, "stage-2": { writes: {} } } }, b: { stage: {} } },
+        extra: 1,
+      }),
+    );
     const { code, message, field } = await failure(loadPlaybook(file));
     expect(code).toBe("suite");
     const lines = message.split("\n");

@@ -107,7 +107,13 @@ describe("docs/benchmark-formats.md", () => {
   });
 
   it("shows every file of a suite, and its examples load as a suite", () => {
-    expect([...blocks.keys()].filter((path) => !path.startsWith("tasks/")).sort()).toEqual(["agent.json", "results.jsonl", "sessions.jsonl", "suite.json", "tasks.jsonl"]);
+    expect([...blocks.keys()].filter((path) => !path.startsWith("tasks/")).sort()).toEqual([
+      "agent.json",
+      "results.jsonl",
+      "sessions.jsonl",
+      "suite.json",
+      "tasks.jsonl",
+    ]);
     expect(suite.meta.name).toBe("calc-example");
     expect(suite.tasks.map((task) => [task.instance_id, task.stages.map((stage) => stage.id)])).toEqual([
       ["acme__calc-1", ["stage-1", "stage-2"]],

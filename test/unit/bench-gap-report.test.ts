@@ -23,20 +23,44 @@ const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 function line(mode: ResultLine["mode"], condition: ResultLine["condition"], session: string, outcome: "resolved" | "lost" | "leaked" | "other"): ResultLine {
   const resolved = outcome === "resolved";
   return {
-    session_id: `${session}__${condition}`, mode, focus: session, condition, locality: "near", resolved, failure_class: resolved ? "resolved" : "implementation",
-    finalized: true, budget_exhausted: false, continuations: 0, usage, resumed_focus: usage, aux, resumed_focus_aux: aux,
-    wall_ms: 1000, opencode_session_id: "ses", focus_workspace: "ws1", patch_bytes: 10,
-    ...(outcome === "other" ? {} : { focus_write: { wrote: "stage-2", lost: outcome === "lost" ? ["stage-1"] : [], leaked: outcome === "leaked" ? ["b/stage-3"] : [] } }),
+    session_id: `${session}__${condition}`,
+    mode,
+    focus: session,
+    condition,
+    locality: "near",
+    resolved,
+    failure_class: resolved ? "resolved" : "implementation",
+    finalized: true,
+    budget_exhausted: false,
+    continuations: 0,
+    usage,
+    resumed_focus: usage,
+    aux,
+    resumed_focus_aux: aux,
+    wall_ms: 1000,
+    opencode_session_id: "ses",
+    focus_workspace: "ws1",
+    patch_bytes: 10,
+    ...(outcome === "other"
+      ? {}
+      : { focus_write: { wrote: "stage-2", lost: outcome === "lost" ? ["stage-1"] : [], leaked: outcome === "leaked" ? ["b/stage-3"] : [] } }),
   };
 }
 
 // native: 2/2 uninterrupted, 0/2 switched (one lost, one leaked); memory recovers one; full both; router none (an "other" failure).
 const results: ResultLine[] = [
-  ...(["native", "router", "memory", "full"] as const).flatMap((mode) => [line(mode, "uninterrupted", "a", "resolved"), line(mode, "uninterrupted", "b", "resolved")]),
-  line("native", "switched", "a", "lost"), line("native", "switched", "b", "leaked"),
-  line("router", "switched", "a", "other"), line("router", "switched", "b", "leaked"),
-  line("memory", "switched", "a", "resolved"), line("memory", "switched", "b", "leaked"),
-  line("full", "switched", "a", "resolved"), line("full", "switched", "b", "resolved"),
+  ...(["native", "router", "memory", "full"] as const).flatMap((mode) => [
+    line(mode, "uninterrupted", "a", "resolved"),
+    line(mode, "uninterrupted", "b", "resolved"),
+  ]),
+  line("native", "switched", "a", "lost"),
+  line("native", "switched", "b", "leaked"),
+  line("router", "switched", "a", "other"),
+  line("router", "switched", "b", "leaked"),
+  line("memory", "switched", "a", "resolved"),
+  line("memory", "switched", "b", "leaked"),
+  line("full", "switched", "a", "resolved"),
+  line("full", "switched", "b", "resolved"),
 ];
 
 describe("the gap report", () => {
@@ -44,7 +68,12 @@ describe("the gap report", () => {
     expect(recoveredShare(results, "full")).toBe(1);
     expect(recoveredShare(results, "memory")).toBe(0.5);
     expect(recoveredShare(results, "router")).toBe(0);
-    expect(recoveredShare(results.filter((result) => result.mode !== "native" || result.condition === "uninterrupted" || result.resolved), "full")).toBeUndefined();
+    expect(
+      recoveredShare(
+        results.filter((result) => result.mode !== "native" || result.condition === "uninterrupted" || result.resolved),
+        "full",
+      ),
+    ).toBeUndefined();
     expect(gapTable(results).rows).toEqual([
       ["native", "100.0% (2/2)", "0.0% (0/2)", "100.0", "-", "1", "1", "0"],
       ["router", "100.0% (2/2)", "0.0% (0/2)", "100.0", "0%", "0", "1", "1"],
@@ -54,11 +83,14 @@ describe("the gap report", () => {
   });
 
   it("says what the results mean in one sentence at the top of report.md and report.html", () => {
-    const said = "What it means: interrupting the focus task with other tasks costs native 100.0 points (100.0% uninterrupted, 0.0% switched) (of its 2 switched failures, 1 by a lost requirement and 1 by a leaked requirement). Recovered of that gap: router 0%, memory 50%, full 100%.";
+    const said =
+      "What it means: interrupting the focus task with other tasks costs native 100.0 points (100.0% uninterrupted, 0.0% switched) (of its 2 switched failures, 1 by a lost requirement and 1 by a leaked requirement). Recovered of that gap: router 0%, memory 50%, full 100%.";
     expect(headline(results)).toBe(said);
     expect(renderReport(results, { title: "t" }).split("\n")[2]).toBe(said);
     expect(renderHtmlReport(results, { title: "t" })).toContain(`<p class="headline"><strong>${said}</strong></p>`);
-    const noGap = results.filter((result) => result.mode !== "native" || result.condition === "uninterrupted").concat([line("native", "switched", "a", "resolved"), line("native", "switched", "b", "resolved")]);
+    const noGap = results
+      .filter((result) => result.mode !== "native" || result.condition === "uninterrupted")
+      .concat([line("native", "switched", "a", "resolved"), line("native", "switched", "b", "resolved")]);
     expect(headline(noGap)).toMatch(/^What it means: native resolves 100\.0% uninterrupted and 100\.0% switched, so interruptions cost it nothing here/);
   });
 
@@ -70,8 +102,24 @@ describe("the gap report", () => {
   });
 
   it("takes the faithful agent's last write in the focus workspace as what the focus files hold", () => {
-    const decision = (workspace: string, wrote: string, lost: string[]): FaithfulDecision => ({ index: 0, workspace, task: "t", stage: "s", seen: [], lost, leaked: [], confusableSeen: [], wrote, files: [] });
-    const decisions = [decision("/r/ws1", "stage-1", []), decision("/r/ws2", "stage-1", []), decision("/r/ws1/", "stage-2 without stage-1", ["stage-1"]), decision("/r/ws2", "stage-2", [])];
+    const decision = (workspace: string, wrote: string, lost: string[]): FaithfulDecision => ({
+      index: 0,
+      workspace,
+      task: "t",
+      stage: "s",
+      seen: [],
+      lost,
+      leaked: [],
+      confusableSeen: [],
+      wrote,
+      files: [],
+    });
+    const decisions = [
+      decision("/r/ws1", "stage-1", []),
+      decision("/r/ws2", "stage-1", []),
+      decision("/r/ws1/", "stage-2 without stage-1", ["stage-1"]),
+      decision("/r/ws2", "stage-2", []),
+    ];
     expect(focusWrite(decisions, "/r/ws1")).toEqual({ wrote: "stage-2 without stage-1", lost: ["stage-1"], leaked: [] });
     expect(focusWrite(decisions, "/r/ws3")).toBeUndefined();
   });

@@ -11,9 +11,25 @@ const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 
 function line(extra: Partial<ResultLine> = {}): ResultLine {
   return {
-    session_id: "s1", mode: "native", focus: "F", condition: "switched", locality: "near", resolved: true, failure_class: "resolved",
-    finalized: true, budget_exhausted: false, continuations: 0, usage, resumed_focus: usage, aux, resumed_focus_aux: aux,
-    wall_ms: 1000, opencode_session_id: "ses", focus_workspace: "ws1", patch_bytes: 10, ...extra,
+    session_id: "s1",
+    mode: "native",
+    focus: "F",
+    condition: "switched",
+    locality: "near",
+    resolved: true,
+    failure_class: "resolved",
+    finalized: true,
+    budget_exhausted: false,
+    continuations: 0,
+    usage,
+    resumed_focus: usage,
+    aux,
+    resumed_focus_aux: aux,
+    wall_ms: 1000,
+    opencode_session_id: "ses",
+    focus_workspace: "ws1",
+    patch_bytes: 10,
+    ...extra,
   };
 }
 
@@ -30,7 +46,12 @@ describe("predictions' model_name_or_path", () => {
     for (const one of lines) await mkdir(join(temp.path, "sessions", one.session_id, one.mode), { recursive: true });
     const files = await exportPredictions({ run: temp.path });
     const texts = await Promise.all(files.map((file) => readFile(file, "utf8")));
-    return texts.flatMap((text) => text.trim().split("\n").map((json) => (JSON.parse(json) as { model_name_or_path: string }).model_name_or_path));
+    return texts.flatMap((text) =>
+      text
+        .trim()
+        .split("\n")
+        .map((json) => (JSON.parse(json) as { model_name_or_path: string }).model_name_or_path),
+    );
   }
 
   it("names the faithful agent a run's run.json says it ran with, not scripted", async () => {
@@ -46,11 +67,23 @@ describe("predictions' model_name_or_path", () => {
 
   it("names each line's agent from its setting, before run.json's", async () => {
     const setting: RunSetting = {
-      suite: "mini", suite_sha256: "0".repeat(64), agent: "model", model: "openai/gpt-4.1", seed: 1, budget_ms: 1000, max_continuations: 3,
-      test_timeout_ms: 1000, confidence_threshold: 0.8, fallback: "full", plugin_version: "0.1.0", env: "local",
+      suite: "mini",
+      suite_sha256: "0".repeat(64),
+      agent: "model",
+      model: "openai/gpt-4.1",
+      seed: 1,
+      budget_ms: 1000,
+      max_continuations: 3,
+      test_timeout_ms: 1000,
+      confidence_threshold: 0.8,
+      fallback: "full",
+      plugin_version: "0.1.0",
+      env: "local",
     };
     expect(await exported({ agent: { kind: "faithful" } }, [line({ setting })])).toEqual(["openai__gpt-4.1__rcm-native__switched"]);
-    expect(await exported({ agent: { kind: "scripted" } }, [line({ setting: { ...setting, agent: "faithful", model: undefined } })])).toEqual(["faithful__rcm-native__switched"]);
+    expect(await exported({ agent: { kind: "scripted" } }, [line({ setting: { ...setting, agent: "faithful", model: undefined } })])).toEqual([
+      "faithful__rcm-native__switched",
+    ]);
   });
 
   it("reads the agent from a line's setting or from run.json's agent", () => {

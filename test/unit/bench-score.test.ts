@@ -2,15 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  applyPatch,
-  failureClass,
-  findPython,
-  focusPatch,
-  parsePytestSummary,
-  ScoreHarnessError,
-  scoreTask,
-} from "../../src/bench/score/index.js";
+import { applyPatch, failureClass, findPython, focusPatch, parsePytestSummary, ScoreHarnessError, scoreTask } from "../../src/bench/score/index.js";
 import type { Task } from "../../src/bench/suite/schema.js";
 import { createGitRepo, git } from "../../src/harness/git-repo.js";
 
@@ -147,7 +139,15 @@ describe("focusPatch", () => {
     const base = await createGitRepo(checkout, { ...files, "tools/prebuilt.pyc": "tracked\n" });
     await writeFile(join(checkout, "src/calc.py"), fixedCalc("high"));
     await writeFile(join(checkout, "tools/prebuilt.pyc"), "changed\n");
-    const artefacts = ["src/__pycache__/calc.cpython-311.pyc", "__pycache__/conftest.cpython-311.pyc", "src/stray.pyc", ".pytest_cache/v/cache/lastfailed", "node_modules/left-pad/index.js", "src/calc.egg-info/PKG-INFO", ".coverage"];
+    const artefacts = [
+      "src/__pycache__/calc.cpython-311.pyc",
+      "__pycache__/conftest.cpython-311.pyc",
+      "src/stray.pyc",
+      ".pytest_cache/v/cache/lastfailed",
+      "node_modules/left-pad/index.js",
+      "src/calc.egg-info/PKG-INFO",
+      ".coverage",
+    ];
     for (const path of artefacts) {
       await mkdir(join(checkout, path, ".."), { recursive: true });
       await writeFile(join(checkout, path), Buffer.from([0, 1, 2, 3, 255]));

@@ -119,7 +119,10 @@ describe("scripted agent", () => {
 
   it("reads the request from text parts of array content", async () => {
     const stage = task(2).stages[0];
-    const content = [{ type: "text", text: `/tmp/ws2: ${stage?.request}` }, { type: "text", text: "<system-reminder>be brief</system-reminder>" }];
+    const content = [
+      { type: "text", text: `/tmp/ws2: ${stage?.request}` },
+      { type: "text", text: "<system-reminder>be brief</system-reminder>" },
+    ];
     const reply = await ask(agent, conversation(content));
     expect(reply.toolCalls?.[0]?.arguments["filePath"]).toBe(`/tmp/ws2/${Object.keys(stageWrites(task(2).instance_id, "stage-1"))[0]}`);
   });
@@ -176,9 +179,9 @@ describe("playbook", () => {
     );
     expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "../up.py": "" }) } } } })).toThrow(/relative path/);
     expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({}) } } } })).toThrow(/at least one file/);
-    expect(() =>
-      parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "a.py": "" }) } }, t2: { stages: { s1: stage({ "b.py": "" }) } } } }),
-    ).toThrow(/tasks\.t2\.stages\.s1\.request: same request as t1\/s1/);
+    expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "a.py": "" }) } }, t2: { stages: { s1: stage({ "b.py": "" }) } } } })).toThrow(
+      /tasks\.t2\.stages\.s1\.request: same request as t1\/s1/,
+    );
     expect(() => parsePlaybook({ tasks: { t1: { stages: { finalize: stage({ "a.py": "" }) } } } })).toThrow(/finalize/);
     expect(() => parsePlaybook({ tasks: { t1: { stages: { s1: stage({ "a.py": "" }, FINALIZE_REQUEST) } } } })).toThrow(/finalization/);
     expect(() => parsePlaybook({ ...valid, extra: true })).toThrow(/extra/);
@@ -235,32 +238,34 @@ describe("scripted agent on a clean checkout of bench-small", () => {
     }
   }
 
-  it(
-    "fails a held-out test after stage 1 alone and resolves the task after stage 2",
-    async () => {
-      const agent = createScriptedAgent(playbook);
-      for (const task of tasks) {
-        const workspace = join(temp.path, task.instance_id);
-        await git(temp.path, ["clone", "-q", join(SUITE_DIR, task.repo_bundle ?? ""), task.instance_id]);
-        await git(workspace, ["checkout", "-q", task.base_commit]);
-        await writeFile(join(temp.path, `${task.instance_id}.test.diff`), task.test_patch);
-        await git(workspace, ["apply", join(temp.path, `${task.instance_id}.test.diff`)]);
-        const [first, second] = task.stages;
-        if (first === undefined || second === undefined) throw new Error(`${task.instance_id} needs two stages`);
+  it("fails a held-out test after stage 1 alone and resolves the task after stage 2", async () => {
+    const agent = createScriptedAgent(playbook);
+    for (const task of tasks) {
+      const workspace = join(temp.path, task.instance_id);
+      await git(temp.path, ["clone", "-q", join(SUITE_DIR, task.repo_bundle ?? ""), task.instance_id]);
+      await git(workspace, ["checkout", "-q", task.base_commit]);
+      await writeFile(join(temp.path, `${task.instance_id}.test.diff`), task.test_patch);
+      await git(workspace, ["apply", join(temp.path, `${task.instance_id}.test.diff`)]);
+      const [first, second] = task.stages;
+      if (first === undefined || second === undefined) throw new Error(`${task.instance_id} needs two stages`);
 
-        await playStage(agent, workspace, first.request);
-        const afterFirst = passedTests((await runShell(workspace, task.test_cmd)).output);
-        expect(task.PASS_TO_PASS.filter((id) => !afterFirst.has(id)), `${task.instance_id} P2P after stage 1`).toEqual([]);
-        expect(task.FAIL_TO_PASS.some((id) => !afterFirst.has(id)), `${task.instance_id} F2P after stage 1`).toBe(true);
+      await playStage(agent, workspace, first.request);
+      const afterFirst = passedTests((await runShell(workspace, task.test_cmd)).output);
+      expect(
+        task.PASS_TO_PASS.filter((id) => !afterFirst.has(id)),
+        `${task.instance_id} P2P after stage 1`,
+      ).toEqual([]);
+      expect(
+        task.FAIL_TO_PASS.some((id) => !afterFirst.has(id)),
+        `${task.instance_id} F2P after stage 1`,
+      ).toBe(true);
 
-        await playStage(agent, workspace, second.request);
-        const afterSecond = passedTests((await runShell(workspace, task.test_cmd)).output);
-        const failing = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS].filter((id) => !afterSecond.has(id));
-        expect(failing, `${task.instance_id} after stage 2`).toEqual([]);
-      }
-    },
-    180_000,
-  );
+      await playStage(agent, workspace, second.request);
+      const afterSecond = passedTests((await runShell(workspace, task.test_cmd)).output);
+      const failing = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS].filter((id) => !afterSecond.has(id));
+      expect(failing, `${task.instance_id} after stage 2`).toEqual([]);
+    }
+  }, 180_000);
 
   it("runs a check command that works in the workspace", async () => {
     const agent = createScriptedAgent(playbook);

@@ -31,7 +31,9 @@ describe("--shard i/n", () => {
 
   it("balances the shards by requests, within one run's size", () => {
     for (const count of [2, 3, 8]) {
-      const loads = Array.from({ length: count }, (_, index) => [...shardRuns(specs, modes, { index: index + 1, count })].reduce((sum, key) => sum + (size.get(key) ?? 0), 0));
+      const loads = Array.from({ length: count }, (_, index) =>
+        [...shardRuns(specs, modes, { index: index + 1, count })].reduce((sum, key) => sum + (size.get(key) ?? 0), 0),
+      );
       expect(Math.max(...loads) - Math.min(...loads)).toBeLessThanOrEqual(13);
     }
   });

@@ -11,9 +11,7 @@ import { makeTempDir } from "../support/temp-dir.js";
 
 /** A small git diff changing each of `files`. */
 function diff(files: string[]): string {
-  return files
-    .map((file) => [`diff --git a/${file} b/${file}`, `--- a/${file}`, `+++ b/${file}`, "@@ -1 +1 @@", "-old", "+new", ""].join("\n"))
-    .join("");
+  return files.map((file) => [`diff --git a/${file} b/${file}`, `--- a/${file}`, `+++ b/${file}`, "@@ -1 +1 @@", "-old", "+new", ""].join("\n")).join("");
 }
 
 function task(id: string, options: { files: string[]; stages?: number; repo?: string }): Task {
@@ -119,11 +117,7 @@ describe("loadSuite", () => {
     expect(suite.meta).toEqual({ name: "tiny", description: "three tasks" });
     expect(suite.tasks.map((entry) => entry.instance_id)).toEqual(["A", "B", "C"]);
     expect(suite.sessions).toEqual([A_UNINTERRUPTED, A_SWITCHED]);
-    expect((await loadTasks(dir.path)).map((entry) => entry.repo_bundle ?? entry.repo_url)).toEqual([
-      A.repo_url,
-      B.repo_url,
-      "repos/widgets.bundle",
-    ]);
+    expect((await loadTasks(dir.path)).map((entry) => entry.repo_bundle ?? entry.repo_url)).toEqual([A.repo_url, B.repo_url, "repos/widgets.bundle"]);
   });
 
   it("reports schema problems with file, line and dotted field", async () => {
@@ -160,7 +154,9 @@ describe("loadSuite", () => {
     const error = await suiteError(loadSuite(dir.path));
     expect([error.file, error.line, error.field]).toEqual([join(dir.path, "sessions.jsonl"), 0, "(file)"]);
     // ...and says what the file is for, and how to make it.
-    expect(error.problem).toBe("not found: the sessions to run, one JSON object per line (bench make-sessions --suite <dir> writes them) (docs/benchmark-formats.md)");
+    expect(error.problem).toBe(
+      "not found: the sessions to run, one JSON object per line (bench make-sessions --suite <dir> writes them) (docs/benchmark-formats.md)",
+    );
   });
 
   it("validates tasks alone with loadTasks", async () => {
@@ -182,14 +178,27 @@ describe("loadSuite", () => {
   });
 
   it("rejects duplicate stage ids within a task", async () => {
-    const twice = { ...A, stages: [{ id: "s", request: "one" }, { id: "t", request: "two" }, { id: "s", request: "three" }] };
+    const twice = {
+      ...A,
+      stages: [
+        { id: "s", request: "one" },
+        { id: "t", request: "two" },
+        { id: "s", request: "three" },
+      ],
+    };
     await writeSuite(dir.path, { tasks: [B, twice], sessions: [] });
     const error = await suiteError(loadSuite(dir.path));
     expect([error.line, error.field, error.problem]).toEqual([2, "stages.2.id", 'duplicate stage id "s" (also stages.0.id)']);
   });
 
   const sessionCases: [string, Line[], number, string, RegExp][] = [
-    ["a duplicate session_id", [A_UNINTERRUPTED, A_SWITCHED, switched({ focus: "B" })], 3, "session_id", /duplicate session_id "A__switched" \(first on line 2\)/],
+    [
+      "a duplicate session_id",
+      [A_UNINTERRUPTED, A_SWITCHED, switched({ focus: "B" })],
+      3,
+      "session_id",
+      /duplicate session_id "A__switched" \(first on line 2\)/,
+    ],
     ["an unknown focus", [switched({ focus: "Z" })], 1, "focus", /unknown task "Z"/],
     ["an unknown interruption", [switched({ interruptions: ["B", "Q"] })], 1, "interruptions.1", /unknown task "Q"/],
     ["an unknown scheduled task", [withSchedule(["A1", "B1", "X1", "A2", "A3", "finalize"])], 1, "schedule.2.task", /unknown task "X"/],
@@ -211,8 +220,20 @@ describe("loadSuite", () => {
       "schedule.1.task",
       /schedules only its focus/,
     ],
-    ["a switched session scheduling a task it does not list", [switched({ interruptions: ["B"] })], 1, "schedule.2.task", /"C" is not one of the interruptions/],
-    ["a switched session never scheduling an interruption", [withSchedule(["A1", "B1", "A2", "B2", "A3", "finalize"])], 1, "interruptions.1", /"C" is never scheduled/],
+    [
+      "a switched session scheduling a task it does not list",
+      [switched({ interruptions: ["B"] })],
+      1,
+      "schedule.2.task",
+      /"C" is not one of the interruptions/,
+    ],
+    [
+      "a switched session never scheduling an interruption",
+      [withSchedule(["A1", "B1", "A2", "B2", "A3", "finalize"])],
+      1,
+      "interruptions.1",
+      /"C" is never scheduled/,
+    ],
     [
       "a projection that drops a focus stage",
       [{ ...A_UNINTERRUPTED, schedule: A_UNINTERRUPTED.schedule.filter((entry) => entry.stage !== "2") }],
@@ -236,7 +257,12 @@ describe("loadSuite", () => {
     ],
     [
       "an interruption that changes a file the focus changes",
-      [switched({ interruptions: ["B", "C", "D"], schedule: [...A_SWITCHED.schedule.slice(0, -1), { task: "D", stage: "1" }, { task: "A", stage: "finalize" }] })],
+      [
+        switched({
+          interruptions: ["B", "C", "D"],
+          schedule: [...A_SWITCHED.schedule.slice(0, -1), { task: "D", stage: "1" }, { task: "A", stage: "finalize" }],
+        }),
+      ],
       1,
       "interruptions.2",
       /^interruption D touches src\/pkg\/a\.py, which the focus changes$/,
@@ -260,7 +286,11 @@ describe("loadSuite", () => {
       condition: "switched",
       locality: "far",
       interruptions: ["D"],
-      schedule: [{ task: "E", stage: "1" }, { task: "D", stage: "1" }, { task: "E", stage: "finalize" }],
+      schedule: [
+        { task: "E", stage: "1" },
+        { task: "D", stage: "1" },
+        { task: "E", stage: "finalize" },
+      ],
     };
     await writeSuite(dir.path, { tasks: [D, E], sessions: [focusE] });
     await expect(loadSuite(dir.path)).resolves.toMatchObject({ sessions: [focusE] });
@@ -353,7 +383,13 @@ describe("makeSessions", () => {
   it("warns when there are fewer candidates than asked, and makes only the uninterrupted session when there are none", () => {
     const tasks = [task("F", { files: ["a/f.py"] }), task("B", { files: ["b/b.py"] }), task("LONE", { files: ["c/l.py"], repo: "acme/lone" })];
     const { sessions, warnings } = makeSessions(tasks);
-    expect(sessions.map((session) => session.session_id)).toEqual(["F__uninterrupted", "F__switched", "B__uninterrupted", "B__switched", "LONE__uninterrupted"]);
+    expect(sessions.map((session) => session.session_id)).toEqual([
+      "F__uninterrupted",
+      "F__switched",
+      "B__uninterrupted",
+      "B__switched",
+      "LONE__uninterrupted",
+    ]);
     expect(warnings).toEqual([
       "F: only 1 of 4 interruptions available in acme/widgets",
       "B: only 1 of 4 interruptions available in acme/widgets",

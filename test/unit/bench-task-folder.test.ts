@@ -32,7 +32,10 @@ afterEach(async () => {
 });
 
 async function problem(promise: Promise<unknown>): Promise<InputLocation & { message: string }> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(RcmError);
   const { code, location, message } = error as RcmError;
   expect(code).toBe("suite");
@@ -52,7 +55,13 @@ describe("a task as a folder", () => {
   });
 
   it("keeps stage ids that are not stage-N in task.json", async () => {
-    const task = { ...TASK, stages: [{ id: "issue", request: "a" }, { id: "review", request: "b" }] };
+    const task = {
+      ...TASK,
+      stages: [
+        { id: "issue", request: "a" },
+        { id: "review", request: "b" },
+      ],
+    };
     await writeTaskFolder(temp.path, task);
     expect(JSON.parse(await readFile(join(temp.path, "tasks", task.instance_id, "task.json"), "utf8")).stage_ids).toEqual(["issue", "review"]);
     expect((await readTaskFolder(temp.path, task.instance_id)).stages).toEqual(task.stages);

@@ -16,9 +16,24 @@ import { makeTempDir } from "../support/temp-dir.js";
 const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
 const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 const line: ResultLine = {
-  session_id: "s1", mode: "router", focus: "F", condition: "switched", locality: "near", resolved: true, failure_class: "resolved",
-  finalized: true, budget_exhausted: false, continuations: 0, usage, resumed_focus: usage, aux, resumed_focus_aux: aux,
-  wall_ms: 1000, opencode_session_id: "ses", focus_workspace: "ws1", patch_bytes: 10,
+  session_id: "s1",
+  mode: "router",
+  focus: "F",
+  condition: "switched",
+  locality: "near",
+  resolved: true,
+  failure_class: "resolved",
+  finalized: true,
+  budget_exhausted: false,
+  continuations: 0,
+  usage,
+  resumed_focus: usage,
+  aux,
+  resumed_focus_aux: aux,
+  wall_ms: 1000,
+  opencode_session_id: "ses",
+  focus_workspace: "ws1",
+  patch_bytes: 10,
   timeline: [{ task: "F", stage: "s", continuation: false, routed_to: "t1", confidence: 0.7, fallback: false, call_input_tokens: [100] }],
 };
 
@@ -36,8 +51,18 @@ describe("the plug-in's confidence threshold in a bench run", () => {
   });
 
   it("bins confidence around it: the default bins are the report's old ones", () => {
-    expect(confidenceBins(DEFAULT_CONFIDENCE_THRESHOLD).map((bin) => [bin.from, bin.name])).toEqual([[0.95, "≥ 0.95"], [0.8, "0.8 – 0.95"], [0.5, "0.5 – 0.8"], [0, "< 0.5"]]);
-    expect(confidenceBins(0.6).map((bin) => [bin.from, bin.name])).toEqual([[0.95, "≥ 0.95"], [0.6, "0.6 – 0.95"], [0.5, "0.5 – 0.6"], [0, "< 0.5"]]);
+    expect(confidenceBins(DEFAULT_CONFIDENCE_THRESHOLD).map((bin) => [bin.from, bin.name])).toEqual([
+      [0.95, "≥ 0.95"],
+      [0.8, "0.8 – 0.95"],
+      [0.5, "0.5 – 0.8"],
+      [0, "< 0.5"],
+    ]);
+    expect(confidenceBins(0.6).map((bin) => [bin.from, bin.name])).toEqual([
+      [0.95, "≥ 0.95"],
+      [0.6, "0.6 – 0.95"],
+      [0.5, "0.5 – 0.6"],
+      [0, "< 0.5"],
+    ]);
   });
 
   describe("in the rebuilt report", () => {
@@ -78,7 +103,15 @@ describe("the plug-in's confidence threshold in a bench run", () => {
     async function shard(name: string, session: string, threshold?: number): Promise<string> {
       const dir = join(temp.path, name);
       await mkdir(dir, { recursive: true });
-      const run = { suite: "x", modes: ["router"], agent: { kind: "scripted" }, seed: 1, budgetMs: 1, sessions: 2, ...(threshold === undefined ? {} : { confidenceThreshold: threshold }) };
+      const run = {
+        suite: "x",
+        modes: ["router"],
+        agent: { kind: "scripted" },
+        seed: 1,
+        budgetMs: 1,
+        sessions: 2,
+        ...(threshold === undefined ? {} : { confidenceThreshold: threshold }),
+      };
       await writeFile(join(dir, "run.json"), JSON.stringify(run));
       await writeFile(join(dir, "results.jsonl"), `${JSON.stringify({ ...line, session_id: session })}\n`);
       return dir;
@@ -88,7 +121,9 @@ describe("the plug-in's confidence threshold in a bench run", () => {
       const parts = [await shard("a", "s1"), await shard("b", "s2", DEFAULT_CONFIDENCE_THRESHOLD)];
       expect((await mergeRuns({ runs: parts, out: join(temp.path, "merged") })).results).toBe(2);
       const other = await shard("c", "s3", 0.6);
-      await expect(mergeRuns({ runs: [parts[0] as string, other], out: join(temp.path, "merged-2") })).rejects.toThrow(/differs from .* in confidenceThreshold: 0.6 vs 0.8/);
+      await expect(mergeRuns({ runs: [parts[0] as string, other], out: join(temp.path, "merged-2") })).rejects.toThrow(
+        /differs from .* in confidenceThreshold: 0.6 vs 0.8/,
+      );
     });
   });
 });

@@ -26,9 +26,25 @@ const resumed = { inputTokens: 400, outputTokens: 20, cachedInputTokens: 300, ca
 
 function line(extra: Partial<ResultLine>): ResultLine {
   return {
-    session_id: "s1", mode: "native", focus: "F", condition: "switched", locality: "near", resolved: true, failure_class: "resolved",
-    finalized: true, budget_exhausted: false, continuations: 0, usage, resumed_focus: resumed, aux, resumed_focus_aux: aux,
-    wall_ms: 1000, opencode_session_id: "ses", focus_workspace: "ws1", patch_bytes: 10, ...extra,
+    session_id: "s1",
+    mode: "native",
+    focus: "F",
+    condition: "switched",
+    locality: "near",
+    resolved: true,
+    failure_class: "resolved",
+    finalized: true,
+    budget_exhausted: false,
+    continuations: 0,
+    usage,
+    resumed_focus: resumed,
+    aux,
+    resumed_focus_aux: aux,
+    wall_ms: 1000,
+    opencode_session_id: "ses",
+    focus_workspace: "ws1",
+    patch_bytes: 10,
+    ...extra,
   };
 }
 
@@ -44,7 +60,12 @@ function markdownTable(markdown: string, heading: string): string[][] {
   return section
     .split("\n")
     .filter((text) => text.startsWith("|") && !text.startsWith("| ---"))
-    .map((text) => text.slice(1, -1).split("|").map((cell) => cell.trim()));
+    .map((text) =>
+      text
+        .slice(1, -1)
+        .split("|")
+        .map((cell) => cell.trim()),
+    );
 }
 
 describe("the cost table", () => {
@@ -52,8 +73,21 @@ describe("the cost table", () => {
     const markdown = renderReport([line({})], { title: "t" });
     const [header, row] = markdownTable(markdown, "Cost per session");
     expect(header).toEqual([
-      "mode", "condition", "n", "input (reported)", "cached (reported)", "cache write (reported)", "output (reported)", "model calls", "tool calls",
-      "resumed-focus input (reported)", "resumed-focus output (reported)", "resumed-focus calls", "aux calls", "aux input (reported)", "aux output (reported)",
+      "mode",
+      "condition",
+      "n",
+      "input (reported)",
+      "cached (reported)",
+      "cache write (reported)",
+      "output (reported)",
+      "model calls",
+      "tool calls",
+      "resumed-focus input (reported)",
+      "resumed-focus output (reported)",
+      "resumed-focus calls",
+      "aux calls",
+      "aux input (reported)",
+      "aux output (reported)",
     ]);
     expect(row).toEqual(["native", "switched", "1", "1000", "700", "100", "50", "4", "2", "400", "20", "2", "1", "40", "8"]);
     expect(markdown).toContain("input: every prompt token, cached included");
@@ -73,7 +107,14 @@ describe("the cost table", () => {
 
   it("uses the same names in report.html", () => {
     const html = renderHtmlReport([line({ cache: { source: "simulated", input_tokens: 3000, cached_tokens: 2000 } })], { title: "t" });
-    for (const name of ["input (reported)", "cached (reported)", "output (reported)", "resumed-focus input (reported)", "input (estimated)", "cached (estimated: simulated prefix cache)"]) {
+    for (const name of [
+      "input (reported)",
+      "cached (reported)",
+      "output (reported)",
+      "resumed-focus input (reported)",
+      "input (estimated)",
+      "cached (estimated: simulated prefix cache)",
+    ]) {
       expect(html).toContain(`<th>${name}</th>`);
     }
   });
@@ -88,7 +129,11 @@ describe("old results.jsonl lines", () => {
 
   it("read with input counting its cached part, from the uncached input and cacheReadTokens they stored", async () => {
     const { usage: _usage, resumed_focus: _resumed, ...rest } = line({});
-    const old = { ...rest, usage: { inputTokens: 200, outputTokens: 50, cacheReadTokens: 700, cacheWriteTokens: 100, modelCalls: 4, toolCalls: 2 }, resumed_focus: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 } };
+    const old = {
+      ...rest,
+      usage: { inputTokens: 200, outputTokens: 50, cacheReadTokens: 700, cacheWriteTokens: 100, modelCalls: 4, toolCalls: 2 },
+      resumed_focus: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 },
+    };
     const file = join(temp.path, "results.jsonl");
     await writeFile(file, `${JSON.stringify(old)}\n${JSON.stringify(line({ session_id: "s2" }))}\n`);
     const [first, second] = await readResults(file);
@@ -106,7 +151,11 @@ interface RecordedRun {
 
 describe("reported and estimated input of the same session", () => {
   it("differ by the tool definitions, which only the estimate counts, and by 3.5 against 4 characters per token", () => {
-    const recorded = JSON.parse(readFileSync(join(packageRoot(), "fixtures", "model-calls", "bench-small-switched.json"), "utf8")) as { system: string; tools: unknown[]; runs: { router: RecordedRun } };
+    const recorded = JSON.parse(readFileSync(join(packageRoot(), "fixtures", "model-calls", "bench-small-switched.json"), "utf8")) as {
+      system: string;
+      tools: unknown[];
+      runs: { router: RecordedRun };
+    };
     const run = recorded.runs.router;
     const bodies = run.calls.map((messages) => ({ tools: recorded.tools, messages: [{ role: "system", content: recorded.system }, ...messages] }));
     const reported = sessionUsage({ messages: run.messages, requests: run.requests, focus: "minitext__minitext-1", firstFocusStage: "s1" }).session.inputTokens;
@@ -154,7 +203,12 @@ describe("report.html", () => {
   const results = [
     line({ timeline: same }),
     line({ mode: "router", timeline: same }),
-    line({ mode: "memory", timeline: same.map((one) => ({ ...one, routed_to: "t1", confidence: 0.5, fallback: true })), resolved: false, failure_class: "implementation" }),
+    line({
+      mode: "memory",
+      timeline: same.map((one) => ({ ...one, routed_to: "t1", confidence: 0.5, fallback: true })),
+      resolved: false,
+      failure_class: "implementation",
+    }),
   ];
 
   it("draws every mode of a token chart: coinciding lines dashed in turns and named as the same", () => {
@@ -164,10 +218,16 @@ describe("report.html", () => {
     expect(chart.match(/stroke-dasharray="7 14"/g)).toHaveLength(3);
     for (const offset of [0, 7, 14]) expect(chart).toContain(`stroke-dashoffset="${offset}"`);
     // A line a few tokens off another's lies on it all the same: drawn in turns too.
-    const near = sessionTokensChart([line({ timeline: same }), line({ mode: "full", timeline: same.map((one) => ({ ...one, call_input_tokens: [99, 151] })) })]);
+    const near = sessionTokensChart([
+      line({ timeline: same }),
+      line({ mode: "full", timeline: same.map((one) => ({ ...one, call_input_tokens: [99, 151] })) }),
+    ]);
     expect(near).toContain(">full (overlaps native)</text>");
     expect(near.match(/stroke-dasharray="7 7"/g)).toHaveLength(2);
-    const apart = sessionTokensChart([line({ timeline: same }), line({ mode: "full", timeline: same.map((one) => ({ ...one, call_input_tokens: [50, 60] })) })]);
+    const apart = sessionTokensChart([
+      line({ timeline: same }),
+      line({ mode: "full", timeline: same.map((one) => ({ ...one, call_input_tokens: [50, 60] })) }),
+    ]);
     expect(apart).not.toContain("stroke-dasharray");
   });
 

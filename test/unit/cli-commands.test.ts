@@ -18,7 +18,7 @@ describe("opencode-rcm bench", () => {
     [["import-swebench", "--out", "x"], "bench import-swebench needs --instances <file.jsonl> and --out <suite dir>"],
     [["merge", "a"], "bench merge needs <run dirs...> --out <dir>"],
     [["export-predictions", "r", "--condition", "x"], '--condition must be uninterrupted or switched, not "x"'],
-    [["report", "r", "--cache-read-price", "2"], "--cache-read-price must be a number in [0, 1] (a cached token's price against an uncached one), got \"2\""],
+    [["report", "r", "--cache-read-price", "2"], '--cache-read-price must be a number in [0, 1] (a cached token\'s price against an uncached one), got "2"'],
     [["mini", "--bogus"], "Unknown option '--bogus'"],
     [["dance"], 'unknown bench subcommand "dance"'],
     [[], "bench needs a subcommand"],
@@ -45,7 +45,8 @@ describe("the CLI's help", () => {
 
   it("lists the commands, the error codes and their exit statuses", async () => {
     const text = await help(["--help"]);
-    for (const command of ["demo", "route-eval", "memory-eval", "bench", "report", "sessions", "status", "why", "move", "off", "on"]) expect(text).toMatch(new RegExp(`^ +${command} `, "m"));
+    for (const command of ["demo", "route-eval", "memory-eval", "bench", "report", "sessions", "status", "why", "move", "off", "on"])
+      expect(text).toMatch(new RegExp(`^ +${command} `, "m"));
     for (const code of Object.keys(ERROR_CODES)) expect(text.replace(/\s+/g, " ")).toContain(code);
   });
 

@@ -11,7 +11,13 @@ describe("a declared command", () => {
     description: "A command to try.",
     args: {
       paths: { type: "positional", variadic: true, description: "files" },
-      mode: { type: "enum", options: MODES, default: "full", description: "plug-in mode", invalid: (flag, options, value) => `${flag}: ${value} not in ${options.join("/")}` },
+      mode: {
+        type: "enum",
+        options: MODES,
+        default: "full",
+        description: "plug-in mode",
+        invalid: (flag, options, value) => `${flag}: ${value} not in ${options.join("/")}`,
+      },
       count: { type: "number", integer: true, min: 1, default: 3, description: "how many" },
       json: { type: "boolean", description: "as JSON" },
       out: { type: "string", required: true, valueHint: "dir", description: "where" },
@@ -41,7 +47,8 @@ describe("a declared command", () => {
   it("takes positional arguments as declared: a required one always, an optional one only when there are more (move)", async () => {
     const given: unknown[] = [];
     const move = defineCli({ ...moveSessionCommand, run: async (args) => given.push([args.session, args.target]) && 0 });
-    for (const argv of [["t2"], ["3..", "t2"], ["ses_1", "t2"], ["latest", "3", "#5", "new"], ["t3", "t2", "--dir", "d"]]) await runDeclared(move, "move", argv);
+    for (const argv of [["t2"], ["3..", "t2"], ["ses_1", "t2"], ["latest", "3", "#5", "new"], ["t3", "t2", "--dir", "d"]])
+      await runDeclared(move, "move", argv);
     expect(given).toEqual([
       [undefined, ["t2"]],
       [undefined, ["3..", "t2"]],

@@ -42,7 +42,9 @@ describe("the suggestion", () => {
   });
 
   it("names the group for a subcommand typed on its own, and the nearest name first", () => {
-    expect(unknownCommandProblem({ typed: "merge", known: ["status"], grouped: { bench: ["merge"] } })).toBe('unknown command "merge"; did you mean "bench merge"?');
+    expect(unknownCommandProblem({ typed: "merge", known: ["status"], grouped: { bench: ["merge"] } })).toBe(
+      'unknown command "merge"; did you mean "bench merge"?',
+    );
     expect(suggestCommand({ typed: "of", known: ["off", "on", "of-course"], grouped: {} })).toBe("off");
   });
 });

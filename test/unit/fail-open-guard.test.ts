@@ -22,8 +22,13 @@ describe("createFailOpenGuard", () => {
   it("logs the first failure of a session and hook once, with the error", async () => {
     const { logger, lines } = recordingLogger();
     const guard = createFailOpenGuard(logger);
-    for (let i = 0; i < 3; i++) await guard("transform", "s1", () => { throw new Error("boom"); });
-    await guard("transform", "s2", () => { throw new Error("boom"); });
+    for (let i = 0; i < 3; i++)
+      await guard("transform", "s1", () => {
+        throw new Error("boom");
+      });
+    await guard("transform", "s2", () => {
+      throw new Error("boom");
+    });
     expect(lines.map((line) => [line.level, line.extra?.["sessionID"]])).toEqual([
       ["error", "s1"],
       ["error", "s2"],
@@ -34,7 +39,9 @@ describe("createFailOpenGuard", () => {
   it("runs the body and logs nothing when it succeeds", async () => {
     const { logger, lines } = recordingLogger();
     let ran = false;
-    await createFailOpenGuard(logger)("event", undefined, () => { ran = true; });
+    await createFailOpenGuard(logger)("event", undefined, () => {
+      ran = true;
+    });
     expect(ran).toBe(true);
     expect(lines).toEqual([]);
   });

@@ -63,7 +63,10 @@ describe("generated routing sessions", () => {
         const said = words(request.text);
         for (const [label, task] of tasks) {
           if (label === request.task) continue;
-          expect(task.words.filter((word) => said.has(word)), `${session.id}: ${request.text}`).toEqual([]);
+          expect(
+            task.words.filter((word) => said.has(word)),
+            `${session.id}: ${request.text}`,
+          ).toEqual([]);
         }
         if (request.task === SHARED_LABEL) expect(request.files).toBeUndefined();
       }

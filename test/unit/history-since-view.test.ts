@@ -30,14 +30,22 @@ describe("the history an update reads", () => {
   });
 
   it("misses a request only when it is out of view, routed confidently, not shared and not covered", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.93],
+    ]);
     const fromA2 = history.slice(history.findIndex((message) => message.info.id === a2));
     const record = (groups: string[]) => ({ coverage: { groups } }) as unknown as TaskRecord;
     expect(missesUncoveredRequest({ messages: history, ledger, records: {}, threshold: 0.8 })).toBe(false);
     expect(missesUncoveredRequest({ messages: fromA2, ledger, records: {}, threshold: 0.8 })).toBe(true);
     expect(missesUncoveredRequest({ messages: fromA2, ledger, records: { t1: record([a1]), t2: record([b1]) }, threshold: 0.8 })).toBe(false);
     expect(missesUncoveredRequest({ messages: fromA2, ledger, records: { t1: record([a1]) }, threshold: 0.8 })).toBe(true);
-    const unsure = ledgerOf([[a1, "new:slugify", 0.5], [b1, "new:changelog", 0.5], [a2, "t1", 0.93]]);
+    const unsure = ledgerOf([
+      [a1, "new:slugify", 0.5],
+      [b1, "new:changelog", 0.5],
+      [a2, "t1", 0.93],
+    ]);
     expect(missesUncoveredRequest({ messages: fromA2, ledger: unsure, records: {}, threshold: 0.8 })).toBe(false);
   });
 });

@@ -19,11 +19,7 @@ describe("toInteractionGroups", () => {
     expect(groups.map((group) => group.indices.length)).toEqual([4, 3, 5]);
     expect(groups[0]?.requestText).toMatch(/^Task A: add textkit\/slugify\.py/);
     expect(groups[0]?.toolCalls.map((call) => call.tool)).toEqual(["write", "bash"]);
-    expect(groups[2]?.toolCalls.map((call) => `${call.tool}:${call.status}`)).toEqual([
-      "edit:error",
-      "edit:completed",
-      "bash:completed",
-    ]);
+    expect(groups[2]?.toolCalls.map((call) => `${call.tool}:${call.status}`)).toEqual(["edit:error", "edit:completed", "bash:completed"]);
     expect(groups[2]?.toolCalls[1]?.input["filePath"]).toMatch(/textkit\/slugify\.py$/);
   });
 

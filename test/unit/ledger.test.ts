@@ -38,7 +38,11 @@ describe("the routing ledger", () => {
 
   it("drops related tasks that do not exist or are the task itself, and keeps aux usage", () => {
     const opened = recordDecision(emptyLedger(), "m1", decision({ kind: "new", title: "A" })).ledger;
-    const { entry } = recordDecision(opened, "m2", decision({ kind: "new", title: "B" }, { related: ["t1", "t2", "t7"], aux: { calls: 1, inputTokens: 10, outputTokens: 5, ms: 12 } }));
+    const { entry } = recordDecision(
+      opened,
+      "m2",
+      decision({ kind: "new", title: "B" }, { related: ["t1", "t2", "t7"], aux: { calls: 1, inputTokens: 10, outputTokens: 5, ms: 12 } }),
+    );
     expect(entry.related).toEqual(["t1"]);
     expect(entry.aux).toEqual({ calls: 1, inputTokens: 10, outputTokens: 5, ms: 12 });
   });

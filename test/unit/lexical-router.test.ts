@@ -23,8 +23,17 @@ function indexOf(tasks: ReadonlyArray<[id: string, evidence: Evidence]>): TaskIn
 }
 
 const DAILY = indexOf([
-  ["t1", { text: "Customers opening our CSV exports in Excel see mojibake. Add an option to write a UTF-8 BOM in `ExportJob`.", paths: ["src/ledgerflow/exporters/csv_export.py"] }],
-  ["t2", { text: "Users are logged out after 5 minutes even though SESSION_TIMEOUT is 30m in the auth middleware.", paths: ["src/ledgerflow/auth/session.py"] }],
+  [
+    "t1",
+    {
+      text: "Customers opening our CSV exports in Excel see mojibake. Add an option to write a UTF-8 BOM in `ExportJob`.",
+      paths: ["src/ledgerflow/exporters/csv_export.py"],
+    },
+  ],
+  [
+    "t2",
+    { text: "Users are logged out after 5 minutes even though SESSION_TIMEOUT is 30m in the auth middleware.", paths: ["src/ledgerflow/auth/session.py"] },
+  ],
 ]);
 
 describe("the lexical router", () => {
@@ -39,7 +48,8 @@ describe("the lexical router", () => {
       ["t2", { text: "/tmp/run/ws2: add a --json flag", workspaces: ["/tmp/run/ws2"] }],
     ]);
     expect(route(index, "/tmp/run/ws1: also handle empty values")).toMatchObject({ target: { kind: "task", task: "t1" }, basis: "workspace" });
-    const issue = "/tmp/run/ws4: The help output wraps badly: long option names push the help column past 80 characters and the text of `--verbose` breaks mid-word.";
+    const issue =
+      "/tmp/run/ws4: The help output wraps badly: long option names push the help column past 80 characters and the text of `--verbose` breaks mid-word.";
     expect(route(index, issue)).toMatchObject({ target: { kind: "new" }, basis: "workspace" });
     expect(route(index, issue).confidence).toBeGreaterThanOrEqual(0.8);
     // A short note at a checkout no task has used is never folded into a task with confidence.
@@ -78,7 +88,10 @@ describe("the lexical router", () => {
   });
 
   it("opens a task for a request that reads as a new issue with nothing in common", () => {
-    const decision = route(DAILY, "Stripe webhook verification fails in prod: StripeSignatureVerificationError, the raw body is parsed by express.json before the handler.");
+    const decision = route(
+      DAILY,
+      "Stripe webhook verification fails in prod: StripeSignatureVerificationError, the raw body is parsed by express.json before the handler.",
+    );
     expect(decision.target.kind).toBe("new");
   });
 
@@ -169,7 +182,11 @@ describe("safety rules that hold whatever the score", () => {
   });
 
   it("reads the ids the plug-in shows (t1, task t2) as explicit references", () => {
-    for (const [text, task] of [["task t1: also strip whitespace", "t1"], ["t1: rename the option", "t1"], ["for t2, add a test", "t2"]] as const) {
+    for (const [text, task] of [
+      ["task t1: also strip whitespace", "t1"],
+      ["t1: rename the option", "t1"],
+      ["for t2, add a test", "t2"],
+    ] as const) {
       const decision = route(DAILY, text);
       expect(decision, text).toMatchObject({ target: { kind: "task", task }, basis: "explicit" });
       expect(decision.confidence, text).toBeGreaterThanOrEqual(0.8);
@@ -181,7 +198,15 @@ describe("safety rules that hold whatever the score", () => {
   it("holds back a model's decision by the same rules", () => {
     const index = indexOf([["t1", { text: "Add a parse_duration function to timeutil/parse.py that accepts 90s and 5m.", paths: ["timeutil/parse.py"] }]]);
     const text = "also add a dark mode toggle to the settings page";
-    const modelSays: RoutingDecision = { target: { kind: "task", task: "t1" }, confidence: 0.97, related: [], shared: false, reason: "same session", basis: "content", router: "model" };
+    const modelSays: RoutingDecision = {
+      target: { kind: "task", task: "t1" },
+      confidence: 0.97,
+      related: [],
+      shared: false,
+      reason: "same session",
+      basis: "content",
+      router: "model",
+    };
     const held = applySafetyRules(modelSays, { text, signals: extractSignals(text) }, index, { threshold: THRESHOLD });
     expect(held.confidence).toBeLessThan(0.8);
     expect(held.reason).toContain("held back");

@@ -58,7 +58,12 @@ async function extractiveRecord(history: readonly MessageWithParts[], ledger: Le
   const groups = toInteractionGroups(history).filter((group) => groupIDs.includes(group.id));
   const ledgerTask = ledger.tasks.find((candidate) => candidate.id === task);
   if (!ledgerTask) throw new Error(`no task ${task}`);
-  const result = await extractiveUpdater.update({ task: ledgerTask, previous: undefined, batch: digestGroups(history, groups), requestIDs: requestIDsOf(ledger, task, THRESHOLD) });
+  const result = await extractiveUpdater.update({
+    task: ledgerTask,
+    previous: undefined,
+    batch: digestGroups(history, groups),
+    requestIDs: requestIDsOf(ledger, task, THRESHOLD),
+  });
   if (!result.ok) throw new Error(result.reason);
   return result.record;
 }
@@ -88,9 +93,17 @@ const history = mainSession("two-tasks-with-tool-error");
 const [a1, b1, a2] = userIDs(history) as [string, string, string];
 const groupsOfHistory = toInteractionGroups(history);
 const [groupA1, groupB1, groupA2] = groupsOfHistory as [InteractionGroup, InteractionGroup, InteractionGroup];
-const twoTasks = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+const twoTasks = ledgerOf([
+  [a1, "new:slugify"],
+  [b1, "new:changelog"],
+  [a2, "t1", 0.93],
+]);
 /** B's request is routed to A as well: three groups of one task. */
-const oneTask = ledgerOf([[a1, "new:slugify"], [b1, "t1"], [a2, "t1", 0.93]]);
+const oneTask = ledgerOf([
+  [a1, "new:slugify"],
+  [b1, "t1"],
+  [a2, "t1", 0.93],
+]);
 
 describe("activeTask", () => {
   it("is the current request's task when it was routed confidently", () => {
@@ -102,12 +115,19 @@ describe("activeTask", () => {
   });
 
   it("is none for a shared instruction", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.95, { shared: true }]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.95, { shared: true }],
+    ]);
     expect(activeTaskOf(history, ledger, THRESHOLD)).toEqual({ kind: "none", reason: "shared instruction" });
   });
 
   it("is none for a request that was not routed", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+    ]);
     expect(activeTaskOf(history, ledger, THRESHOLD)).toEqual({ kind: "none", reason: "current request not routed" });
   });
 
@@ -117,7 +137,10 @@ describe("activeTask", () => {
     expect(groups.map((group) => group.kind)).toEqual(["compaction", "orphan", "continuation"]);
     const ids = userIDs(mainSession("auto-compaction"));
     // At this call "Dump the word list" (ids[1]) is the latest request; compaction took it out of view.
-    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"]]);
+    const ledger = ledgerOf([
+      [ids[0] as string, "new:slugify"],
+      [ids[1] as string, "t1"],
+    ]);
     expect(activeTaskOf(afterCompaction, ledger, THRESHOLD)).toMatchObject({ kind: "task", requestID: ids[1], task: "t1", inView: false, position: -1 });
     expect(activeTaskOf([], ledger, THRESHOLD)).toEqual({ kind: "none", reason: "no user request in view" });
   });
@@ -125,7 +148,10 @@ describe("activeTask", () => {
   it("puts the record right before the continuation when the request was compacted away, and keeps the request's own steps", async () => {
     const afterCompaction = loadFixture("auto-compaction").transformCalls[6] as MessageWithParts[];
     const ids = userIDs(mainSession("auto-compaction"));
-    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "t1"]]);
+    const ledger = ledgerOf([
+      [ids[0] as string, "new:slugify"],
+      [ids[1] as string, "t1"],
+    ]);
     const record = recordCovering("t1", [ids[0] as string, ids[1] as string]);
     const result = assemble(afterCompaction, ledger, record, 0);
     const at = result.messages.findIndex(isRecordMessage);
@@ -203,7 +229,11 @@ describe("replacing covered exchanges: what the record replaces", () => {
   });
 
   it("leaves shared groups untouched", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }], [a2, "t1"]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "t1", 0.9, { shared: true }],
+      [a2, "t1"],
+    ]);
     const result = assemble(history, ledger, recordCovering("t1", [a1, b1]), 0);
     for (const message of messagesOf(history, groupB1)) expect(result.messages).toContain(message);
     expect(result.replacedGroups).toBe(1);
@@ -218,7 +248,11 @@ describe("replacing covered exchanges: what the record replaces", () => {
     const [compaction, orphan, continuation, request] = groups as [InteractionGroup, InteractionGroup, InteractionGroup, InteractionGroup];
     const ids = userIDs(mainSession("auto-compaction"));
     const dump = orphan.id.slice("orphan:".length);
-    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [dump, "t1"], [request.id, "t1"]]);
+    const ledger = ledgerOf([
+      [ids[0] as string, "new:slugify"],
+      [dump, "t1"],
+      [request.id, "t1"],
+    ]);
 
     // Records are built from the whole stored history, where the orphan's steps belong to their request.
     const covered = assemble(view, ledger, recordCovering("t1", [dump, continuation.id]), 0);
@@ -328,7 +362,9 @@ describe("replacing covered exchanges: the text shown stays until the cut moves"
   const batch = exchangeTokens(groupA1);
   const constraint = (id: string, text: string, source: string) => ({ id, text, sources: [source] });
   const firstRecord = recordCovering("t1", [a1], { constraints: [constraint("c1", "Keep unicode letters", a1)] });
-  const grownRecord = recordCovering("t1", [a1, b1], { constraints: [constraint("c1", "Keep unicode letters", a1), constraint("c2", "Write the changelog in English", b1)] });
+  const grownRecord = recordCovering("t1", [a1, b1], {
+    constraints: [constraint("c1", "Keep unicode letters", a1), constraint("c2", "Write the changelog in English", b1)],
+  });
   const call = (record: TaskRecord, shown?: ShownRecord, ledger = oneTask, batchTokens = batch) => {
     const active = taskOf(activeTaskOf(history, ledger, THRESHOLD));
     const renderedRecord = renderRecord(record, { title: "slugify", maxTokens: RECORD_TOKENS });
@@ -368,7 +404,15 @@ describe("replacing covered exchanges: the text shown stays until the cut moves"
     const active1 = taskOf(activeTaskOf(turn1, oneTask, THRESHOLD));
     expect(active1.requestID).toBe(b1);
     const rendered = renderRecord(firstRecord, { title: "slugify", maxTokens: RECORD_TOKENS });
-    const first = withRecordApplied({ messages: turn1, ledger: oneTask, active: active1, record: firstRecord, renderedRecord: rendered, keepRecent: 0, batchTokens: batch });
+    const first = withRecordApplied({
+      messages: turn1,
+      ledger: oneTask,
+      active: active1,
+      record: firstRecord,
+      renderedRecord: rendered,
+      keepRecent: 0,
+      batchTokens: batch,
+    });
     expect([first.replacedGroups, first.shown?.before]).toEqual([1, b1]);
     const second = call(grownRecord, first.shown);
     expect([second.replacedGroups, second.recordKept]).toEqual([1, true]);
@@ -392,7 +436,11 @@ describe("replacing covered exchanges: the text shown stays until the cut moves"
     const first = call(grownRecord, undefined, oneTask, 1);
     const shown = first.shown as ShownRecord;
     // /rcm move: B1 now belongs to t2, so t1's text, which carries its constraint, is not shown again.
-    const bMoved = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+    const bMoved = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.93],
+    ]);
     const afterMove = call(firstRecord, { ...shown, replaced: [a1] }, bMoved);
     expect(afterMove.recordKept).toBe(false);
     expect(recordText(afterMove.messages)).not.toContain("Write the changelog in English");
@@ -417,10 +465,24 @@ describe("replacing covered exchanges: a cut moves only when it pays for the cac
   const withResult = (size: number) =>
     history.map((message, index) => {
       if (!groupA1.indices.includes(index) || message.info.role !== "assistant") return message;
-      return { ...message, parts: message.parts.map((part) => (part.type === "tool" && part.state.status === "completed" ? { ...part, state: { ...part.state, output: "x".repeat(size) } } : part)) };
+      return {
+        ...message,
+        parts: message.parts.map((part) =>
+          part.type === "tool" && part.state.status === "completed" ? { ...part, state: { ...part.state, output: "x".repeat(size) } } : part,
+        ),
+      };
     });
   const call = (messages: readonly MessageWithParts[]) =>
-    withRecordApplied({ messages, ledger: oneTask, active: taskOf(activeTaskOf(messages, oneTask, THRESHOLD)), record, renderedRecord: rendered, keepRecent: 0, batchTokens: 1, payback: PAYBACK });
+    withRecordApplied({
+      messages,
+      ledger: oneTask,
+      active: taskOf(activeTaskOf(messages, oneTask, THRESHOLD)),
+      record,
+      renderedRecord: rendered,
+      keepRecent: 0,
+      batchTokens: 1,
+      payback: PAYBACK,
+    });
 
   it(`keeps covered exchanges verbatim, and the record out, while they weigh less than ${PAYBACK} times what the provider would read again`, () => {
     const result = call(history);
@@ -434,7 +496,17 @@ describe("replacing covered exchanges: a cut moves only when it pays for the cac
     expect([result.replacedGroups, result.recordShown]).toEqual([2, true]);
     expect(JSON.stringify(result.messages)).not.toContain("x".repeat(1000));
     // Once moved, the cut holds on the calls after, whatever they weigh.
-    const next = withRecordApplied({ messages: big, ledger: oneTask, active: taskOf(activeTaskOf(big, oneTask, THRESHOLD)), record, renderedRecord: rendered, shown: result.shown, keepRecent: 0, batchTokens: 1_000_000, payback: PAYBACK });
+    const next = withRecordApplied({
+      messages: big,
+      ledger: oneTask,
+      active: taskOf(activeTaskOf(big, oneTask, THRESHOLD)),
+      record,
+      renderedRecord: rendered,
+      shown: result.shown,
+      keepRecent: 0,
+      batchTokens: 1_000_000,
+      payback: PAYBACK,
+    });
     expect([next.replacedGroups, next.recordKept]).toEqual([2, true]);
   });
 });
@@ -452,22 +524,49 @@ describe("uncoveredGroups", () => {
   });
 
   it("never remembers a group routed below the threshold while its task is a guess", () => {
-    const unsure = ledgerOf([[a1, "new:slugify"], [a2, "t1"], [b1, "t1", 0.78]]);
+    const unsure = ledgerOf([
+      [a1, "new:slugify"],
+      [a2, "t1"],
+      [b1, "t1", 0.78],
+    ]);
     const map = uncoveredGroups({ messages: history, groups: toInteractionGroups(history), ledger: unsure, records: {}, threshold: 0.8 });
     expect([...map].map(([task, groups]) => [task, groups.map((group) => group.id)])).toEqual([["t1", [a1, a2]]]);
     expect(requestIDsOf(unsure, "t1", 0.8)).toEqual([a1, a2]);
     expect(requestIDsOf(unsure, "t1", 0)).toEqual([a1, a2, b1]);
     // A sure request of another task after it settles nothing.
-    expect(requestIDsOf(ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.78], [a2, "new:other"]]), "t1", 0.8)).toEqual([a1]);
+    expect(
+      requestIDsOf(
+        ledgerOf([
+          [a1, "new:slugify"],
+          [b1, "t1", 0.78],
+          [a2, "new:other"],
+        ]),
+        "t1",
+        0.8,
+      ),
+    ).toEqual([a1]);
   });
 
   it("remembers a guess once the next request goes on, surely, in the task the session was surely on before it", () => {
-    const between = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.78], [a2, "t1", 0.93]]);
+    const between = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "t1", 0.78],
+      [a2, "t1", 0.93],
+    ]);
     expect(requestIDsOf(between, "t1", 0.8)).toEqual([a1, b1, a2]);
     const map = uncoveredGroups({ messages: history, groups: toInteractionGroups(history), ledger: between, records: {}, threshold: 0.8 });
     expect([...map].map(([task, groups]) => [task, groups.map((group) => group.id)])).toEqual([["t1", [a1, b1, a2]]]);
     // A guess that opened its task is no follow-up of anything.
-    expect(requestIDsOf(ledgerOf([[a1, "new:slugify", 0.5], [b1, "t1", 0.93]]), "t1", 0.8)).toEqual([b1]);
+    expect(
+      requestIDsOf(
+        ledgerOf([
+          [a1, "new:slugify", 0.5],
+          [b1, "t1", 0.93],
+        ]),
+        "t1",
+        0.8,
+      ),
+    ).toEqual([b1]);
   });
 
   it("leaves out a turn still running: its last step asked for tools and nothing after it was answered", () => {
@@ -489,7 +588,10 @@ describe("uncoveredGroups", () => {
     const step = aborted[1]?.info;
     expect(step?.role === "assistant" && step.error?.name).toBe("MessageAbortedError");
     expect(step?.role === "assistant" && step.finish).toBeUndefined();
-    const ledger = ledgerOf([[suite, "new:slow suite"], [files, "new:files"]]);
+    const ledger = ledgerOf([
+      [suite, "new:slow suite"],
+      [files, "new:files"],
+    ]);
     expect(uncovered(aborted, ledger)).toEqual({ t1: [suite] });
   });
 
@@ -498,7 +600,11 @@ describe("uncoveredGroups", () => {
     const full = mainSession("auto-compaction");
     // Users: the slugify request, the dump request, the compaction, the synthetic continue, back to slugify.
     const [slugify, dump, compaction, resume, back] = userIDs(full) as [string, string, string, string, string];
-    const ledger = ledgerOf([[slugify, "new:slugify"], [dump, "new:dump"], [back, "t1"]]);
+    const ledger = ledgerOf([
+      [slugify, "new:slugify"],
+      [dump, "new:dump"],
+      [back, "t1"],
+    ]);
     // Before the compaction the dump's last step asked for tools: not finished.
     const beforeCompaction = calls[5] as MessageWithParts[];
     expect(uncovered(beforeCompaction, ledger)).toEqual({ t1: [slugify] });
@@ -511,12 +617,19 @@ describe("uncoveredGroups", () => {
   });
 
   it("leaves out shared and unrouted groups", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "t1", 0.9, { shared: true }],
+    ]);
     expect(uncovered(history, ledger)).toEqual({ t1: [a1] });
   });
 
   it("requestIDsOf gives a task's routed requests in order, without shared decisions", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }], [a2, "t1"]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "t1", 0.9, { shared: true }],
+      [a2, "t1"],
+    ]);
     expect(requestIDsOf(ledger, "t1", THRESHOLD)).toEqual([a1, a2]);
     expect(requestIDsOf(twoTasks, "t1", THRESHOLD)).toEqual([a1, a2]);
     expect(requestIDsOf(twoTasks, "t2", THRESHOLD)).toEqual([b1]);
@@ -536,7 +649,10 @@ describe("compactionInstructions", () => {
   });
 
   it("makes the task of the last routed request the current one", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+    ]);
     const records = { t1: recordCovering("t1", [a1]), t2: recordCovering("t2", [b1]) };
     const text = compactionInstructions({ ledger, records }) as string;
     expect(text).toContain("- Task t1 (suspended): slugify");
@@ -555,7 +671,10 @@ describe("listTasks and showTask", () => {
     expect(listTasks(twoTasks, records)).toBe(
       ["t1 [current] slugify", "  goal: Add textkit/slugify.py; 1 pending", "t2 [suspended] changelog", "  goal: (no record yet)"].join("\n"),
     );
-    const afterB = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]]);
+    const afterB = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+    ]);
     expect(listTasks(afterB, records)).toContain("t1 [suspended] slugify");
     expect(listTasks(afterB, records)).toContain("t2 [current] changelog");
     expect(listTasks(emptyLedger(), {})).toBe("No tasks yet in this session.");

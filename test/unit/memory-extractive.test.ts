@@ -71,7 +71,11 @@ describe("extractiveUpdater on a recorded session", () => {
   it("updates cumulatively: a second batch keeps the earlier goal, constraints and progress", () => {
     const first = record(taskA([a1]));
     const proposal = proposeExtractively(taskA([a2], first));
-    expect(proposal.constraints[0]).toEqual({ id: "c1", text: "add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes", sources: [a1.id] });
+    expect(proposal.constraints[0]).toEqual({
+      id: "c1",
+      text: "add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes",
+      sources: [a1.id],
+    });
     expect(proposal.progress.map((item) => item.sources)).toEqual([["call_5_0"], ["call_6_0"]]);
     const second = record(taskA([a2], first));
     expect(second.goal).toBe(first.goal);
@@ -93,15 +97,19 @@ describe("extractiveUpdater on a recorded session", () => {
 describe("goal", () => {
   it("is a short statement of the task: its first requirement, not its first request", () => {
     const batch = [
-      request("u1", "Hi!\nThe CSV export is broken.\n  It drops   the header row when the file is empty. Please fix it in export/csv.py so the header is always written."),
+      request(
+        "u1",
+        "Hi!\nThe CSV export is broken.\n  It drops   the header row when the file is empty. Please fix it in export/csv.py so the header is always written.",
+      ),
       request("u2", "Another thing entirely."),
     ];
     expect(proposeExtractively(input(batch)).goal).toBe("Please fix it in export/csv.py so the header is always written");
   });
 
   it("is cut at a clause boundary, or a word boundary, to about 100 characters", () => {
-    const clause = proposeExtractively(input([request("u1", "parse_date should reject impossible dates like 2024-13-45, and report the line and column of the bad value in the error.")]))
-      .goal;
+    const clause = proposeExtractively(
+      input([request("u1", "parse_date should reject impossible dates like 2024-13-45, and report the line and column of the bad value in the error.")]),
+    ).goal;
     expect(clause).toBe("parse_date should reject impossible dates like 2024-13-45");
     const long = `Refactor ${Array.from({ length: 80 }, (_, index) => `module${index}`).join(" and ")} into one package.`;
     const goal = proposeExtractively(input([request("u1", long)])).goal;
@@ -156,7 +164,8 @@ describe("constraints", () => {
 
 describe("superseding", () => {
   const previous = record(input([request("u1", "Write the report as CSV to out/report.csv. Keep the header row. Name the helper `slug_of`.")]));
-  const supersededBy = (text: string, earlier: TaskRecord = previous) => proposeExtractively(input([request("u2", text)], earlier, ["u1"])).superseded.map((entry) => entry.id);
+  const supersededBy = (text: string, earlier: TaskRecord = previous) =>
+    proposeExtractively(input([request("u2", text)], earlier, ["u1"])).superseded.map((entry) => entry.id);
 
   it("marks a previous constraint superseded by the newer message that overrides it, with that message's words", () => {
     const value = input([request("u2", "Actually, write the report as JSON instead.")], previous, ["u1"]);
@@ -164,7 +173,10 @@ describe("superseding", () => {
     expect(proposal.superseded).toEqual([{ id: "c1", by: "u2", because: "Actually, write the report as JSON instead" }]);
     expect(proposal.constraints.map((constraint) => constraint.id ?? constraint.text)).toEqual(["c2", "c3", "Actually, write the report as JSON instead"]);
     const next = record(value);
-    expect(next.constraints.find((constraint) => constraint.id === "c1")).toMatchObject({ supersededBy: "u2", supersededWith: "Actually, write the report as JSON instead" });
+    expect(next.constraints.find((constraint) => constraint.id === "c1")).toMatchObject({
+      supersededBy: "u2",
+      supersededWith: "Actually, write the report as JSON instead",
+    });
     expect(next.constraints.at(-1)).toEqual({ id: "c4", text: "Actually, write the report as JSON instead", sources: ["u2"] });
     expect(next.pending).not.toContain("Write the report as CSV to out/report.csv");
     expect(next.lastUpdate.notes).toEqual([]);
@@ -178,7 +190,9 @@ describe("superseding", () => {
     expect(supersededBy("Scratch that, I changed my mind.")).toEqual(["c1", "c2", "c3"]);
     const proposal = proposeExtractively(input([request("u2", "Add a --verbose flag. No, forget that. Add a --quiet flag instead.")], previous, ["u1"]));
     expect(proposal.superseded).toEqual([]);
-    expect(proposal.constraints.filter((constraint) => constraint.supersededBy !== undefined).map((constraint) => constraint.text)).toEqual(["Add a --verbose flag"]);
+    expect(proposal.constraints.filter((constraint) => constraint.supersededBy !== undefined).map((constraint) => constraint.text)).toEqual([
+      "Add a --verbose flag",
+    ]);
   });
 
   it("drops the constraints that name a dropped subject or what a replacement replaces", () => {
@@ -216,7 +230,12 @@ describe("superseding", () => {
       input([request("u1", "Use spaces for indentation in the generated code."), request("u2", "Use tabs for indentation instead of spaces.")]),
     );
     expect(proposal.constraints).toEqual([
-      { text: "Use spaces for indentation in the generated code", sources: ["u1"], supersededBy: "u2", supersededWith: "Use tabs for indentation instead of spaces" },
+      {
+        text: "Use spaces for indentation in the generated code",
+        sources: ["u1"],
+        supersededBy: "u2",
+        supersededWith: "Use tabs for indentation instead of spaces",
+      },
       { text: "Use tabs for indentation instead of spaces", sources: ["u2"] },
     ]);
     expect(proposal.pending).toEqual(["Use tabs for indentation instead of spaces"]);
@@ -234,11 +253,23 @@ const busy = request("u1", "Fix the crash in src/a.py and add src/c.py.", [
   text("Done! All tests pass."),
   tool("r1", "read", "completed", { filePath: "/ws/src/a.py" }, { output: "def a(): ..." }),
   tool("g1", "grep", "completed", { pattern: "a(", path: "/ws/src" }, { output: "src/a.py:1" }),
-  tool("e0", "edit", "error", { filePath: "/ws/src/b.py", oldString: "x", newString: "y" }, { error: "Could not find oldString in the file.\nIt must match exactly." }),
+  tool(
+    "e0",
+    "edit",
+    "error",
+    { filePath: "/ws/src/b.py", oldString: "x", newString: "y" },
+    { error: "Could not find oldString in the file.\nIt must match exactly." },
+  ),
   tool("e1", "edit", "completed", { filePath: "/ws/src/a.py", oldString: "x", newString: "y" }, { output: "Edit applied successfully." }),
   tool("w1", "write", "completed", { filePath: "/ws/README.md", content: "# A\n" }, { output: "Wrote file successfully." }),
   tool("p1", "apply_patch", "completed", { patchText: "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n*** Add File: src/c.py\n+z\n*** End Patch" }),
-  tool("t1", "bash", "completed", { command: "pytest -q tests/test_a.py", workdir: "/ws" }, { output: "FAILED tests/test_a.py::test_x - AssertionError\n1 failed in 0.1s", exit: 1 }),
+  tool(
+    "t1",
+    "bash",
+    "completed",
+    { command: "pytest -q tests/test_a.py", workdir: "/ws" },
+    { output: "FAILED tests/test_a.py::test_x - AssertionError\n1 failed in 0.1s", exit: 1 },
+  ),
   tool("t2", "bash", "completed", { command: "pytest -q tests/test_b.py", workdir: "/ws" }, { output: "FAILED tests/test_b.py::test_y\n1 failed", exit: 1 }),
   tool("t3", "bash", "completed", { command: "pytest -q tests/test_a.py", workdir: "/ws" }, { output: "1 passed in 0.1s", exit: 0 }),
   tool("l1", "bash", "completed", { command: "ls src" }, { output: "a.py b.py" }),
@@ -321,8 +352,20 @@ describe("uncertainties", () => {
     "u1",
     "Fix the crash.",
     [
-      tool("e0", "edit", "error", { filePath: "/ws/src/b.py", oldString: "x", newString: "y" }, { error: "Could not find oldString in the file.\nIt must match exactly." }),
-      tool("t1", "bash", "completed", { command: "pytest  -q\n tests/test_a.py", workdir: "/ws" }, { output: "tests/test_a.py F\nFAILED tests/test_a.py::test_x - AssertionError\n1 failed", exit: 1 }),
+      tool(
+        "e0",
+        "edit",
+        "error",
+        { filePath: "/ws/src/b.py", oldString: "x", newString: "y" },
+        { error: "Could not find oldString in the file.\nIt must match exactly." },
+      ),
+      tool(
+        "t1",
+        "bash",
+        "completed",
+        { command: "pytest  -q\n tests/test_a.py", workdir: "/ws" },
+        { output: "tests/test_a.py F\nFAILED tests/test_a.py::test_x - AssertionError\n1 failed", exit: 1 },
+      ),
       tool("b1", "bash", "error", { command: "make lint" }, { error: "make: *** No rule to make target 'lint'." }),
     ],
     { errors: ["APIError"], aborted: true },
@@ -379,16 +422,24 @@ describe("pending", () => {
 
   it("clears a requirement that the edit's code states, or that a passing test run verified after an edit", () => {
     const batch = [
-      request("u1", "In src/config.py, parse_bool should accept yes and on. When the value is None or an empty string, return `default`. Update docs/config.md too.", [
-        tool("e1", "edit", "completed", {
-          filePath: "/ws/src/config.py",
-          oldString: "return text == 'true'",
-          newString: "if value is None or value == '':\n        return fallback\n    return text in ('true', 'yes', 'on')",
-        }),
-        tool("t1", "bash", "completed", { command: "python3 -m pytest -q" }, { output: "4 passed", exit: 0 }),
-      ]),
+      request(
+        "u1",
+        "In src/config.py, parse_bool should accept yes and on. When the value is None or an empty string, return `default`. Update docs/config.md too.",
+        [
+          tool("e1", "edit", "completed", {
+            filePath: "/ws/src/config.py",
+            oldString: "return text == 'true'",
+            newString: "if value is None or value == '':\n        return fallback\n    return text in ('true', 'yes', 'on')",
+          }),
+          tool("t1", "bash", "completed", { command: "python3 -m pytest -q" }, { output: "4 passed", exit: 0 }),
+        ],
+      ),
       request("u2", "Make sure the exit code stays 0 when nothing changed.", [
-        tool("e2", "edit", "completed", { filePath: "/ws/cli.py", oldString: "sys.exit(1)", newString: "sys.exit(0)  # exit code stays 0 when nothing changed" }),
+        tool("e2", "edit", "completed", {
+          filePath: "/ws/cli.py",
+          oldString: "sys.exit(1)",
+          newString: "sys.exit(0)  # exit code stays 0 when nothing changed",
+        }),
       ]),
       request("u3", "Print a warning for every skipped row.", [tool("e3", "edit", "completed", { filePath: "/ws/rows.py", oldString: "a", newString: "b" })]),
     ];
@@ -419,7 +470,13 @@ describe("extractive records of Switch-SWE style requests", () => {
     const ws = "/runs/sessions/s1/full/ws3";
     const batch = [
       request("u1", `${ws}: lookup() does not find variables for option names with dashes. It must upper-case the name.`, [
-        tool("c1", "bash", "completed", { command: `cd ${ws} && PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -m pytest -q tests` }, { output: "3 passed", exit: 0 }),
+        tool(
+          "c1",
+          "bash",
+          "completed",
+          { command: `cd ${ws} && PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 python3 -m pytest -q tests` },
+          { output: "3 passed", exit: 0 },
+        ),
       ]),
     ];
     const next = record(input(batch));

@@ -21,7 +21,10 @@ afterEach(async () => {
 
 async function updaterAnswering(respond: (body: unknown, index: number) => FakeReply) {
   endpoint = await startFakeAuxEndpoint({ respond });
-  return createModelMemoryUpdater(createAuxClient({ baseURL: endpoint.url, model: "memory-model", timeoutMs: 5000, cooldownMs: COOLDOWN_MS }), MODEL_BATCH_LIMITS);
+  return createModelMemoryUpdater(
+    createAuxClient({ baseURL: endpoint.url, model: "memory-model", timeoutMs: 5000, cooldownMs: COOLDOWN_MS }),
+    MODEL_BATCH_LIMITS,
+  );
 }
 
 const answer = (value: unknown): FakeReply => ({ kind: "content", content: JSON.stringify(value) });
@@ -250,7 +253,9 @@ describe("nextBatch", () => {
 
   it("sizes groups as sent, with tool outputs cut", () => {
     const noisy = Array.from({ length: 5 }, (_, index) =>
-      request(`n${index}`, "Run the build.", [tool(`call_n${index}`, "bash", "completed", { command: "make" }, { output: "log line\n".repeat(5000), exit: 0 })]),
+      request(`n${index}`, "Run the build.", [
+        tool(`call_n${index}`, "bash", "completed", { command: "make" }, { output: "log line\n".repeat(5000), exit: 0 }),
+      ]),
     );
     // Uncut, one group is ~13,000 tokens; cut, well under a thousand.
     expect(nextBatch(noisy, { maxGroups: 100, maxTokens: 3000 }).length).toBeGreaterThanOrEqual(3);

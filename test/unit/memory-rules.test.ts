@@ -215,7 +215,9 @@ describe("superseding", () => {
   it("does not restore a superseded constraint when a later proposal omits it", () => {
     const retired = apply(inputA([a2], afterA1()), { goal: "", constraints: [], superseded: [{ id: "c1", by: a2.id, because: "use underscores" }] });
     const later = apply(inputA([a2], retired), { goal: "", constraints: [] });
-    expect(later.constraints).toEqual([{ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id, supersededWith: "use underscores" }]);
+    expect(later.constraints).toEqual([
+      { id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id, supersededWith: "use underscores" },
+    ]);
     expect(activeConstraints(later)).toEqual([]);
     expect(later.lastUpdate.notes).toEqual([]);
   });

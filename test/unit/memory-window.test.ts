@@ -50,7 +50,11 @@ const afterCompaction = loadFixture("auto-compaction").transformCalls[8] as Mess
 const [, orphan, continuation, request] = toInteractionGroups(afterCompaction) as [InteractionGroup, InteractionGroup, InteractionGroup, InteractionGroup];
 const firstRequest = userIDs(mainSession("auto-compaction"))[0] as string;
 const dump = orphan.id.slice("orphan:".length);
-const slugify: Ledger = ledgerOf([[firstRequest, "new:slugify"], [dump, "t1"], [request.id, "t1"]]);
+const slugify: Ledger = ledgerOf([
+  [firstRequest, "new:slugify"],
+  [dump, "t1"],
+  [request.id, "t1"],
+]);
 const REQUIREMENT = "It must lowercase the text and join words with hyphens";
 
 function withBudget(budget: number | undefined, covered: TaskRecord, summaryText?: string) {
@@ -61,7 +65,17 @@ function withBudget(budget: number | undefined, covered: TaskRecord, summaryText
   const renderedRecord = renderRecord(covered, { title: "slugify", maxTokens: RECORD_TOKENS });
   const render = (maxTokens?: number) => (maxTokens === undefined ? renderedRecord : renderRecord(covered, { title: "slugify", maxTokens }));
   // A batch no history fills: only the window can make exchanges go.
-  const { plan, note } = replaceCoveredExchanges({ view, plan: EMPTY_PLAN, ledger: slugify, active, record: covered, render, keepRecent: KEEP_RECENT, batchTokens: 1_000_000, budget });
+  const { plan, note } = replaceCoveredExchanges({
+    view,
+    plan: EMPTY_PLAN,
+    ledger: slugify,
+    active,
+    record: covered,
+    render,
+    keepRecent: KEEP_RECENT,
+    batchTokens: 1_000_000,
+    budget,
+  });
   return { note, messages: applyPlan(messages, plan), tokens: planTokens(messages, plan), renderedRecord };
 }
 
@@ -74,9 +88,16 @@ function withSummary(messages: readonly MessageWithParts[], text: string): Messa
 }
 
 describe("the record after a compaction, within the window's budget", () => {
-  const covered = record("t1", [firstRequest, dump, continuation.id], [REQUIREMENT], Array.from({ length: 30 }, (_, n) => `step ${n}: ran the tests of textkit/slugify.py, all passed`));
+  const covered = record(
+    "t1",
+    [firstRequest, dump, continuation.id],
+    [REQUIREMENT],
+    Array.from({ length: 30 }, (_, n) => `step ${n}: ran the tests of textkit/slugify.py, all passed`),
+  );
   const native = afterCompaction.reduce((sum, message) => sum + messageTokens(message), 0);
-  const exchanges = [...orphan.indices, ...continuation.indices].filter((index) => afterCompaction[index]?.info.role !== "user").reduce((sum, index) => sum + messageTokens(afterCompaction[index]), 0);
+  const exchanges = [...orphan.indices, ...continuation.indices]
+    .filter((index) => afterCompaction[index]?.info.role !== "user")
+    .reduce((sum, index) => sum + messageTokens(afterCompaction[index]), 0);
 
   it("goes in whole, replacing nothing, when the budget has room: the summary lost the requirement", () => {
     const result = withBudget(native * 10, covered);
@@ -125,7 +146,11 @@ describe("the record after a compaction, within the window's budget", () => {
 // two-tasks-with-tool-error: A (slugify), B (changelog), back to A.
 const history = mainSession("two-tasks-with-tool-error");
 const [a1, b1, a2] = userIDs(history) as [string, string, string];
-const twoTasks = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+const twoTasks = ledgerOf([
+  [a1, "new:slugify"],
+  [b1, "new:changelog"],
+  [a2, "t1", 0.93],
+]);
 
 describe("records in the compaction clone", () => {
   const render = (records: Record<string, TaskRecord>) => (task: string, maxTokens?: number) =>
@@ -155,7 +180,12 @@ describe("records in the compaction clone", () => {
   });
 
   it("put a task summarized before at the top, only within the budget", () => {
-    const ledger = ledgerOf([["older", "new:older task"], [a1, "new:slugify"], [b1, "new:changelog"], [a2, "t2", 0.93]]);
+    const ledger = ledgerOf([
+      ["older", "new:older task"],
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t2", 0.93],
+    ]);
     const records = { t1: record("t1", ["older"], ["Keep the old rule"]) };
     const view = buildCallView({ messages: history, ledger });
     const roomy = recordsForCompaction({ view, ledger, records, render: render(records), budget: 1_000_000 });
@@ -169,10 +199,27 @@ describe("records in the compaction clone", () => {
 describe("call budgets: the window OpenCode compacts at, less what the plug-in does not see", () => {
   const assistant = (id: string, prompt: number, output: number, summary = false): MessageWithParts =>
     ({
-      info: { id, sessionID: "s", role: "assistant", parentID: "u", summary, time: { created: 0 }, modelID: "m", providerID: "p", mode: "build", agent: "build", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: prompt, output, reasoning: 0, cache: { read: 0, write: 0 } } },
+      info: {
+        id,
+        sessionID: "s",
+        role: "assistant",
+        parentID: "u",
+        summary,
+        time: { created: 0 },
+        modelID: "m",
+        providerID: "p",
+        mode: "build",
+        agent: "build",
+        path: { cwd: "/", root: "/" },
+        cost: 0,
+        tokens: { input: prompt, output, reasoning: 0, cache: { read: 0, write: 0 } },
+      },
       parts: [],
     }) as unknown as MessageWithParts;
-  const user = { info: { id: "u", sessionID: "s", role: "user", time: { created: 0 }, agent: "build", model: { providerID: "p", modelID: "m" } }, parts: [] } as unknown as MessageWithParts;
+  const user = {
+    info: { id: "u", sessionID: "s", role: "user", time: { created: 0 }, agent: "build", model: { providerID: "p", modelID: "m" } },
+    parts: [],
+  } as unknown as MessageWithParts;
 
   it("learns the overhead from the step that answered the last call, and keeps room for the largest recent output", async () => {
     const budgets = createCallBudgets(async () => 8_000);

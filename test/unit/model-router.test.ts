@@ -14,7 +14,9 @@ afterEach(async () => {
 
 async function routerAnswering(respond: (body: unknown) => FakeReply) {
   endpoint = await startFakeAuxEndpoint({ respond });
-  return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000, cooldownMs: COOLDOWN_MS }), { lexical: { threshold: THRESHOLD } });
+  return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000, cooldownMs: COOLDOWN_MS }), {
+    lexical: { threshold: THRESHOLD },
+  });
 }
 
 function twoTasks(): TaskIndex {
@@ -67,7 +69,10 @@ describe("the model router", () => {
 describe("the hybrid router", () => {
   async function hybridAnswering(respond: (body: unknown) => FakeReply) {
     endpoint = await startFakeAuxEndpoint({ respond });
-    return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000, cooldownMs: COOLDOWN_MS }), { hybrid: true, lexical: { threshold: THRESHOLD } });
+    return createModelRouter(createAuxClient({ baseURL: endpoint.url, model: "router-model", timeoutMs: 2000, cooldownMs: COOLDOWN_MS }), {
+      hybrid: true,
+      lexical: { threshold: THRESHOLD },
+    });
   }
 
   it("keeps a confident lexical decision without asking the model", async () => {

@@ -20,7 +20,14 @@ const [a1, b1, a2] = userIDs(history) as [string, string, string];
 
 describe("narrowing to the current task on a recorded session", () => {
   it("gives a resumed task its own groups and leaves the other task's groups out whole", () => {
-    const selection = select(history, ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]));
+    const selection = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [b1, "new:changelog"],
+        [a2, "t1", 0.93],
+      ]),
+    );
     expect(selection.filtered).toBe(true);
     expect(userIDs(selection.messages)).toEqual([a1, a2]);
     const text = JSON.stringify(selection.messages);
@@ -29,7 +36,14 @@ describe("narrowing to the current task on a recorded session", () => {
   });
 
   it("never leaves a tool call without its result: kept groups keep every message", () => {
-    const selection = select(history, ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1"]]));
+    const selection = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [b1, "new:changelog"],
+        [a2, "t1"],
+      ]),
+    );
     const kept = new Set(selection.messages);
     for (const group of toInteractionGroups(history)) {
       const members = group.indices.map((index) => history[index]);
@@ -39,43 +53,94 @@ describe("narrowing to the current task on a recorded session", () => {
   });
 
   it("keeps everything when the current request's confidence is below the threshold", () => {
-    const selection = select(history, ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6]]));
+    const selection = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [b1, "new:changelog"],
+        [a2, "t1", 0.6],
+      ]),
+    );
     expect(selection.filtered).toBe(false);
     expect(selection.messages).toEqual(history);
     expect(selection.reason).toBe("confidence 0.6 below 0.8");
   });
 
   it("below the threshold with fallback candidates, leaves out only the tasks the decision ruled out", () => {
-    const unsure = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6, { candidates: ["t1"] }]]);
+    const unsure = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.6, { candidates: ["t1"] }],
+    ]);
     const selection = narrowed(history, unsure, 0.8, "candidates");
     expect(selection.filtered).toBe(true);
     expect(userIDs(selection.messages)).toEqual([a1, a2]);
     expect(selection.reason).toBe("confidence 0.6 below 0.8, kept t1");
     // The paper's fallback keeps everything; so does a decision that names no candidates.
     expect(narrowed(history, unsure, 0.8, "full").messages).toEqual(history);
-    const open = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6]]);
+    const open = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.6],
+    ]);
     expect(narrowed(history, open, 0.8, "candidates").messages).toEqual(history);
-    const both = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.6, { candidates: ["t1", "t2"] }]]);
+    const both = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.6, { candidates: ["t1", "t2"] }],
+    ]);
     expect(narrowed(history, both, 0.8, "candidates").filtered).toBe(false);
   });
 
   it("keeps everything when the current request was not routed", () => {
-    expect(select(history, ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"]])).filtered).toBe(false);
+    expect(
+      select(
+        history,
+        ledgerOf([
+          [a1, "new:slugify"],
+          [b1, "new:changelog"],
+        ]),
+      ).filtered,
+    ).toBe(false);
   });
 
   it("keeps the groups of related tasks, and shared and unassigned groups", () => {
-    const related = select(history, ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.95, { related: ["t2"] }]]));
+    const related = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [b1, "new:changelog"],
+        [a2, "t1", 0.95, { related: ["t2"] }],
+      ]),
+    );
     expect(related.filtered).toBe(false);
-    const shared = select(history, ledgerOf([[a1, "new:slugify"], [b1, "t1", 0.9, { shared: true }], [a2, "t1"]]));
+    const shared = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [b1, "t1", 0.9, { shared: true }],
+        [a2, "t1"],
+      ]),
+    );
     expect(userIDs(shared.messages)).toEqual([a1, b1, a2]);
-    const unassigned = select(history, ledgerOf([[a1, "new:slugify"], [a2, "new:other"]]));
+    const unassigned = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [a2, "new:other"],
+      ]),
+    );
     expect(userIDs(unassigned.messages)).toEqual([b1, a2]);
   });
 
   it("keeps the compaction summary and routes the tail after it", () => {
     const compacted = loadFixture("compaction").transformCalls.at(-1) as MessageWithParts[];
     const ids = userIDs(mainSession("compaction"));
-    const ledger = ledgerOf([[ids[0] as string, "new:slugify"], [ids[1] as string, "new:changelog"], [ids[3] as string, "new:other"]]);
+    const ledger = ledgerOf([
+      [ids[0] as string, "new:slugify"],
+      [ids[1] as string, "new:changelog"],
+      [ids[3] as string, "new:other"],
+    ]);
     const selection = select(compacted, ledger);
     expect(selection.messages.some((message) => message.info.role === "assistant" && message.info.summary === true)).toBe(true);
   });
@@ -97,7 +162,11 @@ describe("narrowing to the current task on a recorded session", () => {
   });
 
   it("is deterministic and keeps the prefix stable across a task's consecutive model calls", () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.93],
+    ]);
     const calls = loadFixture("two-tasks-with-tool-error").transformCalls.filter((call) => userIDs(call).includes(a2));
     expect(calls.length).toBeGreaterThan(1);
     const outputs = calls.map((call) => JSON.stringify(select(call, ledger).messages));

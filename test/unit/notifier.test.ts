@@ -4,7 +4,16 @@ import { fallbackChangesView, routingToast } from "../../src/plugin/notifier.js"
 import { THRESHOLD } from "../support/defaults.js";
 
 const task = (id: string, title = "Fix the date parser"): LedgerTask => ({ id, title, openedBy: "m1" });
-const entry = (extra: Partial<LedgerEntry>): LedgerEntry => ({ task: "t2", opened: false, confidence: 0.93, related: [], shared: false, reason: "r", router: "lexical", ...extra });
+const entry = (extra: Partial<LedgerEntry>): LedgerEntry => ({
+  task: "t2",
+  opened: false,
+  confidence: 0.93,
+  related: [],
+  shared: false,
+  reason: "r",
+  router: "lexical",
+  ...extra,
+});
 /** A session whose requests went to these tasks, in order. */
 const ledgerOf = (...tasks: string[]): Ledger => ({
   tasks: [...new Set(tasks)].map((id) => task(id)),
@@ -20,7 +29,9 @@ describe("routing toasts", () => {
       message: '93% sure: "Fix the date parser"',
       variant: "info",
     });
-    expect(routingToast({ entry: entry({ task: "t1", opened: true, confidence: 1 }), task: task("t1"), previous: undefined, threshold: THRESHOLD, ledger })).toBeUndefined();
+    expect(
+      routingToast({ entry: entry({ task: "t1", opened: true, confidence: 1 }), task: task("t1"), previous: undefined, threshold: THRESHOLD, ledger }),
+    ).toBeUndefined();
   });
 
   it("says when a request switches task, and stays quiet on the same task or for a shared instruction", () => {
@@ -47,10 +58,23 @@ describe("routing toasts", () => {
   });
 
   it("says nothing of a fallback when the session has one task: the full history is that task's", () => {
-    expect(routingToast({ entry: entry({ task: "t1", confidence: 0.5 }), task: task("t1"), previous: "t1", threshold: THRESHOLD, ledger: ledgerOf("t1", "t1") })).toBeUndefined();
-    expect(routingToast({ entry: entry({ task: "t1", opened: true, confidence: 0.5 }), task: task("t1"), previous: undefined, threshold: THRESHOLD, ledger: ledgerOf("t1") })).toBeUndefined();
+    expect(
+      routingToast({ entry: entry({ task: "t1", confidence: 0.5 }), task: task("t1"), previous: "t1", threshold: THRESHOLD, ledger: ledgerOf("t1", "t1") }),
+    ).toBeUndefined();
+    expect(
+      routingToast({
+        entry: entry({ task: "t1", opened: true, confidence: 0.5 }),
+        task: task("t1"),
+        previous: undefined,
+        threshold: THRESHOLD,
+        ledger: ledgerOf("t1"),
+      }),
+    ).toBeUndefined();
     // An unsure request that opens a second task: narrowed, the model would get t2 alone.
-    expect(routingToast({ entry: entry({ opened: true, confidence: 0.5 }), task: task("t2"), previous: "t1", threshold: THRESHOLD, ledger: ledgerOf("t1", "t2") })?.title).toBe("RCM: full history");
+    expect(
+      routingToast({ entry: entry({ opened: true, confidence: 0.5 }), task: task("t2"), previous: "t1", threshold: THRESHOLD, ledger: ledgerOf("t1", "t2") })
+        ?.title,
+    ).toBe("RCM: full history");
   });
 
   it("decides a fallback matters only when more than one task has history and the kept candidates leave one out", () => {
@@ -63,12 +87,25 @@ describe("routing toasts", () => {
   });
 
   it("names the typed verb of the surface: /rcm-text move where the TUI part is not there", () => {
-    const toast = routingToast({ entry: entry({ confidence: 0.6 }), task: task("t3"), previous: "t3", threshold: THRESHOLD, ledger, moveCommand: "/rcm-text move" });
+    const toast = routingToast({
+      entry: entry({ confidence: 0.6 }),
+      task: task("t3"),
+      previous: "t3",
+      threshold: THRESHOLD,
+      ledger,
+      moveCommand: "/rcm-text move",
+    });
     expect(toast?.message).toContain("Not t3? /rcm-text move <task> (or new)");
   });
 
   it("shows a cue-led title by what it names", () => {
-    const toast = routingToast({ entry: entry({ opened: true }), task: task("t2", "separate thing: export_csv in src/export.py should quote fields"), previous: "t1", threshold: THRESHOLD, ledger });
+    const toast = routingToast({
+      entry: entry({ opened: true }),
+      task: task("t2", "separate thing: export_csv in src/export.py should quote fields"),
+      previous: "t1",
+      threshold: THRESHOLD,
+      ledger,
+    });
     expect(toast?.message).toBe('93% sure: "export_csv in src/export.py should quot…"');
   });
 });

@@ -36,7 +36,15 @@ describe("a decision's confidence on screen", () => {
 });
 
 describe("/rcm status", () => {
-  const { ledger } = recordDecision(emptyLedger(), "m1", { target: { kind: "new", title: "separate thing: export_csv should quote" }, confidence: 0.797, related: [], shared: false, reason: "r", router: "lexical", basis: "content" });
+  const { ledger } = recordDecision(emptyLedger(), "m1", {
+    target: { kind: "new", title: "separate thing: export_csv should quote" },
+    confidence: 0.797,
+    related: [],
+    shared: false,
+    reason: "r",
+    router: "lexical",
+    basis: "content",
+  });
   const state: SessionState = { sessionID: "ses_1", ledger, records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS };
 
   it("says 79.7% under 80% and names the task without its cue", () => {
@@ -53,7 +61,9 @@ describe("/rcm status", () => {
   });
 
   it("lists the options' problems the panel only counts", () => {
-    expect(renderStatus(DEFAULT_OPTIONS, state, {}, ["a.jsonc:2: unknown option x; ignored"])).toMatch(/\nConfig problems \(1; each option falls back to its default\):\n {2}a\.jsonc:2: unknown option x; ignored$/);
+    expect(renderStatus(DEFAULT_OPTIONS, state, {}, ["a.jsonc:2: unknown option x; ignored"])).toMatch(
+      /\nConfig problems \(1; each option falls back to its default\):\n {2}a\.jsonc:2: unknown option x; ignored$/,
+    );
   });
 });
 
@@ -80,10 +90,10 @@ describe("a task's name on screen", () => {
 describe("the options' problems on screen", () => {
   const five = [
     "/home/me/p/rcm.jsonc:2: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored",
-    "/home/me/p/rcm.jsonc:3: invalid mode = \"fast\": expected one of native, router, memory, full; using the default \"full\"",
+    '/home/me/p/rcm.jsonc:3: invalid mode = "fast": expected one of native, router, memory, full; using the default "full"',
     "/home/me/p/rcm.jsonc:4: invalid confidenceThreshold = 2: too big; using the default 0.8",
     "/home/me/p/rcm.jsonc:5: unknown option notfy (did you mean notify?); ignored",
-    "RCM_ROUTER: invalid router = \"smart\": expected lexical or model; using the default \"lexical\"",
+    'RCM_ROUTER: invalid router = "smart": expected lexical or model; using the default "lexical"',
   ];
 
   it("takes one line in the panel, whatever their number", () => {
@@ -120,7 +130,13 @@ describe("the TUI part missing", () => {
     try {
       const said: string[] = [];
       const check = (pid: number) =>
-        createTuiPartCheck({ stateDir: temp.path, pid, entry: async () => "/opt/opencode-rcm", toast: async (toast) => void said.push(toast.title), log: async (line) => void said.push(line) });
+        createTuiPartCheck({
+          stateDir: temp.path,
+          pid,
+          entry: async () => "/opt/opencode-rcm",
+          toast: async (toast) => void said.push(toast.title),
+          log: async (line) => void said.push(line),
+        });
       await writeTuiPartMarker(temp.path, 4242, () => true);
       expect(await hasTuiPart(temp.path, 4242)).toBe(true);
       await check(4242)();

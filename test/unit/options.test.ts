@@ -22,7 +22,13 @@ describe("options from the tuple and RCM_* variables", () => {
   });
 
   it("reads the options tuple", () => {
-    const { options, problems } = resolve({ mode: "router", confidenceThreshold: 0.9, aux: { baseURL: "http://127.0.0.1:9/v1", model: "m" }, debug: true, notify: "off" });
+    const { options, problems } = resolve({
+      mode: "router",
+      confidenceThreshold: 0.9,
+      aux: { baseURL: "http://127.0.0.1:9/v1", model: "m" },
+      debug: true,
+      notify: "off",
+    });
     expect(problems).toEqual([]);
     expect(options).toMatchObject({ mode: "router", confidenceThreshold: 0.9, debug: true, notify: "off" });
     expect(options.aux).toEqual({ baseURL: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RCM_AUX_API_KEY", timeoutMs: 20000, cooldownMs: 60000 });
@@ -40,7 +46,9 @@ describe("options from the tuple and RCM_* variables", () => {
   it("drops only the value a rule across keys rejects: the router falls back to lexical, the rest stays", () => {
     const { options, problems } = resolve({ router: "model", aux: { source: "endpoint" }, confidenceThreshold: 0.9 });
     expect(options).toMatchObject({ mode: "full", router: "lexical", confidenceThreshold: 0.9 });
-    expect(problems).toEqual([expect.objectContaining({ kind: "invalid", key: "router", where: "opencode.json plug-in options (router)", instead: 'the default "lexical"' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ kind: "invalid", key: "router", where: "opencode.json plug-in options (router)", instead: 'the default "lexical"' }),
+    ]);
     expect(describeProblem(problems[0]!)).toContain("aux.baseURL");
   });
 
@@ -53,7 +61,10 @@ describe("options from the tuple and RCM_* variables", () => {
   });
 
   it("lets RCM_* variables override the tuple", () => {
-    const { options, problems } = resolve({ mode: "router" }, { RCM_MODE: "memory", RCM_CONFIDENCE_THRESHOLD: "0.5", RCM_DEBUG: "1", RCM_AUX_MODEL: "glm", RCM_STATE_DIR: "/tmp/s", RCM_NOTIFY: "off" });
+    const { options, problems } = resolve(
+      { mode: "router" },
+      { RCM_MODE: "memory", RCM_CONFIDENCE_THRESHOLD: "0.5", RCM_DEBUG: "1", RCM_AUX_MODEL: "glm", RCM_STATE_DIR: "/tmp/s", RCM_NOTIFY: "off" },
+    );
     expect(problems).toEqual([]);
     expect(options).toMatchObject({ mode: "memory", confidenceThreshold: 0.5, debug: true, stateDir: "/tmp/s", notify: "off" });
     expect(options.aux.model).toBe("glm");
@@ -70,7 +81,9 @@ describe("options from the tuple and RCM_* variables", () => {
     const { options, problems } = resolve({ confidenceTreshold: 0.7, mode: "router" });
     expect(options).toMatchObject({ mode: "router", confidenceThreshold: 0.8 });
     expect(problems).toEqual([expect.objectContaining({ kind: "unknown", key: "confidenceTreshold", suggestion: "confidenceThreshold" })]);
-    expect(describeProblem(problems[0]!)).toBe("opencode.json plug-in options (confidenceTreshold): unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
+    expect(describeProblem(problems[0]!)).toBe(
+      "opencode.json plug-in options (confidenceTreshold): unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored",
+    );
   });
 
   it("suggests nested keys, and the group a top-level key belongs to", () => {
@@ -82,7 +95,11 @@ describe("options from the tuple and RCM_* variables", () => {
 
   it("names the environment variable that set a bad value", () => {
     const { options, problems } = resolve({ confidenceThreshold: 0.6 }, { RCM_CONFIDENCE_THRESHOLD: "high" });
-    expect(problems[0]).toMatchObject({ where: "RCM_CONFIDENCE_THRESHOLD", value: "high", instead: "the value from opencode.json plug-in options (confidenceThreshold)" });
+    expect(problems[0]).toMatchObject({
+      where: "RCM_CONFIDENCE_THRESHOLD",
+      value: "high",
+      instead: "the value from opencode.json plug-in options (confidenceThreshold)",
+    });
     expect(options.confidenceThreshold).toBe(0.6);
   });
 
@@ -165,7 +182,18 @@ describe("the published JSON schema", () => {
 
   it("lists every option with its default and allows $schema in a file", () => {
     const schema = JSON.parse(renderJsonSchema());
-    expect(Object.keys(schema.properties).sort()).toEqual(["$schema", "aux", "confidenceThreshold", "debug", "fallback", "memory", "mode", "notify", "router", "stateDir"]);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      "$schema",
+      "aux",
+      "confidenceThreshold",
+      "debug",
+      "fallback",
+      "memory",
+      "mode",
+      "notify",
+      "router",
+      "stateDir",
+    ]);
     expect(schema.properties.mode.default).toBe("full");
     expect(schema.properties.fallback.default).toBe("full");
     expect(schema.properties.aux.properties.timeoutMs.default).toBe(20000);

@@ -17,6 +17,14 @@ describe("the prefix-cache simulation", () => {
   });
 
   it("prices cached reads at the given ratio", () => {
-    expect(inputCost([{ input: 1000, cached: 0 }, { input: 2000, cached: 1280 }], 0.1)).toBeCloseTo(1000 + 720 + 128);
+    expect(
+      inputCost(
+        [
+          { input: 1000, cached: 0 },
+          { input: 2000, cached: 1280 },
+        ],
+        0.1,
+      ),
+    ).toBeCloseTo(1000 + 720 + 128);
   });
 });

@@ -29,7 +29,12 @@ afterEach(async () => {
   await temp.remove();
 });
 
-async function routedSession(): Promise<{ parts: { store: SessionStore; routing: SessionRouting }; store: SessionStore; routing: SessionRouting; source: ReturnType<typeof sourceFor> }> {
+async function routedSession(): Promise<{
+  parts: { store: SessionStore; routing: SessionRouting };
+  store: SessionStore;
+  routing: SessionRouting;
+  source: ReturnType<typeof sourceFor>;
+}> {
   const source = sourceFor({ [sessionID]: { messages: history } });
   const parts = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
   const { routing } = parts;
@@ -73,7 +78,9 @@ describe("/rcm answered by the plug-in", () => {
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
     const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), ...parts };
     expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(/^Last model call \(mode memory\): task t1, \d+% sure; every task stays in view/);
-    expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "status")).toContain(`Saved so far: ${tokens(report.tokens.routingSaved)} tokens kept out of 1 model call (routing ${tokens(report.tokens.routingSaved)}, memory ~0; estimates).`);
+    expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "status")).toContain(
+      `Saved so far: ${tokens(report.tokens.routingSaved)} tokens kept out of 1 model call (routing ${tokens(report.tokens.routingSaved)}, memory ~0; estimates).`,
+    );
   });
 
   it("move: the last request goes to the named task, is stored as the user's decision, and routing learns it", async () => {
@@ -102,7 +109,9 @@ describe("/rcm answered by the plug-in", () => {
     const restarted = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     expect(await restarted.store.read(sessionID)).toMatchObject({ off: true });
     expect(await restarted.routing.route(sessionID, "msg_while_off", "Something else entirely.")).toBeUndefined();
-    expect(await answerRcmCommand({ ...router, ...restarted }, sessionID, "status")).toContain("opencode-rcm is OFF for this session: native history (/rcm-text on to resume;");
+    expect(await answerRcmCommand({ ...router, ...restarted }, sessionID, "status")).toContain(
+      "opencode-rcm is OFF for this session: native history (/rcm-text on to resume;",
+    );
     await answerRcmCommand({ ...router, ...restarted }, sessionID, "on");
     expect(await restarted.store.read(sessionID)).toMatchObject({ off: false });
   });

@@ -5,7 +5,13 @@ import { RCM_VERBS, rcmVerb } from "../../src/session-views/rcm-verbs.js";
 import { ledgerOf, stateOf } from "../support/routing.js";
 
 const options = { ...DEFAULT_OPTIONS, mode: "router" as const };
-const state = stateOf("ses_verbs", ledgerOf([["msg_1", "new:slugify"], ["msg_2", "new:changelog"]]));
+const state = stateOf(
+  "ses_verbs",
+  ledgerOf([
+    ["msg_1", "new:slugify"],
+    ["msg_2", "new:changelog"],
+  ]),
+);
 
 describe("the /rcm verbs, listed once", () => {
   it("every verb is in the server's usage and command description, in the list's order", () => {
@@ -31,7 +37,14 @@ describe("the /rcm verbs, listed once", () => {
     if (move?.kind !== "change") throw new Error("move is a changing verb");
     expect(move.intent(state, ["t1"])).toEqual({ kind: "move", requests: [{ messageID: "msg_2", from: "t2" }], target: { kind: "task", task: "t1" } });
     expect(move.intent(state, ["new"])).toMatchObject({ target: { kind: "new" } });
-    expect(move.intent(state, ["1..", "new"])).toEqual({ kind: "move", requests: [{ messageID: "msg_1", from: "t1" }, { messageID: "msg_2", from: "t2" }], target: { kind: "new" } });
+    expect(move.intent(state, ["1..", "new"])).toEqual({
+      kind: "move",
+      requests: [
+        { messageID: "msg_1", from: "t1" },
+        { messageID: "msg_2", from: "t2" },
+      ],
+      target: { kind: "new" },
+    });
     expect(move.intent(state, ["2", "t2"])).toEqual({ problem: "that request is in t2 already" });
     expect(move.intent(state, ["7", "t1"])).toEqual({ problem: "no request 7: this session has requests 1 to 2" });
     expect(move.intent(state, ["x", "t1"])).toEqual({ problem: '"x" is not a request number (3, 3-5, or 3.. for 3 and every later one)' });

@@ -39,7 +39,10 @@ describe("JSON lines", () => {
 
     it("reads and parses it; a missing file is the read's own error", async () => {
       await writeFile(join(temp.path, "a.jsonl"), '{"x":1}\n\n{"x":2}\n');
-      expect((await readJsonl(join(temp.path, "a.jsonl"))).map((entry) => [entry.line, entry.ok && entry.value])).toEqual([[1, { x: 1 }], [3, { x: 2 }]]);
+      expect((await readJsonl(join(temp.path, "a.jsonl"))).map((entry) => [entry.line, entry.ok && entry.value])).toEqual([
+        [1, { x: 1 }],
+        [3, { x: 2 }],
+      ]);
       await expect(readJsonl(join(temp.path, "none.jsonl"))).rejects.toMatchObject({ code: "ENOENT" });
     });
   });

@@ -16,7 +16,14 @@ afterEach(() => temp.remove());
 
 describe("readSessionState", () => {
   it("reads what the plug-in saved", async () => {
-    await sessionStateFile(temp.path, "ses_1").save({ sessionID: "ses_1", ledger: emptyLedger(), records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS });
+    await sessionStateFile(temp.path, "ses_1").save({
+      sessionID: "ses_1",
+      ledger: emptyLedger(),
+      records: {},
+      memoryUpdates: [],
+      off: false,
+      saved: NO_SAVINGS,
+    });
     expect(await readSessionState(temp.path, "ses_1")).toMatchObject({ status: "loaded", state: { sessionID: "ses_1" } });
   });
 

@@ -66,7 +66,8 @@ describe("links in the README and docs/", () => {
         const [path = "", anchor] = target.split("#");
         const resolved = path === "" ? join(ROOT, file) : join(ROOT, dirname(file), path);
         if (!existsSync(resolved)) broken.push(`${file}: ${target} (no ${relative(ROOT, resolved)})`);
-        else if (anchor && resolved.endsWith(".md") && !anchors(await readFile(resolved, "utf8")).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor})`);
+        else if (anchor && resolved.endsWith(".md") && !anchors(await readFile(resolved, "utf8")).has(anchor))
+          broken.push(`${file}: ${target} (no heading #${anchor})`);
       }
     }
     expect(broken).toEqual([]);

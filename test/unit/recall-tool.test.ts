@@ -30,8 +30,15 @@ const CSV = "Separate issue: quote CSV fields with commas in exporters/csv_expor
 const UNICODE = "Back to slugify: keep unicode letters.";
 const CSV_AGAIN = "Back to the CSV exporter: also quote newlines.";
 
-function user(id: string, text: string, parts: MessageWithParts["parts"] = [{ id: `prt_${id}`, sessionID: SESSION, messageID: id, type: "text", text }]): MessageWithParts {
-  return { info: { id, sessionID: SESSION, role: "user", time: { created: 0 }, agent: "build", model: { providerID: "prov", modelID: "mod" } }, parts } as MessageWithParts;
+function user(
+  id: string,
+  text: string,
+  parts: MessageWithParts["parts"] = [{ id: `prt_${id}`, sessionID: SESSION, messageID: id, type: "text", text }],
+): MessageWithParts {
+  return {
+    info: { id, sessionID: SESSION, role: "user", time: { created: 0 }, agent: "build", model: { providerID: "prov", modelID: "mod" } },
+    parts,
+  } as MessageWithParts;
 }
 
 type Step = { text: string } | { tool: string; input: Record<string, unknown>; output?: string; error?: string };
@@ -46,30 +53,79 @@ function assistant(id: string, parentID: string, steps: readonly Step[], extra: 
         : { status: "error", input: step.input, error: step.error, time: { start: 0, end: 0 } };
     return { ...base, type: "tool", callID: `call_${id}_${index}`, tool: step.tool, state };
   });
-  return { info: { id, sessionID: SESSION, role: "assistant", parentID, time: { created: 0 }, modelID: "mod", providerID: "prov", mode: "build", agent: "build", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, ...extra }, parts } as MessageWithParts;
+  return {
+    info: {
+      id,
+      sessionID: SESSION,
+      role: "assistant",
+      parentID,
+      time: { created: 0 },
+      modelID: "mod",
+      providerID: "prov",
+      mode: "build",
+      agent: "build",
+      path: { cwd: "/", root: "/" },
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      ...extra,
+    },
+    parts,
+  } as MessageWithParts;
 }
 
 /** Two tasks, interleaved; the last assistant message (a4) is the one calling the tool, answering u4 (t2). */
 function history(): MessageWithParts[] {
   return [
     user("u1", SLUG),
-    assistant("a1", "u1", [{ tool: "write", input: { filePath: "textkit/slugify.py", content: "def slugify(text): ..." }, output: "Wrote file successfully." }, { text: "Added slugify()." }]),
+    assistant("a1", "u1", [
+      { tool: "write", input: { filePath: "textkit/slugify.py", content: "def slugify(text): ..." }, output: "Wrote file successfully." },
+      { text: "Added slugify()." },
+    ]),
     user("u2", CSV),
-    assistant("a2", "u2", [{ tool: "edit", input: { filePath: "exporters/csv_export.py", oldString: "a", newString: "b" }, output: "Edit applied successfully." }, { text: "Quoted commas." }]),
+    assistant("a2", "u2", [
+      { tool: "edit", input: { filePath: "exporters/csv_export.py", oldString: "a", newString: "b" }, output: "Edit applied successfully." },
+      { text: "Quoted commas." },
+    ]),
     user("u3", UNICODE),
-    assistant("a3", "u3", [{ tool: "bash", input: { command: "env | grep KEY", description: "Check the key" }, output: `OPENAI_API_KEY=${API_KEY}` }, { tool: "edit", input: { filePath: "textkit/slugify.py" }, error: "oldString not found" }, { text: "Unicode letters are kept now." }]),
+    assistant("a3", "u3", [
+      { tool: "bash", input: { command: "env | grep KEY", description: "Check the key" }, output: `OPENAI_API_KEY=${API_KEY}` },
+      { tool: "edit", input: { filePath: "textkit/slugify.py" }, error: "oldString not found" },
+      { text: "Unicode letters are kept now." },
+    ]),
     user("u4", CSV_AGAIN),
     assistant("a4", "u4", [{ text: "Let me look at the other task." }]),
   ];
 }
-const LEDGER = ledgerOf([["u1", "new:slugify"], ["u2", "new:csv export"], ["u3", "t1"], ["u4", "t2"]]);
+const LEDGER = ledgerOf([
+  ["u1", "new:slugify"],
+  ["u2", "new:csv export"],
+  ["u3", "t1"],
+  ["u4", "t2"],
+]);
 
 function report(requestID: string, groups: CallReport["groups"]): CallReport {
-  return { messagesBefore: 8, messagesAfter: 4, groups, fallback: false, reason: "task t2", requestID, tokens: { native: 100, routingSaved: 50, memorySaved: 0 } };
+  return {
+    messagesBefore: 8,
+    messagesAfter: 4,
+    groups,
+    fallback: false,
+    reason: "task t2",
+    requestID,
+    tokens: { native: 100, routingSaved: 50, memorySaved: 0 },
+  };
 }
 
 function contextFor(messageID: string, sessionID = SESSION): ToolContext {
-  return { sessionID, messageID, agent: "build", directory: "/work", worktree: "/work", abort: new AbortController().signal, metadata: () => undefined, ask: async () => undefined };
+  return {
+    sessionID,
+    messageID,
+    agent: "build",
+    directory: "/work",
+    worktree: "/work",
+    abort: new AbortController().signal,
+    metadata: () => undefined,
+    ask: async () => undefined,
+  };
 }
 
 /** The tool over a fixed state and history, with the plug-in's routing noting each use. */
@@ -79,7 +135,12 @@ function recallToolOver(state: SessionState, messages: MessageWithParts[]) {
   const logger = recordingLogger();
   const routing = createSessionRouting({ store, router: lexicalRouter, source, logger, threshold: THRESHOLD });
   const recall = createRecallTool({ store, source, routing });
-  return { store, routing, logger, run: (args: unknown, messageID = "a4", sessionID = SESSION) => recall.execute(args as never, contextFor(messageID, sessionID)) as Promise<string> };
+  return {
+    store,
+    routing,
+    logger,
+    run: (args: unknown, messageID = "a4", sessionID = SESSION) => recall.execute(args as never, contextFor(messageID, sessionID)) as Promise<string>,
+  };
 }
 
 describe("what rcm_recall finds and how it reads", () => {
@@ -112,7 +173,12 @@ describe("what rcm_recall finds and how it reads", () => {
     const entries: [string, string][] = [];
     for (let index = 0; index < 30; index += 1) {
       messages.push(user(`u${index}`, `Slugify step ${index}: ${"handle more separators ".repeat(20)}`));
-      messages.push(assistant(`a${index}`, `u${index}`, [{ tool: "bash", input: { command: `pytest -k step${index}` }, output: "passed ".repeat(100) }, { text: "Done ".repeat(100) }]));
+      messages.push(
+        assistant(`a${index}`, `u${index}`, [
+          { tool: "bash", input: { command: `pytest -k step${index}` }, output: "passed ".repeat(100) },
+          { text: "Done ".repeat(100) },
+        ]),
+      );
       entries.push([`u${index}`, index === 0 ? "new:slugify" : "t1"]);
     }
     messages.push(user("u_other", CSV), assistant("a_other", "u_other", [{ text: "Looking." }]));
@@ -141,7 +207,9 @@ describe("what rcm_recall finds and how it reads", () => {
     const inView = hiddenExchanges({ messages, ledger: LEDGER, messageID: "a4", task: "t1", lastCall: kept });
     expect(inView.kind === "found" && inView.hidden).toEqual([]);
     const found = inView.kind === "found" ? inView : undefined;
-    expect(found && renderRecall({ task: found.task, total: found.total, hidden: found.hidden }).text).toBe('Nothing of t1 "slugify" is hidden from you: its 2 exchanges are in your context.');
+    expect(found && renderRecall({ task: found.task, total: found.total, hidden: found.hidden }).text).toBe(
+      'Nothing of t1 "slugify" is hidden from you: its 2 exchanges are in your context.',
+    );
 
     const compacted = [
       ...messages.slice(0, 4),
@@ -149,10 +217,22 @@ describe("what rcm_recall finds and how it reads", () => {
       assistant("c2", "c1", [{ text: "## Summary" }], { summary: true }),
       ...messages.slice(4),
     ];
-    const afterCompaction = hiddenExchanges({ messages: compacted, ledger: LEDGER, messageID: "a4", task: "t1", lastCall: report("u4", [{ label: "t1", kept: 1, dropped: 0, replaced: 0 }]) });
+    const afterCompaction = hiddenExchanges({
+      messages: compacted,
+      ledger: LEDGER,
+      messageID: "a4",
+      task: "t1",
+      lastCall: report("u4", [{ label: "t1", kept: 1, dropped: 0, replaced: 0 }]),
+    });
     expect(afterCompaction.kind === "found" && afterCompaction.hidden.map((exchange) => exchange.digest.requestText)).toEqual([SLUG]);
     // A report of another request says nothing about this call: everything of the task counts as hidden.
-    const stale = hiddenExchanges({ messages, ledger: LEDGER, messageID: "a4", task: "t1", lastCall: report("u2", [{ label: "t1", kept: 2, dropped: 0, replaced: 0 }]) });
+    const stale = hiddenExchanges({
+      messages,
+      ledger: LEDGER,
+      messageID: "a4",
+      task: "t1",
+      lastCall: report("u2", [{ label: "t1", kept: 2, dropped: 0, replaced: 0 }]),
+    });
     expect(stale.kind === "found" && stale.hidden).toHaveLength(2);
   });
 });
@@ -189,7 +269,12 @@ describe("the rcm_recall tool", () => {
   });
 
   it("settles an unsure request in the one task whose history the model recalled for it", async () => {
-    const unsure = ledgerOf([["u1", "new:slugify"], ["u2", "new:csv export"], ["u3", "t1"], ["u4", "t2", 0.4]]);
+    const unsure = ledgerOf([
+      ["u1", "new:slugify"],
+      ["u2", "new:csv export"],
+      ["u3", "t1"],
+      ["u4", "t2", 0.4],
+    ]);
     const { store, routing, logger, run } = recallToolOver(stateOf(SESSION, unsure), history());
     await run({ task: "t1", limit: 1 });
     const entry = (await store.read(SESSION))?.ledger.decisions["u4"];
@@ -203,12 +288,24 @@ describe("the rcm_recall tool", () => {
 });
 
 describe("noteRecall", () => {
-  const unsure = (extra: Parameters<typeof ledgerOf>[0][number][3] = {}): Ledger => ledgerOf([["u1", "new:slugify"], ["u2", "new:csv"], ["u3", "new:docs"], ["u4", "t2", 0.4, extra]]);
+  const unsure = (extra: Parameters<typeof ledgerOf>[0][number][3] = {}): Ledger =>
+    ledgerOf([
+      ["u1", "new:slugify"],
+      ["u2", "new:csv"],
+      ["u3", "new:docs"],
+      ["u4", "t2", 0.4, extra],
+    ]);
 
   it("notes every use, in order, and leaves a sure decision where it is", () => {
     let ledger = noteRecall(LEDGER, "u4", { task: "t1", exchanges: 2 }, THRESHOLD);
     ledger = noteRecall(ledger, "u4", { task: "t1", exchanges: 1 }, THRESHOLD);
-    expect(ledger.decisions["u4"]).toEqual({ ...LEDGER.decisions["u4"], recalled: [{ task: "t1", exchanges: 2 }, { task: "t1", exchanges: 1 }] });
+    expect(ledger.decisions["u4"]).toEqual({
+      ...LEDGER.decisions["u4"],
+      recalled: [
+        { task: "t1", exchanges: 2 },
+        { task: "t1", exchanges: 1 },
+      ],
+    });
     expect(LEDGER.decisions["u4"]?.recalled).toBeUndefined();
   });
 
@@ -235,8 +332,14 @@ describe("noteRecall", () => {
   });
 
   it("settles nothing for a request that opened its task or a rule for every task", () => {
-    const opened = ledgerOf([["u1", "new:slugify"], ["u2", "new:csv", 0.4]]);
-    expect(noteRecall(opened, "u2", { task: "t1", exchanges: 1 }, THRESHOLD).decisions["u2"]).toMatchObject({ task: "t2", recalled: [{ task: "t1", exchanges: 1 }] });
+    const opened = ledgerOf([
+      ["u1", "new:slugify"],
+      ["u2", "new:csv", 0.4],
+    ]);
+    expect(noteRecall(opened, "u2", { task: "t1", exchanges: 1 }, THRESHOLD).decisions["u2"]).toMatchObject({
+      task: "t2",
+      recalled: [{ task: "t1", exchanges: 1 }],
+    });
     const shared = noteRecall(unsure({ shared: true }), "u4", { task: "t1", exchanges: 1 }, THRESHOLD).decisions["u4"];
     expect(shared?.task).toBe("t2");
     expect(shared?.relabelled).toBeUndefined();
@@ -248,7 +351,16 @@ describe("noteRecall", () => {
   });
 
   it("reads decisions stored before recalls existed", () => {
-    const stored = { task: "t1", opened: true, confidence: 0.9, related: [], shared: false, reason: "x", router: "lexical", relabelled: { from: "t2", files: ["a.py"] } };
+    const stored = {
+      task: "t1",
+      opened: true,
+      confidence: 0.9,
+      related: [],
+      shared: false,
+      reason: "x",
+      router: "lexical",
+      relabelled: { from: "t2", files: ["a.py"] },
+    };
     expect(LedgerEntrySchema.parse(stored)).toEqual(stored);
     expect(isSettled(LedgerEntrySchema.parse(stored), THRESHOLD)).toBe(true);
   });
@@ -257,21 +369,42 @@ describe("noteRecall", () => {
 describe("the rcm_recall gate", () => {
   const fixture = () => structuredClone(mainSession("two-tasks-with-tool-error"));
   const sessionOf = (messages: readonly MessageWithParts[]) => messages[0]?.info.sessionID ?? "";
-  const offered = (messages: readonly MessageWithParts[], name: string) => messages.filter((message) => message.info.role === "user").every((message) => message.info.role === "user" && message.info.tools?.[name] !== false);
+  const offered = (messages: readonly MessageWithParts[], name: string) =>
+    messages.filter((message) => message.info.role === "user").every((message) => message.info.role === "user" && message.info.tools?.[name] !== false);
 
   async function gate(messages: MessageWithParts[], states: Record<string, SessionState>, tools = [recallToolGated()]) {
     await createToolGate({ store: fixedStore(states), guard: createFailOpenGuard(recordingLogger()), tools })(messages);
     return messages;
   }
-  const withLedger = (messages: readonly MessageWithParts[], ledger: Ledger, extra: Partial<SessionState> = {}) => ({ [sessionOf(messages)]: { ...stateOf(sessionOf(messages), ledger), ...extra } });
+  const withLedger = (messages: readonly MessageWithParts[], ledger: Ledger, extra: Partial<SessionState> = {}) => ({
+    [sessionOf(messages)]: { ...stateOf(sessionOf(messages), ledger), ...extra },
+  });
 
   it("goes only from hidden to offered as a session opens tasks, whatever each later request's confidence", async () => {
     const ledgers = [
       ledgerOf([["msg_1", "new:one"]]),
-      ledgerOf([["msg_1", "new:one"], ["msg_2", "t1"]]),
-      ledgerOf([["msg_1", "new:one"], ["msg_2", "t1"], ["msg_3", "new:two"]]),
-      ledgerOf([["msg_1", "new:one"], ["msg_2", "t1"], ["msg_3", "new:two"], ["msg_4", "t1", 0.3]]),
-      ledgerOf([["msg_1", "new:one"], ["msg_2", "t1"], ["msg_3", "new:two"], ["msg_4", "t1", 0.3], ["msg_5", "new:three"]]),
+      ledgerOf([
+        ["msg_1", "new:one"],
+        ["msg_2", "t1"],
+      ]),
+      ledgerOf([
+        ["msg_1", "new:one"],
+        ["msg_2", "t1"],
+        ["msg_3", "new:two"],
+      ]),
+      ledgerOf([
+        ["msg_1", "new:one"],
+        ["msg_2", "t1"],
+        ["msg_3", "new:two"],
+        ["msg_4", "t1", 0.3],
+      ]),
+      ledgerOf([
+        ["msg_1", "new:one"],
+        ["msg_2", "t1"],
+        ["msg_3", "new:two"],
+        ["msg_4", "t1", 0.3],
+        ["msg_5", "new:three"],
+      ]),
     ];
     const decisions: boolean[] = [];
     for (const ledger of ledgers) {
@@ -282,7 +415,10 @@ describe("the rcm_recall gate", () => {
   });
 
   it("hides it in a session switched off and in a sub-agent session; a call of it in the history keeps it", async () => {
-    const two = ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]]);
+    const two = ledgerOf([
+      ["msg_1", "new:one"],
+      ["msg_2", "new:two"],
+    ]);
     const off = fixture();
     expect(offered(await gate(off, withLedger(off, two, { off: true })), RECALL_TOOL)).toBe(false);
     const child = fixture();
@@ -304,7 +440,18 @@ describe("the rcm_recall gate", () => {
     await gate(one, withLedger(one, ledgerOf([["msg_1", "new:one"]])), tools);
     expect(first?.role === "user" && first.tools).toEqual({ webfetch: false, [TASKS_TOOL]: false, [RECALL_TOOL]: false });
     const off = fixture();
-    await gate(off, withLedger(off, ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]]), { off: true }), tools);
+    await gate(
+      off,
+      withLedger(
+        off,
+        ledgerOf([
+          ["msg_1", "new:one"],
+          ["msg_2", "new:two"],
+        ]),
+        { off: true },
+      ),
+      tools,
+    );
     // While the user has it off, neither is offered.
     expect([offered(off, TASKS_TOOL), offered(off, RECALL_TOOL)]).toEqual([false, false]);
   });
@@ -313,19 +460,41 @@ describe("the rcm_recall gate", () => {
 describe("where a recall shows", () => {
   const options = resolveOptions([]).options;
   const recalled = noteRecall(noteRecall(LEDGER, "u4", { task: "t1", exchanges: 2 }, THRESHOLD), "u4", { task: "t1", exchanges: 1 }, THRESHOLD);
-  const state: SessionState = { ...stateOf(SESSION, recalled), lastCall: report("u4", [{ label: "t2", kept: 2, dropped: 0, replaced: 0 }, { label: "t1", kept: 0, dropped: 2, replaced: 0 }]) };
+  const state: SessionState = {
+    ...stateOf(SESSION, recalled),
+    lastCall: report("u4", [
+      { label: "t2", kept: 2, dropped: 0, replaced: 0 },
+      { label: "t1", kept: 0, dropped: 2, replaced: 0 },
+    ]),
+  };
 
   it("the panel has a line for the last request's recalls", () => {
     const lines = panelLines({ settings: { ...options, mode: "router" }, state, pending: 0, problems: [], width: 40 }).map((line) => line.text);
     expect(lines).toContain("Model recalled t1 (3 exchanges)");
-    expect(panelLines({ settings: { ...options, mode: "router" }, state: stateOf(SESSION, LEDGER), pending: 0, problems: [], width: 40 }).some((line) => line.text.startsWith("Model recalled"))).toBe(false);
+    expect(
+      panelLines({ settings: { ...options, mode: "router" }, state: stateOf(SESSION, LEDGER), pending: 0, problems: [], width: 40 }).some((line) =>
+        line.text.startsWith("Model recalled"),
+      ),
+    ).toBe(false);
   });
 
   it("/rcm why says what the model recalled for the call's request, and a request it settled", () => {
     expect(renderWhy({ ...options, mode: "router" }, state.lastCall, state)).toContain("  The model recalled hidden history with rcm_recall: t1 (3 exchanges)");
-    const unsure = noteRecall(ledgerOf([["u1", "new:slugify"], ["u2", "new:csv"], ["u3", "t1"], ["u4", "t2", 0.4]]), "u4", { task: "t1", exchanges: 2 }, THRESHOLD);
+    const unsure = noteRecall(
+      ledgerOf([
+        ["u1", "new:slugify"],
+        ["u2", "new:csv"],
+        ["u3", "t1"],
+        ["u4", "t2", 0.4],
+      ]),
+      "u4",
+      { task: "t1", exchanges: 2 },
+      THRESHOLD,
+    );
     const why = renderWhy({ ...options, mode: "router" }, state.lastCall, { ...state, ledger: unsure });
     expect(why).toContain("t1 (2 exchanges); routed unsurely to t2, it now counts for t1");
-    expect(why).toContain("Relabelled by their edits or the model's recalls (1; later routing and memory follow them):\n  request 4: routed to t2, now t1 (the model recalled t1's history)");
+    expect(why).toContain(
+      "Relabelled by their edits or the model's recalls (1; later routing and memory follow them):\n  request 4: routed to t2, now t1 (the model recalled t1's history)",
+    );
   });
 });

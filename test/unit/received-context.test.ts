@@ -71,7 +71,10 @@ describe("what the model received, from recorded calls", () => {
     ]);
     for (const point of native) expect(point.other_task_tokens / point.context_tokens).toBeGreaterThan(0.5);
     const router = points(recorded.runs.router);
-    expect(router.map((point) => [point.at, point.verbatim, point.other_task_tokens])).toEqual([["resume", 1, 0], ["finalize", 2, 0]]);
+    expect(router.map((point) => [point.at, point.verbatim, point.other_task_tokens])).toEqual([
+      ["resume", 1, 0],
+      ["finalize", 2, 0],
+    ]);
     expect(router[0]?.context_tokens).toBeLessThan(native[0]?.context_tokens ?? 0);
   });
 
@@ -83,7 +86,11 @@ describe("what the model received, from recorded calls", () => {
     // As after a compaction: the stage-1 request is gone, a record stands in for it.
     const compacted = bodies(run).map((body) => ({
       ...body,
-      messages: body.messages.map((message) => (message.role === "user" && typeof message.content === "string" && message.content.includes(stage1.slice(0, 60)) ? { role: "user", content: record } : message)),
+      messages: body.messages.map((message) =>
+        message.role === "user" && typeof message.content === "string" && message.content.includes(stage1.slice(0, 60))
+          ? { role: "user", content: record }
+          : message,
+      ),
     }));
     const ids = run.requests.map((_request, index) => (index === 0 ? "msg_stage1" : `msg_${index}`));
     const resumed = points(run, compacted, { ids, constraints: [constraint] })[0];
@@ -121,7 +128,12 @@ describe("what the model received, from recorded calls", () => {
     const strict = sessionTimeline({ messages: run.messages ?? [], requests: run.requests, ledger: run.ledger, threshold: 0.999 });
     expect(strict.timeline.some((entry) => entry.fallback)).toBe(true);
     // The bench's timeline metric marks fallbacks by the threshold the plug-in ran with (run.json's), not the default.
-    const finished = { messages: run.messages ?? [], run: { requests: run.requests }, state: { ledger: run.ledger }, threshold: 0.999 } as unknown as FinishedSession;
+    const finished = {
+      messages: run.messages ?? [],
+      run: { requests: run.requests },
+      state: { ledger: run.ledger },
+      threshold: 0.999,
+    } as unknown as FinishedSession;
     expect(timelineMetric.measure(finished)).toEqual(strict.timeline);
   });
 });
@@ -131,7 +143,8 @@ describe("the model's request log", () => {
     const dir = mkdtempSync(join(tmpdir(), "rcm-request-log-"));
     try {
       const file = join(dir, "full.jsonl");
-      const call = (session: string, text: string) => `${JSON.stringify({ index: 0, path: "/v1/chat/completions", body: { messages: [{ role: "user", content: `/run/sessions/${session}/full/ws1: ${text}` }] } })}\n`;
+      const call = (session: string, text: string) =>
+        `${JSON.stringify({ index: 0, path: "/v1/chat/completions", body: { messages: [{ role: "user", content: `/run/sessions/${session}/full/ws1: ${text}` }] } })}\n`;
       writeFileSync(file, call("a", "from an interrupted run"));
       const log = await openRequestLog(file);
       const half = call("b", "second");

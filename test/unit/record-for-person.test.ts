@@ -70,7 +70,12 @@ function memoryWith(record: TaskRecord): SessionMemory {
 }
 
 /** One model call of the recorded session (request 3, t1) through the real transform: the state it leaves. */
-async function afterCall(options: z.input<typeof OptionsSchema>, record: TaskRecord, state: SessionState = stateOf(sessionID, ledger, { t1: record }), messages: MessageWithParts[] = history()): Promise<SessionState> {
+async function afterCall(
+  options: z.input<typeof OptionsSchema>,
+  record: TaskRecord,
+  state: SessionState = stateOf(sessionID, ledger, { t1: record }),
+  messages: MessageWithParts[] = history(),
+): Promise<SessionState> {
   const logger = recordingLogger();
   const store = fixedStore({ [sessionID]: state });
   const deps: PluginDeps = {
@@ -127,7 +132,9 @@ describe("a task's record as a person reads it", () => {
     // The defaults keep the two latest groups whole: request 1's exchange stays, so the record is not sent.
     const inView = await afterCall({ mode: "full" }, record);
     expect(inView.lastCall?.record).toMatchObject({ task: "t1", shown: false, replaced: 0, through: a1, compacted: false });
-    expect(recordCallSentence(inView, record, clock)).toBe(`The last call for t1 (request 3, @${lastMessageTime}) did not carry it: every exchange it covers was still in view. No call has carried it yet.`);
+    expect(recordCallSentence(inView, record, clock)).toBe(
+      `The last call for t1 (request 3, @${lastMessageTime}) did not carry it: every exchange it covers was still in view. No call has carried it yet.`,
+    );
     // A call that carried it, then one that did not: both are said.
     const carried = await afterCall(REPLACING, record);
     const notAgain = await afterCall({ mode: "full" }, record, carried);
@@ -151,19 +158,27 @@ describe("a task's record as a person reads it", () => {
     // Request 3 moved away: t1's record is written again from request 1 alone.
     const rewritten = slugifyRecord();
     const state = { ...carried, records: { t1: rewritten } };
-    expect(recordCallSentence(state, rewritten, clock)).toBe("No model call has had this record yet: a call for t1 carries it once it leaves out exchanges the record covers.");
+    expect(recordCallSentence(state, rewritten, clock)).toBe(
+      "No model call has had this record yet: a call for t1 carries it once it leaves out exchanges the record covers.",
+    );
   });
 
   it("names the requests a record covers in ranges from three on", () => {
     const covering = (groups: [string, ...string[]]) =>
-      renderRecordForPerson({ state: stateOf(sessionID, ledger, { t1: slugifyRecord({ coverage: { through: groups.at(-1) as string, groups } }) }), task: "t1", whenWritten: "" }).split("\n")[2];
+      renderRecordForPerson({
+        state: stateOf(sessionID, ledger, { t1: slugifyRecord({ coverage: { through: groups.at(-1) as string, groups } }) }),
+        task: "t1",
+        whenWritten: "",
+      }).split("\n")[2];
     expect(covering([a1, b1, a2])).toMatch(/^Covers requests 1-3 /);
     expect(covering([b1, a2])).toMatch(/^Covers requests 2 and 3 \(not yet request 1\)/);
   });
 
   it("says when no call has had the record, when a task has none, and names the tasks for an unknown one", () => {
     const state = stateOf(sessionID, ledger, { t1: slugifyRecord() });
-    expect(recordCallSentence(state, slugifyRecord(), clock)).toBe("No model call has had this record yet: a call for t1 carries it once it leaves out exchanges the record covers.");
+    expect(recordCallSentence(state, slugifyRecord(), clock)).toBe(
+      "No model call has had this record yet: a call for t1 carries it once it leaves out exchanges the record covers.",
+    );
     expect(renderRecordForPerson({ state, task: "t2", whenWritten: "one is written when the first turn of t2 ends" })).toBe(
       "t2: Task B: write a CHANGELOG entry\nNo memory record yet: one is written when the first turn of t2 ends.",
     );
@@ -203,47 +218,65 @@ describe("/rcm show, status and why say what the last call carried", () => {
     expect(person).toContain(`The last call for t1 (request 3, ${clockTime(lastMessageTime)}) carried this record in place of 1 earlier exchange.`);
     expect(person.split("\n").at(-1)).toBe("The text the model gets: /rcm show t1 model");
     const model = show.answer({ options: settings("full"), state, as: "model" }, "t1");
-    expect(model.split("\n")[0]).toBe("The text the model gets for t1's record, word for word (only a call that leaves out exchanges it covers carries it; /rcm show t1 shows it for a person):");
+    expect(model.split("\n")[0]).toBe(
+      "The text the model gets for t1's record, word for word (only a call that leaves out exchanges it covers carries it; /rcm show t1 shows it for a person):",
+    );
     expect(model).toContain(`${RECORD_OPEN} task="t1">`);
-    const cli = show.answer({ options: settings("full"), state, words: { showCommand: (task, asModel) => `opencode-rcm show ${task}${asModel ? " --as-model" : ""}` } }, "t1");
+    const cli = show.answer(
+      { options: settings("full"), state, words: { showCommand: (task, asModel) => `opencode-rcm show ${task}${asModel ? " --as-model" : ""}` } },
+      "t1",
+    );
     expect(cli.split("\n").at(-1)).toBe("The text the model gets: opencode-rcm show t1 --as-model");
   });
 
   it("status and why say the record went in place of the exchanges it replaced, when it did", async () => {
     const state = await afterCall(REPLACING, slugifyRecord());
     const status = renderStatus(settings("full"), state).split("\n");
-    expect(status.at(-2)).toBe("  The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.");
+    expect(status.at(-2)).toBe(
+      "  The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.",
+    );
     const why = renderWhy(settings("full"), state.lastCall, state);
     expect(why).toContain("  Record: the call carried t1's memory record (covering 1 exchange) in place of 1 earlier exchange");
     expect(why).toContain("  Replaced by the task's record: t1 1");
     // Mode memory keeps every task in view: the same exact words about the record.
     const memory = await afterCall({ mode: "memory", memory: { replaceBatchTokens: 0 } }, slugifyRecord());
     expect(renderWhy(settings("memory"), memory.lastCall, memory)).toMatch(/^Last model call \(mode memory\): task t1, 93% sure; every task stays in view\.\n/);
-    expect(renderStatus(settings("memory"), memory)).toContain("  Every task stays in view. The last call carried t1's memory record in place of 1 earlier exchange.");
+    expect(renderStatus(settings("memory"), memory)).toContain(
+      "  Every task stays in view. The last call carried t1's memory record in place of 1 earlier exchange.",
+    );
   });
 
   it("status and why never say the record was sent when it was not", async () => {
     const state = await afterCall({ mode: "full" }, slugifyRecord());
     const status = renderStatus(settings("full"), state);
-    expect(status).toContain("  The model sees only t1's history; the other tasks are left out. The last call did not carry t1's memory record: every exchange it covers was still in view.");
+    expect(status).toContain(
+      "  The model sees only t1's history; the other tasks are left out. The last call did not carry t1's memory record: every exchange it covers was still in view.",
+    );
     expect(status).not.toMatch(/record for the old part|stands in for/);
     const why = renderWhy(settings("full"), state.lastCall, state);
-    expect(why).toContain("  Record: the call did not carry t1's memory record (covering 1 exchange): every exchange it covers was still in view; 1 other exchange of t1 went word for word");
+    expect(why).toContain(
+      "  Record: the call did not carry t1's memory record (covering 1 exchange): every exchange it covers was still in view; 1 other exchange of t1 went word for word",
+    );
     expect(why).not.toContain("Replaced by");
     const memory = await afterCall({ mode: "memory" }, slugifyRecord());
-    expect(renderStatus(settings("memory"), memory)).toContain("  Every task stays in view. The last call did not carry t1's memory record: every exchange it covers was still in view.");
+    expect(renderStatus(settings("memory"), memory)).toContain(
+      "  Every task stays in view. The last call did not carry t1's memory record: every exchange it covers was still in view.",
+    );
   });
 
   it("status says when no call has answered the last request yet, or its task has no record", () => {
     const record = slugifyRecord();
-    expect(renderStatus(settings("full"), stateOf(sessionID, ledger, { t1: record }))).toContain("the other tasks are left out. No model call has answered it yet.");
+    expect(renderStatus(settings("full"), stateOf(sessionID, ledger, { t1: record }))).toContain(
+      "the other tasks are left out. No model call has answered it yet.",
+    );
     expect(renderStatus(settings("full"), stateOf(sessionID, ledger))).toContain("the other tasks are left out. t1 has no memory record yet.");
     expect(renderStatus(settings("router"), stateOf(sessionID, ledger, { t1: record }))).toMatch(/the other tasks are left out\.\n/);
   });
 
   it("the panel says how many asks and pending items, whether the last call carried the record, and each ask's request", async () => {
     const width = 36;
-    const lines = (state: SessionState) => panelLines({ settings: settings("full"), state, pending: 0, problems: [], width }).map((line) => `${" ".repeat(line.indent ?? 0)}${line.text}`);
+    const lines = (state: SessionState) =>
+      panelLines({ settings: settings("full"), state, pending: 0, problems: [], width }).map((line) => `${" ".repeat(line.indent ?? 0)}${line.text}`);
     const carried = lines(await afterCall(REPLACING, slugifyRecord()));
     expect(carried.slice(carried.indexOf("Memory of t1: 2 asks, 2 pending"), carried.indexOf("Memory of t1: 2 asks, 2 pending") + 4)).toEqual([
       "Memory of t1: 2 asks, 2 pending",

@@ -5,8 +5,7 @@ import { redactSecrets } from "../../src/core/redaction/redact-secrets.js";
 const OPENAI = "sk-proj-Tq7Vb2Nw9Lx4Rz8Kc3Mh6Pd1Fg5Js0Ya2We7Ub4Xn9Qi3Ko8Lt6";
 const GITHUB = "ghp_8Kd2Lq7Vx4Mz9Nb3Rw6Tc1Hy5Fj0Gp2Sa7Eu4";
 const AWS_ID = "AKIA4R7TQ2ZK9WX3MB5N";
-const JWT =
-  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ZjJhIiwiaWF0IjoxNzE4MDAwMDAwfQ.q8Zx3LmN7pQ4rT6vW1yB5cD0eF9gH2iJ4kL6mN8oP0";
+const JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ZjJhIiwiaWF0IjoxNzE4MDAwMDAwfQ.q8Zx3LmN7pQ4rT6vW1yB5cD0eF9gH2iJ4kL6mN8oP0";
 const BEARER = "8f2Kq9Zx3LmN7pQ4rT6vW1yB5cD0eF4gH7";
 
 describe("redactSecrets leaves code alone: a variable or a call where a credential could stand is no secret", () => {

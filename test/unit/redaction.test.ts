@@ -23,7 +23,10 @@ function fragments(secret: string): string[] {
 describe("redactSecrets on the secrets-world corpus (train split: the part the rules were written against)", () => {
   it("catches every positive and leaves every negative byte for byte, with no marker inside a marker", async () => {
     const corpus = await loadRedactionCorpus(join(FIXTURES, "secrets-world"));
-    const train = { positives: corpus.positives.filter((entry) => entry.split === "train"), negatives: corpus.negatives.filter((entry) => entry.split === "train") };
+    const train = {
+      positives: corpus.positives.filter((entry) => entry.split === "train"),
+      negatives: corpus.negatives.filter((entry) => entry.split === "train"),
+    };
     expect(train.positives.length).toBeGreaterThanOrEqual(120);
     const score = await scoreRedaction(train, redactSecrets);
     expect(score.missed.map((miss) => miss.id)).toEqual([]);
@@ -45,12 +48,16 @@ describe("redactSecrets", () => {
 
   it("keeps the surroundings of a secret, and the marker names its kind", async () => {
     expect(await redactSecrets("DB_PASSWORD=Xk29fLq8Wz!a # local only")).toBe("DB_PASSWORD=[REDACTED:assigned-secret] # local only");
-    expect(await redactSecrets('{"client_secret": "m3N0pQ7rS9tU", "client_id": "web"}')).toBe('{"client_secret": "[REDACTED:assigned-secret]", "client_id": "web"}');
+    expect(await redactSecrets('{"client_secret": "m3N0pQ7rS9tU", "client_id": "web"}')).toBe(
+      '{"client_secret": "[REDACTED:assigned-secret]", "client_id": "web"}',
+    );
     // Scheme, user and host stay; the library's connection-string finding is cut to the password.
     expect(await redactSecrets("postgres://app:Xk29fLq8Wz@db.internal:5432/app")).toMatch(/^postgres:\/\/app:\[REDACTED:[\w-]+\]@db\.internal:5432\/app$/);
     expect(await redactSecrets("-H 'Authorization: Bearer 9f8e7d6c5b4a39281706'")).toBe("-H 'Authorization: Bearer [REDACTED:auth-header]'");
     expect(await redactSecrets("mysql -uroot -pS3cretPw9 orders")).toBe("mysql -uroot -p[REDACTED:cli-secret] orders");
-    expect(await redactSecrets("machine api.example.com login bot password Zq81xWm4Lp")).toBe("machine api.example.com login bot password [REDACTED:netrc-password]");
+    expect(await redactSecrets("machine api.example.com login bot password Zq81xWm4Lp")).toBe(
+      "machine api.example.com login bot password [REDACTED:netrc-password]",
+    );
   });
 
   it("never nests markers: a token inside a URL's password is one replacement", async () => {
@@ -69,7 +76,7 @@ describe("redactSecrets", () => {
     "TOKEN=${TOKEN:-}",
     'dsn = f"postgresql://{cfg.user}:{cfg.password}@{cfg.host}/db"',
     'url = "mysql://%s:%s@%s/%s" % (user, password, host, db)',
-    "password: \"{{ vault_db_password }}\"",
+    'password: "{{ vault_db_password }}"',
     "NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
     "postgres://<user>:<password>@localhost:5432/app",
     "password: <your-password>",
@@ -77,7 +84,7 @@ describe("redactSecrets", () => {
     "secretKey: Uint8Array;",
     "token: Optional[str] = None",
     "password = get_password()",
-    "api_key = os.environ[\"API_KEY\"]",
+    'api_key = os.environ["API_KEY"]',
     "token = self.token",
     "apiKey: config.openai.apiKey,",
     'authorization = request.headers.get("Authorization")',

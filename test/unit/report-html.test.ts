@@ -9,9 +9,25 @@ const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 
 function line(extra: Partial<ResultLine>): ResultLine {
   return {
-    session_id: "s1", mode: "native", focus: "F", condition: "switched", locality: "near", resolved: true, failure_class: "resolved",
-    finalized: true, budget_exhausted: false, continuations: 0, usage, resumed_focus: usage, aux, resumed_focus_aux: aux,
-    wall_ms: 1000, opencode_session_id: "ses", focus_workspace: "ws1", patch_bytes: 10, ...extra,
+    session_id: "s1",
+    mode: "native",
+    focus: "F",
+    condition: "switched",
+    locality: "near",
+    resolved: true,
+    failure_class: "resolved",
+    finalized: true,
+    budget_exhausted: false,
+    continuations: 0,
+    usage,
+    resumed_focus: usage,
+    aux,
+    resumed_focus_aux: aux,
+    wall_ms: 1000,
+    opencode_session_id: "ses",
+    focus_workspace: "ws1",
+    patch_bytes: 10,
+    ...extra,
   };
 }
 
@@ -26,8 +42,19 @@ const routed = [
   entry("F", { routed_to: "t1", confidence: 0.9, fallback: false, continuation: true }),
 ];
 const results = [
-  line({ timeline, cache: { source: "simulated", input_tokens: 1000, cached_tokens: 800 }, fidelity: [{ at: "resume", entry: 2, requirements: 2, verbatim: 2, cited: 0, context_tokens: 400, other_task_tokens: 300 }] }),
-  line({ mode: "full", timeline: routed, resolved: false, failure_class: "implementation", cache: { source: "simulated", input_tokens: 600, cached_tokens: 400 }, fidelity: [{ at: "resume", entry: 2, requirements: 2, verbatim: 1, cited: 1, context_tokens: 100, other_task_tokens: 0 }] }),
+  line({
+    timeline,
+    cache: { source: "simulated", input_tokens: 1000, cached_tokens: 800 },
+    fidelity: [{ at: "resume", entry: 2, requirements: 2, verbatim: 2, cited: 0, context_tokens: 400, other_task_tokens: 300 }],
+  }),
+  line({
+    mode: "full",
+    timeline: routed,
+    resolved: false,
+    failure_class: "implementation",
+    cache: { source: "simulated", input_tokens: 600, cached_tokens: 400 },
+    fidelity: [{ at: "resume", entry: 2, requirements: 2, verbatim: 1, cited: 1, context_tokens: 100, other_task_tokens: 0 }],
+  }),
   line({ session_id: "s0 <b>", condition: "uninterrupted", timeline: [entry("F"), entry("F")] }),
 ];
 

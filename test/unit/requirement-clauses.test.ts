@@ -12,20 +12,30 @@ describe("requirement clauses of a request", () => {
   it("keeps what is asked, whole with its condition, and drops what is described", () => {
     const text =
       "parse_bool only understands the exact string 'true'. It should accept yes/no and on/off too, case-insensitively. When the value is None or an empty string, return default. What does Click do here?";
-    expect(requirementClauses(text)).toEqual(["It should accept yes/no and on/off too, case-insensitively", "When the value is None or an empty string, return default"]);
+    expect(requirementClauses(text)).toEqual([
+      "It should accept yes/no and on/off too, case-insensitively",
+      "When the value is None or an empty string, return default",
+    ]);
   });
 
   it("splits two requirements joined by 'and' or a comma, not a condition from its rule", () => {
-    expect(requirementClauses("Gate them with cfg and make sure docs.rs still shows them.")).toEqual(["Gate them with cfg", "make sure docs.rs still shows them"]);
+    expect(requirementClauses("Gate them with cfg and make sure docs.rs still shows them.")).toEqual([
+      "Gate them with cfg",
+      "make sure docs.rs still shows them",
+    ]);
     expect(requirementClauses("min_width should be honoured and the no_wrap column should be the one that gets cut.")).toEqual([
       "min_width should be honoured",
       "the no_wrap column should be the one that gets cut",
     ]);
-    expect(requirementClauses("If the packaging is what breaks it, make this a docs fix, not a code change.")).toEqual(["If the packaging is what breaks it, make this a docs fix, not a code change"]);
+    expect(requirementClauses("If the packaging is what breaks it, make this a docs fix, not a code change.")).toEqual([
+      "If the packaging is what breaks it, make this a docs fix, not a code change",
+    ]);
   });
 
   it("reads past workspace paths, task labels and back-references, and keeps standing instructions", () => {
-    expect(requirementClauses("/tmp/run-7/ws4: mirror the same change in index.d.cts; the typings check in CI compares both files.")).toEqual(["mirror the same change in index.d.cts"]);
+    expect(requirementClauses("/tmp/run-7/ws4: mirror the same change in index.d.cts; the typings check in CI compares both files.")).toEqual([
+      "mirror the same change in index.d.cts",
+    ]);
     expect(requirementClauses("t2 — tests for the sqlite upsert in the bulk_create tests")).toEqual(["tests for the sqlite upsert in the bulk_create tests"]);
     expect(requirementClauses("as I said at the start, v1.x for everything - double-check the branch before each commit")).toEqual([
       "as I said at the start, v1.x for everything",
@@ -48,12 +58,17 @@ describe("requirement clauses of a request", () => {
   it("leaves out one-off instructions, questions, pleasantries, titles and code", () => {
     expect(requirementClauses("run the jsonfield tests on sqlite")).toEqual([]);
     expect(requirementClauses("Thanks, looks good! Is the cache shared?")).toEqual([]);
-    expect(requirementClauses("Flag with default=True ignores flag_value\n\n```python\nupper.resolve(False)\n```\nIt must return flag_value.")).toEqual(["It must return flag_value"]);
+    expect(requirementClauses("Flag with default=True ignores flag_value\n\n```python\nupper.resolve(False)\n```\nIt must return flag_value.")).toEqual([
+      "It must return flag_value",
+    ]);
     expect(requirementClauses("Can you also add a test for the chunking?")).toEqual(["Can you also add a test for the chunking?"]);
   });
 
   it("never splits inside code spans or quoted strings", () => {
-    expect(clauses('Keep `a.b()` as is. slugify("Hello, World! ") must not crash.')).toEqual(["Keep `a.b()` as is", 'slugify("Hello, World! ") must not crash']);
+    expect(clauses('Keep `a.b()` as is. slugify("Hello, World! ") must not crash.')).toEqual([
+      "Keep `a.b()` as is",
+      'slugify("Hello, World! ") must not crash',
+    ]);
   });
 });
 
@@ -94,7 +109,9 @@ describe("what a requirement is", () => {
   });
 
   it("keeps a condition with the rule it qualifies", () => {
-    expect(requirementClauses("When the cache directory is missing, create it and log a warning.")).toEqual(["When the cache directory is missing, create it and log a warning"]);
+    expect(requirementClauses("When the cache directory is missing, create it and log a warning.")).toEqual([
+      "When the cache directory is missing, create it and log a warning",
+    ]);
   });
 
   it("never takes code: fenced or indented blocks, however imperative they look", () => {
@@ -105,7 +122,14 @@ describe("what a requirement is", () => {
   });
 
   it("leaves out one-off work on the session: running, pushing, showing, explaining, investigating", () => {
-    for (const text of ["run the integration tests again", "push it to my fork", "show me the diff for parser.py", "explain why the lock is needed", "look at how the retry decorator is applied", "rebase on main and submit the PR"]) {
+    for (const text of [
+      "run the integration tests again",
+      "push it to my fork",
+      "show me the diff for parser.py",
+      "explain why the lock is needed",
+      "look at how the retry decorator is applied",
+      "rebase on main and submit the PR",
+    ]) {
       expect(requirementClauses(text), text).toEqual([]);
     }
   });
@@ -144,16 +168,28 @@ describe("what a requirement is", () => {
       "Each unit appears at most once",
       "An empty string is not a duration",
     ]);
-    expect(requirementClauses("lookup() should return:\n- a hit: the cached value\n- a miss: None")).toEqual(["lookup() should return", "a hit: the cached value", "a miss: None"]);
+    expect(requirementClauses("lookup() should return:\n- a hit: the cached value\n- a miss: None")).toEqual([
+      "lookup() should return",
+      "a hit: the cached value",
+      "a miss: None",
+    ]);
   });
 
   it("keeps a statement that an instruction's pronoun points back to, in the same sentence", () => {
-    expect(requirementClauses("the formatter drops the trailing comment, keep it on its own line")).toEqual(["the formatter drops the trailing comment, keep it on its own line"]);
+    expect(requirementClauses("the formatter drops the trailing comment, keep it on its own line")).toEqual([
+      "the formatter drops the trailing comment, keep it on its own line",
+    ]);
   });
 });
 
 describe("scoring constraints against gold clauses", () => {
-  const request = { id: "r", source: "s", file: "f", text: "Add X to the parser. Keep Y stable when Z is empty.", requirements: ["Add X to the parser", "Keep Y stable when Z is empty"] };
+  const request = {
+    id: "r",
+    source: "s",
+    file: "f",
+    text: "Add X to the parser. Keep Y stable when Z is empty.",
+    requirements: ["Add X to the parser", "Keep Y stable when Z is empty"],
+  };
 
   it("matches a clause cut a little differently, one-to-one, and counts what is missed and extra", () => {
     const result = scoreRequest(request, ["Add X to the parser please", "Keep Y stable", "The build is slow"]);
@@ -181,8 +217,14 @@ describe("the labelled requirement set", () => {
   it("names the file, line and field of a bad entry", async () => {
     const temp = await makeTempDir("rcm-requirements");
     const file = join(temp.path, "bad.jsonl");
-    await writeFile(file, `${JSON.stringify({ id: "a", source: "s", text: "Add X.", requirements: ["Add X"] })}\n${JSON.stringify({ id: "b", source: "s", text: "Add X.", requirements: ["Add Y"] })}\n`);
-    await expect(readRequirementSet(file)).rejects.toMatchObject({ code: "requirement-set", message: `${file}:2: requirements: every requirement must be a substring of text` });
+    await writeFile(
+      file,
+      `${JSON.stringify({ id: "a", source: "s", text: "Add X.", requirements: ["Add X"] })}\n${JSON.stringify({ id: "b", source: "s", text: "Add X.", requirements: ["Add Y"] })}\n`,
+    );
+    await expect(readRequirementSet(file)).rejects.toMatchObject({
+      code: "requirement-set",
+      message: `${file}:2: requirements: every requirement must be a substring of text`,
+    });
     await temp.remove();
   });
 });

@@ -122,8 +122,22 @@ describe("what a mistake costs", () => {
   });
 
   it("reports accuracy and fallback per session shape", async () => {
-    const switched = { id: "sw", shape: "switch", requests: [{ text: "/w/ws1: fix a", task: "a", workspace: "/w/ws1" }, { text: "/w/ws2: fix b", task: "b", workspace: "/w/ws2" }] };
-    const everyday = { id: "ev", shape: "everyday", requests: [{ text: "fix c", task: "c" }, { text: "fix d", task: "d" }] };
+    const switched = {
+      id: "sw",
+      shape: "switch",
+      requests: [
+        { text: "/w/ws1: fix a", task: "a", workspace: "/w/ws1" },
+        { text: "/w/ws2: fix b", task: "b", workspace: "/w/ws2" },
+      ],
+    };
+    const everyday = {
+      id: "ev",
+      shape: "everyday",
+      requests: [
+        { text: "fix c", task: "c" },
+        { text: "fix d", task: "d" },
+      ],
+    };
     const sessions = parseLabelledSessions("x", `${JSON.stringify(switched)}\n${JSON.stringify(everyday)}`);
     const evaluation = await evaluateRouting({ sessions, router: scriptedRouter(["new", "new", "new", "t1"], [1, 0.95, 1, 0.5]), threshold: 0.8 });
     expect(evaluation.byShape).toEqual([

@@ -7,7 +7,7 @@ import { checkCorpus } from "../../src/dev/check-corpus.js";
 import { fitRouterParameters } from "../../src/dev/fit/fit-router-parameters.js";
 import { fittingSessions } from "../../src/dev/fit/fitting-sessions.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { readLabelledSessionFiles, } from "../../src/route-eval/labelled-sessions.js";
+import { readLabelledSessionFiles } from "../../src/route-eval/labelled-sessions.js";
 
 const CORPUS = join(packageRoot(), "fixtures", "routing-corpus");
 const SPLITS = ["train", "dev", "test"] as const;

@@ -26,7 +26,12 @@ beforeEach(async () => {
   env = { XDG_DATA_HOME: join(temp.path, "data"), XDG_CONFIG_HOME: join(temp.path, "config") };
   project = join(temp.path, "project");
   stateDir = resolveStateDir({ projectID: "abc123", env, home: temp.path });
-  await noteProject(stateDir, { projectID: "abc123", worktree: project, directory: project, settings: { mode: "router", router: "lexical", confidenceThreshold: 0.8 } });
+  await noteProject(stateDir, {
+    projectID: "abc123",
+    worktree: project,
+    directory: project,
+    settings: { mode: "router", router: "lexical", confidenceThreshold: 0.8 },
+  });
 });
 afterEach(async () => {
   await temp.remove();
@@ -55,7 +60,9 @@ describe("the CLI answers about the session on the user's screen", () => {
     expect(firstLine(status)).toBe('Session ses_tui "Fix the CSV export" (on screen in the TUI)');
     // `latest` still means the one written last; the server's title names it.
     await noteSessionTitle(stateDir, { sessionID: "ses_run", title: "A one-off question", at: new Date() });
-    expect(firstLine(await statusCommand({ directory: project, env }, "latest"))).toBe('Session ses_run "A one-off question" (latest: the session opencode-rcm wrote last)');
+    expect(firstLine(await statusCommand({ directory: project, env }, "latest"))).toBe(
+      'Session ses_run "A one-off question" (latest: the session opencode-rcm wrote last)',
+    );
   });
 
   it("ignores the marker of a TUI that is gone, and falls back to the latest session, saying so", async () => {
@@ -81,10 +88,15 @@ describe("the CLI answers about the session on the user's screen", () => {
     await writeScreenMarker(stateDir, marker("ses_left", process.pid, 10, "Left work"));
     await writeScreenMarker(stateDir, marker("ses_right", process.ppid, 11, "Right work"));
     const failure = statusCommand({ directory: project, env }, undefined);
-    await expect(failure).rejects.toThrow(/2 TUIs open here were used within 2 s of each other, on different sessions: ses_left "Left work" \(TUI pid \d+, active [^)]+\); ses_right "Right work" \(TUI pid \d+, active [^)]+\); pass the session id/);
+    await expect(failure).rejects.toThrow(
+      /2 TUIs open here were used within 2 s of each other, on different sessions: ses_left "Left work" \(TUI pid \d+, active [^)]+\); ses_right "Right work" \(TUI pid \d+, active [^)]+\); pass the session id/,
+    );
     await expect(failure).rejects.toMatchObject({ code: "session" });
     // On a terminal the user picks one; the answer says so.
-    const picked = await statusCommand({ directory: project, env, choose: async (candidates) => candidates.findIndex((candidate) => candidate.sessionID === "ses_right") }, undefined);
+    const picked = await statusCommand(
+      { directory: project, env, choose: async (candidates) => candidates.findIndex((candidate) => candidate.sessionID === "ses_right") },
+      undefined,
+    );
     expect(firstLine(picked)).toBe('Session ses_right "Right work" (on screen in the TUI you picked)');
   });
 

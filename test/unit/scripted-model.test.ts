@@ -19,10 +19,7 @@ const script: Script = parseScript(
       {
         id: "fix-bug",
         when: "fix the bug",
-        steps: [
-          { text: "Let me look.", toolCalls: [{ name: "read", arguments: { filePath: "src/a.ts" } }] },
-          { text: "Fixed the bug in src/a.ts." },
-        ],
+        steps: [{ text: "Let me look.", toolCalls: [{ name: "read", arguments: { filePath: "src/a.ts" } }] }, { text: "Fixed the bug in src/a.ts." }],
       },
       { id: "greet", when: "hello", steps: [{ text: "Hi there!" }] },
     ],
@@ -129,9 +126,7 @@ describe("scripted model server", () => {
     const usageChunk = chunks.at(-1);
     expect(usageChunk?.choices).toEqual([]);
     expect(usageChunk?.usage?.prompt_tokens).toBeGreaterThan(0);
-    expect(usageChunk?.usage?.total_tokens).toBe(
-      (usageChunk?.usage?.prompt_tokens ?? 0) + (usageChunk?.usage?.completion_tokens ?? 0),
-    );
+    expect(usageChunk?.usage?.total_tokens).toBe((usageChunk?.usage?.prompt_tokens ?? 0) + (usageChunk?.usage?.completion_tokens ?? 0));
   });
 
   it("sends the usage chunk even when stream_options is absent", async () => {
@@ -188,9 +183,7 @@ describe("scripted model server", () => {
           message: {
             role: "assistant",
             content: "Let me look.",
-            tool_calls: [
-              { id: "call_0_0", type: "function", function: { name: "read", arguments: '{"filePath":"src/a.ts"}' } },
-            ],
+            tool_calls: [{ id: "call_0_0", type: "function", function: { name: "read", arguments: '{"filePath":"src/a.ts"}' } }],
           },
           finish_reason: "tool_calls",
         },
@@ -302,11 +295,7 @@ describe("selectReply", () => {
   it("counts assistant messages after the latest user message as the step", () => {
     const result = selectReply({
       script,
-      body: body([
-        user("fix the bug"),
-        { role: "assistant", content: null, tool_calls: [] },
-        { role: "tool", content: "file contents" },
-      ]),
+      body: body([user("fix the bug"), { role: "assistant", content: null, tool_calls: [] }, { role: "tool", content: "file contents" }]),
     });
     expect(result.stageId).toBe("fix-bug");
     expect(result.step).toBe(1);
@@ -316,14 +305,20 @@ describe("selectReply", () => {
   it("reads text parts of array content joined by newlines", () => {
     const result = selectReply({
       script,
-      body: body([
-        { role: "user", content: [{ type: "text", text: "please fix" }, { type: "image_url" }, { type: "text", text: "the bug" }] },
-      ]),
+      body: body([{ role: "user", content: [{ type: "text", text: "please fix" }, { type: "image_url" }, { type: "text", text: "the bug" }] }]),
     });
     expect(result.stageId).toBe(null);
     const joined = selectReply({
       script,
-      body: body([{ role: "user", content: [{ type: "text", text: "x" }, { type: "text", text: "fix the bug" }] }]),
+      body: body([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "x" },
+            { type: "text", text: "fix the bug" },
+          ],
+        },
+      ]),
     });
     expect(joined.stageId).toBe("fix-bug");
   });

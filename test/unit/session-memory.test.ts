@@ -46,7 +46,6 @@ function fakeSource(): SessionSource & { view: MessageWithParts[]; reads: number
   return source;
 }
 
-
 function textOf(message: MessageWithParts): string {
   return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
@@ -94,7 +93,8 @@ function setup(): Setup {
     store,
     routing,
     // Batches of 0 unless a test asks: these tests are about what is read and written, not about batching.
-    memory: (updater, batchTokens) => createSessionMemory({ store, source, updater, logger, guard, threshold: THRESHOLD, replaceBatchTokens: batchTokens ?? 0 }),
+    memory: (updater, batchTokens) =>
+      createSessionMemory({ store, source, updater, logger, guard, threshold: THRESHOLD, replaceBatchTokens: batchTokens ?? 0 }),
     async route(request) {
       const full = source.view;
       source.view = full.slice(0, full.indexOf(request));
@@ -111,7 +111,10 @@ function setup(): Setup {
 
 /** The history up to (not including) a message. */
 function before(id: string): MessageWithParts[] {
-  return history.slice(0, history.findIndex((message) => message.info.id === id));
+  return history.slice(
+    0,
+    history.findIndex((message) => message.info.id === id),
+  );
 }
 
 /** An updater that delegates to the extractive one, recording its inputs, with switchable behaviour. */
@@ -239,12 +242,17 @@ describe("session memory in the plug-in", () => {
     expect((await store.read(sessionID))?.records["t1"]).toEqual(first);
 
     // A new turn of task A: A is retried with everything it has uncovered; B still waits.
-    const [extraRequest, extraAnswer] = extraTurn("msg_229cd1000001ExtraTurnOfTaskA", "Back to slugify.py: also strip leading and trailing dashes.") as [MessageWithParts, MessageWithParts];
+    const [extraRequest, extraAnswer] = extraTurn("msg_229cd1000001ExtraTurnOfTaskA", "Back to slugify.py: also strip leading and trailing dashes.") as [
+      MessageWithParts,
+      MessageWithParts,
+    ];
     source.view = [...history, extraRequest, extraAnswer];
     expect(await route(extraRequest)).toBe("t1");
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
-    expect(updater.calls.slice(callsAfterFailure).map((call) => [call.task.id, call.batch.map((group) => group.id)])).toEqual([["t1", [a2, extraRequest.info.id]]]);
+    expect(updater.calls.slice(callsAfterFailure).map((call) => [call.task.id, call.batch.map((group) => group.id)])).toEqual([
+      ["t1", [a2, extraRequest.info.id]],
+    ]);
     file = await stored();
     expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2, extraRequest.info.id]);
     expect(file.data.records["t2"]).toBeUndefined();
@@ -460,7 +468,13 @@ describe("session memory in the plug-in", () => {
     for (const request of requests) await route(request);
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const slow: MemoryUpdater = { ...extractiveUpdater, async update(input) { await gate; return extractiveUpdater.update(input); } };
+    const slow: MemoryUpdater = {
+      ...extractiveUpdater,
+      async update(input) {
+        await gate;
+        return extractiveUpdater.update(input);
+      },
+    };
     const memory = memoryWith(slow, 100_000);
     const started = Date.now();
     await memory.updateBeforeCompaction(sessionID, 50);
@@ -472,13 +486,24 @@ describe("session memory in the plug-in", () => {
   });
 
   it("reads a version-1 state file (the ledger alone) and upgrades it in place", async () => {
-    const ledger = ledgerOf([[a1, "new:slugify"], [b1, "new:changelog"], [a2, "t1", 0.93]]);
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "new:changelog"],
+      [a2, "t1", 0.93],
+    ]);
     const path = sessionStatePath(temp.path, sessionID);
     await mkdir(join(temp.path, "sessions"), { recursive: true });
     await writeFile(path, JSON.stringify({ version: 1, data: { sessionID, ledger } }), "utf8");
     const { store, logger, memory: memoryWith, stored } = setup();
 
-    expect(await store.read(sessionID)).toEqual({ sessionID, ledger, records: {}, memoryUpdates: [], off: false, saved: { calls: 0, routingTokens: 0, memoryTokens: 0 } });
+    expect(await store.read(sessionID)).toEqual({
+      sessionID,
+      ledger,
+      records: {},
+      memoryUpdates: [],
+      off: false,
+      saved: { calls: 0, routingTokens: 0, memoryTokens: 0 },
+    });
     expect(logger.lines.filter((line) => line.startsWith("warn"))).toEqual([]);
     expect(await readdir(join(temp.path, "sessions"))).toEqual([`${sessionID}.json`]);
 

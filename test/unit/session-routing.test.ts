@@ -172,11 +172,25 @@ describe("the session teaching itself", () => {
           : namedTaskRouter.route(request, index),
     };
     const { store, routing } = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger });
-    const routed = await routeAll(routing, source, [first, second, third].filter((message) => message !== undefined));
+    const routed = await routeAll(
+      routing,
+      source,
+      [first, second, third].filter((message) => message !== undefined),
+    );
     expect(routed.map((result) => result?.task.id)).toEqual(["t1", "t2", "t2"]);
     // The third turn edited textkit/slugify.py, t1's file: when the next request comes, it is over.
     const groups = toInteractionGroups(history);
-    const next: InteractionGroup = { id: "msg_next", kind: "request", sessionID, indices: [], requestText: "thanks", toolCalls: [], aborted: false, errors: [], subagentSessionIDs: [] };
+    const next: InteractionGroup = {
+      id: "msg_next",
+      kind: "request",
+      sessionID,
+      indices: [],
+      requestText: "thanks",
+      toolCalls: [],
+      aborted: false,
+      errors: [],
+      subagentSessionIDs: [],
+    };
     await store.step(sessionID, (session) => routing.learn(session, [...groups, next]));
     const state = await store.read(sessionID);
     const entry = state?.ledger.decisions[third?.info.id ?? ""];
@@ -184,8 +198,19 @@ describe("the session teaching itself", () => {
     expect(entry?.relabelled?.from).toBe("t2");
     expect(entry?.relabelled?.files.some((file) => file.endsWith("textkit/slugify.py"))).toBe(true);
     expect(logger.lines.some((line) => line.startsWith("info: relabelled a request from t2 to t1"))).toBe(true);
-    const report: CallReport = { messagesBefore: 9, messagesAfter: 9, groups: [], fallback: false, reason: "task t1", task: "t1", confidence: 0.92, tokens: { native: 100, routingSaved: 0, memorySaved: 0 } };
-    expect(renderWhy(resolveOptions([]).options, report, state)).toMatch(/Relabelled by their edits \(1; .*\):\n {2}request 3: routed to t2, now t1 \(its edits: .*textkit\/slugify\.py\)/);
+    const report: CallReport = {
+      messagesBefore: 9,
+      messagesAfter: 9,
+      groups: [],
+      fallback: false,
+      reason: "task t1",
+      task: "t1",
+      confidence: 0.92,
+      tokens: { native: 100, routingSaved: 0, memorySaved: 0 },
+    };
+    expect(renderWhy(resolveOptions([]).options, report, state)).toMatch(
+      /Relabelled by their edits \(1; .*\):\n {2}request 3: routed to t2, now t1 \(its edits: .*textkit\/slugify\.py\)/,
+    );
   });
 
   it("keeps requests sent while off and routes them, in order, before the next request once it is on again; the panel says off meanwhile", async () => {
@@ -214,14 +239,38 @@ describe("the session teaching itself", () => {
   it("moves several requests at once as the user's decisions; the records of the tasks they left and joined are dropped and the memory is told", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     const moved: string[] = [];
-    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger(), onMoved: (id) => moved.push(id) });
+    const { store, routing } = storeWithRouting({
+      stateDir: temp.path,
+      router: namedTaskRouter,
+      source,
+      logger: recordingLogger(),
+      onMoved: (id) => moved.push(id),
+    });
     await routeAll(routing, source, users.slice(0, 3));
     const before = await store.read(sessionID);
     if (!before) throw new Error("no state");
-    const stub = (task: string) => ({ version: 1 as const, task, goal: task, constraints: [], progress: [], pending: [], files: [], uncertainties: [], coverage: { through: "x", groups: ["x"] }, lastUpdate: { updater: "extractive" as const, groups: 1, notes: [] } });
+    const stub = (task: string) => ({
+      version: 1 as const,
+      task,
+      goal: task,
+      constraints: [],
+      progress: [],
+      pending: [],
+      files: [],
+      uncertainties: [],
+      coverage: { through: "x", groups: ["x"] },
+      lastUpdate: { updater: "extractive" as const, groups: 1, notes: [] },
+    });
     await store.step(sessionID, (session) => store.commit(session, { ...session.state, records: { t1: stub("t1"), t2: stub("t2") } }));
     const [first, second, third] = before.ledger.order;
-    const done = await routing.move(sessionID, { kind: "move", requests: [{ messageID: second as string, from: "t2" }, { messageID: third as string, from: "t1" }], target: { kind: "new" } });
+    const done = await routing.move(sessionID, {
+      kind: "move",
+      requests: [
+        { messageID: second as string, from: "t2" },
+        { messageID: third as string, from: "t1" },
+      ],
+      target: { kind: "new" },
+    });
     expect(done.task.id).toBe("t3");
     expect(done.moved.map((request) => request.messageID)).toEqual([second, third]);
     const after = await store.read(sessionID);

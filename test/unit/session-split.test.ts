@@ -62,7 +62,15 @@ async function setUp(host: SplitHost, stateDir = temp.path) {
   const source = sourceFor({ ses_old: { messages: [user("u1", SLUG), user("u2", CSV)] } });
   const logger = recordingLogger();
   const store = createSessionStore({ stateDir, source, logger });
-  await store.step("ses_old", (session) => store.commit(session, { ...session.state, ledger: ledgerOf([["u1", "new:Add slugify"], ["u2", "new:Quote CSV fields"]]) }));
+  await store.step("ses_old", (session) =>
+    store.commit(session, {
+      ...session.state,
+      ledger: ledgerOf([
+        ["u1", "new:Add slugify"],
+        ["u2", "new:Quote CSV fields"],
+      ]),
+    }),
+  );
   return { store, logger, split: createSessionSplit({ store, source, host, logger, recordTokens: RECORD_TOKENS }) };
 }
 
@@ -109,12 +117,19 @@ describe("opencode-rcm split (outside the TUI)", () => {
     const env = { XDG_DATA_HOME: join(temp.path, "data"), XDG_CONFIG_HOME: join(temp.path, "config") };
     const project = join(temp.path, "project");
     const stateDir = resolveStateDir({ projectID: "abc123", env, home: temp.path });
-    await noteProject(stateDir, { projectID: "abc123", worktree: project, directory: project, settings: { mode: "router", router: "lexical", confidenceThreshold: 0.8 } });
+    await noteProject(stateDir, {
+      projectID: "abc123",
+      worktree: project,
+      directory: project,
+      settings: { mode: "router", router: "lexical", confidenceThreshold: 0.8 },
+    });
     const host = recordingHost();
     const { store } = await setUp(host, stateDir);
     await store.flush("ses_old");
     const scope = { directory: project, env };
-    expect(await splitCommand(scope, "ses_old", "T2")).toContain("In session ses_old, t2 goes on in a new OpenCode session seeded with its record and requests");
+    expect(await splitCommand(scope, "ses_old", "T2")).toContain(
+      "In session ses_old, t2 goes on in a new OpenCode session seeded with its record and requests",
+    );
     await expect(splitCommand(scope, "ses_old", "t9")).rejects.toThrow('session ses_old: no task "t9" in this session (tasks: t1, t2)');
     expect(await statusCommand(scope, "ses_old")).toContain("Waiting for OpenCode to apply (at the session's next request): split t2 into a new session");
     expect(host.calls).toEqual([]);

@@ -26,8 +26,17 @@ function user(id: string, text: string, part: { synthetic?: boolean; ignored?: b
   } as MessageWithParts;
 }
 
-const ledger = ledgerOf([["u1", "new:Add slugify"], ["u2", "new:Quote CSV fields"], ["u3", "t1"]]);
-const messages = [user("u1", REQUESTS.slug), user("u2", REQUESTS.csv), user("answer", "/rcm-text status\n...", { ignored: true }), user("u3", REQUESTS.slugAgain)];
+const ledger = ledgerOf([
+  ["u1", "new:Add slugify"],
+  ["u2", "new:Quote CSV fields"],
+  ["u3", "t1"],
+]);
+const messages = [
+  user("u1", REQUESTS.slug),
+  user("u2", REQUESTS.csv),
+  user("answer", "/rcm-text status\n...", { ignored: true }),
+  user("u3", REQUESTS.slugAgain),
+];
 
 function record(task: string): TaskRecord {
   return {
@@ -71,7 +80,14 @@ describe("marking a task split", () => {
     index.addEvidence("t2", { text: REQUESTS.csv, paths: ["exporters/csv_export.py"] });
     index.current = "t1";
     // Before the split, the same request goes to t1.
-    const before = await routeRequest({ router: lexicalRouter, ledger, index: cloneIndex(ledger), messageID: "u4", text: REQUESTS.slugAgain, threshold: THRESHOLD });
+    const before = await routeRequest({
+      router: lexicalRouter,
+      ledger,
+      index: cloneIndex(ledger),
+      messageID: "u4",
+      text: REQUESTS.slugAgain,
+      threshold: THRESHOLD,
+    });
     expect(before.task.id).toBe("t1");
     const routed = await routeRequest({ router: lexicalRouter, ledger: split, index, messageID: "u4", text: REQUESTS.slugAgain, threshold: THRESHOLD });
     expect(routed.task.id).not.toBe("t1");
@@ -108,9 +124,18 @@ describe("the seed of a split-out session", () => {
   });
 
   it("says where it comes from, then the record as the model sees it, then each request delimited", () => {
-    const seed = splitSeed({ ledger, records: { t1: record("t1"), t2: record("t2") }, task: "t1", requests: [REQUESTS.slug, REQUESTS.slugAgain], from: { sessionID: "ses_old", title: "Tools work" }, recordTokens: RECORD_TOKENS });
+    const seed = splitSeed({
+      ledger,
+      records: { t1: record("t1"), t2: record("t2") },
+      task: "t1",
+      requests: [REQUESTS.slug, REQUESTS.slugAgain],
+      from: { sessionID: "ses_old", title: "Tools work" },
+      recordTokens: RECORD_TOKENS,
+    });
     const lines = seed.split("\n");
-    expect(lines[0]).toBe('This session continues task t1 "Add slugify" of OpenCode session "Tools work" (ses_old), split out by the user; below are its memory record, then the user\'s requests in it, verbatim and oldest first.');
+    expect(lines[0]).toBe(
+      'This session continues task t1 "Add slugify" of OpenCode session "Tools work" (ses_old), split out by the user; below are its memory record, then the user\'s requests in it, verbatim and oldest first.',
+    );
     expect(seed).toContain(`${RECORD_OPEN} task="t1">`);
     expect(seed).toContain("1. It must lowercase the text.");
     expect(seed).not.toContain('task="t2"');
@@ -121,7 +146,9 @@ describe("the seed of a split-out session", () => {
 
   it("without a record (router mode) carries the requests alone, and names the session by id without a title", () => {
     const seed = splitSeed({ ledger, records: {}, task: "t2", requests: [REQUESTS.csv], from: { sessionID: "ses_old" }, recordTokens: RECORD_TOKENS });
-    expect(seed.split("\n")[0]).toBe('This session continues task t2 "Quote CSV fields" of OpenCode session ses_old, split out by the user; below are the user\'s requests in it, verbatim and oldest first.');
+    expect(seed.split("\n")[0]).toBe(
+      'This session continues task t2 "Quote CSV fields" of OpenCode session ses_old, split out by the user; below are the user\'s requests in it, verbatim and oldest first.',
+    );
     expect(seed).not.toContain(RECORD_OPEN);
     expect(seed).toContain(REQUESTS.csv);
   });
@@ -144,7 +171,12 @@ describe("/rcm split", () => {
     expect(verb.intent(undefined, ["t1"])).toEqual({ problem: "no task in this session yet" });
     const split = stateOf("ses_old", markSplit(ledger, "t1", "ses_new"));
     expect(verb.intent(split, ["t1"])).toEqual({ problem: "t1 is split out already, into ses_new" });
-    expect([verb.offered(state), verb.offered(split), verb.offered(stateOf("ses_old", markSplit(split.ledger, "t2", "ses_2"))), verb.offered(undefined)]).toEqual([true, true, false, false]);
+    expect([
+      verb.offered(state),
+      verb.offered(split),
+      verb.offered(stateOf("ses_old", markSplit(split.ledger, "t2", "ses_2"))),
+      verb.offered(undefined),
+    ]).toEqual([true, true, false, false]);
   });
 });
 

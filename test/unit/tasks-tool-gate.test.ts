@@ -14,7 +14,8 @@ function history(): MessageWithParts[] {
   return structuredClone(mainSession("two-tasks-with-tool-error"));
 }
 const sessionOf = (messages: readonly MessageWithParts[]) => messages[0]?.info.sessionID ?? "";
-const userTools = (messages: readonly MessageWithParts[]) => messages.filter((message) => message.info.role === "user").map((message) => (message.info.role === "user" ? message.info.tools : undefined));
+const userTools = (messages: readonly MessageWithParts[]) =>
+  messages.filter((message) => message.info.role === "user").map((message) => (message.info.role === "user" ? message.info.tools : undefined));
 
 async function gate(messages: MessageWithParts[], store: SessionStore, afterCompactionOnly = false) {
   const logger = recordingLogger();
@@ -37,20 +38,48 @@ describe("the rcm_tasks gate", () => {
   it("leaves the messages alone once a second task is open", async () => {
     const messages = history();
     const before = structuredClone(messages);
-    const routing = fixedStore({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
+    const routing = fixedStore({
+      [sessionOf(messages)]: stateOf(
+        sessionOf(messages),
+        ledgerOf([
+          ["msg_1", "new:one"],
+          ["msg_2", "new:two"],
+        ]),
+      ),
+    });
     await gate(messages, routing);
     expect(messages).toEqual(before);
   });
 
   it("switches the tool off while the user has the plug-in off, even with two tasks", async () => {
     const messages = history();
-    const routing = fixedStore({ [sessionOf(messages)]: { ...stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])), off: true } });
+    const routing = fixedStore({
+      [sessionOf(messages)]: {
+        ...stateOf(
+          sessionOf(messages),
+          ledgerOf([
+            ["msg_1", "new:one"],
+            ["msg_2", "new:two"],
+          ]),
+        ),
+        off: true,
+      },
+    });
     expect(await gate(messages, routing)).toEqual([]);
     expect(userTools(messages).every((tools) => tools?.[TASKS_TOOL] === false)).toBe(true);
   });
 
   it("in mode memory (every task's history in view), offers it with two tasks only once a compaction is in view", async () => {
-    const twoTasks = (messages: MessageWithParts[]) => fixedStore({ [sessionOf(messages)]: stateOf(sessionOf(messages), ledgerOf([["msg_1", "new:one"], ["msg_2", "new:two"]])) });
+    const twoTasks = (messages: MessageWithParts[]) =>
+      fixedStore({
+        [sessionOf(messages)]: stateOf(
+          sessionOf(messages),
+          ledgerOf([
+            ["msg_1", "new:one"],
+            ["msg_2", "new:two"],
+          ]),
+        ),
+      });
     const inView = history();
     await gate(inView, twoTasks(inView), true);
     expect(userTools(inView).every((tools) => tools?.[TASKS_TOOL] === false)).toBe(true);

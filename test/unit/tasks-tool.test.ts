@@ -6,7 +6,11 @@ import { createTasksTool } from "../../src/plugin/hooks/tasks-tool.js";
 import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { fixedStore, ledgerOf, stateOf } from "../support/routing.js";
 
-const ledger = ledgerOf([["msg_a1", "new:slugify"], ["msg_b1", "new:changelog"], ["msg_a2", "t1"]]);
+const ledger = ledgerOf([
+  ["msg_a1", "new:slugify"],
+  ["msg_b1", "new:changelog"],
+  ["msg_a2", "t1"],
+]);
 const record: TaskRecord = {
   version: RECORD_VERSION,
   task: "t1",
@@ -41,12 +45,9 @@ describe("the rcm_tasks tool", () => {
   it("lists the session's tasks with their status and goal", async () => {
     const output = await run({ action: "list" });
     expect(output).toBe(
-      [
-        "t1 [current] slugify",
-        "  goal: Add textkit/slugify.py with a slugify(text) function",
-        "t2 [suspended] changelog",
-        "  goal: (no record yet)",
-      ].join("\n"),
+      ["t1 [current] slugify", "  goal: Add textkit/slugify.py with a slugify(text) function", "t2 [suspended] changelog", "  goal: (no record yet)"].join(
+        "\n",
+      ),
     );
   });
 

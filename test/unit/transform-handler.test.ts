@@ -31,9 +31,7 @@ function depsFor(options: Partial<Options>): { deps: PluginDeps; logged: string[
 }
 
 function annotations(messages: readonly MessageWithParts[]): string[] {
-  return messages.flatMap((message) =>
-    message.parts.flatMap((part) => (part.type === "text" && part.id === "rcm-debug" ? [part.text] : [])),
-  );
+  return messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "text" && part.id === "rcm-debug" ? [part.text] : [])));
 }
 
 describe("the messages-transform handler", () => {
@@ -98,7 +96,11 @@ describe("the messages-transform handler with routing", () => {
   const ids = history()
     .filter((message) => message.info.role === "user")
     .map((message) => message.info.id) as [string, string, string];
-  const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
+  const ledger = ledgerOf([
+    [ids[0], "new:slugify"],
+    [ids[1], "new:changelog"],
+    [ids[2], "t1", 0.93],
+  ]);
   const withRouting = (mode: Options["mode"], found: Ledger | undefined, debug = false) => {
     const { deps } = depsFor({ mode, debug });
     const sessionID = history()[0]?.info.sessionID as string;
@@ -136,7 +138,11 @@ describe("the messages-transform handler with memory", () => {
   const ids = history()
     .filter((message) => message.info.role === "user")
     .map((message) => message.info.id) as [string, string, string];
-  const ledger = ledgerOf([[ids[0], "new:slugify"], [ids[1], "new:changelog"], [ids[2], "t1", 0.93]]);
+  const ledger = ledgerOf([
+    [ids[0], "new:slugify"],
+    [ids[1], "new:changelog"],
+    [ids[2], "t1", 0.93],
+  ]);
   const sessionID = history()[0]?.info.sessionID as string;
   const recordOf = (constraints: string[], covered: [string, ...string[]] = [ids[0]]): TaskRecord => ({
     version: RECORD_VERSION,
@@ -187,7 +193,6 @@ describe("the messages-transform handler with memory", () => {
   });
 });
 
-
 describe("the messages-transform handler with the session's routing", () => {
   it("shows a relabel that a call's own groups settle in that very call", async () => {
     const temp = await makeTempDir("rcm-transform-relabel");
@@ -210,7 +215,15 @@ describe("the messages-transform handler with the session's routing", () => {
           request.text.startsWith("Back to slugify")
             ? { target: { kind: "task", task: "t2" }, confidence: 0.5, related: [], shared: false, reason: "unsure", basis: "content", router: "lexical" }
             : request.text.startsWith("keep unicode letters")
-              ? { target: { kind: "task", task: "t1" }, confidence: 0.95, related: [], shared: false, reason: "named its file", basis: "content", router: "lexical" }
+              ? {
+                  target: { kind: "task", task: "t1" },
+                  confidence: 0.95,
+                  related: [],
+                  shared: false,
+                  reason: "named its file",
+                  basis: "content",
+                  router: "lexical",
+                }
               : namedTaskRouter.route(request, index),
       };
       const { store, routing } = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger: recordingLogger() });
@@ -230,7 +243,11 @@ describe("the messages-transform handler with the session's routing", () => {
       await createTransformHandler(deps)({}, { messages: sent });
       const state = await store.read(sessionID);
       expect(state?.ledger.decisions[third.info.id]).toMatchObject({ task: "t1", relabelled: { from: "t2" } });
-      expect(sent.filter((message) => message.info.role === "user").map((message) => message.info.id)).toEqual([users[0]?.info.id, third.info.id, next.info.id]);
+      expect(sent.filter((message) => message.info.role === "user").map((message) => message.info.id)).toEqual([
+        users[0]?.info.id,
+        third.info.id,
+        next.info.id,
+      ]);
       expect(state?.lastCall?.groups.find((tally) => tally.label === "t1")).toMatchObject({ kept: 3, dropped: 0 });
     } finally {
       await temp.remove();

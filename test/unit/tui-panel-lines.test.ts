@@ -6,17 +6,36 @@ import { emptyLedger, type Ledger, moveRequest, recordDecision } from "../../src
 import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
 import { panelLines } from "../../src/tui/panel-lines.js";
 
-const decide = (ledger: Ledger, id: string, target: { kind: "new"; title: string } | { kind: "task"; task: string }, confidence: number, reason = "named its file src/a.py") =>
-  recordDecision(ledger, id, { target, confidence, related: [], shared: false, reason, router: "lexical", basis: "content" }).ledger;
+const decide = (
+  ledger: Ledger,
+  id: string,
+  target: { kind: "new"; title: string } | { kind: "task"; task: string },
+  confidence: number,
+  reason = "named its file src/a.py",
+) => recordDecision(ledger, id, { target, confidence, related: [], shared: false, reason, router: "lexical", basis: "content" }).ledger;
 
 function threeTasks(): Ledger {
   let ledger = decide(emptyLedger(), "m1", { kind: "new", title: "Fix the date parser in src/dates.py" }, 1, "first request of the session");
   ledger = decide(ledger, "m2", { kind: "new", title: "New task: add a --json flag to the command line" }, 0.95, "says it starts a new task");
   ledger = decide(ledger, "m3", { kind: "task", task: "t1" }, 0.92);
-  return decide(ledger, "m4", { kind: "new", title: "The install guide is out of date" }, 0.61, "names no task and brings words no task used: may be a new task");
+  return decide(
+    ledger,
+    "m4",
+    { kind: "new", title: "The install guide is out of date" },
+    0.61,
+    "names no task and brings words no task used: may be a new task",
+  );
 }
 
-const state = (ledger: Ledger, extra: Partial<SessionState> = {}): SessionState => ({ sessionID: "ses_1", ledger, records: {}, memoryUpdates: [], off: false, saved: NO_SAVINGS, ...extra });
+const state = (ledger: Ledger, extra: Partial<SessionState> = {}): SessionState => ({
+  sessionID: "ses_1",
+  ledger,
+  records: {},
+  memoryUpdates: [],
+  off: false,
+  saved: NO_SAVINGS,
+  ...extra,
+});
 const settings = DEFAULT_OPTIONS;
 /** A line as the sidebar sets it: indented by its box. */
 const shown = (line: { text: string; indent?: number }) => `${" ".repeat(line.indent ?? 0)}${line.text}`;
@@ -55,7 +74,16 @@ describe("the TUI's task panel", () => {
     const lines = (options: typeof settings) => panelLines({ settings: options, state: state(unsure), pending: 0, problems: [], width: 36 }).map(shown);
     expect(lines(candidates)).toContain("  unsure: t1, t3 kept");
     expect(lines(settings)).toContain("  full history: under 80% sure");
-    const all = recordDecision(threeTasks(), "m5", { target: { kind: "task", task: "t1" }, confidence: 0.6, related: [], shared: false, reason: "r", router: "lexical", basis: "content", candidates: ["t1", "t2", "t3"] }).ledger;
+    const all = recordDecision(threeTasks(), "m5", {
+      target: { kind: "task", task: "t1" },
+      confidence: 0.6,
+      related: [],
+      shared: false,
+      reason: "r",
+      router: "lexical",
+      basis: "content",
+      candidates: ["t1", "t2", "t3"],
+    }).ledger;
     expect(panelLines({ settings: candidates, state: state(all), pending: 0, problems: [], width: 36 }).map(shown)).toContain("  full history: under 80% sure");
   });
 
@@ -82,7 +110,13 @@ describe("the TUI's task panel", () => {
       "  • #4 keep unicode letters",
       "  +1 more: /rcm show t3",
     ]);
-    const router = panelLines({ settings: { ...settings, mode: "router" }, state: state(threeTasks(), { records: { t3: record } }), pending: 0, problems: [], width: 36 });
+    const router = panelLines({
+      settings: { ...settings, mode: "router" },
+      state: state(threeTasks(), { records: { t3: record } }),
+      pending: 0,
+      problems: [],
+      width: 36,
+    });
     expect(router.some((line) => line.text.startsWith("Memory of"))).toBe(false);
   });
 
@@ -121,7 +155,10 @@ describe("the TUI's task panel", () => {
   });
 
   it("keeps five config problems to one line, so the decision, the last call and the savings stay on screen", () => {
-    const problems = Array.from({ length: 5 }, (_, index) => `~/.config/opencode/rcm.jsonc:${index + 2}: invalid confidenceThreshold = 2: too big; using the default 0.8`);
+    const problems = Array.from(
+      { length: 5 },
+      (_, index) => `~/.config/opencode/rcm.jsonc:${index + 2}: invalid confidenceThreshold = 2: too big; using the default 0.8`,
+    );
     const lines = panelLines({ settings, state: state(threeTasks()), pending: 0, problems, width: 36 }).map(shown);
     expect(lines.filter((line) => line.includes("config problem"))).toEqual(["5 config problems: /rcm status"]);
     expect(lines.slice(0, 2)).toEqual(["RCM · full", "5 config problems: /rcm status"]);
@@ -138,7 +175,13 @@ describe("the TUI's task panel", () => {
   });
 
   it("after /rcm off and a request, says no decision was made for it instead of showing the earlier one as the last", () => {
-    const lines = panelLines({ settings, state: state(threeTasks(), { off: true, whileOff: [{ messageID: "m5", text: "more" }] }), pending: 0, problems: [], width: 36 }).map(shown);
+    const lines = panelLines({
+      settings,
+      state: state(threeTasks(), { off: true, whileOff: [{ messageID: "m5", text: "more" }] }),
+      pending: 0,
+      problems: [],
+      width: 36,
+    }).map(shown);
     expect(lines).toContain("Latest request: no decision (off)");
     expect(lines.some((line) => line.startsWith("Last request"))).toBe(false);
     expect(lines).not.toContain("    current · 1 req · latest request");
@@ -147,8 +190,14 @@ describe("the TUI's task panel", () => {
 
   it("says when it is off, in native mode, or has no task yet", () => {
     expect(panelLines({ settings, state: state(threeTasks(), { off: true }), pending: 0, problems: [], width: 36 })[0]?.text).toBe("RCM · full · OFF");
-    expect(panelLines({ settings: OptionsSchema.parse({ mode: "native" }), state: undefined, pending: 0, problems: [], width: 36 }).map(shown)).toEqual(["RCM · native", "native mode: changes nothing"]);
-    expect(panelLines({ settings, state: state(emptyLedger()), pending: 0, problems: [], width: 36 }).map(shown)).toEqual(["RCM · full", "No tasks yet: the first request opens t1."]);
+    expect(panelLines({ settings: OptionsSchema.parse({ mode: "native" }), state: undefined, pending: 0, problems: [], width: 36 }).map(shown)).toEqual([
+      "RCM · native",
+      "native mode: changes nothing",
+    ]);
+    expect(panelLines({ settings, state: state(emptyLedger()), pending: 0, problems: [], width: 36 }).map(shown)).toEqual([
+      "RCM · full",
+      "No tasks yet: the first request opens t1.",
+    ]);
   });
 });
 

@@ -36,10 +36,29 @@ describe("an unsure decision is never evidence", () => {
   });
 
   it("leaves no task current after an unsure decision, and a rule for every task changes nothing", () => {
-    const sure: Ledger = ledgerOf([["m1", "new:parser"], ["m2", "new:export"]]);
+    const sure: Ledger = ledgerOf([
+      ["m1", "new:parser"],
+      ["m2", "new:export"],
+    ]);
     expect(settledCurrentTask(sure, THRESHOLD)).toBe("t2");
-    expect(settledCurrentTask(ledgerOf([["m1", "new:parser"], ["m2", "t1", 0.5]]), THRESHOLD)).toBeUndefined();
-    expect(settledCurrentTask(ledgerOf([["m1", "new:parser"], ["m2", "t1", 0.9, { shared: true }]]), THRESHOLD)).toBe("t1");
+    expect(
+      settledCurrentTask(
+        ledgerOf([
+          ["m1", "new:parser"],
+          ["m2", "t1", 0.5],
+        ]),
+        THRESHOLD,
+      ),
+    ).toBeUndefined();
+    expect(
+      settledCurrentTask(
+        ledgerOf([
+          ["m1", "new:parser"],
+          ["m2", "t1", 0.9, { shared: true }],
+        ]),
+        THRESHOLD,
+      ),
+    ).toBe("t1");
   });
 
   it("does not let an uncued docs request guessed into the export task make the next docs request surely the export task's", async () => {

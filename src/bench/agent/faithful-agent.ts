@@ -31,7 +31,11 @@ export function createFaithfulAgent(playbook: FaithfulPlaybook, options: { onDec
     const recognised = recogniseRequest(messages, playbook.requests, { continues: true });
     if (recognised.kind === "unknown") return { text: UNKNOWN_REQUEST };
     if (recognised.kind === "finalize") return finalizeReply(recognised.workspace, recognised.step);
-    const { workspace, step, stage: { task, stage } } = recognised;
+    const {
+      workspace,
+      step,
+      stage: { task, stage },
+    } = recognised;
     if (step > 0) return stageReply({ workspace, stageId: stage.id, writes: {}, checkCommand: playbook.checkCommand, step });
     const { writes, ...choice } = chooseWrites(task, stage, whatWasSaid(messages));
     options.onDecision?.({ index, workspace, task: task.id, stage: stage.id, ...choice, files: Object.keys(writes) });

@@ -39,6 +39,13 @@ export function chooseWrites(task: FaithfulTask, stage: FaithfulStage, said: str
     return { ...base, wrote: `${stage.id} without ${lost.join(", ")}`, writes };
   }
   const leak = confusable[0];
-  if (leak !== undefined) return { ...base, leaked: [leak.with], confusableSeen: confusable.slice(1).map((confusion) => confusion.with), wrote: `${stage.id} with ${leak.with}`, writes: leak.writes };
+  if (leak !== undefined)
+    return {
+      ...base,
+      leaked: [leak.with],
+      confusableSeen: confusable.slice(1).map((confusion) => confusion.with),
+      wrote: `${stage.id} with ${leak.with}`,
+      writes: leak.writes,
+    };
   return { ...base, wrote: stage.id, writes: stage.writes };
 }

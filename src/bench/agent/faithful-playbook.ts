@@ -78,7 +78,9 @@ export const ConfusionSchema = z
       .describe("The other task's stage whose requirement the agent applies here, as <task>/<stage> (a stage of another task in agent.json)."),
     shared: z.string().min(1).describe("A word both tasks' requests use (compared as rules are), which is what makes them confusable."),
   })
-  .describe("Another task's requirement the faithful agent applies at `stage` when it sees that requirement's rule phrase; its files are in <stage>/with-<task>.<stage>/.");
+  .describe(
+    "Another task's requirement the faithful agent applies at `stage` when it sees that requirement's rule phrase; its files are in <stage>/with-<task>.<stage>/.",
+  );
 
 /** `tasks/<id>/faithful/confusions.json` (optional): the task's confusions with other tasks. */
 export const ConfusionsSchema = z.array(ConfusionSchema);
@@ -110,7 +112,8 @@ export async function loadFaithfulPlaybook(suiteDir: string): Promise<FaithfulPl
     Object.entries(stages).map(([stage, { request }]) => ({ where: `${task}/${stage}`, said: normalizeText(request) })),
   );
   const rules = new Map<string, Record<string, string>>();
-  for (const [taskId, task] of Object.entries(playbook.tasks)) rules.set(taskId, await readRules({ file: join(taskDir(suiteDir, taskId), FAITHFUL_DIR, RULES_FILE), taskId, task, requests }));
+  for (const [taskId, task] of Object.entries(playbook.tasks))
+    rules.set(taskId, await readRules({ file: join(taskDir(suiteDir, taskId), FAITHFUL_DIR, RULES_FILE), taskId, task, requests }));
   const ruleOf = (where: string): string | undefined => {
     const [task = "", stage = ""] = where.split("/");
     return rules.get(task)?.[stage];
@@ -151,7 +154,8 @@ async function readRules(options: { file: string; taskId: string; task: Playbook
     const elsewhere = requests.find((other) => other.where !== `${taskId}/${stageId}` && other.said.includes(normalizeText(rule)));
     if (elsewhere) problems.push({ field: stageId, problem: `"${rule}" is also in ${elsewhere.where}'s request: the phrase must name this stage alone` });
   }
-  for (const stageId of Object.keys(read)) if (!Object.hasOwn(task.stages, stageId)) problems.push({ field: stageId, problem: `no such stage in agent.json's ${taskId}` });
+  for (const stageId of Object.keys(read))
+    if (!Object.hasOwn(task.stages, stageId)) problems.push({ field: stageId, problem: `no such stage in agent.json's ${taskId}` });
   if (problems.length > 0) throw faithfulError(file, problems, "faithfulrulesjson");
   return read;
 }
@@ -175,7 +179,8 @@ async function readConfusions(options: {
   const confusions: DeclaredConfusion[] = [];
   read.forEach((confusion, index) => {
     const before = problems.length;
-    if (!Object.hasOwn(task.stages, confusion.stage)) problems.push({ field: `${index}.stage`, problem: `"${confusion.stage}" is no stage of ${taskId} in agent.json` });
+    if (!Object.hasOwn(task.stages, confusion.stage))
+      problems.push({ field: `${index}.stage`, problem: `"${confusion.stage}" is no stage of ${taskId} in agent.json` });
     const rule = ruleOf(confusion.with);
     if (confusion.with.startsWith(`${taskId}/`)) problems.push({ field: `${index}.with`, problem: `"${confusion.with}" is this task's own stage` });
     else if (rule === undefined) problems.push({ field: `${index}.with`, problem: `"${confusion.with}" is no stage of agent.json` });
@@ -183,7 +188,8 @@ async function readConfusions(options: {
     const saidBy = (task: string) => requests.some((request) => request.where.startsWith(`${task}/`) && request.said.includes(shared));
     // The other task's words are checked once `with` names a stage of it.
     for (const other of new Set([taskId, ...(rule === undefined ? [] : [confusion.with.split("/")[0] ?? ""])])) {
-      if (!saidBy(other)) problems.push({ field: `${index}.shared`, problem: `"${confusion.shared}" is in no request of ${other}: confusable tasks share the word` });
+      if (!saidBy(other))
+        problems.push({ field: `${index}.shared`, problem: `"${confusion.shared}" is in no request of ${other}: confusable tasks share the word` });
     }
     if (problems.length === before && rule !== undefined) confusions.push({ stage: confusion.stage, with: confusion.with, rule, shared: confusion.shared });
   });
@@ -214,7 +220,8 @@ async function readVariants(options: {
     const expected = new Set([...sets.map((set) => `without-${set}`), ...mine.map((confusion) => leakFolder(confusion.with))]);
     const found = await variantDirs(join(faithfulDir, stageId));
     for (const name of found) {
-      if (!expected.has(name)) problems.push({ field: `${stageId}/${name}`, problem: `not a variant of ${stageId}: expected one of ${[...expected].join(", ") || "none"}` });
+      if (!expected.has(name))
+        problems.push({ field: `${stageId}/${name}`, problem: `not a variant of ${stageId}: expected one of ${[...expected].join(", ") || "none"}` });
     }
     const variant = async (name: string, what: string): Promise<Files> => {
       if (!found.includes(name)) {
@@ -228,10 +235,16 @@ async function readVariants(options: {
       return files;
     };
     const without = new Map<string, Files>();
-    for (const set of sets) without.set(set, await variant(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`));
+    for (const set of sets)
+      without.set(set, await variant(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`));
     const leaks: Confusion[] = [];
     for (const confusion of mine) {
-      leaks.push({ with: confusion.with, rule: confusion.rule, shared: confusion.shared, writes: await variant(leakFolder(confusion.with), `when ${confusion.with}'s requirement leaks in`) });
+      leaks.push({
+        with: confusion.with,
+        rule: confusion.rule,
+        shared: confusion.shared,
+        writes: await variant(leakFolder(confusion.with), `when ${confusion.with}'s requirement leaks in`),
+      });
     }
     stages.push({ id: stageId, rule: rules[stageId] ?? "", writes: stage.writes, without, confusions: leaks });
   }
@@ -276,7 +289,10 @@ async function readJson<T>(options: { file: string; schema: z.ZodType<T>; anchor
 
 async function variantDirs(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 /** path -> UTF-8 content of every file under `root`, paths relative to it with "/". */

@@ -32,8 +32,14 @@ export class FileProblemsError extends RcmError {
     const { file, hint, cause } = options;
     const problems = options.problems.length > 0 ? options.problems : [{ field: "(file)", problem: "invalid" }];
     const locations = problems.map((item) => ({ file, line: 0, field: item.field, problem: item.problem }));
-    const body = problems.length === 1 ? `${file}: ${locations[0]?.field}: ${locations[0]?.problem}` : `${file}: ${problems.length} problems\n${problems.map((item) => `  ${item.field}: ${item.problem}`).join("\n")}`;
-    super("suite", hint === undefined ? body : `${body}\n  ${hint}`, { ...(locations[0] === undefined ? {} : { location: locations[0] }), ...(cause === undefined ? {} : { cause }) });
+    const body =
+      problems.length === 1
+        ? `${file}: ${locations[0]?.field}: ${locations[0]?.problem}`
+        : `${file}: ${problems.length} problems\n${problems.map((item) => `  ${item.field}: ${item.problem}`).join("\n")}`;
+    super("suite", hint === undefined ? body : `${body}\n  ${hint}`, {
+      ...(locations[0] === undefined ? {} : { location: locations[0] }),
+      ...(cause === undefined ? {} : { cause }),
+    });
     this.locations = locations;
   }
 }

@@ -124,4 +124,3 @@ function parseJson(file: string, text: string): unknown {
 function fail(file: string, problem: string, cause: unknown): RcmError {
   return new FileProblemsError({ file, problems: [{ field: "(file)", problem }], cause });
 }
-

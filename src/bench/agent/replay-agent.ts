@@ -35,7 +35,13 @@ function replyTo(options: { body: Parameters<Responder>[0]["body"]["messages"]; 
   const recognised = recogniseRequest(messages, stages, { continues: false });
   switch (recognised.kind) {
     case "stage":
-      return stageReply({ workspace: recognised.workspace, stageId: recognised.stage.stageId, writes: recognised.stage.writes, checkCommand, step: recognised.step });
+      return stageReply({
+        workspace: recognised.workspace,
+        stageId: recognised.stage.stageId,
+        writes: recognised.stage.writes,
+        checkCommand,
+        step: recognised.step,
+      });
     case "finalize":
       return finalizeReply(recognised.workspace, recognised.step);
     case "unknown":

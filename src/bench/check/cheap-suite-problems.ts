@@ -29,7 +29,12 @@ export async function cheapSuiteProblems(suite: Suite, options: { agent?: Checke
   const playbook = await playbookProblems({ suite, places: tasks });
   problems.push(...playbook.problems);
   if (options.agent !== undefined && playbook.playbook === undefined && playbook.problems.length === 0) {
-    problems.push({ file: join(suite.dir, PLAYBOOK_FILE), line: 0, field: "(file)", problem: `missing: --agent ${options.agent} plays the suite's agent.json` });
+    problems.push({
+      file: join(suite.dir, PLAYBOOK_FILE),
+      line: 0,
+      field: "(file)",
+      problem: `missing: --agent ${options.agent} plays the suite's agent.json`,
+    });
   }
   if (agent === "scripted") return problems;
   const faithful = await faithfulProblems({ suite, playbook: playbook.playbook });

@@ -30,7 +30,12 @@ export async function faithfulProblems(options: { suite: Suite; playbook?: Parse
   for (const task of suite.tasks) {
     const dir = faithfulDir(suite, task);
     if (!present.has(task.instance_id)) {
-      problems.push({ file: dir, line: 0, field: "(folder)", problem: "missing: other tasks have a faithful/ folder, and the faithful agent needs one for every task" });
+      problems.push({
+        file: dir,
+        line: 0,
+        field: "(folder)",
+        problem: "missing: other tasks have a faithful/ folder, and the faithful agent needs one for every task",
+      });
       continue;
     }
     problems.push(...(await rulesProblems({ suite, task, dir })));
@@ -68,8 +73,11 @@ async function rulesProblems(options: { suite: Suite; task: Task; dir: string })
       continue;
     }
     const phrase = normalizeText(rule);
-    if (!normalizeText(stage.request).includes(phrase)) problems.push(fail(stage.id, `"${rule}" is not in the stage's request (compared lower-cased, without backticks, whitespace collapsed)`));
-    const elsewhere = suite.tasks.flatMap((other) => other.stages.map((otherStage) => ({ where: `${other.instance_id}/${otherStage.id}`, request: otherStage.request })));
+    if (!normalizeText(stage.request).includes(phrase))
+      problems.push(fail(stage.id, `"${rule}" is not in the stage's request (compared lower-cased, without backticks, whitespace collapsed)`));
+    const elsewhere = suite.tasks.flatMap((other) =>
+      other.stages.map((otherStage) => ({ where: `${other.instance_id}/${otherStage.id}`, request: otherStage.request })),
+    );
     const also = elsewhere.find((other) => other.where !== `${task.instance_id}/${stage.id}` && normalizeText(other.request).includes(phrase));
     if (also !== undefined) problems.push(fail(stage.id, `"${rule}" is also in ${also.where}'s request: the phrase must name this stage alone`));
   }
@@ -87,9 +95,11 @@ async function readConfusions(options: { suite: Suite; task: Task; dir: string; 
   }
   const stages = new Set(suite.tasks.flatMap((other) => other.stages.map((stage) => `${other.instance_id}/${stage.id}`)));
   read.value.forEach((confusion, index) => {
-    if (!task.stages.some((stage) => stage.id === confusion.stage)) problems.push({ file, line: 0, field: `${index}.stage`, problem: `"${confusion.stage}" is no stage of ${task.instance_id}` });
+    if (!task.stages.some((stage) => stage.id === confusion.stage))
+      problems.push({ file, line: 0, field: `${index}.stage`, problem: `"${confusion.stage}" is no stage of ${task.instance_id}` });
     if (!stages.has(confusion.with)) problems.push({ file, line: 0, field: `${index}.with`, problem: `"${confusion.with}" is no <task>/<stage> of the suite` });
-    else if (confusion.with.startsWith(`${task.instance_id}/`)) problems.push({ file, line: 0, field: `${index}.with`, problem: `"${confusion.with}" is this task's own stage` });
+    else if (confusion.with.startsWith(`${task.instance_id}/`))
+      problems.push({ file, line: 0, field: `${index}.with`, problem: `"${confusion.with}" is this task's own stage` });
   });
   return read.value;
 }
@@ -100,12 +110,20 @@ async function variantProblems(options: { task: Task; dir: string; confusions: C
   const ids = task.stages.map((stage) => stage.id);
   for (const [index, stageId] of ids.entries()) {
     const needed = new Map<string, string>();
-    for (const set of missingSets(ids.slice(0, index))) needed.set(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`);
-    for (const confusion of confusions.filter((candidate) => candidate.stage === stageId)) needed.set(`with-${confusion.with.replace("/", ".")}`, `when ${confusion.with}'s requirement leaks in`);
+    for (const set of missingSets(ids.slice(0, index)))
+      needed.set(`without-${set}`, `when ${set.split("+").join(" and ")} ${set.includes("+") ? "are" : "is"} out of view`);
+    for (const confusion of confusions.filter((candidate) => candidate.stage === stageId))
+      needed.set(`with-${confusion.with.replace("/", ".")}`, `when ${confusion.with}'s requirement leaks in`);
     const stageDir = join(dir, stageId);
     const found = await folderNames(stageDir);
     for (const name of found) {
-      if (!needed.has(name)) problems.push({ file: join(stageDir, name), line: 0, field: "(folder)", problem: `not a variant of ${stageId}: expected one of ${[...needed.keys()].join(", ") || "none"}` });
+      if (!needed.has(name))
+        problems.push({
+          file: join(stageDir, name),
+          line: 0,
+          field: "(folder)",
+          problem: `not a variant of ${stageId}: expected one of ${[...needed.keys()].join(", ") || "none"}`,
+        });
     }
     const writes = playbook?.tasks[task.instance_id]?.stages[stageId]?.writes;
     for (const [name, when] of needed) {
@@ -117,7 +135,8 @@ async function variantProblems(options: { task: Task; dir: string; confusions: C
       if (writes === undefined) continue;
       const paths = (await filePaths(variant)).sort().join(", ");
       const want = Object.keys(writes).sort().join(", ");
-      if (paths !== want) problems.push({ file: variant, line: 0, field: "(folder)", problem: `holds ${paths || "no file"}; the stage writes ${want} (agent.json)` });
+      if (paths !== want)
+        problems.push({ file: variant, line: 0, field: "(folder)", problem: `holds ${paths || "no file"}; the stage writes ${want} (agent.json)` });
     }
   }
   return problems;
@@ -144,7 +163,10 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<{ value:
 
 async function folderNames(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 /** Every file under `root`, relative to it with "/". */

@@ -24,14 +24,21 @@ export function localityProblems(options: { suite: Suite; places: Map<string, Pl
     const at = placeOf(places, session.session_id, join(suite.dir, "sessions.jsonl"));
     if (session.condition === "switched") {
       const expected: Locality = isNear(focus, interruptionsOf(session)) ? "near" : "far";
-      if (session.locality !== expected) problems.push(problemAt(at, "locality", `"${session.locality}" but the definition gives "${expected}": ${why(focus, interruptionsOf(session))}`));
+      if (session.locality !== expected)
+        problems.push(problemAt(at, "locality", `"${session.locality}" but the definition gives "${expected}": ${why(focus, interruptionsOf(session))}`));
       continue;
     }
     const twin = suite.sessions.find((other) => other.condition === "switched" && other.focus === session.focus);
     const expected: Locality = twin !== undefined && isNear(focus, interruptionsOf(twin)) ? "near" : "far";
     if (session.locality === expected) continue;
     const reason = twin === undefined ? "it has no switched twin" : `its switched twin ${twin.session_id} is ${expected} by the definition`;
-    problems.push(problemAt(at, "locality", `"${session.locality}" but the definition gives "${expected}": ${reason} (an uninterrupted session carries its twin's locality)`));
+    problems.push(
+      problemAt(
+        at,
+        "locality",
+        `"${session.locality}" but the definition gives "${expected}": ${reason} (an uninterrupted session carries its twin's locality)`,
+      ),
+    );
   }
   return problems;
 }

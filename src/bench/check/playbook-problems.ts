@@ -20,7 +20,10 @@ export type ParsedPlaybook = z.infer<typeof PlaybookSchema>;
  * entry names an unknown task or stage, and the stages are listed in the suite's order (the
  * faithful agent reads what is out of view from it). Returns the playbook when it parsed.
  */
-export async function playbookProblems(options: { suite: Suite; places: Map<string, Place> }): Promise<{ problems: SuiteProblem[]; playbook?: ParsedPlaybook }> {
+export async function playbookProblems(options: {
+  suite: Suite;
+  places: Map<string, Place>;
+}): Promise<{ problems: SuiteProblem[]; playbook?: ParsedPlaybook }> {
   const { suite, places } = options;
   const file = join(suite.dir, PLAYBOOK_FILE);
   let text: string;
@@ -62,15 +65,31 @@ export async function playbookProblems(options: { suite: Suite; places: Map<stri
       if (written.request === received) return;
       const [ours, theirs] = clipDifference(written.request, received);
       const source = stageSource(placeOf(places, task.instance_id, suite.dir), task, index);
-      problems.push(at([...taskPath, "stages", stage.id, "request"], `${field}.request`, `differs from ${source}: agent.json has ${ours}, the suite ${theirs}; the scripted agents would write nothing at this stage`));
+      problems.push(
+        at(
+          [...taskPath, "stages", stage.id, "request"],
+          `${field}.request`,
+          `differs from ${source}: agent.json has ${ours}, the suite ${theirs}; the scripted agents would write nothing at this stage`,
+        ),
+      );
     });
     for (const stageId of Object.keys(entry.stages)) {
-      if (!task.stages.some((stage) => stage.id === stageId)) problems.push({ ...at([...taskPath, "stages", stageId], `tasks.${task.instance_id}.stages.${stageId}`, `no such stage of ${task.instance_id} in the suite (unused)`), stopsRun: false });
+      if (!task.stages.some((stage) => stage.id === stageId))
+        problems.push({
+          ...at([...taskPath, "stages", stageId], `tasks.${task.instance_id}.stages.${stageId}`, `no such stage of ${task.instance_id} in the suite (unused)`),
+          stopsRun: false,
+        });
     }
     const listed = Object.keys(entry.stages).filter((id) => task.stages.some((stage) => stage.id === id));
     const order = task.stages.map((stage) => stage.id).filter((id) => listed.includes(id));
     if (listed.join("\n") !== order.join("\n")) {
-      problems.push(at([...taskPath, "stages"], `tasks.${task.instance_id}.stages`, `lists [${listed.join(", ")}], the suite [${order.join(", ")}]: list them in the suite's order`));
+      problems.push(
+        at(
+          [...taskPath, "stages"],
+          `tasks.${task.instance_id}.stages`,
+          `lists [${listed.join(", ")}], the suite [${order.join(", ")}]: list them in the suite's order`,
+        ),
+      );
     }
   }
   for (const taskId of Object.keys(playbook.tasks)) {

@@ -1,4 +1,4 @@
-import { mkdir, rm, } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { applyPatch } from "../score/apply-patch.js";
 import { type PytestStatus, parsePytestSummary } from "../score/parse-pytest.js";
@@ -75,11 +75,17 @@ async function runTests(options: { task: Task; checkout: string; binDir: string;
 // As the scorer does (score/test-patch.ts); returns why the test patch did not apply.
 async function applyTestPatch(options: { task: Task; checkout: string; workDir: string }): Promise<string | undefined> {
   const result = await resetAndApplyTestPatch(options);
-  return result.code === 0 ? undefined : result.stderr.trim().split("\n").find((line) => line.startsWith("error")) || result.stderr.trim().split("\n")[0] || `git apply exited ${result.code ?? "none"}`;
+  return result.code === 0
+    ? undefined
+    : result.stderr
+        .trim()
+        .split("\n")
+        .find((line) => line.startsWith("error")) ||
+        result.stderr.trim().split("\n")[0] ||
+        `git apply exited ${result.code ?? "none"}`;
 }
 
 function firstError(log: string): string {
   const line = log.split("\n").find((candidate) => /^(error|patch): /i.test(candidate) || candidate.includes("FAILED"));
   return `none of git apply, git apply --reject and patch --fuzz applies it${line === undefined ? "" : ` (${line.trim()})`}`;
 }
-

@@ -8,7 +8,8 @@ import type { Place } from "./suite-problem.js";
 /** Where each task of a suite is written, by id: its folder's task.json, or its line of tasks.jsonl. */
 export async function taskPlaces(suite: Suite): Promise<Map<string, Place>> {
   const folders = await taskFolderNames(suite.dir);
-  if (folders !== undefined) return new Map(suite.tasks.map((task) => [task.instance_id, { file: join(suite.dir, TASKS_DIR, task.instance_id, TASK_FILE), line: 0 }]));
+  if (folders !== undefined)
+    return new Map(suite.tasks.map((task) => [task.instance_id, { file: join(suite.dir, TASKS_DIR, task.instance_id, TASK_FILE), line: 0 }]));
   return linesByKey(join(suite.dir, "tasks.jsonl"), "instance_id");
 }
 

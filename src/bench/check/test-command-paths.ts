@@ -2,7 +2,20 @@
 
 const SEPARATORS = new Set(["&&", "||", ";", "|", "&"]);
 /** Options whose value is no test to run (pytest's), when written apart from it (`--deselect tests/a.py::x`). */
-const VALUE_OPTIONS = new Set(["--ignore", "--ignore-glob", "--deselect", "--rootdir", "--confcutdir", "--basetemp", "--junitxml", "-c", "-p", "-o", "-k", "-m"]);
+const VALUE_OPTIONS = new Set([
+  "--ignore",
+  "--ignore-glob",
+  "--deselect",
+  "--rootdir",
+  "--confcutdir",
+  "--basetemp",
+  "--junitxml",
+  "-c",
+  "-p",
+  "-o",
+  "-k",
+  "-m",
+]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**

@@ -19,12 +19,16 @@ export function testIdProblems(options: { task: Task; at: Place }): SuiteProblem
       const field = `${list}.${index}`;
       const earlier = seen.get(id);
       if (earlier !== undefined) {
-        problems.push(problemAt(at, field, `"${id}" is also ${earlier}${earlier.startsWith(list) ? "" : ": a test cannot both fail and pass before the patch"}`));
+        problems.push(
+          problemAt(at, field, `"${id}" is also ${earlier}${earlier.startsWith(list) ? "" : ": a test cannot both fail and pass before the patch"}`),
+        );
         return;
       }
       seen.set(id, field);
       if (!runsTest(paths, id)) {
-        problems.push(problemAt(at, field, `"${id}": the test command does not run ${testFileOf(id)} (it runs ${paths.join(" ")}), so this test can never pass`));
+        problems.push(
+          problemAt(at, field, `"${id}": the test command does not run ${testFileOf(id)} (it runs ${paths.join(" ")}), so this test can never pass`),
+        );
       }
     });
   }

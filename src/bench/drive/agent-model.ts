@@ -1,4 +1,4 @@
-import { appendFile, } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { offlineConfig, type PluginEntry, quietConfig } from "../../harness/opencode-config.js";
 import { startScriptedModel } from "../../scripted-model/index.js";
@@ -18,9 +18,7 @@ import { DEFAULT_REGIME, REGIMES, type Regime } from "./regimes.js";
 export const SCRIPTED_AGENTS = ["scripted", "faithful"] as const;
 export type ScriptedAgent = (typeof SCRIPTED_AGENTS)[number];
 
-export type AgentChoice =
-  | { kind: ScriptedAgent; regime?: Regime | undefined }
-  | { kind: "model"; model: string; providerConfig?: string | undefined };
+export type AgentChoice = { kind: ScriptedAgent; regime?: Regime | undefined } | { kind: "model"; model: string; providerConfig?: string | undefined };
 
 export interface AgentModel {
   /** The opencode.json for a server that uses this agent, with the given plug-ins. */
@@ -33,13 +31,25 @@ export interface AgentModel {
  * `agent.json` on loopback; for `model`, nothing (OpenCode reaches the provider itself),
  * with the providers read from `providerConfig` (an opencode.json-style `{ "provider": {...} }`).
  */
-export async function startAgentModel(options: { agent: AgentChoice; suite: Suite; logFile: string; decisionLog: string; runDir?: string }): Promise<AgentModel> {
+export async function startAgentModel(options: {
+  agent: AgentChoice;
+  suite: Suite;
+  logFile: string;
+  decisionLog: string;
+  runDir?: string;
+}): Promise<AgentModel> {
   const { agent, suite } = options;
   if (agent.kind !== "model") {
-    const script = agent.kind === "faithful" ? await faithfulAgent(suite, options.decisionLog) : createScriptedAgent(await loadPlaybook(join(suite.dir, "agent.json")));
+    const script =
+      agent.kind === "faithful" ? await faithfulAgent(suite, options.decisionLog) : createScriptedAgent(await loadPlaybook(join(suite.dir, "agent.json")));
     const window = REGIMES[agent.regime ?? DEFAULT_REGIME];
     // Token counts treat the run directory as /run: where a run lives does not move its compactions.
-    const model = await startScriptedModel({ script, logFile: options.logFile, contextLimit: window.context, ...(options.runDir ? { neutralDir: options.runDir } : {}) });
+    const model = await startScriptedModel({
+      script,
+      logFile: options.logFile,
+      contextLimit: window.context,
+      ...(options.runDir ? { neutralDir: options.runDir } : {}),
+    });
     const limits = { contextLimit: window.context, outputLimit: window.output };
     return { config: (plugins) => offlineConfig({ modelBaseURL: model.url, plugins, ...limits }), close: () => model.close() };
   }

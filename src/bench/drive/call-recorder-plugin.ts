@@ -39,7 +39,11 @@ export function toChatMessages(messages: readonly MessageWithParts[]): ChatMessa
       continue;
     }
     const tools = message.parts.filter((part): part is Extract<Part, { type: "tool" }> => part.type === "tool");
-    chat.push({ role: "assistant", content: text, tool_calls: tools.map((part) => ({ function: { name: part.tool, arguments: JSON.stringify(part.state.input ?? {}) } })) });
+    chat.push({
+      role: "assistant",
+      content: text,
+      tool_calls: tools.map((part) => ({ function: { name: part.tool, arguments: JSON.stringify(part.state.input ?? {}) } })),
+    });
     for (const part of tools) {
       const state = part.state;
       const result = state.status === "completed" ? state.output : state.status === "error" ? state.error : "";

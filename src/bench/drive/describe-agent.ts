@@ -59,7 +59,10 @@ export function reportSetting(results: readonly ResultLine[], run?: RunOptions):
     return { ...(agent === undefined ? {} : { setting: agent }), confidenceThreshold: runConfidenceThreshold(run) };
   }
   const unmarked = results.length - distinct.reduce((sum, entry) => sum + entry.count, 0);
-  const parts = distinct.map(({ setting, count }) => `${count} lines: ${setting.agent}${setting.regime ? ` (${setting.regime})` : ""}${setting.model ? ` ${setting.model}` : ""}, threshold ${setting.confidence_threshold}, suite ${setting.suite_sha256.slice(0, 12)}`);
+  const parts = distinct.map(
+    ({ setting, count }) =>
+      `${count} lines: ${setting.agent}${setting.regime ? ` (${setting.regime})` : ""}${setting.model ? ` ${setting.model}` : ""}, threshold ${setting.confidence_threshold}, suite ${setting.suite_sha256.slice(0, 12)}`,
+  );
   if (unmarked > 0) parts.push(`${unmarked} lines without a setting`);
   return { setting: `Mixed settings, not one experiment: ${parts.join("; ")}.`, confidenceThreshold: runConfidenceThreshold(run) };
 }

@@ -13,7 +13,10 @@ export async function checkModelProvider(agent: { kind: string; model?: string; 
   const names = await providerNames(agent.providerConfig);
   if (!names.includes(provider)) {
     const named = names.map((name) => `"${name}"`).join(", ") || "none";
-    throw new RcmError("provider-config", `--model ${agent.model}: --provider-config ${agent.providerConfig} has no provider "${provider}" (its keys: ${named}); --model is <provider key>/<model key> of that file`);
+    throw new RcmError(
+      "provider-config",
+      `--model ${agent.model}: --provider-config ${agent.providerConfig} has no provider "${provider}" (its keys: ${named}); --model is <provider key>/<model key> of that file`,
+    );
   }
   return names;
 }

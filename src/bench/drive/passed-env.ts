@@ -10,7 +10,8 @@ export function passedEnv(names: readonly string[], env: Readonly<Record<string,
   for (const name of names) {
     const value = env[name];
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new RcmError("usage", `--pass-env ${name}: not an environment variable name`);
-    if (value === undefined || value === "") throw new RcmError("usage", `--pass-env ${name}: not set in this environment, so the OpenCode servers could not get it`);
+    if (value === undefined || value === "")
+      throw new RcmError("usage", `--pass-env ${name}: not set in this environment, so the OpenCode servers could not get it`);
     passed[name] = value;
   }
   return passed;

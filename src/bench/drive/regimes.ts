@@ -6,7 +6,11 @@
  */
 export const REGIMES = {
   roomy: { context: 200_000, output: 8_000, description: "roomy window (200k context): OpenCode never compacts" },
-  tight: { context: 16_000, output: 8_000, description: "tight window (16k context, 8k output): OpenCode compacts, and the summary keeps only the latest request" },
+  tight: {
+    context: 16_000,
+    output: 8_000,
+    description: "tight window (16k context, 8k output): OpenCode compacts, and the summary keeps only the latest request",
+  },
 } as const;
 
 export type Regime = keyof typeof REGIMES;

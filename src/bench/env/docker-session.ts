@@ -46,11 +46,16 @@ export async function scoreInContainer(options: {
   await mkdir(options.workDir, { recursive: true });
   const jobFile = join(options.workDir, "..", "score-job.json");
   const out = join(options.workDir, "..", "score-report.json");
-  await writeFile(jobFile, JSON.stringify({ task: options.task, repoSource: options.repoSource, patch: options.patch, workDir: options.workDir, timeoutMs: options.timeoutMs, out }));
+  await writeFile(
+    jobFile,
+    JSON.stringify({ task: options.task, repoSource: options.repoSource, patch: options.patch, workDir: options.workDir, timeoutMs: options.timeoutMs, out }),
+  );
   const container = await startContainer({ image: options.image, name: options.name, mounts: options.mounts });
   try {
     const script = join(packageRoot(), "dist", "bench", "score", "score-job.js");
-    await container.exec([opencodeBinary(), script, jobFile], { env: { PATH: CONTAINER_PATH, BUN_BE_BUN: "1", HOME: options.workDir, TMPDIR: options.workDir } });
+    await container.exec([opencodeBinary(), script, jobFile], {
+      env: { PATH: CONTAINER_PATH, BUN_BE_BUN: "1", HOME: options.workDir, TMPDIR: options.workDir },
+    });
     return JSON.parse(await readFile(out, "utf8")) as TaskReport;
   } finally {
     await container.remove();

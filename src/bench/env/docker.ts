@@ -67,7 +67,9 @@ export async function startContainer(options: { image: string; name: string; mou
     ["run", "-d", "--network", "host", "--name", options.name, "--label", CONTAINER_LABEL, ...volumes, "--entrypoint", "sleep", options.image, "infinity"],
     { timeout: 300_000 },
   ).catch((error: unknown) => {
-    throw new Error(`could not start a container from image "${options.image}": ${error instanceof Error ? error.message.split("\n").slice(0, 3).join(" ") : String(error)}`);
+    throw new Error(
+      `could not start a container from image "${options.image}": ${error instanceof Error ? error.message.split("\n").slice(0, 3).join(" ") : String(error)}`,
+    );
   });
   const id = stdout.trim();
   live.add(id);
@@ -88,7 +90,7 @@ export async function startContainer(options: { image: string; name: string; mou
         return (await run("docker", execArgs(command, execOptions), { maxBuffer: 64 * 1024 * 1024, timeout: 3_600_000 })).stdout;
       } catch (error) {
         const stderr = (error as { stderr?: string }).stderr ?? "";
-        throw new Error(`in container ${options.name}: ${command.join(" ")} failed: ${stderr.trim() || (messageOf(error))}`);
+        throw new Error(`in container ${options.name}: ${command.join(" ")} failed: ${stderr.trim() || messageOf(error)}`);
       }
     },
     async remove() {

@@ -27,7 +27,11 @@ export async function checkImages(suite: Suite, specs: readonly SessionSpec[], t
   await checkDocker();
   const images = new Set(specs.map((spec) => imageFor(taskOf(suite, spec.focus), template)));
   for (const image of images) {
-    if (!(await imageExists(image))) throw new RcmError("bench-env", `--env docker: image "${image}" is not available (docker image inspect found nothing); build or load it, or name another with --image`);
+    if (!(await imageExists(image)))
+      throw new RcmError(
+        "bench-env",
+        `--env docker: image "${image}" is not available (docker image inspect found nothing); build or load it, or name another with --image`,
+      );
   }
 }
 
@@ -39,7 +43,15 @@ export async function checkImages(suite: Suite, specs: readonly SessionSpec[], t
  * is removed at the end, on errors and on Ctrl-C alike.
  */
 export async function withSessionContainer<T>(
-  options: { suite: Suite; spec: SessionSpec; mode: Mode; outDir: string; config: Record<string, unknown>; env: Record<string, string>; image?: string | undefined },
+  options: {
+    suite: Suite;
+    spec: SessionSpec;
+    mode: Mode;
+    outDir: string;
+    config: Record<string, unknown>;
+    env: Record<string, string>;
+    image?: string | undefined;
+  },
   run: (server: OpencodeServer, where: SessionPlace) => Promise<T>,
 ): Promise<T> {
   const { suite, spec, mode, outDir } = options;
@@ -54,7 +66,10 @@ export async function withSessionContainer<T>(
       home,
       cwd: outDir,
       env: options.env,
-      launch: ({ binary, args, env }) => ({ command: "docker", args: container.execArgs([binary, ...args], { cwd: outDir, env: { ...env, PATH: CONTAINER_PATH } }) }),
+      launch: ({ binary, args, env }) => ({
+        command: "docker",
+        args: container.execArgs([binary, ...args], { cwd: outDir, env: { ...env, PATH: CONTAINER_PATH } }),
+      }),
     });
     try {
       return await run(server, {

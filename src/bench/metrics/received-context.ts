@@ -15,7 +15,13 @@ export const fidelityMetric = metric("fidelity", (session) => {
   if (calls.length === 0) return undefined;
   const workspaceTask = new Map([...checkouts].map(([task, checkout]) => [checkout.workspace, task]));
   return fidelityPoints({
-    calls, requests: run.requests, requestMessageIDs: requestMessageIDs(messages, run.requests), focus: spec.focus, focusStages: focus.task.stages, workspaceTask, constraints: state.constraints ?? [],
+    calls,
+    requests: run.requests,
+    requestMessageIDs: requestMessageIDs(messages, run.requests),
+    focus: spec.focus,
+    focusStages: focus.task.stages,
+    workspaceTask,
+    constraints: state.constraints ?? [],
   });
 });
 
@@ -46,9 +52,11 @@ export function fidelityPoints(options: {
     const at = pointKind(requests, index, focus);
     if (at === undefined) return;
     const body = calls[call] as ChatBody;
-    const earlier = requests.slice(0, index).flatMap((sent, position) =>
-      sent.task === focus && !sent.continuation && sent.stage !== FINALIZE ? [{ sent, id: options.requestMessageIDs[position] }] : [],
-    );
+    const earlier = requests
+      .slice(0, index)
+      .flatMap((sent, position) =>
+        sent.task === focus && !sent.continuation && sent.stage !== FINALIZE ? [{ sent, id: options.requestMessageIDs[position] }] : [],
+      );
     const text = normalise(body.messages.map(chatMessageText).join("\n"));
     const records = recordBlocks(body);
     let verbatim = 0;
@@ -56,7 +64,11 @@ export function fidelityPoints(options: {
     for (const { sent, id } of earlier) {
       const stage = options.focusStages.find((candidate) => candidate.id === sent.stage);
       if (stage && text.includes(normalise(stage.request))) verbatim += 1;
-      else if (id !== undefined && options.constraints.some((constraint) => constraint.sources.includes(id) && records.includes(`- ${constraint.text.replace(/\s+/g, " ").trim()}`))) cited += 1;
+      else if (
+        id !== undefined &&
+        options.constraints.some((constraint) => constraint.sources.includes(id) && records.includes(`- ${constraint.text.replace(/\s+/g, " ").trim()}`))
+      )
+        cited += 1;
     }
     const tokens = contextTokens(body, request.task, options.workspaceTask, focus);
     points.push({ at, entry: request.entry, requirements: earlier.length, verbatim, cited, context_tokens: tokens.all, other_task_tokens: tokens.other });
@@ -89,7 +101,10 @@ function pointKind(requests: readonly SentRequest[], index: number, focus: strin
   const request = requests[index] as SentRequest;
   if (request.task !== focus || request.continuation) return undefined;
   if (request.stage === FINALIZE) return "finalize";
-  const previous = requests.slice(0, index).reverse().find((sent) => !sent.continuation);
+  const previous = requests
+    .slice(0, index)
+    .reverse()
+    .find((sent) => !sent.continuation);
   return previous !== undefined && previous.task !== focus ? "resume" : undefined;
 }
 
@@ -116,9 +131,16 @@ function contextTokens(body: ChatBody, servedTask: string, workspaceTask: Readon
 }
 
 function recordBlocks(body: ChatBody): string {
-  return body.messages.map(chatMessageText).filter((text) => text.includes(RECORD_OPEN)).map(normalise).join("\n");
+  return body.messages
+    .map(chatMessageText)
+    .filter((text) => text.includes(RECORD_OPEN))
+    .map(normalise)
+    .join("\n");
 }
 
 function normalise(text: string): string {
-  return text.replace(/[ \t]+/g, " ").replace(/\s*\n\s*/g, "\n").trim();
+  return text
+    .replace(/[ \t]+/g, " ")
+    .replace(/\s*\n\s*/g, "\n")
+    .trim();
 }

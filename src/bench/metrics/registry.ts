@@ -15,7 +15,16 @@ import { timelineMetric } from "./timeline.js";
  *      calls, checkouts...);
  *   3. list it below. run-bench.ts runs every metric listed here; nothing else changes.
  */
-export const METRICS = [usageMetric, resumedFocusMetric, auxMetric, resumedFocusAuxMetric, timelineMetric, fidelityMetric, cacheMetric, focusWriteMetric] as const;
+export const METRICS = [
+  usageMetric,
+  resumedFocusMetric,
+  auxMetric,
+  resumedFocusAuxMetric,
+  timelineMetric,
+  fidelityMetric,
+  cacheMetric,
+  focusWriteMetric,
+] as const;
 
 /** The result line's fields the metrics fill. */
 export type MetricField = (typeof METRICS)[number]["field"];

@@ -23,7 +23,10 @@ export class SessionLog<T> {
 
   /** `pick`: what a line's JSON value holds for the log's reader (undefined, or a throw: the line is skipped). */
   static async open<T>(file: string, pick: (value: unknown) => T | undefined): Promise<SessionLog<T>> {
-    const size = await stat(file).then((info) => info.size, () => 0);
+    const size = await stat(file).then(
+      (info) => info.size,
+      () => 0,
+    );
     return new SessionLog(file, size, pick);
   }
 

@@ -81,7 +81,14 @@ export function usageOf(session: FinishedSession): SessionUsage {
   let usage = usages.get(session);
   if (!usage) {
     const { messages, run, spec, focus, state } = session;
-    usage = sessionUsage({ messages, requests: run.requests, focus: spec.focus, firstFocusStage: focus.task.stages[0]?.id ?? "", ledger: state.ledger, memoryAux: state.memoryAux });
+    usage = sessionUsage({
+      messages,
+      requests: run.requests,
+      focus: spec.focus,
+      firstFocusStage: focus.task.stages[0]?.id ?? "",
+      ledger: state.ledger,
+      memoryAux: state.memoryAux,
+    });
     usages.set(session, usage);
   }
   return usage;

@@ -33,4 +33,7 @@ export function sessionTimeline(options: {
 }
 
 /** `timeline`: each request with its routing (fallbacks by the plug-in's own threshold), its calls' input tokens and its compactions. */
-export const timelineMetric = metric("timeline", ({ messages, run, state, threshold }) => sessionTimeline({ messages, requests: run.requests, ledger: state.ledger, threshold }).timeline);
+export const timelineMetric = metric(
+  "timeline",
+  ({ messages, run, state, threshold }) => sessionTimeline({ messages, requests: run.requests, ledger: state.ledger, threshold }).timeline,
+);

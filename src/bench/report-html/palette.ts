@@ -1,7 +1,6 @@
 import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
 /** The report's colours: one per mode, and bins of routing confidence. */
 
-
 export const MODE_COLOURS: Readonly<Record<string, string>> = {
   native: "#6b7280",
   router: "#2563eb",
@@ -27,7 +26,11 @@ const LOW = 0.5;
 export function confidenceBins(threshold: number): ConfidenceBin[] {
   const bins: ConfidenceBin[] = [];
   if (threshold < CONFIDENT) bins.push({ from: CONFIDENT, colour: "#15803d", name: `≥ ${CONFIDENT}` });
-  bins.push(threshold < CONFIDENT ? { from: threshold, colour: "#84cc16", name: `${threshold} – ${CONFIDENT}` } : { from: threshold, colour: "#15803d", name: `≥ ${threshold}` });
+  bins.push(
+    threshold < CONFIDENT
+      ? { from: threshold, colour: "#84cc16", name: `${threshold} – ${CONFIDENT}` }
+      : { from: threshold, colour: "#15803d", name: `≥ ${threshold}` },
+  );
   if (threshold > LOW) bins.push({ from: LOW, colour: "#f59e0b", name: `${LOW} – ${threshold}` });
   if (threshold > 0) bins.push({ from: 0, colour: "#dc2626", name: `< ${Math.min(LOW, threshold)}` });
   return bins;

@@ -28,7 +28,9 @@ export function resolutionChart(results: readonly ResultLine[]): string {
       if (rate !== undefined) {
         const height = Math.max(1, PLOT * rate);
         const fill = condition === "switched" ? `fill="${colour}"` : `fill="${colour}" fill-opacity="0.35"`;
-        body.push(`<rect class="mark" data-mode="${mode}" data-condition="${condition}" x="${at(x)}" y="${at(TOP + PLOT - height)}" width="${BAR}" height="${at(height)}" ${fill}><title>${mode} ${condition}: ${Math.round(rate * 100)}% of ${group.length}</title></rect>`);
+        body.push(
+          `<rect class="mark" data-mode="${mode}" data-condition="${condition}" x="${at(x)}" y="${at(TOP + PLOT - height)}" width="${BAR}" height="${at(height)}" ${fill}><title>${mode} ${condition}: ${Math.round(rate * 100)}% of ${group.length}</title></rect>`,
+        );
         body.push(label(x + BAR / 2, TOP + PLOT - height - 4, `${Math.round(rate * 100)}%`, { anchor: "middle", size: 10 }));
       }
       body.push(label(x + BAR / 2, TOP + PLOT + 14, condition === "switched" ? "switched" : "uninterr.", { anchor: "middle", size: 10 }));
@@ -37,7 +39,15 @@ export function resolutionChart(results: readonly ResultLine[]): string {
     const points = (value: number | undefined) => (value === undefined ? "-" : `${value.toFixed(1)} pts`);
     body.push(label(centre, TOP + PLOT + 32, mode, { anchor: "middle", size: 12, weight: "bold" }));
     body.push(label(centre, 16, `gap ${points(gapPoints(results, mode))}`, { anchor: "middle", size: 11, weight: "bold" }));
-    body.push(label(centre, 30, `near ${points(gapPoints(results, mode, "near"))} · far ${points(gapPoints(results, mode, "far"))}`, { anchor: "middle", size: 10 }));
+    body.push(
+      label(centre, 30, `near ${points(gapPoints(results, mode, "near"))} · far ${points(gapPoints(results, mode, "far"))}`, { anchor: "middle", size: 10 }),
+    );
   });
-  return svgElement({ width, height: TOP + PLOT + 44, label: "Resolution per mode and condition, with the gap and its near/far split", kind: "resolution", body });
+  return svgElement({
+    width,
+    height: TOP + PLOT + 44,
+    label: "Resolution per mode and condition, with the gap and its near/far split",
+    kind: "resolution",
+    body,
+  });
 }

@@ -33,11 +33,21 @@ export function timelineChart(line: ResultLine, bins: readonly ConfidenceBin[] =
     const x = LEFT + STEP * index + STEP / 2;
     const y = TOP + LANE * lanes.indexOf(entry.task) + LANE / 2;
     const radius = entry.continuation ? 4 : 7;
-    const routed = entry.confidence === undefined ? (narrows || line.mode === "native" ? "not routed" : "every task's history in view (memory routes only to file its records)") : `routed to ${entry.routed_to ?? "?"} at ${entry.confidence}${entry.fallback ? ", below the threshold: full history" : ""}`;
+    const routed =
+      entry.confidence === undefined
+        ? narrows || line.mode === "native"
+          ? "not routed"
+          : "every task's history in view (memory routes only to file its records)"
+        : `routed to ${entry.routed_to ?? "?"} at ${entry.confidence}${entry.fallback ? ", below the threshold: full history" : ""}`;
     const calls = entry.call_input_tokens.length;
     const title = `${entry.task} ${entry.stage}${entry.continuation ? " (continuation)" : ""}: ${routed}; ${calls} model call${calls === 1 ? "" : "s"}`;
-    body.push(`<circle class="mark" data-confidence="${entry.confidence ?? ""}" cx="${at(x)}" cy="${at(y)}" r="${radius}" fill="${confidenceColour(entry.confidence, bins)}"><title>${escapeHtml(title)}</title></circle>`);
-    if (entry.fallback) body.push(`<circle class="fallback" cx="${at(x)}" cy="${at(y)}" r="${radius + 3}" fill="none" stroke="#111827" stroke-width="1.5" stroke-dasharray="2 2"/>`);
+    body.push(
+      `<circle class="mark" data-confidence="${entry.confidence ?? ""}" cx="${at(x)}" cy="${at(y)}" r="${radius}" fill="${confidenceColour(entry.confidence, bins)}"><title>${escapeHtml(title)}</title></circle>`,
+    );
+    if (entry.fallback)
+      body.push(
+        `<circle class="fallback" cx="${at(x)}" cy="${at(y)}" r="${radius + 3}" fill="none" stroke="#111827" stroke-width="1.5" stroke-dasharray="2 2"/>`,
+      );
   });
   return svgElement({ width, height, label: `${line.session_id} in ${line.mode}: requests by task, coloured by routing confidence`, kind: "timeline", body });
 }
@@ -49,7 +59,10 @@ function withoutRouting(entry: TimelineEntry): TimelineEntry {
 
 /** The legend for every timeline, drawn once. */
 export function timelineLegend(bins: readonly ConfidenceBin[] = CONFIDENCE_BINS): string {
-  const items = [...bins.map((bin) => ({ colour: bin.colour, name: `confidence ${bin.name}` })), { colour: UNROUTED_COLOUR, name: "not routed; memory: every task in view" }];
+  const items = [
+    ...bins.map((bin) => ({ colour: bin.colour, name: `confidence ${bin.name}` })),
+    { colour: UNROUTED_COLOUR, name: "not routed; memory: every task in view" },
+  ];
   const body: string[] = [];
   let x = 12;
   for (const item of items) {
@@ -57,7 +70,10 @@ export function timelineLegend(bins: readonly ConfidenceBin[] = CONFIDENCE_BINS)
     x += Math.max(150, 10 + item.name.length * 6.2 + 24);
   }
   const ring = Math.round(x);
-  body.push(`<circle cx="${ring}" cy="14" r="9" fill="none" stroke="#111827" stroke-width="1.5" stroke-dasharray="2 2"/>`, label(ring + 14, 18, "fallback: full history", { size: 11 }));
+  body.push(
+    `<circle cx="${ring}" cy="14" r="9" fill="none" stroke="#111827" stroke-width="1.5" stroke-dasharray="2 2"/>`,
+    label(ring + 14, 18, "fallback: full history", { size: 11 }),
+  );
   return svgElement({ width: ring + 170, height: 28, label: "Timeline legend", kind: "legend", body });
 }
 

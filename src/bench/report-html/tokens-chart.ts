@@ -64,7 +64,17 @@ function tokensChart(series: readonly Series[], title: string): string {
   const max = niceMax(Math.max(0, ...series.flatMap((one) => one.values)));
   const x = (index: number) => LEFT + step * index + step / 2;
   const y = (value: number) => TOP + PLOT - (PLOT * value) / max;
-  const body = [label(LEFT, 14, title, { size: 11, weight: "bold" }), ...yAxis({ x: LEFT, top: TOP, height: PLOT, width: width - LEFT - 10, max, format: (value) => (value >= 1000 ? `${Math.round(value / 100) / 10}k` : `${Math.round(value)}`) })];
+  const body = [
+    label(LEFT, 14, title, { size: 11, weight: "bold" }),
+    ...yAxis({
+      x: LEFT,
+      top: TOP,
+      height: PLOT,
+      width: width - LEFT - 10,
+      max,
+      format: (value) => (value >= 1000 ? `${Math.round(value / 100) / 10}k` : `${Math.round(value)}`),
+    }),
+  ];
   body.push(label(width - 12, TOP + PLOT + 16, "model call →", { anchor: "end", size: 10 }));
   const groups = overlapGroups(series, y);
   const legend = legendPlacer();
@@ -85,7 +95,9 @@ function tokensChart(series: readonly Series[], title: string): string {
     if (one.values.length > 0) {
       const points = one.values.map((value, call) => `${at(x(call))},${at(y(value))}`).join(" ");
       const dash = group.size > 1 ? ` stroke-dasharray="${DASH} ${DASH * (group.size - 1)}" stroke-dashoffset="${DASH * group.rank}"` : "";
-      body.push(`<polyline class="mark" data-mode="${one.mode}" points="${points}" fill="none" stroke="${colour}" stroke-width="${STROKE}" stroke-linejoin="round"${dash}/>`);
+      body.push(
+        `<polyline class="mark" data-mode="${one.mode}" points="${points}" fill="none" stroke="${colour}" stroke-width="${STROKE}" stroke-linejoin="round"${dash}/>`,
+      );
     }
     const first = series[group.first] as Series;
     const name = group.rank === 0 ? one.mode : `${one.mode} (${first.values.join(",") === one.values.join(",") ? "same as" : "overlaps"} ${first.mode})`;

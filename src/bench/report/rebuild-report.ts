@@ -20,5 +20,10 @@ export async function rebuildReport(outDir: string, options: { cacheReadPrice?: 
   // A run directory from before run.json kept the agent still gets its report, without the line
   // (and one from before it kept the plug-in's threshold, the default threshold).
   const run = await readRunOptions(outDir).catch(() => undefined);
-  return writeReports(outDir, results, { title: `Switch-SWE run: ${basename(outDir)}`, setting: describeRunAgent(run?.agent), confidenceThreshold: runConfidenceThreshold(run), ...options });
+  return writeReports(outDir, results, {
+    title: `Switch-SWE run: ${basename(outDir)}`,
+    setting: describeRunAgent(run?.agent),
+    confidenceThreshold: runConfidenceThreshold(run),
+    ...options,
+  });
 }

@@ -22,7 +22,11 @@ export interface RegimeRun {
  * resolution per mode, native's switched gap, how much of it each mode recovers and why the
  * switched sessions failed, with the label that it measures the mechanism, not a model.
  */
-export async function writeRegimesReport(outDir: string, runs: readonly RegimeRun[], options: { title: string; setting: string }): Promise<{ markdown: string; html: string }> {
+export async function writeRegimesReport(
+  outDir: string,
+  runs: readonly RegimeRun[],
+  options: { title: string; setting: string },
+): Promise<{ markdown: string; html: string }> {
   const markdown = join(outDir, "report.md");
   const html = join(outDir, "report.html");
   await writeFile(markdown, renderMarkdown(runs, options));
@@ -34,7 +38,15 @@ function renderMarkdown(runs: readonly RegimeRun[], options: { title: string; se
   const lines = [`# ${options.title}`, "", options.setting];
   for (const run of runs) {
     const table = gapTable(run.results);
-    lines.push("", `## Regime ${run.regime}: ${run.description}`, "", headline(run.results), "", `${run.results.length} session runs; the whole report: ${run.dir}/report.md`, "");
+    lines.push(
+      "",
+      `## Regime ${run.regime}: ${run.description}`,
+      "",
+      headline(run.results),
+      "",
+      `${run.results.length} session runs; the whole report: ${run.dir}/report.md`,
+      "",
+    );
     lines.push(...markdownTable(table));
   }
   return `${lines.join("\n")}\n`;

@@ -22,7 +22,16 @@ export function describeRouting(options: Pick<ReportOptions, "confidenceThreshol
 
 /** `report.md`: resolution, gaps, cost, context fidelity and failures per mode and condition. */
 export function renderReport(results: readonly ResultLine[], options: ReportOptions): string {
-  const lines = [`# ${options.title}`, "", ...(options.setting ? [options.setting, ""] : []), headline(results), "", describeRouting(options), "", `${results.length} session runs.`];
+  const lines = [
+    `# ${options.title}`,
+    "",
+    ...(options.setting ? [options.setting, ""] : []),
+    headline(results),
+    "",
+    describeRouting(options),
+    "",
+    `${results.length} session runs.`,
+  ];
   for (const table of reportTables(results, { cacheReadPrice: options.cacheReadPrice ?? DEFAULT_CACHE_READ_PRICE })) {
     lines.push("", `## ${table.heading}`, "");
     if (table.note) lines.push(table.note, "");

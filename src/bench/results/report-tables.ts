@@ -1,7 +1,18 @@
 import { CHARS_PER_TOKEN } from "../../core/memory/estimate-tokens.js";
 import type { CacheTokens, ResultLine } from "../run-dir/result-line.js";
 import { CONDITIONS } from "../suite/schema.js";
-import { CONTEXT_FAILURE_NAMES, contextFailure, costSummary, fidelitySummary, gapPoints, linesOf, modesOf, percent, recoveredShare, resolvedRate } from "./summaries.js";
+import {
+  CONTEXT_FAILURE_NAMES,
+  contextFailure,
+  costSummary,
+  fidelitySummary,
+  gapPoints,
+  linesOf,
+  modesOf,
+  percent,
+  recoveredShare,
+  resolvedRate,
+} from "./summaries.js";
 
 /** A report table, rendered to Markdown for report.md and to HTML for report.html. */
 export interface ReportTable {
@@ -66,7 +77,16 @@ export function gapTable(results: readonly ResultLine[]): ReportTable {
   return {
     id: "gap",
     heading: "Resolution, the gap, and why switched sessions failed",
-    header: ["mode", "uninterrupted", "switched", "gap (pts)", "recovers native's gap", `switched: ${CONTEXT_FAILURE_NAMES.lost}`, `switched: ${CONTEXT_FAILURE_NAMES.leaked}`, "switched: other failure"],
+    header: [
+      "mode",
+      "uninterrupted",
+      "switched",
+      "gap (pts)",
+      "recovers native's gap",
+      `switched: ${CONTEXT_FAILURE_NAMES.lost}`,
+      `switched: ${CONTEXT_FAILURE_NAMES.leaked}`,
+      "switched: other failure",
+    ],
     rows,
   };
 }
@@ -79,15 +99,39 @@ function costTable(results: readonly ResultLine[]): ReportTable {
   const rows = groups(results).map(({ mode, condition, group }) => {
     const mean = (pick: (line: ResultLine) => number) => String(Math.round(group.reduce((sum, line) => sum + pick(line), 0) / group.length));
     return [
-      mode, condition, String(group.length), mean((l) => l.usage.inputTokens), mean((l) => l.usage.cachedInputTokens), mean((l) => l.usage.cacheWriteTokens),
-      mean((l) => l.usage.outputTokens), mean((l) => l.usage.modelCalls), mean((l) => l.usage.toolCalls),
-      mean((l) => l.resumed_focus.inputTokens), mean((l) => l.resumed_focus.outputTokens), mean((l) => l.resumed_focus.modelCalls),
-      mean((l) => l.aux.calls), mean((l) => l.aux.inputTokens), mean((l) => l.aux.outputTokens),
+      mode,
+      condition,
+      String(group.length),
+      mean((l) => l.usage.inputTokens),
+      mean((l) => l.usage.cachedInputTokens),
+      mean((l) => l.usage.cacheWriteTokens),
+      mean((l) => l.usage.outputTokens),
+      mean((l) => l.usage.modelCalls),
+      mean((l) => l.usage.toolCalls),
+      mean((l) => l.resumed_focus.inputTokens),
+      mean((l) => l.resumed_focus.outputTokens),
+      mean((l) => l.resumed_focus.modelCalls),
+      mean((l) => l.aux.calls),
+      mean((l) => l.aux.inputTokens),
+      mean((l) => l.aux.outputTokens),
     ];
   });
   const header = [
-    "mode", "condition", "n", "input (reported)", "cached (reported)", "cache write (reported)", "output (reported)", "model calls", "tool calls",
-    "resumed-focus input (reported)", "resumed-focus output (reported)", "resumed-focus calls", "aux calls", "aux input (reported)", "aux output (reported)",
+    "mode",
+    "condition",
+    "n",
+    "input (reported)",
+    "cached (reported)",
+    "cache write (reported)",
+    "output (reported)",
+    "model calls",
+    "tool calls",
+    "resumed-focus input (reported)",
+    "resumed-focus output (reported)",
+    "resumed-focus calls",
+    "aux calls",
+    "aux input (reported)",
+    "aux output (reported)",
   ];
   const note = `${REPORTED_NOTE} resumed-focus: the focus task's requests after its first stage. aux: the plug-in's own model (routing, memory updates), as its endpoint reported it.`;
   return { id: "cost", heading: "Cost per session (means, reported tokens)", note, header, rows };
@@ -107,8 +151,7 @@ function fidelityTable(results: readonly ResultLine[]): ReportTable | undefined 
   return {
     id: "fidelity",
     heading: "Context fidelity (what the model received)",
-    note:
-      "At the first model call of each request that resumes the focus task after another task's, and of the finalization request: the share of the focus's earlier requirements (its stage requests) present word for word or as a memory-record constraint citing them (cited only in brackets), and the share of the conversation's estimated tokens that belong to other tasks. Pooled over the points; the system prompt and tools are not counted.",
+    note: "At the first model call of each request that resumes the focus task after another task's, and of the finalization request: the share of the focus's earlier requirements (its stage requests) present word for word or as a memory-record constraint citing them (cited only in brackets), and the share of the conversation's estimated tokens that belong to other tasks. Pooled over the points; the system prompt and tools are not counted.",
     header: ["mode", "condition", "resumptions", "requirements present", "other tasks' share", "finalizations", "requirements present", "other tasks' share"],
     rows,
   };
@@ -127,7 +170,16 @@ function cacheCostTable(results: readonly ResultLine[], readPrice: number): Repo
       if (!summary) continue;
       const ratio = native ? `${(summary.cost / native.cost).toFixed(3)}x` : "-";
       const source = summary.sources.map((one) => CACHE_SOURCE_NAMES[one]).join("+");
-      rows.push([mode, condition, String(summary.sessions), source, String(Math.round(summary.inputTokens)), String(Math.round(summary.cachedTokens)), String(Math.round(summary.cost)), ratio]);
+      rows.push([
+        mode,
+        condition,
+        String(summary.sessions),
+        source,
+        String(Math.round(summary.inputTokens)),
+        String(Math.round(summary.cachedTokens)),
+        String(Math.round(summary.cost)),
+        ratio,
+      ]);
     }
   }
   const sources = [...new Set(results.flatMap((line) => (line.cache ? [line.cache.source] : [])))];
@@ -148,9 +200,25 @@ function failuresTable(results: readonly ResultLine[]): ReportTable {
   const rows = groups(results).map(({ mode, condition, group }) => {
     const count = (kind: ResultLine["failure_class"]) => String(group.filter((line) => line.failure_class === kind).length);
     const because = (why: "lost" | "leaked") => String(group.filter((line) => contextFailure(line) === why).length);
-    return [mode, condition, count("resolved"), count("implementation"), ...(traced ? [because("lost"), because("leaked")] : []), count("submission"), count("incomplete")];
+    return [
+      mode,
+      condition,
+      count("resolved"),
+      count("implementation"),
+      ...(traced ? [because("lost"), because("leaked")] : []),
+      count("submission"),
+      count("incomplete"),
+    ];
   });
-  const header = ["mode", "condition", "resolved", "implementation", ...(traced ? [`of which ${CONTEXT_FAILURE_NAMES.lost}`, `of which ${CONTEXT_FAILURE_NAMES.leaked}`] : []), "submission", "incomplete"];
+  const header = [
+    "mode",
+    "condition",
+    "resolved",
+    "implementation",
+    ...(traced ? [`of which ${CONTEXT_FAILURE_NAMES.lost}`, `of which ${CONTEXT_FAILURE_NAMES.leaked}`] : []),
+    "submission",
+    "incomplete",
+  ];
   const note = traced
     ? "Lost requirement: the faithful agent wrote the focus task's files without one of its earlier requirements, which the call did not show it. Leaked requirement: it applied another task's requirement that the call showed it, taken for the focus task's."
     : undefined;
@@ -160,7 +228,15 @@ function failuresTable(results: readonly ResultLine[]): ReportTable {
 function sessionsTable(results: readonly ResultLine[]): ReportTable {
   const rows = [...results]
     .sort((a, b) => a.session_id.localeCompare(b.session_id) || a.mode.localeCompare(b.mode))
-    .map((line) => [line.session_id, line.mode, line.resolved ? "yes" : "no", failureText(line), String(line.usage.modelCalls), String(line.usage.toolCalls), (line.wall_ms / 1000).toFixed(1)]);
+    .map((line) => [
+      line.session_id,
+      line.mode,
+      line.resolved ? "yes" : "no",
+      failureText(line),
+      String(line.usage.modelCalls),
+      String(line.usage.toolCalls),
+      (line.wall_ms / 1000).toFixed(1),
+    ]);
   return { id: "sessions", heading: "Sessions", header: ["session", "mode", "resolved", "class", "model calls", "tool calls", "wall s"], rows };
 }
 

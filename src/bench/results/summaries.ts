@@ -3,14 +3,15 @@ import { cacheAwareCost } from "../metrics/cache-cost.js";
 import type { CacheTokens, FidelityPoint, ResultLine } from "../run-dir/result-line.js";
 import type { Condition } from "../suite/schema.js";
 
-
 /** The modes present in a run, in the paper's order. */
 export function modesOf(results: readonly ResultLine[]): Mode[] {
   return MODES.filter((mode) => results.some((line) => line.mode === mode));
 }
 
 export function linesOf(results: readonly ResultLine[], mode: Mode, condition?: Condition, locality?: ResultLine["locality"]): ResultLine[] {
-  return results.filter((line) => line.mode === mode && (condition === undefined || line.condition === condition) && (locality === undefined || line.locality === locality));
+  return results.filter(
+    (line) => line.mode === mode && (condition === undefined || line.condition === condition) && (locality === undefined || line.locality === locality),
+  );
 }
 
 /** Share resolved, undefined for no lines. */
@@ -68,7 +69,9 @@ export function fidelitySummary(group: readonly ResultLine[], at: FidelityPoint[
   const context = sum((point) => point.context_tokens);
   return {
     points: points.length,
-    ...(requirements > 0 ? { present: (sum((point) => point.verbatim) + sum((point) => point.cited)) / requirements, cited: sum((point) => point.cited) / requirements } : {}),
+    ...(requirements > 0
+      ? { present: (sum((point) => point.verbatim) + sum((point) => point.cited)) / requirements, cited: sum((point) => point.cited) / requirements }
+      : {}),
     ...(context > 0 ? { otherShare: sum((point) => point.other_task_tokens) / context } : {}),
   };
 }

@@ -49,7 +49,9 @@ export async function openExperiment(outDir: string, asked: ExperimentRequest, o
   if (made !== undefined) {
     // A run.json from before the setting was kept is compared on what it kept.
     const kept = new Set(Object.keys(made.setting));
-    const differences = settingDifferences(made.setting, asked.setting).filter((difference) => made.legacy !== true || kept.has(difference.field) || difference.field === "regime" || difference.field === "model");
+    const differences = settingDifferences(made.setting, asked.setting).filter(
+      (difference) => made.legacy !== true || kept.has(difference.field) || difference.field === "regime" || difference.field === "model",
+    );
     if ((made.shard ?? "") !== (asked.shard ?? "")) differences.push({ field: "shard", made: made.shard ?? "(none)", asked: asked.shard ?? "(none)" });
     if (differences.length > 0) refuse("run.json", differences);
   }
@@ -62,7 +64,10 @@ export async function openExperiment(outDir: string, asked: ExperimentRequest, o
   const sessions = Math.max(made?.sessions ?? 0, asked.sessions);
   const added = made === undefined ? [] : additions(made, modes, sessions);
   if (added.length > 0 && asked.shard !== undefined) {
-    throw new RcmError("run", `${outDir} is shard ${asked.shard}: its modes and sessions decide its share of the session runs, so this run cannot add ${added.join(" and ")}. Run the addition as a new experiment (a new --out for every shard).`);
+    throw new RcmError(
+      "run",
+      `${outDir} is shard ${asked.shard}: its modes and sessions decide its share of the session runs, so this run cannot add ${added.join(" and ")}. Run the addition as a new experiment (a new --out for every shard).`,
+    );
   }
   const run: RunJson = {
     suite: made?.suite ?? asked.suiteDir,
@@ -72,7 +77,9 @@ export async function openExperiment(outDir: string, asked: ExperimentRequest, o
     sessions,
     ...(asked.shard === undefined ? {} : { shard: asked.shard }),
     runs_planned: asked.runsPlanned(modes, sessions),
-    ...(made?.extended || added.length > 0 ? { extended: [...(made?.extended ?? []), ...(added.length > 0 ? [{ modes: modes.filter((mode) => !made?.modes.includes(mode)), sessions }] : [])] } : {}),
+    ...(made?.extended || added.length > 0
+      ? { extended: [...(made?.extended ?? []), ...(added.length > 0 ? [{ modes: modes.filter((mode) => !made?.modes.includes(mode)), sessions }] : [])] }
+      : {}),
   };
   if (options.dryRun !== true) await writeFile(files.run, `${JSON.stringify(run, null, 2)}\n`);
   return { run, added, made: made !== undefined, done: lines.length };
@@ -122,5 +129,14 @@ function legacyRunJson(value: Record<string, unknown>): MadeRun {
   };
   const modes = Array.isArray(value["modes"]) ? (value["modes"] as Mode[]) : [];
   const sessions = typeof value["sessions"] === "number" ? value["sessions"] : 0;
-  return { suite: String(value["suite"] ?? ""), setting, agent: value["agent"], modes, sessions, ...(typeof value["shard"] === "string" ? { shard: value["shard"] } : {}), runs_planned: 0, legacy: true };
+  return {
+    suite: String(value["suite"] ?? ""),
+    setting,
+    agent: value["agent"],
+    modes,
+    sessions,
+    ...(typeof value["shard"] === "string" ? { shard: value["shard"] } : {}),
+    runs_planned: 0,
+    legacy: true,
+  };
 }

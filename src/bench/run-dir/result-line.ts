@@ -76,7 +76,7 @@ export type CacheTokens = z.infer<typeof CacheTokensSchema>;
 
 /** The faithful agent's last write of the focus task: which of its stages it lost, which other tasks' requirements leaked in. */
 const FocusWriteSchema = z.object({
-  wrote: z.string().describe("Which files it wrote: the stage id, \"<stage> without <stages>\" or \"<stage> with <task>/<stage>\"."),
+  wrote: z.string().describe('Which files it wrote: the stage id, "<stage> without <stages>" or "<stage> with <task>/<stage>".'),
   lost: z.array(z.string()).describe("The focus's earlier stages out of view at that write."),
   leaked: z.array(z.string()).describe("Other tasks' stages (<task>/<stage>) whose requirement it applied."),
 });
@@ -94,7 +94,9 @@ export const ResultLineSchema = z.object({
   resolved: z.boolean().describe("Every FAIL_TO_PASS and PASS_TO_PASS test of the focus passed with its final patch."),
   failure_class: z
     .enum(FAILURE_CLASSES)
-    .describe("implementation: the patch applied, a test fails; submission: no patch, or it did not apply; incomplete: the budget ran out, an error, or no finalization."),
+    .describe(
+      "implementation: the patch applied, a test fails; submission: no patch, or it did not apply; incomplete: the budget ran out, an error, or no finalization.",
+    ),
   finalized: z.boolean().describe("The finalization request was sent and answered."),
   budget_exhausted: z.boolean().describe("A request ran out of its budget after the last continuation allowed."),
   continuations: z.number().describe("Continuations sent after a request ran out of its budget."),
@@ -110,11 +112,17 @@ export const ResultLineSchema = z.object({
   /** What the session ran with (run.json's setting); lines from before it was kept lack it. */
   setting: RunSettingSchema.optional(),
   /** Who decided `resolved`: the driver's own scoring, or SWE-bench's harness (`bench import-reports`). */
-  scored_by: z.enum(["driver", "swebench"]).optional().describe("Who decided resolved: the driver's own scoring (when absent too), or SWE-bench's harness (bench import-reports)."),
+  scored_by: z
+    .enum(["driver", "swebench"])
+    .optional()
+    .describe("Who decided resolved: the driver's own scoring (when absent too), or SWE-bench's harness (bench import-reports)."),
   /** The session's requests with routing and per-call input tokens (runs before these fields lack them). */
   timeline: z.array(TimelineEntrySchema).optional().describe("The session's requests in order."),
   /** Context fidelity at each focus resumption and at finalization; only where the calls were recorded. */
-  fidelity: z.array(FidelityPointSchema).optional().describe("Context fidelity at each focus resumption and at finalization; only where the calls were recorded."),
+  fidelity: z
+    .array(FidelityPointSchema)
+    .optional()
+    .describe("Context fidelity at each focus resumption and at finalization; only where the calls were recorded."),
   cache: CacheTokensSchema.optional().describe("What a cache-aware price is computed from."),
   /** With the faithful agent: what its last write of the focus task was made from. */
   focus_write: FocusWriteSchema.optional().describe("With --agent faithful: what its last write of the focus task was made from."),

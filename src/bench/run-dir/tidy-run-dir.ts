@@ -26,7 +26,10 @@ export async function tidyRunDir(outDir: string, options: { keep: boolean }): Pr
 
 /** A model-request log as text, plain or gzipped (`tidyRunDir`): the plain part follows the gzipped one. */
 export async function readRequestLog(file: string): Promise<string> {
-  const packed = await readFile(`${file}.gz`).then((bytes) => gunzipSync(bytes).toString("utf8"), () => "");
+  const packed = await readFile(`${file}.gz`).then(
+    (bytes) => gunzipSync(bytes).toString("utf8"),
+    () => "",
+  );
   const plain = await readFile(file, "utf8").catch(() => "");
   return packed + plain;
 }

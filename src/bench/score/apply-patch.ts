@@ -38,7 +38,13 @@ export async function applyPatch(checkout: string, patch: string, tempDir?: stri
     ];
     let log = "";
     for (const attempt of attempts) {
-      const result = await runCommand({ command: attempt.command, args: attempt.args, cwd: checkout, env: { ...process.env, ...tmp }, timeoutMs: APPLY_TIMEOUT_MS });
+      const result = await runCommand({
+        command: attempt.command,
+        args: attempt.args,
+        cwd: checkout,
+        env: { ...process.env, ...tmp },
+        timeoutMs: APPLY_TIMEOUT_MS,
+      });
       log += `$ ${attempt.method}\n${result.stdout}${result.stderr}(exit ${result.code ?? "none"})\n`;
       if (result.code === 0) return { applied: true, method: attempt.method, log };
       await runGit({ cwd: checkout, args: ["reset", "--hard", "-q"], env: tmp });

@@ -17,12 +17,7 @@ const INHERITED_GIT_VARIABLES = [
  * Runs git in `cwd` with the caller's environment minus repository-selecting variables, plus
  * `env`. With `check` (the default) a non-zero exit throws a `ScoreHarnessError`.
  */
-export async function runGit(options: {
-  cwd: string;
-  args: readonly string[];
-  env?: Record<string, string>;
-  check?: boolean;
-}): Promise<CommandResult> {
+export async function runGit(options: { cwd: string; args: readonly string[]; env?: Record<string, string>; check?: boolean }): Promise<CommandResult> {
   const { cwd, args, env = {}, check = true } = options;
   const fullEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of INHERITED_GIT_VARIABLES) delete fullEnv[name];

@@ -1,4 +1,4 @@
-import { access, mkdir, rm, } from "node:fs/promises";
+import { access, mkdir, rm } from "node:fs/promises";
 import { delimiter, join, resolve } from "node:path";
 import type { Task } from "../suite/schema.js";
 import { type ApplyMethod, applyPatch } from "./apply-patch.js";

@@ -54,7 +54,10 @@ async function readTasks(dir: string): Promise<TaskEntry[]> {
   const folders = await taskFolderNames(dir);
   const tasks: TaskEntry[] =
     folders === undefined
-      ? parseJsonLines(join(dir, "tasks.jsonl"), await readSuiteText(join(dir, "tasks.jsonl")), TaskSchema).map((entry) => ({ ...entry, file: join(dir, "tasks.jsonl") }))
+      ? parseJsonLines(join(dir, "tasks.jsonl"), await readSuiteText(join(dir, "tasks.jsonl")), TaskSchema).map((entry) => ({
+          ...entry,
+          file: join(dir, "tasks.jsonl"),
+        }))
       : await Promise.all(folders.map(async (name) => ({ line: 0, value: await readTaskFolder(dir, name), file: join(dir, TASKS_DIR, name, TASK_FILE) })));
   const firstLine = new Map<string, number>();
   for (const { line, value: task, file } of tasks) {
@@ -87,7 +90,6 @@ async function bundleProblem(dir: string, bundle: string): Promise<string | unde
   if (!found.isFile()) return `"${bundle}" is not a file`;
   return undefined;
 }
-
 
 function parseJsonValue<T>(options: { file: string; line: number; text: string; schema: z.ZodType<T> }): T {
   const { file, line, text, schema } = options;
@@ -227,7 +229,8 @@ function checkDisjointPatches(options: { session: SessionSpec; tasks: Map<string
 function checkProjection(options: { session: SessionSpec; tasks: Map<string, Task>; twin?: SessionSpec | undefined; fail: Fail }): void {
   const { session, tasks, twin, fail } = options;
   const projection = focusProjection(session);
-  const expected = twin === undefined ? (tasks.get(session.focus)?.stages.map((stage) => stage.id) ?? []).concat(FINALIZE) : twin.schedule.map((entry) => entry.stage);
+  const expected =
+    twin === undefined ? (tasks.get(session.focus)?.stages.map((stage) => stage.id) ?? []).concat(FINALIZE) : twin.schedule.map((entry) => entry.stage);
   const against = twin === undefined ? "the focus's stages then finalize" : `its uninterrupted twin "${twin.session_id}"`;
   const shown = `[${projection.map(({ entry }) => entry.stage).join(", ")}] instead of [${expected.join(", ")}]`;
   const length = Math.max(projection.length, expected.length);

@@ -28,7 +28,10 @@ export const StageSchema = z
  */
 export const TaskSchema = z
   .object({
-    instance_id: z.string().min(1).describe("The task's id, unique in the suite (SWE-bench's instance id, e.g. owner__name-123); in a task folder, the folder's name."),
+    instance_id: z
+      .string()
+      .min(1)
+      .describe("The task's id, unique in the suite (SWE-bench's instance id, e.g. owner__name-123); in a task folder, the folder's name."),
     repo: z.string().min(1).describe("The repository as owner/name; make-sessions interrupts a task only with tasks of the same repo."),
     base_commit: z
       .string()
@@ -42,18 +45,31 @@ export const TaskSchema = z
       .describe("Test ids as pytest -rA prints them (path::name) that fail at base_commit and must pass for the task to be resolved; at least one."),
     PASS_TO_PASS: z.array(z.string().min(1)).describe("Test ids that pass at base_commit and must still pass for the task to be resolved."),
     version: z.string().optional().describe("SWE-bench's version of the instance; kept, not used by the driver."),
-    stages: z.array(StageSchema).min(1).describe("The requests in order: the issue, then review rounds that refine it (in a task folder: stage-1.md, stage-2.md...)."),
+    stages: z
+      .array(StageSchema)
+      .min(1)
+      .describe("The requests in order: the issue, then review rounds that refine it (in a task folder: stage-1.md, stage-2.md...)."),
     /** Runs the tests inside a checkout, e.g. `python -m pytest -rA tests/test_core.py`. */
     test_cmd: z
       .string()
       .min(1)
-      .describe("The shell command that runs the tests in a checkout, e.g. python -m pytest -rA tests/test_x.py; the driver's scoring parses pytest's -rA summary."),
+      .describe(
+        "The shell command that runs the tests in a checkout, e.g. python -m pytest -rA tests/test_x.py; the driver's scoring parses pytest's -rA summary.",
+      ),
     /** A URL git can clone... */
     repo_url: z.string().min(1).optional().describe("Where the repository is cloned from (anything git clone takes); exactly one of repo_url and repo_bundle."),
     /** ...or a git bundle, as a path inside the suite directory. */
-    repo_bundle: z.string().min(1).optional().describe("A git bundle of the repository, as a path relative to the suite directory (e.g. repos/name.bundle); exactly one of repo_url and repo_bundle."),
+    repo_bundle: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A git bundle of the repository, as a path relative to the suite directory (e.g. repos/name.bundle); exactly one of repo_url and repo_bundle."),
     /** The container image the task's sessions and scoring run in (`bench run --env docker`). */
-    image: z.string().min(1).optional().describe("The container image the task's sessions and scoring run in with bench run --env docker (default: SWE-bench's image for the instance)."),
+    image: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The container image the task's sessions and scoring run in with bench run --env docker (default: SWE-bench's image for the instance)."),
   })
   .strict()
   .refine((task) => (task.repo_url === undefined) !== (task.repo_bundle === undefined), {
@@ -84,15 +100,23 @@ export const SessionSpecSchema = z
   .object({
     session_id: z.string().min(1).describe("The session's id, unique in the suite (make-sessions: <focus>__uninterrupted, <focus>__switched)."),
     focus: z.string().min(1).describe("The task whose final patch is scored."),
-    condition: z.enum(CONDITIONS).describe("uninterrupted: the focus's stages alone; switched: other tasks' requests between them. A focus has at most one session of each."),
+    condition: z
+      .enum(CONDITIONS)
+      .describe("uninterrupted: the focus's stages alone; switched: other tasks' requests between them. A focus has at most one session of each."),
     locality: z
       .enum(LOCALITIES)
-      .describe("near when an interruption's reference patch changes a source file in a directory where the focus's does, far otherwise; an uninterrupted session carries its switched twin's."),
-    interruptions: z.array(z.string().min(1)).describe("The other tasks scheduled in a switched session (none in an uninterrupted one); none may change a source file the focus changes."),
+      .describe(
+        "near when an interruption's reference patch changes a source file in a directory where the focus's does, far otherwise; an uninterrupted session carries its switched twin's.",
+      ),
+    interruptions: z
+      .array(z.string().min(1))
+      .describe("The other tasks scheduled in a switched session (none in an uninterrupted one); none may change a source file the focus changes."),
     schedule: z
       .array(ScheduleEntrySchema)
       .min(1)
-      .describe(`The requests in order. The focus's entries are its stages in order, then {task: focus, stage: "${FINALIZE}"} last; a switched session's projection onto the focus equals its uninterrupted twin's schedule.`),
+      .describe(
+        `The requests in order. The focus's entries are its stages in order, then {task: focus, stage: "${FINALIZE}"} last; a switched session's projection onto the focus equals its uninterrupted twin's schedule.`,
+      ),
   })
   .strict();
 

@@ -35,7 +35,7 @@ export const TaskFileSchema = z
     stage_ids: z
       .array(z.string().min(1))
       .optional()
-      .describe("The stages' ids when they are not stage-1, stage-2...: one per stage-N.md file, in order; unique, and not \"finalize\"."),
+      .describe('The stages\' ids when they are not stage-1, stage-2...: one per stage-N.md file, in order; unique, and not "finalize".'),
   })
   .strict();
 
@@ -69,14 +69,24 @@ export async function readTaskFolder(suiteDir: string, name: string): Promise<Ta
   });
   if (stageIDs !== undefined && stageIDs.length !== numbers.length) fail(taskFile, "stage_ids", `has ${stageIDs.length} ids for ${numbers.length} stage files`);
   const stages = await Promise.all(
-    numbers.map(async (number, index) => ({ id: stageIDs?.[index] ?? `stage-${number}`, request: fromFile(await readSuiteText(join(dir, `stage-${number}.md`))) })),
+    numbers.map(async (number, index) => ({
+      id: stageIDs?.[index] ?? `stage-${number}`,
+      request: fromFile(await readSuiteText(join(dir, `stage-${number}.md`))),
+    })),
   );
   const task = { ...rest, patch: await readSuiteText(join(dir, PATCH_FILE)), test_patch: await readSuiteText(join(dir, TEST_PATCH_FILE)), stages };
   const parsed = TaskSchema.safeParse(task);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.map(String).join(".") ?? "";
-    const file = field === "patch" ? join(dir, PATCH_FILE) : field === "test_patch" ? join(dir, TEST_PATCH_FILE) : field.startsWith("stages.") ? join(dir, `stage-${Number(field.split(".")[1]) + 1}.md`) : taskFile;
+    const file =
+      field === "patch"
+        ? join(dir, PATCH_FILE)
+        : field === "test_patch"
+          ? join(dir, TEST_PATCH_FILE)
+          : field.startsWith("stages.")
+            ? join(dir, `stage-${Number(field.split(".")[1]) + 1}.md`)
+            : taskFile;
     fail(file, file === taskFile ? field || "(file)" : "(file)", issue?.message ?? "invalid");
   }
   return parsed.data as Task;
@@ -98,13 +108,15 @@ export async function writeTaskFolder(suiteDir: string, task: Task): Promise<voi
 /** The task folders of a suite, by name; undefined when the suite keeps its tasks in `tasks.jsonl`. */
 export async function taskFolderNames(suiteDir: string): Promise<string[] | undefined> {
   const entries = await readdir(join(suiteDir, TASKS_DIR), { withFileTypes: true }).catch(() => undefined);
-  return entries?.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return entries
+    ?.filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 // A request file ends with one newline, as text files do; the request itself is the rest.
 const toFile = (request: string) => `${request}\n`;
 const fromFile = (text: string) => (text.endsWith("\n") ? text.slice(0, -1) : text);
-
 
 function parseJson(file: string, text: string): unknown {
   try {

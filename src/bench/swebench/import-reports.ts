@@ -51,7 +51,10 @@ export async function importReports(options: { run: string; reports: string }): 
     try {
       parsed = HarnessReportSchema.parse(JSON.parse(await readFile(file, "utf8")));
     } catch (error) {
-      throw new RcmError("swebench-reports", `${file}: not a SWE-bench report.json: ${error instanceof z.ZodError ? error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ") : String(error)}`);
+      throw new RcmError(
+        "swebench-reports",
+        `${file}: not a SWE-bench report.json: ${error instanceof z.ZodError ? error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ") : String(error)}`,
+      );
     }
     for (const [instance, report] of Object.entries(parsed)) {
       const index = name === undefined ? undefined : byKey.get(`${name.mode}\u0000${name.condition}\u0000${instance}`);

@@ -38,8 +38,12 @@ export async function importSwebench(options: ImportOptions): Promise<{ suite: s
   const out = resolve(options.out);
   const instancesFile = resolve(options.instances);
   const instances = await readInstances(instancesFile);
-  const stages = options.stages === undefined ? new Map<string, StagesLine>() : await readStages(resolve(options.stages), new Set(instances.map((entry) => entry.value.instance_id)));
-  if (await stat(join(out, "tasks")).catch(() => undefined)) throw suiteError({ file: join(out, "tasks"), line: 0, field: "(file)", problem: "already exists: import into a new folder" });
+  const stages =
+    options.stages === undefined
+      ? new Map<string, StagesLine>()
+      : await readStages(resolve(options.stages), new Set(instances.map((entry) => entry.value.instance_id)));
+  if (await stat(join(out, "tasks")).catch(() => undefined))
+    throw suiteError({ file: join(out, "tasks"), line: 0, field: "(file)", problem: "already exists: import into a new folder" });
   const bundleFor = async (repo: string): Promise<string | undefined> => {
     const bundle = options.bundles === undefined ? undefined : join(resolve(options.bundles), `${repo.replace("/", "__")}.bundle`);
     return bundle !== undefined && (await stat(bundle).catch(() => undefined))?.isFile() === true ? bundle : undefined;
@@ -104,7 +108,8 @@ async function readInstances(file: string) {
   const seen = new Map<string, number>();
   for (const { line, value } of entries) {
     const first = seen.get(value.instance_id);
-    if (first !== undefined) throw suiteError({ file, line, field: "instance_id", problem: `duplicate instance_id "${value.instance_id}" (first on line ${first})` });
+    if (first !== undefined)
+      throw suiteError({ file, line, field: "instance_id", problem: `duplicate instance_id "${value.instance_id}" (first on line ${first})` });
     seen.set(value.instance_id, line);
   }
   if (entries.length === 0) throw suiteError({ file, line: 0, field: "(file)", problem: "no instances" });

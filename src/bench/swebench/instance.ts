@@ -6,14 +6,17 @@ import { z } from "zod";
  * PASS_TO_PASS are JSON-encoded strings on Hugging Face and lists in many local dumps: both
  * are read.
  */
-const TestList = z.preprocess((value) => {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-}, z.array(z.string().min(1), { message: "must be a list of test ids (or a JSON string of one)" }));
+const TestList = z.preprocess(
+  (value) => {
+    if (typeof value !== "string") return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+  z.array(z.string().min(1), { message: "must be a list of test ids (or a JSON string of one)" }),
+);
 
 export const SwebenchInstanceSchema = z
   .object({

@@ -46,7 +46,11 @@ export async function exportPredictions(options: { run: string; mode?: string | 
     const key = `${line.mode}.${line.condition}`;
     groups.set(key, [...(groups.get(key) ?? []), line]);
   }
-  if (groups.size === 0) throw new RcmError("run", `${runFiles(run).results}: no results${options.mode || options.condition ? ` for ${[options.mode, options.condition].filter(Boolean).join(" ")}` : ""}`);
+  if (groups.size === 0)
+    throw new RcmError(
+      "run",
+      `${runFiles(run).results}: no results${options.mode || options.condition ? ` for ${[options.mode, options.condition].filter(Boolean).join(" ")}` : ""}`,
+    );
   await mkdir(join(run, "predictions"), { recursive: true });
   const written: string[] = [];
   for (const [key, lines] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
@@ -54,7 +58,9 @@ export async function exportPredictions(options: { run: string; mode?: string | 
     for (const line of [...lines].sort((a, b) => a.focus.localeCompare(b.focus))) {
       const patch = await readFile(join(runFiles(run).session(line.session_id, line.mode), "focus.patch"), "utf8").catch(() => "");
       const agent = (line.setting ? agentLabel(line.setting) : undefined) ?? runAgent;
-      predictions.push(PredictionSchema.parse({ instance_id: line.focus, model_name_or_path: predictionName(agent, line.mode, line.condition), model_patch: patch }));
+      predictions.push(
+        PredictionSchema.parse({ instance_id: line.focus, model_name_or_path: predictionName(agent, line.mode, line.condition), model_patch: patch }),
+      );
     }
     const file = join(run, "predictions", `${key}.jsonl`);
     await writeFile(file, predictions.map((prediction) => `${JSON.stringify(prediction)}\n`).join(""));

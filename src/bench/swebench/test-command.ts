@@ -11,7 +11,12 @@ export function swebenchTestCommand(options: { repo: string; testPatch: string; 
   const { repo, testPatch, template } = options;
   const files = patchFiles(testPatch).filter((path) => isTestPath(path) && /\.(?:py|pyx)$/.test(path));
   if (repo === "django/django") {
-    const modules = files.map((path) => path.replace(/^tests\//, "").replace(/\.py$/, "").replaceAll("/", "."));
+    const modules = files.map((path) =>
+      path
+        .replace(/^tests\//, "")
+        .replace(/\.py$/, "")
+        .replaceAll("/", "."),
+    );
     return fill(template ?? "./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 {tests}", modules);
   }
   if (repo === "sympy/sympy") return fill(template ?? "PYTHONWARNINGS='ignore::UserWarning,ignore::SyntaxWarning' bin/test -C --verbose {tests}", files);

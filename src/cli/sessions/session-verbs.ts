@@ -44,7 +44,9 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
     const requests = ledger.order.length;
     const shownIn = markers.find((marker) => marker.sessionID === session.sessionID);
     const title = quoted(shownIn?.title ?? titles[session.sessionID]?.title);
-    lines.push(`${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${ledger.tasks.length} task${ledger.tasks.length === 1 ? "" : "s"}${off ? "  (off)" : ""}  ${title}${shownIn ? "  (on screen in a TUI)" : ""}`);
+    lines.push(
+      `${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${ledger.tasks.length} task${ledger.tasks.length === 1 ? "" : "s"}${off ? "  (off)" : ""}  ${title}${shownIn ? "  (on screen in a TUI)" : ""}`,
+    );
     for (const task of ledger.tasks) lines.push(`  ${task.id === current ? "*" : " "} ${task.id.padEnd(4)} ${task.title}`);
   }
   for (const problem of problems) lines.push(`unreadable (left as it is): ${problem}`);
@@ -55,7 +57,13 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
  * `opencode-rcm <verb> [session] [task]` for a reading /rcm verb (status, why, tasks, show...):
  * its answer, plus what waits for OpenCode. `as: "model"`: `show --as-model`, the text the model gets.
  */
-export async function readVerbCommand(scope: SessionScope, wanted: string | undefined, verb: ReadVerb, task?: string, as: "person" | "model" = "person"): Promise<string> {
+export async function readVerbCommand(
+  scope: SessionScope,
+  wanted: string | undefined,
+  verb: ReadVerb,
+  task?: string,
+  as: "person" | "model" = "person",
+): Promise<string> {
   const { stateDir, options } = await open(scope);
   const session = await findSession({ stateDir, wanted, choose: scope.choose });
   let answer: string;
@@ -138,7 +146,11 @@ async function waiting(stateDir: string, session: StoredSession): Promise<string
 }
 
 function describeIntent(intent: SessionIntent, ledger: Ledger): string {
-  if (intent.kind === "move") return `move ${requestNumbersText(ledger, intent.requests.map((request) => request.messageID))} to ${intent.target.kind === "new" ? "a new task" : intent.target.task}`;
+  if (intent.kind === "move")
+    return `move ${requestNumbersText(
+      ledger,
+      intent.requests.map((request) => request.messageID),
+    )} to ${intent.target.kind === "new" ? "a new task" : intent.target.task}`;
   if (intent.kind === "split") return `split ${intent.task} into a new session`;
   return `switch ${intent.kind}`;
 }

@@ -132,7 +132,10 @@ export function reportCall(options: {
  * `groupTokens` (the plug-in passes a cached one; groups go whole, so per group), the latest
  * group's counted anew, since it may still grow during the turn.
  */
-export function groupSizes(options: { view: Pick<CallView, "groups" | "messages">; groupTokens?: ((group: InteractionGroup, messages: readonly MessageWithParts[]) => number) | undefined }): number[] {
+export function groupSizes(options: {
+  view: Pick<CallView, "groups" | "messages">;
+  groupTokens?: ((group: InteractionGroup, messages: readonly MessageWithParts[]) => number) | undefined;
+}): number[] {
   const { groups, messages } = options.view;
   const { groupTokens = sumOfMessages } = options;
   return groups.map((group, position) => (position === groups.length - 1 ? sumOfMessages(group, messages) : groupTokens(group, messages)));

@@ -22,9 +22,7 @@ export interface CallView {
  * `inView` is false after a compaction that left no request in view: OpenCode's synthetic
  * "Continue" goes on with the session's last routed request, which the ledger still knows.
  */
-export type CurrentRequest =
-  | { kind: "routed"; requestID: string; position: number; entry: LedgerEntry; inView: boolean }
-  | { kind: "none"; reason: string };
+export type CurrentRequest = { kind: "routed"; requestID: string; position: number; entry: LedgerEntry; inView: boolean } | { kind: "none"; reason: string };
 
 /** The current request's task, when the call may be narrowed to it: routed confidently, not shared. */
 export type ActiveTask =
@@ -35,7 +33,12 @@ export type ActiveTask =
  * `groups` and `tasks`, when the caller has them already: the messages' groups, and where each
  * belongs under this `ledger` (routing resolves them as it learns from the call).
  */
-export function buildCallView(options: { messages: readonly MessageWithParts[]; ledger: Ledger; groups?: readonly InteractionGroup[]; tasks?: readonly GroupTask[] | undefined }): CallView {
+export function buildCallView(options: {
+  messages: readonly MessageWithParts[];
+  ledger: Ledger;
+  groups?: readonly InteractionGroup[];
+  tasks?: readonly GroupTask[] | undefined;
+}): CallView {
   const { messages, ledger } = options;
   const groups = options.groups ?? toInteractionGroups(messages);
   const tasks = options.tasks ?? groupTasks(groups, ledger);

@@ -33,7 +33,13 @@ export type HiddenExchanges =
  * some of them, and then only those after the newest compaction; otherwise routing left all of
  * them out. Pure.
  */
-export function hiddenExchanges(options: { messages: readonly MessageWithParts[]; ledger: Ledger; messageID: string; task: string; lastCall?: CallReport | undefined }): HiddenExchanges {
+export function hiddenExchanges(options: {
+  messages: readonly MessageWithParts[];
+  ledger: Ledger;
+  messageID: string;
+  task: string;
+  lastCall?: CallReport | undefined;
+}): HiddenExchanges {
   const { messages, ledger, messageID, lastCall } = options;
   const task = ledger.tasks.find((known) => known.id === options.task);
   if (!task) return { kind: "unknown", tasks: ledger.tasks };
@@ -49,7 +55,10 @@ export function hiddenExchanges(options: { messages: readonly MessageWithParts[]
   const compactedBefore = groups.findLastIndex((group) => group.kind === "compaction");
   const tally = lastCall?.requestID === requestID ? lastCall?.groups.find((entry) => entry.label === task.id) : undefined;
   const shown = tally !== undefined && tally.kept + tally.replaced > 0;
-  const digests = digestGroups(messages, own.map(({ group }) => group));
+  const digests = digestGroups(
+    messages,
+    own.map(({ group }) => group),
+  );
   const hidden = own.flatMap(({ position }, index) => {
     const digest = digests[index];
     return digest && (!shown || position < compactedBefore) ? [{ number: index + 1, digest }] : [];

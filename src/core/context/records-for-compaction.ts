@@ -46,7 +46,8 @@ export function recordsForCompaction(options: {
     plan = withDropped(plan, exchanges);
     const at = first.indices.find((index) => messages[index]?.info.role === "user");
     const anchor = at === undefined ? undefined : messages[at];
-    if (at !== undefined && anchor) plan = withInsertedBefore(plan, at, recordMessage(anchor, task.id, render(task.id), `${anchor.info.id}-rcm-compaction-${task.id}`));
+    if (at !== undefined && anchor)
+      plan = withInsertedBefore(plan, at, recordMessage(anchor, task.id, render(task.id), `${anchor.info.id}-rcm-compaction-${task.id}`));
     placed.push(task.id);
   }
   const appended: string[] = [];
@@ -65,4 +66,3 @@ export function recordsForCompaction(options: {
   }
   return { plan, placed, appended };
 }
-

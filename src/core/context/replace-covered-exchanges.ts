@@ -8,7 +8,6 @@ import type { ActiveTask, CallView } from "./call-view.js";
 import { type ContextPlan, withDropped, withInsertedBefore } from "./context-plan.js";
 import { reusableCut, type ShownRecord } from "./shown-record.js";
 
-
 /** What the memory step did, for the debug line and `/rcm why`. */
 export interface MemoryNote {
   task: string;
@@ -131,7 +130,14 @@ export function replaceCoveredExchanges(options: {
     return position;
   };
   const replaceable = candidates.map((candidate) => candidate.id);
-  const reused = reusableCut({ shown, task: active.task, compaction: compaction?.id, replaceable, ledger: options.ledger, inView: (id) => kept(positionOf(id)) });
+  const reused = reusableCut({
+    shown,
+    task: active.task,
+    compaction: compaction?.id,
+    replaceable,
+    ledger: options.ledger,
+    inView: (id) => kept(positionOf(id)),
+  });
   const summaryLacks = compaction !== undefined && !summaryCarries(view, record);
   const lacking = (replaced: number) => replaced > 0 || !active.inView || summaryLacks;
   // The text for a cut of `count`: the one shown before when it stands for that cut, else the record now.
@@ -140,7 +146,13 @@ export function replaceCoveredExchanges(options: {
     shown !== undefined && reused === count ? { text: shown.text, kept: true } : { text: (now ??= options.render()), kept: false };
   // The cut: whole batches, never back from the one shown; a move forward only when it pays for the cache it costs.
   const inForce = reused ?? 0;
-  let cut = Math.max(batchCut(candidates.map((candidate) => candidate.tokens), batchTokens), inForce);
+  let cut = Math.max(
+    batchCut(
+      candidates.map((candidate) => candidate.tokens),
+      batchTokens,
+    ),
+    inForce,
+  );
   const payback = options.payback ?? PAYBACK;
   if (cut > inForce && batchTokens > 0 && payback > 0) {
     const moved = candidates.slice(inForce, cut);
@@ -148,21 +160,26 @@ export function replaceCoveredExchanges(options: {
     const from = Math.min(...moved.flatMap((candidate) => candidate.exchange));
     const dropped = new Set(moved.flatMap((candidate) => candidate.exchange));
     let readAgain = estimateTokens(textFor(cut).text);
-    for (let index = from; index < messages.length; index += 1) if (!dropped.has(index) && !options.plan.dropped.has(index)) readAgain += messageTokens(messages[index]);
+    for (let index = from; index < messages.length; index += 1)
+      if (!dropped.has(index) && !options.plan.dropped.has(index)) readAgain += messageTokens(messages[index]);
     if (goes < payback * readAgain) cut = inForce;
   }
   const batched = candidates.slice(0, cut);
   // Where a text rendered now goes: before the request, or the latest user message when it is out of view.
   const current = active.inView ? positionOf(active.requestID) : messages.findLastIndex((message, index) => message.info.role === "user" && kept(index));
   const withRecord = (replaced: readonly Candidate[], chosen: { text: string; kept: boolean } | undefined): { plan: ContextPlan; at?: number } => {
-    const plan = withDropped(options.plan, replaced.flatMap((candidate) => candidate.exchange));
+    const plan = withDropped(
+      options.plan,
+      replaced.flatMap((candidate) => candidate.exchange),
+    );
     if (chosen === undefined || !lacking(replaced.length)) return { plan };
     const at = chosen.kept && shown ? positionOf(shown.before) : current;
     const anchor = messages[at];
     if (anchor === undefined || anchor.info.role !== "user") return { plan };
     return { plan: withInsertedBefore(plan, at, recordMessage(anchor, active.task, chosen.text)), at };
   };
-  const tokensWith = (replaced: readonly Candidate[], chosen: { text: string; kept: boolean } | undefined) => planTokens(messages, withRecord(replaced, chosen).plan);
+  const tokensWith = (replaced: readonly Candidate[], chosen: { text: string; kept: boolean } | undefined) =>
+    planTokens(messages, withRecord(replaced, chosen).plan);
   const finish = (replaced: readonly Candidate[], chosen: { text: string; kept: boolean } | undefined, window?: MemoryNote["window"]) => {
     const { plan, at } = withRecord(replaced, chosen);
     const before = at === undefined ? undefined : messages[at]?.info.id;

@@ -136,7 +136,15 @@ function sameBatchOverride(options: {
 }): Partial<Constraint> {
   const { proposed, sources, order, batch, taskID, notes } = options;
   if (proposed.supersededBy === undefined) return {};
-  const mark = overrideMark({ by: proposed.supersededBy, because: proposed.supersededWith, sources, order, batch, what: JSON.stringify(clipFlat(proposed.text)), taskID });
+  const mark = overrideMark({
+    by: proposed.supersededBy,
+    because: proposed.supersededWith,
+    sources,
+    order,
+    batch,
+    what: JSON.stringify(clipFlat(proposed.text)),
+    taskID,
+  });
   if (!mark.ok) notes.push(mark.note);
   return mark.ok ? { supersededBy: mark.supersededBy, ...(mark.supersededWith ? { supersededWith: mark.supersededWith } : {}) } : {};
 }

@@ -47,7 +47,13 @@ export function askedSentences(text: string): AskedSentence[] {
  * after the ask ("Minimum TypeScript stays 4.9. Don't use X."); so does a list item once the
  * request asks anything.
  */
-function pass(typed: MaskedRequest, read: readonly RequestBlock[], hasContext: boolean, gherkin: boolean, asked: ReadonlySet<number>): Array<AskedSentence & { block: number }> {
+function pass(
+  typed: MaskedRequest,
+  read: readonly RequestBlock[],
+  hasContext: boolean,
+  gherkin: boolean,
+  asked: ReadonlySet<number>,
+): Array<AskedSentence & { block: number }> {
   const out: Array<AskedSentence & { block: number }> = [];
   let specifying = false;
   typed.blocks.forEach((block, blockIndex) => {
@@ -62,7 +68,9 @@ function pass(typed: MaskedRequest, read: readonly RequestBlock[], hasContext: b
     // A sentence is kept whole: its pieces split at ";" ask together when one of them asks.
     for (const whole of new Set(pieces.map((piece) => piece.whole))) {
       const verdictOf = (piece: Sentence, index: number) =>
-        SIGNATURE.test(typed.unmask(piece.text)) && !piece.question ? "asks" : asks(readPieces[index] ?? piece, { hasContext, specifying, askedHere, list, gherkin });
+        SIGNATURE.test(typed.unmask(piece.text)) && !piece.question
+          ? "asks"
+          : asks(readPieces[index] ?? piece, { hasContext, specifying, askedHere, list, gherkin });
       const parts = pieces.flatMap((piece, index) => (piece.whole === whole ? [{ piece, verdict: verdictOf(piece, index) }] : []));
       if (!parts.some((part) => part.verdict === "asks")) continue;
       // A question after ";" is asked of the agent, not of the code: it stays out.
@@ -110,7 +118,8 @@ function adoptedQuotes(text: string): string {
 
 /** The spelled-out blocks when they split as the typed ones do (shorthand changes words only); else the typed ones. */
 function alignedReading(typed: readonly RequestBlock[], spelled: readonly RequestBlock[]): readonly RequestBlock[] {
-  const same = typed.length === spelled.length && typed.every((block, index) => sentencesOf(block.text).length === sentencesOf(spelled[index]?.text ?? "").length);
+  const same =
+    typed.length === spelled.length && typed.every((block, index) => sentencesOf(block.text).length === sentencesOf(spelled[index]?.text ?? "").length);
   return same ? spelled : typed;
 }
 
@@ -135,7 +144,8 @@ function listKind(block: RequestBlock, hasContext: boolean): ListKind {
 /** Sentences that open a standing instruction anywhere near their start: "For this repo from now on: ...". */
 const STANDING_ANYWHERE = /^.{0,40}\b(?:from now on|going forward|from here on|for (?:all|each|every) (?:of )?(?:these|the remaining|remaining|future|new)\b)/i;
 /** "run the e2e job only on PRs": how a job runs is configuration, not a one-off run. */
-const RUN_POLICY = /^(?:also |and )?run\b.*\b(?:only|on every|on each|on (?:prs?|pull requests?|push(?:es)?|merges?|tags?|main|release)|nightly|daily|weekly|hourly|on a schedule|in ci|as part of|before every|after every|in parallel|serially)\b/i;
+const RUN_POLICY =
+  /^(?:also |and )?run\b.*\b(?:only|on every|on each|on (?:prs?|pull requests?|push(?:es)?|merges?|tags?|main|release)|nightly|daily|weekly|hourly|on a schedule|in ci|as part of|before every|after every|in parallel|serially)\b/i;
 /** Gherkin: "Then"/"And"/"But" lines state the outcome; "Given"/"When" set it up. */
 const GHERKIN_OUTCOME = /^(?:then|and|but)\s/i;
 const GHERKIN_SETUP = /^(?:given|when|scenario(?: outline)?|feature|background|examples)\b/i;
@@ -210,7 +220,8 @@ function wordCount(text: string): number {
 /** "add a test for that", "do the same for it": an object pronoun with nothing it could point at in the sentence. */
 function pointsBack(text: string): boolean {
   return (
-    /\b(?:for|of|to|with|on|about|cover|covers|test|tests|document|handle|fix|do|does)\s+(?:that|this|it|them|those|these|the same)\s*(?:too|as well|also|case|one|bit|part|behaviou?r|change|fix)?\s*[.!]?$/i.test(text) ||
-    /^(?:same|ditto)\b/i.test(text)
+    /\b(?:for|of|to|with|on|about|cover|covers|test|tests|document|handle|fix|do|does)\s+(?:that|this|it|them|those|these|the same)\s*(?:too|as well|also|case|one|bit|part|behaviou?r|change|fix)?\s*[.!]?$/i.test(
+      text,
+    ) || /^(?:same|ditto)\b/i.test(text)
   );
 }

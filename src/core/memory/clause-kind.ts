@@ -85,22 +85,27 @@ function pointsBack(bare: string): boolean {
 }
 
 /** Reproduction steps, examples and observed output, under their usual headings. */
-export const REPRO_LEAD = /^(?:repro|reproduction|to reproduce|steps(?: to reproduce)?|how to reproduce|minimal(?: repro| example| case)?|example|e\.g\.|for example|output|actual|actual behaviou?r|got|traceback|log|stack ?trace|environment|versions?)\s*:/i;
+export const REPRO_LEAD =
+  /^(?:repro|reproduction|to reproduce|steps(?: to reproduce)?|how to reproduce|minimal(?: repro| example| case)?|example|e\.g\.|for example|output|actual|actual behaviou?r|got|traceback|log|stack ?trace|environment|versions?)\s*:/i;
 
 function isOneOff(text: string): boolean {
   if (CHECK_THAT.test(text)) return false;
-  return ONE_OFF.test(text) || (DEBUG_AID.test(text) && /^(?:log|print|put|add|emit|dump|write)\b/i.test(text)) || SESSION_ARTIFACT.test(text) || TRIAL.test(text);
+  return (
+    ONE_OFF.test(text) || (DEBUG_AID.test(text) && /^(?:log|print|put|add|emit|dump|write)\b/i.test(text)) || SESSION_ARTIFACT.test(text) || TRIAL.test(text)
+  );
 }
 
 /** Words for the issue tracker, not the repository: "include the snippet in the reply", "leave a review comment". */
-const SESSION_ARTIFACT = /\b(?:in (?:the|your|my) (?:reply|answer|pr description)|in your response|review comment|comment on the (?:issue|pr|ticket|thread)|as a (?:draft )?(?:pr|pull request))\b/i;
+const SESSION_ARTIFACT =
+  /\b(?:in (?:the|your|my) (?:reply|answer|pr description)|in your response|review comment|comment on the (?:issue|pr|ticket|thread)|as a (?:draft )?(?:pr|pull request))\b/i;
 /** "Drop default= and it works": a condition of an observation, not an instruction. */
 const TRIAL = /(?:,\s*|\s)and (?:it|everything|the \w+) (?:works|passes|is fine|goes away|disappears|succeeds)\b/i;
 
 /** "implement it", "ok fix it there": a go-ahead whose content is elsewhere. */
 function isBareGoAhead(main: string): boolean {
   // Only verbs that say nothing of their own: "wrap it" or "normalise them" still say what to do.
-  const verb = /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make|write|patch|add)(?:\s+(?:it|that|this|them|those|these|both|all(?: of them)?))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
+  const verb =
+    /^(?:do|redo|implement|start|go|change|fix|handle|address|tackle|finish|continue|proceed|rework|apply|make|write|patch|add)(?:\s+(?:it|that|this|them|those|these|both|all(?: of them)?))?(?:\s+(?:there|now|then|too|as well|please|here|up|first|properly|like that|like this|that way|this way|again))*$/i;
   return verb.test(main);
 }
 
@@ -116,7 +121,11 @@ function statesWant(clause: string): boolean {
   const modal = MODAL.exec(text);
   if (!modal || WANT_IN_COMPLAINT.test(text)) return false;
   // "ffmpeg wants the terminal's stdin", "eject wants the number": only people want things.
-  if (/^(?:wants?|suggests|proposes|recommends|prefers?|insists?|asks?|asked|requests?|requested)\b/i.test(modal[0]) && !PERSON.test(text.slice(0, modal.index))) return false;
+  if (
+    /^(?:wants?|suggests|proposes|recommends|prefers?|insists?|asks?|asked|requests?|requested)\b/i.test(modal[0]) &&
+    !PERSON.test(text.slice(0, modal.index))
+  )
+    return false;
   if (REPORTED.test(text.slice(0, modal.index))) return false;
   if (HEDGE.test(text) && !/\b(?:should|must|needs? to|has to|have to|want|would like|'d like)\b/i.test(text)) return false;
   // Descriptions that mention a tool's demand: "Postgres complains that a column has to appear ...".
@@ -126,7 +135,13 @@ function statesWant(clause: string): boolean {
   // "any class should do", "that would be enough": sufficiency, not a target.
   if (/\b(?:should|would|will) (?:do|suffice|be enough|be plenty)\s*[.!]?$/i.test(text)) return false;
   // "That needs a maintainer decision": a need of the discussion, not of the code.
-  if (/^needs?\b/i.test(modal[0]) && /^\s*(?:a|an|the|some|more)?\s*(?:\w+\s+)?(?:decision|discussion|review|input|thought|answer|investigation|look|confirmation|consensus|info|information)\b/i.test(text.slice(modal.index + modal[0].length))) return false;
+  if (
+    /^needs?\b/i.test(modal[0]) &&
+    /^\s*(?:a|an|the|some|more)?\s*(?:\w+\s+)?(?:decision|discussion|review|input|thought|answer|investigation|look|confirmation|consensus|info|information)\b/i.test(
+      text.slice(modal.index + modal[0].length),
+    )
+  )
+    return false;
   // A gerund subject describes a circumstance: "Reproducing needs a server".
   if (/^\w+ing\b/i.test(text) && modal.index > 0 && /^needs?\b/i.test(modal[0])) return false;
   // A want of information or of session work from us is not a requirement: "I'd like to see how hard it would be".
@@ -136,7 +151,8 @@ function statesWant(clause: string): boolean {
 }
 
 /** Someone in the clause before "wants": "the maintainer is fine with X but wants Y", "I want", "RonnyPfannschmidt wants". */
-const PERSON_WORD = /\b(?:i|we|you|they|he|she|users?|reviewers?|maintainers?|reporters?|callers?|customers?|people|folks|team|lead|someone|everyone|nobody|owners?|authors?|contributors?|developers?|colleagues?|qa)\b/i;
+const PERSON_WORD =
+  /\b(?:i|we|you|they|he|she|users?|reviewers?|maintainers?|reporters?|callers?|customers?|people|folks|team|lead|someone|everyone|nobody|owners?|authors?|contributors?|developers?|colleagues?|qa)\b/i;
 const NAME_BEFORE = /\b[A-Z][a-z]+[a-zA-Z]*\s+(?:[\w']+\s+)?$/;
 const PERSON = {
   // The subject nearest the verb: after the last comma or conjunction ("we mount X, and the page then asks for Y").
@@ -157,7 +173,8 @@ function isAlsoFragment(text: string, bare: string): boolean {
 const DESCRIPTION =
   /\b(?:currently|today|right now|at the moment|for now|still(?! (?:apply|applies|hold|holds))|already|anymore|any more|no longer|used to|but|however|although|though|regression|since (?:v?\d|version|\w+ \d)|broke|broken|breaks|crash(?:es|ed)?|fails?|failed|failing|hangs?|blows? up|panics?|panicked|wrong(?:ly)?|bug|issue #?\d*|ticket|traceback|repro(?:duce|duction)?|on purpose|bad practice|the docs say|people|users|someone|somebody|ci\b|(?:is|are) off\b|off by|lint|flake8|my guess|my hunch|confusing|surprising|unexpected(?:ly)?|weird|odd|ugly|slow|is fine|are fine|works fine|works|worked|happens|happened)\b|\b(?:was|were|wasn't|weren't|did|didn't|had|hadn't)\b/i;
 /** Where code lives is a pointer, not a target: "the validator lives in core/union.rs". */
-const LOCATION = /\b(?:lives?|sits?|is defined|are defined|is implemented|are implemented|is set up|are set up|is computed|gets computed|is handled|are handled|is called|happens|is done|is in|are in|comes from)\b[^.]*(?:\/|\.\w{1,4}\b|\bin the\b|\bcode\b|\bmodule\b|\bfile\b)|^see\b/i;
+const LOCATION =
+  /\b(?:lives?|sits?|is defined|are defined|is implemented|are implemented|is set up|are set up|is computed|gets computed|is handled|are handled|is called|happens|is done|is in|are in|comes from)\b[^.]*(?:\/|\.\w{1,4}\b|\bin the\b|\bcode\b|\bmodule\b|\bfile\b)|^see\b/i;
 /** Anaphoric evaluations and reasons: "it's a visible behaviour change", "that's the point". */
 const JUSTIFICATION = /^(?:it's|it is|that's|that is|this is(?! only)|which|because|since|as|so that|otherwise|the reason|the point)\b/i;
 const NARRATIVE = /^(?:i|we|you|my|our|your|they|he|she|someone|people|users)\b/i;
@@ -166,12 +183,22 @@ const NARRATIVE = /^(?:i|we|you|my|our|your|they|he|she|someone|people|users)\b/
 export function isRuleStatement(bare: string, raw: string = bare): boolean {
   if (wordCount(bare) < 3 || isPleasantry(bare) || !hasPresentVerb(bare)) return false;
   // Fillers count here: "Right now X is overwritten", "Now it produces a double slash" describe today.
-  if (DESCRIPTION.test(raw) || /^(?:now|right now)\b/i.test(raw.replace(WORKSPACE, "").trim()) || LOCATION.test(bare) || JUSTIFICATION.test(bare) || NARRATIVE.test(bare) || HEDGE.test(bare) || REPORTED.test(bare)) return false;
+  if (
+    DESCRIPTION.test(raw) ||
+    /^(?:now|right now)\b/i.test(raw.replace(WORKSPACE, "").trim()) ||
+    LOCATION.test(bare) ||
+    JUSTIFICATION.test(bare) ||
+    NARRATIVE.test(bare) ||
+    HEDGE.test(bare) ||
+    REPORTED.test(bare)
+  )
+    return false;
   return !/\b(?:i|we|you|my|our|your)\b/i.test(bare) && !WANT_IN_COMPLAINT.test(bare);
 }
 
 /** Someone's words taken up as an instruction: "the maintainer says keep ...", "reviewer: ...". */
-const SAYS = /^(?:(?:the |a |our |one )?(?:maintainers?|reviewers?|reviewer \w+|owner|lead|team|upstream|\w+)\s+)?(?:says?|said|asks?|replied|wrote|answered)(?: that)?\s+/i;
+const SAYS =
+  /^(?:(?:the |a |our |one )?(?:maintainers?|reviewers?|reviewer \w+|owner|lead|team|upstream|\w+)\s+)?(?:says?|said|asks?|replied|wrote|answered)(?: that)?\s+/i;
 
 export function isPleasantry(text: string): boolean {
   return (text.toLowerCase().match(/[a-z']+/g) ?? []).every((word) => PLEASANT.has(word));

@@ -35,7 +35,10 @@ export function bareOf(clause: string): string {
 
 /** The clause without workspace path, labels and fillers; a polite opener stays. */
 export function withoutLabels(clause: string): string {
-  let rest = clause.replace(WORKSPACE, "").replace(/[.;,!"]+$/, "").replace(/^[—–:,;"-]+\s*/, "");
+  let rest = clause
+    .replace(WORKSPACE, "")
+    .replace(/[.;,!"]+$/, "")
+    .replace(/^[—–:,;"-]+\s*/, "");
   for (let previous = ""; previous !== rest; ) {
     previous = rest;
     rest = stripFillers(rest.replace(TASK_LABEL, "").replace(SECTION_LABEL, "").replace(DELIVERABLE_LABEL, ""));

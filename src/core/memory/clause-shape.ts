@@ -15,7 +15,8 @@ export function opensImperative(text: string): boolean {
 }
 
 /** Two-word verbs whose first word alone would read otherwise: "look up by code first". */
-export const PHRASAL = /^(?:start with|begin with|stick to|spin up|look up|fall back|set up|clean up|split up|wire up|hook up|pick up|back off|bail out|opt (?:in|out)|line up|roll back|tear down|carry over|fill in|spell out|factor out|pull out|move out|strip out|leave out|keep on)\b/i;
+export const PHRASAL =
+  /^(?:start with|begin with|stick to|spin up|look up|fall back|set up|clean up|split up|wire up|hook up|pick up|back off|bail out|opt (?:in|out)|line up|roll back|tear down|carry over|fill in|spell out|factor out|pull out|move out|strip out|leave out|keep on)\b/i;
 
 function startsWithVerb(main: string): boolean {
   const words = main.split(/\s+/);
@@ -29,7 +30,13 @@ function startsWithVerb(main: string): boolean {
   // "Separate deprecation, TargetEncoder: ...", "Docs fix:": a capitalised word and a noun before a comma or colon are a heading.
   // A known verb before code is still the verb: "Implement `slugify(...)`:", "Write `kvconf`, a parser".
   const codeObject = VERBS.has(first) && second.startsWith("\u0000");
-  if (/^[A-Z]/.test(words[0] ?? "") && /[:,]$/.test(second) && !codeObject && !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)) return false;
+  if (
+    /^[A-Z]/.test(words[0] ?? "") &&
+    /[:,]$/.test(second) &&
+    !codeObject &&
+    !/^(?:it|them|this|that|these|those|too|now|again|here|there|first|then)[:,]$/.test(second)
+  )
+    return false;
   // "say a command where ...": an example, not an instruction.
   if (first === "say" && /^(?:a|an|the|you)$/.test(second)) return false;
   // "Test it with pytest.warns": a test is asked for.
@@ -38,7 +45,8 @@ function startsWithVerb(main: string): boolean {
   if (PHRASAL.test(main)) return true;
   if (/^(?:don't|never)$/.test(first)) return !/^(?:you|we|i|they|it|know|think|see)$/.test(second);
   if (first === "do") return /^(?:not|it|this|that|the|a|an|both|all)$/.test(second);
-  if (VERBS.has(first)) return !(first === "set" && /^(?:of|to)$/.test(second)) && !/^(?:is|are|was|were|has|have|does|doesn't|should|must|can|will|and|or)$/.test(second);
+  if (VERBS.has(first))
+    return !(first === "set" && /^(?:of|to)$/.test(second)) && !/^(?:is|are|was|were|has|have|does|doesn't|should|must|can|will|and|or)$/.test(second);
   return verbShaped(first, second);
 }
 
@@ -50,15 +58,25 @@ function nounLed(words: readonly string[]): boolean {
   const stretch: string[] = [];
   for (const word of words.slice(1, 7)) {
     // A participle, a relative word or code opens a phrase of its own: "add a test showing X is applied".
-    if (/^(?:that|which|who|where|when|if|because|so|while|unless|since|as|but|and|or|to|until|before|after)$/i.test(word) || /ing$|[(\u0000]/i.test(word)) break;
+    if (/^(?:that|which|who|where|when|if|because|so|while|unless|since|as|but|and|or|to|until|before|after)$/i.test(word) || /ing$|[(\u0000]/i.test(word))
+      break;
     stretch.push(word);
     if (/[,;:]$/.test(word)) break;
   }
   if (/^(?:make|let|have|help|get)$/i.test(words[0] ?? "")) return false;
   // "Flag with default=True ignores flag_value": a verb of its own right after the first words.
   const ownVerb = (word: string, index: number) =>
-    index >= 1 && index <= 2 && /s$/.test(word) && !/ss$/.test(word) && [word.slice(0, -1), word.replace(/es$/, "")].some((stem) => VERBS.has(stem)) && !DETERMINER.test(stretch[index - 1] ?? "");
-  return stretch.some((word, index) => /^(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|does|doesn't|don't|can't|won't|didn't)$/i.test(word.replace(/[,;:]$/, "")) || ownVerb(word.toLowerCase(), index));
+    index >= 1 &&
+    index <= 2 &&
+    /s$/.test(word) &&
+    !/ss$/.test(word) &&
+    [word.slice(0, -1), word.replace(/es$/, "")].some((stem) => VERBS.has(stem)) &&
+    !DETERMINER.test(stretch[index - 1] ?? "");
+  return stretch.some(
+    (word, index) =>
+      /^(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|does|doesn't|don't|can't|won't|didn't)$/i.test(word.replace(/[,;:]$/, "")) ||
+      ownVerb(word.toLowerCase(), index),
+  );
 }
 
 const DETERMINER = /^(?:the|a|an|its|their|our|my|your|all|both|any|some|these|those|each|every|no|two|three|more|new|old|other)$/i;
@@ -70,7 +88,12 @@ function verbAfterScope(main: string): boolean {
   for (let index = 2; index < Math.min(words.length - 1, 8); index += 1) {
     const word = (words[index] ?? "").toLowerCase();
     const previous = words.slice(Math.max(0, index - 2), index).join(" ");
-    if (/\b(?:i|we|you|it|they|he|she|this|that|to|not|can|will|should|must|would|could|does|do|did|don't|doesn't|is|are|was|were|be|been|being|gets?|got)$|\b(?:i|we|you|they|he|she)\b/i.test(previous)) continue;
+    if (
+      /\b(?:i|we|you|it|they|he|she|this|that|to|not|can|will|should|must|would|could|does|do|did|don't|doesn't|is|are|was|were|be|been|being|gets?|got)$|\b(?:i|we|you|they|he|she)\b/i.test(
+        previous,
+      )
+    )
+      continue;
     if (/^(?:who|which|that)$/i.test(words[index - 1] ?? "") || DETERMINER.test(words[index - 1] ?? "")) continue;
     // The verb takes an object, not a preposition or an auxiliary: "in the http adapter treat protocol-relative as relative".
     if (VERBS.has(word) && !/^(?:of|to|in|on|at|by|for|with|from|as|is|are|was|were|be|and|or|,)$/i.test(words[index + 1] ?? "")) return true;
@@ -114,7 +137,8 @@ export function opensDeliverable(text: string): boolean {
     if (!isDeliverableWord(word) && !placed) continue;
     // "changelog entry", "test case": the noun after heads the phrase.
     if (DELIVERABLE_HEAD.test((words[index + 1] ?? "").replace(/[,:;.]+$/, ""))) index += 1;
-    if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index).filter((modifier) => !isDeliverableWord(modifier)))) return false;
+    if (!HEAD_ENDS.test(words.slice(index + 1).join(" ")) || !modifiersOnly(words.slice(0, index).filter((modifier) => !isDeliverableWord(modifier))))
+      return false;
     // A verb before the first relative word or comma makes the noun a subject: "every relative link ... breaks".
     // "every relative link in our templates breaks": a quantified noun is a statement's subject, not a deliverable.
     if (/^(?:every|each|any|all|no)$/i.test(words[0] ?? "")) return false;
@@ -130,7 +154,10 @@ export function headOf(text: string): string {
 
 function isDeliverableWord(word: string): boolean {
   const bare = word.replace(/[,:;.]+$/, "");
-  return (!bare.includes("/") && DELIVERABLE_WORD.test(bare)) || /^(?:changelog[._/-]\S+|changes(?:\.\w+)?|history\.md|news\.\w+|\S+\/\S*entry|docs?\/\S+)$/i.test(bare);
+  return (
+    (!bare.includes("/") && DELIVERABLE_WORD.test(bare)) ||
+    /^(?:changelog[._/-]\S+|changes(?:\.\w+)?|history\.md|news\.\w+|\S+\/\S*entry|docs?\/\S+)$/i.test(bare)
+  );
 }
 
 const DELIVERABLE_WORD = new RegExp(`^(?:${DELIVERABLE_NOUN.source})$`, "i");
@@ -143,20 +170,26 @@ function modifiersOnly(words: readonly string[]): boolean {
   // A participle right before the noun is an adjective ("failing test", "versionchanged note"); further back it is a verb.
   return words.every(
     (word, index) =>
-      !/[,:;]$/.test(word) && !VERBS.has(word.toLowerCase()) && !/^(?:is|are|was|were|has|have|i|we|you|they|it|it's|that's|there's|no|not)$/i.test(word) && (index === words.length - 1 || !/(?:ed|ing)$/i.test(word)),
+      !/[,:;]$/.test(word) &&
+      !VERBS.has(word.toLowerCase()) &&
+      !/^(?:is|are|was|were|has|have|i|we|you|they|it|it's|that's|there's|no|not)$/i.test(word) &&
+      (index === words.length - 1 || !/(?:ed|ing)$/i.test(word)),
   );
 }
 
 /** An auxiliary or modal in a stretch of words: a noun before it is a subject ("the tests are slow"). */
 function hasAuxiliary(text: string): boolean {
-  return /\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|does|do|did|doesn't|don't|didn't|can|can't|cannot|could|will|won't|would|should|must|may|might)\b/i.test(text);
+  return /\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|does|do|did|doesn't|don't|didn't|can|can't|cannot|could|will|won't|would|should|must|may|might)\b/i.test(
+    text,
+  );
 }
 
 /** A finite verb in a stretch of words: an auxiliary, a past tense, or a present form of a known verb. */
 export function hasFiniteVerb(text: string): boolean {
   return (
-    /\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|does|do|did|doesn't|don't|didn't|can|can't|cannot|could|will|won't|would|should|must|may|might)\b/i.test(text) ||
-    hasPresentVerb(text)
+    /\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|does|do|did|doesn't|don't|didn't|can|can't|cannot|could|will|won't|would|should|must|may|might)\b/i.test(
+      text,
+    ) || hasPresentVerb(text)
   );
 }
 
@@ -173,6 +206,9 @@ export function hasPresentVerb(text: string): boolean {
     .filter((word) => !/[/._()=\u0000\d]/.test(word))
     .map((word) => word.replace(/[^a-z']/g, ""));
   return words.some(
-    (word) => COPULAS.has(word) || BARE_PRESENT.has(word) || (/s$/.test(word) && [word.slice(0, -1), word.slice(0, -2), word.replace(/ies$/, "y")].some((stem) => VERBS.has(stem) || BARE_PRESENT.has(stem))),
+    (word) =>
+      COPULAS.has(word) ||
+      BARE_PRESENT.has(word) ||
+      (/s$/.test(word) && [word.slice(0, -1), word.slice(0, -2), word.replace(/ies$/, "y")].some((stem) => VERBS.has(stem) || BARE_PRESENT.has(stem))),
   );
 }

@@ -141,16 +141,22 @@ function decide(options: { before: string; joint: string; after: string; sentenc
   // "plus a test in X" is a second item; "an async view plus test_client" is one thing.
   if (/plus$/.test(joint)) return joint.startsWith(",") || /^(?:a|an|the|one|another|some)\b/i.test(after) || opensDeliverable(after) ? "split" : "keep";
   // "... thinks it's flaky, but asks for a playground case": the want after "but" stands alone.
-  if (/but$/.test(joint)) return opens || opensStatement(after) || /^(?:also |now )?(?:asks?|wants?|would like|prefers?|suggests|requests?)\b/i.test(after) ? "split" : "keep";
+  if (/but$/.test(joint))
+    return opens || opensStatement(after) || /^(?:also |now )?(?:asks?|wants?|would like|prefers?|suggests|requests?)\b/i.test(after) ? "split" : "keep";
   // "the shell completes paths, so the prefix should only go on plain items": the rule stands without its reason;
   // "`padding` may be an int, so use `Padding.unpack`": an instruction keeps the fact it draws on.
-  if (/so$/.test(joint)) return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement") || (modalStatementAhead(after) && !opensImperative(after)) ? "split" : "keep";
+  if (/so$/.test(joint))
+    return isOneOffAhead(after) || (opens && clauseKind(before) === "requirement") || (modalStatementAhead(after) && !opensImperative(after))
+      ? "split"
+      : "keep";
   if (/then$/.test(joint)) return isOneOffAhead(after) ? "split" : "keep";
   if (/and$/.test(joint)) return atAnd(before, joint, after);
   // A bare comma: a prohibition or a new "X should" after a requirement, or a trailing reason.
   if (clauseKind(before) !== "requirement") {
     // "the test is flaky on macOS, put a timeout on the wait": the statement is context; a pronoun keeps it as referent.
-    return strongImperative(after) && !isOneOffAhead(after) && !/\b(?:it|them|that|those|these|this|there)\b/i.test(after) && /\s/.test(before.trim()) ? "split" : "keep";
+    return strongImperative(after) && !isOneOffAhead(after) && !/\b(?:it|them|that|those|these|this|there)\b/i.test(after) && /\s/.test(before.trim())
+      ? "split"
+      : "keep";
   }
   if (PROHIBITION.test(after) || (opensStatement(after) && /^(?:it|that|this|they|people|users|i|we|you)\b/i.test(after))) return "split";
   // "take the throw out, keep the call, and assert ...": a list of instructions, each on its own.
@@ -162,7 +168,8 @@ function atAnd(before: string, joint: string, after: string): Decision {
   const comma = joint.startsWith(",");
   // "update the docs so the examples show X and say what happens", "add a test ... and check the value": one piece of work.
   if (!comma && /^(?:say|explain)\b/i.test(after) && clauseKind(before) === "requirement") return "keep";
-  if (!comma && /^(?:check|assert|verify|compare|confirm)\b/i.test(stripFillers(after)) && /\btests?\b/i.test(before) && clauseKind(before) === "requirement") return "keep";
+  if (!comma && /^(?:check|assert|verify|compare|confirm)\b/i.test(stripFillers(after)) && /\btests?\b/i.test(before) && clauseKind(before) === "requirement")
+    return "keep";
   // "add the input and snapshot it": a bare verb on the same object continues the work.
   if (!comma && /^\S+\s+(?:it|them)$/i.test(stripFillers(after).replace(/[.!]$/, "")) && !isOneOffAhead(before)) return "keep";
   if (opensImperative(after) || isOneOffAhead(after)) {
@@ -175,7 +182,13 @@ function atAnd(before: string, joint: string, after: string): Decision {
   if (/\.\w{1,5}$|\//.test(before.trim()) && /^\S*[/.]\S*(?:\s|$)/.test(after)) return "keep";
   if (/^to\s+\w+/i.test(after) && /\b(?:asks?|wants?|wanted|needs?|would like|'d like)\b[^,]*\bto\b/i.test(before)) return "split";
   // "add a comment, and tests in X": a second deliverable; "clarify it in the docstring and the tables docs": one place more.
-  if (modalStatementAhead(after) || (opensDeliverable(after) && clauseKind(before) === "requirement" && (comma || /^(?:a |an |the )?(?:\S+ )?(?:tests?|changelog|fixtures?|snapshots?)\b/i.test(after)))) return "split";
+  if (
+    modalStatementAhead(after) ||
+    (opensDeliverable(after) &&
+      clauseKind(before) === "requirement" &&
+      (comma || /^(?:a |an |the )?(?:\S+ )?(?:tests?|changelog|fixtures?|snapshots?)\b/i.test(after)))
+  )
+    return "split";
   return comma && opensStatement(after) ? "split" : "keep";
 }
 
@@ -188,7 +201,12 @@ function atColon(before: string, after: string, state: SplitState): Decision {
   }
   const kind = clauseKind(before);
   // "fails with TTLibError: specify a font number": what follows is the program's output.
-  if (/\b(?:\w*(?:Error|Exception|Warning)|fails? with|failed with|raises?|raised|errors? (?:out )?with|complains?|complained|says|said|prints?|printed|outputs?|shows?|message|reads?)\s*$/.test(before)) return "keep";
+  if (
+    /\b(?:\w*(?:Error|Exception|Warning)|fails? with|failed with|raises?|raised|errors? (?:out )?with|complains?|complained|says|said|prints?|printed|outputs?|shows?|message|reads?)\s*$/.test(
+      before,
+    )
+  )
+    return "keep";
   // "implement it: keep at most one blank line": the go-ahead only announces its content.
   if (/^\S+\s+(?:it|this|that)$/i.test(mainOf(before)) && instructionAhead(after)) return "drop-before";
   // "push the proxy: false test": what follows a one-off belongs to it.
@@ -208,7 +226,8 @@ function atDash(before: string, after: string, standing: boolean): Decision {
   // "X shouldn't invent a timezone — it makes Y reject dates": the reason is not part of the rule.
   if (/^(?:it|that|this|which|because|since|as)\b\s*\S+/i.test(after) && !instructionAhead(after)) return kind === "requirement" ? "drop-after" : "keep";
   // "coverage back to 100% — the error path isn't hit": why, not what.
-  if (kind === "requirement" && opensStatement(after) && !MODAL.test(after) && /\b(?:isn't|aren't|doesn't|don't|never|not|no longer|because)\b/i.test(after)) return "drop-after";
+  if (kind === "requirement" && opensStatement(after) && !MODAL.test(after) && /\b(?:isn't|aren't|doesn't|don't|never|not|no longer|because)\b/i.test(after))
+    return "drop-after";
   // "assert the message — use pytest.raises with match": how to do what the first half asks.
   if (instructionAhead(after)) return opensImperative(before) && kind === "requirement" && opensImperative(after) ? "keep" : "split";
   return opensStatement(after) && kind === "requirement" ? "split" : "keep";
@@ -222,7 +241,9 @@ function instructionAhead(text: string): boolean {
 function strongImperative(text: string): boolean {
   const [verb = "", object = ""] = stripFillers(text).split(/\s+/);
   if (PHRASAL.test(stripFillers(text))) return true;
-  return opensImperative(text) && VERBS.has(verb.toLowerCase()) && /^(?:the|a|an|its|their|every|each|all|both|any|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(object);
+  return (
+    opensImperative(text) && VERBS.has(verb.toLowerCase()) && /^(?:the|a|an|its|their|every|each|all|both|any|\u0000\d+\u0000\S*|\S+\(\)\S*)$/i.test(object)
+  );
 }
 
 function modalStatementAhead(text: string): boolean {

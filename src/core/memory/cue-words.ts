@@ -21,6 +21,9 @@ export function withoutCueWords(sentence: string): string {
     const scope = SCOPE.exec(rest);
     if (scope) rest = `${scope[1]}: ${rest.slice(scope[0].length)}`;
   }
-  rest = rest.replace(/^[,:;—–-]+\s*/, "").replace(/[.;,]+$/, "").trim();
+  rest = rest
+    .replace(/^[,:;—–-]+\s*/, "")
+    .replace(/[.;,]+$/, "")
+    .trim();
   return rest === "" ? sentence.trim() : rest;
 }

@@ -22,7 +22,13 @@ export function listTasks(ledger: Ledger, records: Readonly<Record<string, TaskR
  * One task's record as the `rcm_tasks` tool shows it; throws naming the known tasks if `id` is
  * not one. `whenWritten` says when a missing record will be written (the options decide).
  */
-export function showTask(ledger: Ledger, records: Readonly<Record<string, TaskRecord>>, id: string, recordTokens: number, whenWritten = "it is written after a turn of this task ends"): string {
+export function showTask(
+  ledger: Ledger,
+  records: Readonly<Record<string, TaskRecord>>,
+  id: string,
+  recordTokens: number,
+  whenWritten = "it is written after a turn of this task ends",
+): string {
   const task = ledger.tasks.find((candidate) => candidate.id === id);
   if (!task) {
     const known = ledger.tasks.map((candidate) => candidate.id).join(", ") || "none";

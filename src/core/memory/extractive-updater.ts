@@ -30,7 +30,12 @@ export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
   const { files, show } = collectFiles(previous?.files ?? [], batch);
   const { constraints, superseded, fresh, supersededTexts } = extractConstraints(input);
   return {
-    goal: previous?.goal || goalOf(constraints.map((constraint) => constraint.text), batch.map((group) => group.requestText)),
+    goal:
+      previous?.goal ||
+      goalOf(
+        constraints.map((constraint) => constraint.text),
+        batch.map((group) => group.requestText),
+      ),
     constraints,
     superseded,
     progress: progressOf(batch, show),
@@ -74,7 +79,9 @@ function extractConstraints(input: MemoryUpdateInput) {
     ],
     superseded,
     fresh: fresh.filter((candidate) => candidate.supersededBy === undefined),
-    supersededTexts: [...active.filter((known) => gone.has(known.id)), ...fresh.filter((candidate) => candidate.supersededBy !== undefined)].map((item) => item.text),
+    supersededTexts: [...active.filter((known) => gone.has(known.id)), ...fresh.filter((candidate) => candidate.supersededBy !== undefined)].map(
+      (item) => item.text,
+    ),
   };
 }
 
@@ -113,9 +120,13 @@ function markOverrides(options: {
   const { text, by, index, order, active, fresh, superseded } = options;
   const newest = (sources: readonly string[]) => Math.max(-1, ...sources.map((source) => order.get(source) ?? -1));
   const earlier = [
-    ...active.filter((known) => !superseded.some((entry) => entry.id === known.id)).map((known) => ({ key: known.id, text: known.text, order: newest(known.sources), at: -1 })),
+    ...active
+      .filter((known) => !superseded.some((entry) => entry.id === known.id))
+      .map((known) => ({ key: known.id, text: known.text, order: newest(known.sources), at: -1 })),
     ...fresh.flatMap((candidate, position) =>
-      candidate.supersededBy === undefined ? [{ key: `new:${position}`, text: candidate.text, order: newest(candidate.sources), at: candidate.group === index ? candidate.at : -1 }] : [],
+      candidate.supersededBy === undefined
+        ? [{ key: `new:${position}`, text: candidate.text, order: newest(candidate.sources), at: candidate.group === index ? candidate.at : -1 }]
+        : [],
     ),
   ];
   for (const { key, because } of findOverrides({ text, order: order.get(by) ?? -1, earlier })) {

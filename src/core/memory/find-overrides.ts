@@ -46,7 +46,8 @@ const DROPPED_SUBJECT = [
   /\bno (?:more |longer any )?need (?:for|to) ([^,.;]{2,60})/i,
   /\b(?:we|i|you) (?:don't|do not|no longer) (?:need|want) ([^,.;]{2,60}?)(?: (?:any ?more|after all)|$|[,.;])/i,
 ];
-const REPLACE = /\b(?:use|switch to|go with|prefer|make it|call it|name it|rename it to|return|emit|raise|write|store|keep|pick|choose) (.{1,60}?),? (?:instead of|rather than) (.{1,60}?)(?=[,.;]|$)/i;
+const REPLACE =
+  /\b(?:use|switch to|go with|prefer|make it|call it|name it|rename it to|return|emit|raise|write|store|keep|pick|choose) (.{1,60}?),? (?:instead of|rather than) (.{1,60}?)(?=[,.;]|$)/i;
 // "Actually" revises only at the start: "to actually print the order" is an adverb.
 const REVISION =
   /\b(?:instead|no longer|not any ?more|rather than|switch(?:ing)? to|after all|on second thought|change of plan)\b|^(?:(?:ok|so|hmm+|wait),?\s+)?actually\b|\bchange\b[^.;]{0,60}?\bto\b|\bdon'?t\b[^.;]{0,60}?\bany ?more\b|^no,/i;
@@ -54,7 +55,26 @@ const ADDITIVE = /\b(?:also|as well|in addition|additionally|too)\b/i;
 // Negation of the instruction itself; "X, not Y" only contrasts.
 const NEGATION = /\b(?:don't|do not|never|must not|mustn't|should not|shouldn't|no longer)\b/i;
 // Words that carry the cue, not the subject.
-const CUE_WORDS = new Set(["instead", "actually", "rather", "longer", "anymore", "forget", "switch", "drop", "change", "scratch", "mind", "idea", "approach", "plan", "need", "needed", "want", "use"]);
+const CUE_WORDS = new Set([
+  "instead",
+  "actually",
+  "rather",
+  "longer",
+  "anymore",
+  "forget",
+  "switch",
+  "drop",
+  "change",
+  "scratch",
+  "mind",
+  "idea",
+  "approach",
+  "plan",
+  "need",
+  "needed",
+  "want",
+  "use",
+]);
 
 /** The earlier constraints that `text` (a newer request of the task, at position `order`) overrides. */
 export function findOverrides(options: { text: string; order: number; earlier: readonly EarlierConstraint[] }): Override[] {
@@ -130,9 +150,13 @@ function sameSubject(newer: string, older: string): boolean {
 
 /** The verb an instruction starts with ("write"), or the one after its modal ("it should stream" → "stream"). */
 function headVerb(text: string): string | undefined {
-  const main = mainOf(text).replace(/^(?:actually|instead|rather|no|so|ok),?\s+/i, "").replace(/^(?:don't|do not|never|please)\s+/i, "");
-  const verb = opensImperative(main) ? main.split(/\s+/)[0] : /\b(?:should|must|shall|needs? to|has to|have to)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+)?(\w+)/i.exec(main)?.[1];
-  return verb === undefined ? undefined : contentWords(verb)[0] ?? verb.toLowerCase();
+  const main = mainOf(text)
+    .replace(/^(?:actually|instead|rather|no|so|ok),?\s+/i, "")
+    .replace(/^(?:don't|do not|never|please)\s+/i, "");
+  const verb = opensImperative(main)
+    ? main.split(/\s+/)[0]
+    : /\b(?:should|must|shall|needs? to|has to|have to)\s+(?:not\s+|never\s+|always\s+|only\s+|still\s+)?(\w+)/i.exec(main)?.[1];
+  return verb === undefined ? undefined : (contentWords(verb)[0] ?? verb.toLowerCase());
 }
 
 /**

@@ -37,7 +37,10 @@ function openingSentence(request: string): string {
 }
 
 function shortStatement(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim().replace(/[.;:,]+$/, "");
+  const flat = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.;:,]+$/, "");
   if (flat.length <= GOAL_CHARS) return flat;
   const boundary = /,\s|;\s|\s[—–]\s|\s-\s|\s(?:so that|because|which|since|but|and then|e\.g\.)\s|:\s/g;
   for (const match of flat.matchAll(boundary)) {

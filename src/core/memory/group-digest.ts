@@ -17,9 +17,7 @@ export interface ToolCallDigest {
   exit?: number | null;
 }
 
-export type DigestStep =
-  | { kind: "text"; messageID: string; text: string }
-  | { kind: "tool"; call: ToolCallDigest };
+export type DigestStep = { kind: "text"; messageID: string; text: string } | { kind: "tool"; call: ToolCallDigest };
 
 /** An interaction group flattened for the memory updaters: the request and what answered it. */
 export interface GroupDigest {

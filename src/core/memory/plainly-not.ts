@@ -15,14 +15,16 @@ const PAST =
   /^(?:(?:yesterday|today|earlier|last (?:week|night|time|release)|this morning|so|and|then|but)[,\s]+)*(?:i|we|it|they|he|she|(?:our|my|the) \w+(?: (?!(?:is|are|was|were|has|have|will|would|should|can|must|stays?|remains?|gets?|becomes?)\b)\w+)?|this|that|half(?: of)? (?:the )?\w+|support|someone|users?|customers?|qa|ci)\s+(?:\w+ly\s+)?(?:\w+ed|went|broke|came|took|got|made|saw|ran|gave|began|found|left|lost|fell|hung|threw|wrote|rolled|was|were|had|did)\b/i;
 
 /** "Postgres 16, we use ILIKE right now", "When I run X it fails": today's state or a trial, not a target. */
-const TODAY = /\b(?:right now|currently|at the moment|as of now|these days)\b|^(?:when|if|after|once|whenever) (?:i|we|you) (?:run|ran|try|tried|open|opened|click|clicked|call|called|use|used|start|started|build|built|deploy|deployed)\b/i;
+const TODAY =
+  /\b(?:right now|currently|at the moment|as of now|these days)\b|^(?:when|if|after|once|whenever) (?:i|we|you) (?:run|ran|try|tried|open|opened|click|clicked|call|called|use|used|start|started|build|built|deploy|deployed)\b/i;
 
 /** Ticket fields and section labels whose text describes: "Background:", "Priority: High", "Actual:". */
 const FIELD =
   /^(?:\*\*|__)?(?:(?:qa|dev|release|support) notes?\b[^:]{0,60}|repro \d|background|context|motivation|description|priority|severity|environment|env|reporter|reported by|assignee|labels?|components?|status|versions?|os|browser|device|impact|fyi|why|problem|current behaviou?r|current|actual(?: behaviou?r| result)?|observed|symptoms?|logs?|error|stack ?trace|note(?: to self)?|update|edit|ps|eta|link|screenshot|related|see also|sprint|estimate|story points)(?:\*\*|__)?\s*:/i;
 
 /** A deadline is a plan for the session, not a property of the result: "this has to ship before the 1st". */
-const DEADLINE = /\b(?:has to|must|needs? to|should|to) (?:ship|land|go out|go live|be (?:done|merged|released|live|out|shipped|ready))\b[^.]*\b(?:before|by|this|next|on|in|until|end of)\b/i;
+const DEADLINE =
+  /\b(?:has to|must|needs? to|should|to) (?:ship|land|go out|go live|be (?:done|merged|released|live|out|shipped|ready))\b[^.]*\b(?:before|by|this|next|on|in|until|end of)\b/i;
 
 /** "don't start yet", "hold off for now": an instruction about when to work, not what. */
 const NOT_YET =
@@ -41,15 +43,21 @@ const OPTIONAL = /\b(?:don't care either way|either way is fine|up to you|no str
 function asksAnyway(text: string): boolean {
   // "the test you added passes without the fix, make it fail": the ask after the comma.
   if (/,\s*(?:please\s+)?(?:make|add|use|keep|fix|change|remove|move|put|handle|return|rename|update|drop|revert|wrap|split)\b/i.test(text)) return true;
-  return POLITE.test(text) || /\b(?:please|should|must|need to|needs to|has to|have to)\b/i.test(text) || (MODAL.test(text) && !/^(?:i|we) (?:tried|had|was|were)\b/i.test(text));
+  return (
+    POLITE.test(text) ||
+    /\b(?:please|should|must|need to|needs to|has to|have to)\b/i.test(text) ||
+    (MODAL.test(text) && !/^(?:i|we) (?:tried|had|was|were)\b/i.test(text))
+  );
 }
 
 /** "Same result in X", "Happens with every Y", "Not reproducible": more of the observation. */
-const OBSERVATION = /^(?:same (?:result|thing|behaviou?r|error|issue|problem|output|here)|(?:also )?happens\b|not reproducible|(?:can't|cannot|couldn't) reproduce|works (?:fine |ok )?(?:on|in|with)\b|repro\b(?!\s+(?:tests?|cases?)\b))/i;
+const OBSERVATION =
+  /^(?:same (?:result|thing|behaviou?r|error|issue|problem|output|here)|(?:also )?happens\b|not reproducible|(?:can't|cannot|couldn't) reproduce|works (?:fine |ok )?(?:on|in|with)\b|repro\b(?!\s+(?:tests?|cases?)\b))/i;
 /** Where code lives is a pointer: "the validator lives in core/union.rs". */
 const LOCATION = /\b(?:lives?|sits?|is defined|are defined|is implemented|comes from)\b[^.]*(?:\/|\.\w{1,4}\b)/i;
 /** "rich 13.3, Python 3.10, Windows Terminal": the environment, listed. */
-const ENVIRONMENT = /\b(?:python|node(?:\.?js)?|macos|mac os|windows|linux|ubuntu|debian|fedora|chrome|firefox|safari|ios|android|wsl|jdk|java|ruby|php|go|rustc?)\s*v?\d+(?:\.\d+)*\b/i;
+const ENVIRONMENT =
+  /\b(?:python|node(?:\.?js)?|macos|mac os|windows|linux|ubuntu|debian|fedora|chrome|firefox|safari|ios|android|wsl|jdk|java|ruby|php|go|rustc?)\s*v?\d+(?:\.\d+)*\b/i;
 
 export function plainlyNot(text: string): boolean {
   if (FIELD.test(text) || NOT_YET.test(text) || DEADLINE.test(text) || OPINION.test(text) || OBSERVATION.test(text) || OPTIONAL.test(text)) return true;

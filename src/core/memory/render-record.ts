@@ -1,7 +1,6 @@
 import { estimateTokens } from "./estimate-tokens.js";
 import { activeConstraints, type Constraint, overriddenConstraints, type TaskRecord } from "./record.js";
 
-
 /** The tags around a rendered record; tests and the compaction prompt look for them. */
 export const RECORD_OPEN = "<rcm-task-memory";
 export const RECORD_CLOSE = "</rcm-task-memory>";
@@ -53,10 +52,29 @@ function compose(record: TaskRecord, title: string, shown: Shown): string {
     "This is opencode-rcm's record of the task so far in this session. Where earlier assistant and tool exchanges of the task are missing below, it stands for them; the user's requests are kept verbatim. The user's current request overrides anything recorded here.",
     `Goal: ${oneLine(record.goal)}`,
   ];
-  section(lines, "Asked by the user (their words)", active.map((constraint, index) => `${index + 1}. ${oneLine(constraint.text)}`), undefined, "");
+  section(
+    lines,
+    "Asked by the user (their words)",
+    active.map((constraint, index) => `${index + 1}. ${oneLine(constraint.text)}`),
+    undefined,
+    "",
+  );
   const overridden = overriddenConstraints(record);
-  section(lines, "Overridden by a later request (do not apply these)", newest(overridden, shown.overridden).map(overriddenLine), omitted(overridden.length, shown.overridden));
-  section(lines, "Progress (shown by tool results, dead ends included)", newest(record.progress.map((item) => item.text), shown.progress), omitted(record.progress.length, shown.progress));
+  section(
+    lines,
+    "Overridden by a later request (do not apply these)",
+    newest(overridden, shown.overridden).map(overriddenLine),
+    omitted(overridden.length, shown.overridden),
+  );
+  section(
+    lines,
+    "Progress (shown by tool results, dead ends included)",
+    newest(
+      record.progress.map((item) => item.text),
+      shown.progress,
+    ),
+    omitted(record.progress.length, shown.progress),
+  );
   const pending = pendingLines(record.pending, active, shown.pending);
   if (pending.numbers.length > 0) lines.push(`Not yet shown done: ${pending.numbers.join(", ")}`);
   section(lines, "Also pending", pending.others, omitted(record.pending.length, shown.pending));

@@ -74,7 +74,13 @@ function blocksOf(masked: string): RequestBlock[] {
     const previous = out.at(-1);
     // Items of one list share the line that introduced it; anything else starts afresh.
     // A Markdown heading ("**To reproduce**", "### Steps") introduces a list as a colon does.
-    const lead = !item ? undefined : previous?.item ? previous.lead : previous && (/:$/.test(previous.text) || isHeading(previous.text)) ? previous.text : undefined;
+    const lead = !item
+      ? undefined
+      : previous?.item
+        ? previous.lead
+        : previous && (/:$/.test(previous.text) || isHeading(previous.text))
+          ? previous.text
+          : undefined;
     out.push({ text, item, title, lead });
     current = [];
   };

@@ -29,7 +29,8 @@ export function requirementClauses(text: string): string[] {
         const kind = clauseKind(clause, { ...sentence, hasContext });
         // "run the unit tests plus the core tests": an item after "plus" is what the clause before it is.
         const added: boolean = /^plus\s/i.test(clause) ? previousKept : true;
-        const keep: boolean = added && (kind === "requirement" || (!block.title && ((kind === "rule" && specifying) || (underTarget && isTargetItem(clause, sentence.question)))));
+        const keep: boolean =
+          added && (kind === "requirement" || (!block.title && ((kind === "rule" && specifying) || (underTarget && isTargetItem(clause, sentence.question)))));
         previousKept = keep;
         if (!keep) continue;
         out.push(...ruleList(clause).map((part) => shown(part, unmask)));
@@ -76,7 +77,8 @@ function ruleList(clause: string): string[] {
   const items = clause.slice(colon + 2).split(/,\s+and\s+|;\s+|,\s+(?=(?:there|a|an|the|each|every|no)\b)/);
   if (!items.every((item) => opensStatement(item) || opensImperative(item))) return [clause];
   // "What I want: a, and b": a head that only announces is not a rule of its own.
-  const announces = /^(?:what|here's what|this is what|the (?:rule|rules|goal|target|idea|plan) (?:is|are))\b/i.test(bareOf(head)) || bareOf(head).split(/\s+/).length <= 2;
+  const announces =
+    /^(?:what|here's what|this is what|the (?:rule|rules|goal|target|idea|plan) (?:is|are))\b/i.test(bareOf(head)) || bareOf(head).split(/\s+/).length <= 2;
   const rules = announces ? items : [head, ...items];
   // One item is a rule of its own only after a rule head: "must hold for any separator: a run becomes one sep".
   if (items.length === 1) return MODAL.test(head) ? rules : [clause];
@@ -84,9 +86,16 @@ function ruleList(clause: string): string[] {
 }
 
 /** Heads whose colon introduces words to write: "say", "mention", "flag this". */
-const SAYING = /\b(?:spell|spells|spelling|say|says|saying|mention|mentions|note|notes|flag|flags|explain|explains|describe|describes|state|states|read|reads|print|prints|warn|warns|tell|tells|document|documents|word|phrase)\b/i;
+const SAYING =
+  /\b(?:spell|spells|spelling|say|says|saying|mention|mentions|note|notes|flag|flags|explain|explains|describe|describes|state|states|read|reads|print|prints|warn|warns|tell|tells|document|documents|word|phrase)\b/i;
 
 /** The clause as the record shows it: code restored, one line, no workspace path, task reference or end punctuation. */
 function shown(clause: string, unmask: (text: string) => string): string {
-  return unmask(withoutTaskReference(clause)).replace(/\s+/g, " ").trim().replace(WORKSPACE, "").replace(/^[—–:,;-]+\s*/, "").replace(/[.;,:]+$/, "").trim();
+  return unmask(withoutTaskReference(clause))
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(WORKSPACE, "")
+    .replace(/^[—–:,;-]+\s*/, "")
+    .replace(/[.;,:]+$/, "")
+    .trim();
 }

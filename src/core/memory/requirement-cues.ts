@@ -71,14 +71,16 @@ export const MODAL =
   /\b(?:must|mustn't|must not|should|shouldn't|should not|shall|shall not|ought to|needs? to|needn't|has to|have to|had better|is to be|are to be|make sure|be sure|ensure|would like|'d like|would prefer|'d prefer|would rather|'d rather|(?:we|you|it) could (?:at least|also|just|simply)|(?:would|'d) (?:only )?accept|prefers?|wants?|want(?:ed)? to|(?:asks?|asked|requests?|requested) (?:for|to|that|a|an|the)|insists?|suggests|proposes|recommends|it'd be (?:nice|good|better|great)|it would be (?:nice|good|better|great)|would be (?:nice|good|better|great)|i'd expect|we'd expect|i would expect|we would expect|(?:i|we) expect|expected to|needs? (?:a|an|the|its|their|some|real|proper|one|both|another)\b|needs(?= (?!to\b)[\w\u0000])|supposed to|(?:we|i|you) need\b|(?:is|are) done (?:once|when|after|only when)|(?:go|goes|belong|belongs) (?:in|into|under|next to|beside|alongside))\b|^expected\b|^(?:the )?(?:fix|goal|target|desired (?:behaviou?r|result|output))\s*(?:is\s*)?[:—–]/i;
 
 /** Statements that put a want in someone's mouth without adopting it. */
-export const REPORTED = /\b(?:feels? (?:differently|strongly|that)|argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
+export const REPORTED =
+  /\b(?:feels? (?:differently|strongly|that)|argues?|argued|claims?|claimed|thinks|thought|believes?|believed|suggested|complains?|complained|reports?|reported|noted|notes|points? out|pointed out|mentioned|asked (?:whether|if|about|why|how)|wonders?|wondered|people expect|users expect|they expect|someone (?:wants|expects))\b/i;
 
 /** "What I want", "not what we expected": a want inside a complaint about today's behaviour. */
 export const WANT_IN_COMPLAINT =
   /\b(?:not|isn't|wasn't|never)\s+(?:\w+\s+)?what (?:i|we|you|they|people|users) (?:want|wanted|need|needed|expect|expected|asked for)\b|\b(?:like|as) (?:it|they|this|that|one|you|we|i) (?:should|would|must)\b/i;
 
 /** Hunches and diagnoses: "my guess is ...", "probably the cache". */
-export const HEDGE = /^(?:i think|i don't think|i do not think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
+export const HEDGE =
+  /^(?:i think|i don't think|i do not think|i guess|i suspect|i believe|i assume|i'm not sure|not sure|maybe|perhaps|probably|possibly|presumably|apparently|it seems|seems|looks like|it looks like|my (?:guess|hunch|theory|suspicion|bet)|the (?:culprit|cause|root cause|problem|issue|bug) (?:is|seems|looks|was)|culprit|root cause)\b/i;
 
 /** Leads that make a sentence a standing instruction for the session ("From now on ...", "For all of these: ..."). */
 export const STANDING = new RegExp(
@@ -99,13 +101,15 @@ export const DECISION =
   /^(?:(?:we|i)(?:'re| are|'m| am) not (?:going to )?(?!(?:sure|convinced|certain|aware|happy|a fan)\b)\w+|(?:we|i) (?:won't|will not|can't|cannot|don't want to|do not want to)\b|let's not\b|(?:the )?(?:maintainers?|reviewers?|team|upstream|we)(?: has| have)? (?:already )?(?:declined|rejected|decided|agreed|settled)\b|no (?:code )?changes? (?:here|to|in|needed|required)\b|not a code change\b|won't fix\b|go with\b|stick with\b|we'll go with\b|(?:we|i) (?:went|settled) (?:with|on)\b|forget (?:the|about)\b|scratch (?:the|that)\b|ditch (?:the|that)\b)/i;
 
 /** A prohibition without a verb: "no new dependencies", "nothing new in the deps". */
-export const PROHIBITION = /^(?:no|nothing|never any|zero|not a single) (?!(?:idea|clue|luck|rush|worries|problem|problems|way|wonder|matter|one|doubt|output|error|errors|change in|difference|left|else|more|pending|further|yet|to (?:add|do)|from)\b)\S/i;
+export const PROHIBITION =
+  /^(?:no|nothing|never any|zero|not a single) (?!(?:idea|clue|luck|rush|worries|problem|problems|way|wonder|matter|one|doubt|output|error|errors|change in|difference|left|else|more|pending|further|yet|to (?:add|do)|from)\b)\S/i;
 
 /** Deliverables named without a verb ("a regression test for ...", "changelog entry too"). */
 export const DELIVERABLE_NOUN =
   /\b(?:tests?|testcases?|changelog|changesets?|changes\.\w+|history\.md|news|release[- ]notes?|whats_new|what's new|docs|documentation|docstrings?|fixtures?|snapshots?|typings|type hints?|cross-links?|benchmarks?)\b/i;
 /** Nouns that head a deliverable phrase after one of the above: "changelog entry", "docs paragraph", "test case". */
-export const DELIVERABLE_HEAD = /^(?:entry|entries|line|lines|note|notes|section|paragraph|page|example|examples|case|cases|update|file|fragment|comment|link)$/i;
+export const DELIVERABLE_HEAD =
+  /^(?:entry|entries|line|lines|note|notes|section|paragraph|page|example|examples|case|cases|update|file|fragment|comment|link)$/i;
 
 /** Words that cannot start an imperative, however a determiner follows them ("Only the ...", "Same thing"). */
 export const NOT_A_VERB = new Set(

@@ -9,7 +9,9 @@ export const SEED_REQUEST_CLOSE = "</rcm-request>";
 
 /** The user's own words of each request the ledger gives `task`, in session order (file-only requests have none and are left out). */
 export function taskRequestTexts(groups: readonly InteractionGroup[], ledger: Ledger, task: string): string[] {
-  return groups.filter((group) => group.kind === "request" && ledger.decisions[group.id]?.task === task && group.requestText !== "").map((group) => group.requestText);
+  return groups
+    .filter((group) => group.kind === "request" && ledger.decisions[group.id]?.task === task && group.requestText !== "")
+    .map((group) => group.requestText);
 }
 
 /**
@@ -31,8 +33,12 @@ export function splitSeed(options: {
   if (!task) throw new Error(`no task ${JSON.stringify(options.task)} in this session`);
   const record = records[task.id];
   const session = from.title ? `"${oneLine(from.title)}" (${from.sessionID})` : from.sessionID;
-  const what = [record ? "its memory record" : "", requests.length > 0 ? "the user's requests in it, verbatim and oldest first" : ""].filter(Boolean).join(", then ");
-  const lines = [`This session continues task ${task.id} "${oneLine(task.title)}" of OpenCode session ${session}, split out by the user${what ? `; below are ${what}` : ""}.`];
+  const what = [record ? "its memory record" : "", requests.length > 0 ? "the user's requests in it, verbatim and oldest first" : ""]
+    .filter(Boolean)
+    .join(", then ");
+  const lines = [
+    `This session continues task ${task.id} "${oneLine(task.title)}" of OpenCode session ${session}, split out by the user${what ? `; below are ${what}` : ""}.`,
+  ];
   if (record) lines.push("", renderRecord(record, { title: task.title, maxTokens: recordTokens }));
   requests.forEach((text, position) => lines.push("", `${SEED_REQUEST_OPEN} n="${position + 1}">`, text, SEED_REQUEST_CLOSE));
   return lines.join("\n");

@@ -11,7 +11,6 @@ const OPENER = /^(?:now|also|and|then|so|please|just)\b[,\s]*/i;
 const CODE_NAME =
   /`([^`\s]{2,40})`|(?<![\w./-])((?:[\w-]+\/)*[\w-]+\.(?:py|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|rst|json|jsonc|toml|ya?ml|ini|cfg|sh|sql|css|scss|html|txt)|--[a-z][\w-]*|[A-Za-z_][A-Za-z0-9]*_\w+|[a-z]+[A-Z]\w*|[A-Za-z_][\w.]*\(\))(?![\w/-])/;
 
-
 /**
  * A task's title as people are shown it (the panel, toasts, /rcm, the move picker): without
  * the words that only steer ("separate thing:", "new task:", "back to X —", "ok so", "can

@@ -5,12 +5,34 @@ const EDITING_TOOLS = new Set(["edit", "write", "patch", "apply_patch", "multied
 
 // First words of shell commands that only look; a bash call made only of these proves no progress.
 const READ_ONLY_COMMANDS = new Set([
-  "cat", "ls", "head", "tail", "less", "more", "grep", "rg", "find", "wc", "pwd", "echo", "tree", "file", "stat", "which", "diff", "nl", "sort", "uniq", "du", "df",
+  "cat",
+  "ls",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "grep",
+  "rg",
+  "find",
+  "wc",
+  "pwd",
+  "echo",
+  "tree",
+  "file",
+  "stat",
+  "which",
+  "diff",
+  "nl",
+  "sort",
+  "uniq",
+  "du",
+  "df",
 ]);
 const READ_ONLY_GIT = new Set(["status", "diff", "log", "show", "blame", "branch", "ls-files", "rev-parse"]);
 
 // A test runner in command position: at the start of a pipeline segment, after env assignments or npx.
-const TEST_RUNNER = /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:npx\s+|uv run\s+|poetry run\s+)?(?:pytest|py\.test|tox|nox|jest|vitest|mocha|go test|cargo test|npm (?:run )?test|pnpm (?:run )?test|yarn test|bun test|make (?:check|test)|python[\d.]* -m (?:pytest|unittest)|ctest|mvn test|gradle test|rspec|phpunit)\b/;
+const TEST_RUNNER =
+  /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:npx\s+|uv run\s+|poetry run\s+)?(?:pytest|py\.test|tox|nox|jest|vitest|mocha|go test|cargo test|npm (?:run )?test|pnpm (?:run )?test|yarn test|bun test|make (?:check|test)|python[\d.]* -m (?:pytest|unittest)|ctest|mvn test|gradle test|rspec|phpunit)\b/;
 
 /** A completed call that changed the repository or ran a command that did more than look. */
 export function isProgressEvidence(call: ToolCallDigest): boolean {
@@ -69,7 +91,8 @@ export function testOutcome(call: ToolCallDigest): "passed" | "failed" | "unknow
   // The exit code decides when OpenCode recorded one; the summary lines only without it.
   if (typeof call.exit === "number") return call.exit === 0 ? "passed" : "failed";
   const output = call.output ?? "";
-  if (/\b[1-9]\d* (failed|errors?)\b|^(FAILED|ERROR)\b|\bFAILED\b \(|Traceback \(most recent call last\)|\b[1-9]\d* failing\b|^FAIL\b/m.test(output)) return "failed";
+  if (/\b[1-9]\d* (failed|errors?)\b|^(FAILED|ERROR)\b|\bFAILED\b \(|Traceback \(most recent call last\)|\b[1-9]\d* failing\b|^FAIL\b/m.test(output))
+    return "failed";
   if (/\b\d+ passed\b|^OK\b|\b\d+ passing\b|^PASS\b/m.test(output)) return "passed";
   return "unknown";
 }

@@ -48,7 +48,9 @@ function finishedGroups(groups: readonly InteractionGroup[], messages: readonly 
   for (let position = groups.length - 1; position >= 0; position -= 1) {
     const steps = (groups[position]?.indices ?? []).map((index) => messages[index]?.info).filter((info) => info?.role === "assistant");
     const last = steps[steps.length - 1];
-    const ended = last?.role === "assistant" && (last.error !== undefined || (last.time.completed !== undefined && last.finish !== undefined && last.finish !== "tool-calls"));
+    const ended =
+      last?.role === "assistant" &&
+      (last.error !== undefined || (last.time.completed !== undefined && last.finish !== undefined && last.finish !== "tool-calls"));
     result[position] = steps.length > 0 && (ended || laterAnswered);
     if (steps.length > 0) laterAnswered = true;
   }

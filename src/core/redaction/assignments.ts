@@ -5,23 +5,90 @@ import type { SecretSpan } from "./spans.js";
 // The last word of a name decides: `GITHUB_TOKEN` is a secret, `TOKEN_LIMIT`, `max_tokens` and
 // `password_hash` are not. `key` counts only with a qualifier (`API_KEY`, not `sort_key`).
 const SECRET_WORDS = new Set([
-  "password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "auth", "credential", "credentials", "creds",
-  "sig", "signature", "cookie", "sessionid", "apikey", "appkey", "appsecret", "dsn", "salt", "pin", "psk",
+  "password",
+  "passwd",
+  "pwd",
+  "pass",
+  "passphrase",
+  "secret",
+  "token",
+  "auth",
+  "credential",
+  "credentials",
+  "creds",
+  "sig",
+  "signature",
+  "cookie",
+  "sessionid",
+  "apikey",
+  "appkey",
+  "appsecret",
+  "dsn",
+  "salt",
+  "pin",
+  "psk",
 ]);
 const SPECIAL_TOKENS = new Set(["bos", "eos", "unk", "sep", "pad", "cls", "mask", "special", "additional", "start", "end", "image", "audio"]);
 /** A first word that makes the name a setting about a secret, not the secret (`existingSecret`, `min_password_length`). */
 const SETTING_WORDS = new Set([
-  "existing", "use", "create", "enable", "enabled", "has", "is", "show", "require", "required", "min", "max", "num", "allow",
-  "generate", "reset", "validate", "verify", "check", "hash", "hashed", "masked", "rotate", "no", "skip",
+  "existing",
+  "use",
+  "create",
+  "enable",
+  "enabled",
+  "has",
+  "is",
+  "show",
+  "require",
+  "required",
+  "min",
+  "max",
+  "num",
+  "allow",
+  "generate",
+  "reset",
+  "validate",
+  "verify",
+  "check",
+  "hash",
+  "hashed",
+  "masked",
+  "rotate",
+  "no",
+  "skip",
 ]);
 const KEY_QUALIFIERS = new Set([
-  "api", "access", "secret", "private", "encryption", "signing", "master", "account", "auth", "session", "client", "app",
-  "fernet", "license", "consumer", "shared", "hmac", "jwt", "crypto", "cipher", "subscription", "webhook", "admin", "service", "storage",
+  "api",
+  "access",
+  "secret",
+  "private",
+  "encryption",
+  "signing",
+  "master",
+  "account",
+  "auth",
+  "session",
+  "client",
+  "app",
+  "fernet",
+  "license",
+  "consumer",
+  "shared",
+  "hmac",
+  "jwt",
+  "crypto",
+  "cipher",
+  "subscription",
+  "webhook",
+  "admin",
+  "service",
+  "storage",
   // Providers whose API key is called just that: `KAGGLE_KEY`.
   "kaggle",
 ]);
 /** Names whose last words alone say nothing, but which always hold a credential. */
-const SECRET_NAMES = /^(?:client[-_]key[-_]data|client[-_]certificate[-_]data|appid|app[-_]id[-_]secret|x[-_]api[-_]key|x[-_]auth[-_]token|sessid|phpsessid|jsessionid|connect\.sid|_session|session)$/i;
+const SECRET_NAMES =
+  /^(?:client[-_]key[-_]data|client[-_]certificate[-_]data|appid|app[-_]id[-_]secret|x[-_]api[-_]key|x[-_]auth[-_]token|sessid|phpsessid|jsessionid|connect\.sid|_session|session)$/i;
 
 function nameWords(name: string): string[] {
   return name
@@ -45,7 +112,23 @@ export function isSecretName(name: string): boolean {
 }
 
 // Access levels are settings, not secrets: GitHub Actions' `id-token: write` is a permission.
-const NOT_SECRETS = new Set(["required", "optional", "include", "omit", "same-origin", "bearer", "basic", "yes", "no", "on", "off", "read", "write", "read-all", "write-all"]);
+const NOT_SECRETS = new Set([
+  "required",
+  "optional",
+  "include",
+  "omit",
+  "same-origin",
+  "bearer",
+  "basic",
+  "yes",
+  "no",
+  "on",
+  "off",
+  "read",
+  "write",
+  "read-all",
+  "write-all",
+]);
 
 /**
  * Whether an assignment's value is data. `strong` (quoted, an UPPER_CASE env name, a tight
@@ -83,7 +166,8 @@ export function assignmentFindings(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   let lineStart = 0;
   for (const line of text.split("\n")) {
-    if (NAME_HINT.test(line)) for (const span of lineAssignments(line, { text, lineStart })) spans.push({ ...span, start: span.start + lineStart, end: span.end + lineStart });
+    if (NAME_HINT.test(line))
+      for (const span of lineAssignments(line, { text, lineStart })) spans.push({ ...span, start: span.start + lineStart, end: span.end + lineStart });
     lineStart += line.length + 1;
   }
   return spans;
@@ -114,7 +198,8 @@ function lineAssignments(text: string, whole: { text: string; lineStart: number 
     const at = whole.lineStart + found.index + head;
     // A member of a code literal whose value is a name (`{ DB_PASSWORD: dbPassword }`) is a
     // variable, even under a strong name; a shell's tight `X=word` is data.
-    const variable = () => quote === "" && !tight && isVariableInCode({ text: whole.text, nameStart: whole.lineStart + found.index, valueStart: at, valueEnd: at + value.length });
+    const variable = () =>
+      quote === "" && !tight && isVariableInCode({ text: whole.text, nameStart: whole.lineStart + found.index, valueStart: at, valueEnd: at + value.length });
     if (!isSecretName(name) || !looksSecret(inner, { quoted: quote !== "", strong, next }) || variable()) {
       // Scan the value again: it may start the next assignment (`logs: db_password = "..."`).
       ASSIGNMENT.lastIndex = found.index + head;

@@ -33,10 +33,20 @@ const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: strin
     accept: (value, match) => notReference(value) && !match[0].includes(MARKER_PREFIX),
   },
   // Authorization headers of any scheme, and `Bearer xyz` anywhere (a digit required: prose survives).
-  { kind: "auth-header", needs: ["authorization"], re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi, accept: headerValue },
+  {
+    kind: "auth-header",
+    needs: ["authorization"],
+    re: /\b(?:proxy-)?authorization["']?\s*[:=]\s*[["'(]?(?:(?:bearer|basic|token|digest|apikey|sso-key)\s+)?([\w.~+/=:-]{8,})/dgi,
+    accept: headerValue,
+  },
   { kind: "bearer-token", needs: ["bearer"], re: /\bbearer\s+((?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*)/dgi, accept: notReference },
   // Header-style credentials: X-Api-Key: ..., X-Auth-Token: ..., PRIVATE-TOKEN: ...
-  { kind: "auth-header", needs: ["key", "token", "secret", "auth"], re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi, accept: headerValue },
+  {
+    kind: "auth-header",
+    needs: ["key", "token", "secret", "auth"],
+    re: /\b(?:x-[\w-]*(?:key|token|secret|auth)|private-token|api-key|apikey)["']?\s*:\s*["']?([\w.~+/=-]{8,})/dgi,
+    accept: headerValue,
+  },
   // Cookie headers (not `document.cookie = ...`): Cookie: a=b; c=d and Set-Cookie: name=value.
   { kind: "cookie", needs: ["cookie"], re: /(?:^|["'\s])(?:set-)?cookie["']?\s*:\s*["']?([^\r\n"']*=[^\r\n"']+)/dgim },
   // Query parameters named as credentials: ?token=..., &sig=..., &client_secret=...
@@ -49,10 +59,15 @@ const RULES: { kind: string; needs: string[]; re: RegExp; accept?: (value: strin
   { kind: "netrc-password", needs: ["password"], re: /\b(?:machine|default)\b[^\n]*?\bpassword\s+(\S+)/dg, accept: notReference },
   { kind: "netrc-password", needs: ["password"], re: /^\s*password\s+(\S+)\s*$/dgm, accept: notReference },
   // SQL: CREATE USER ... IDENTIFIED BY 'pw', PASSWORD 'pw', SET PASSWORD FOR u = 'pw', OPTIONS (password 'pw').
-  { kind: "sql-password", needs: ["identified", "password"], re: /\b(?:identified\s+(?:with\s+\w+\s+)?by|password(?:\s+for\s+\S+)?\s*=?)\s*'([^'\n]{4,})'/dgi, accept: notReference },
+  {
+    kind: "sql-password",
+    needs: ["identified", "password"],
+    re: /\b(?:identified\s+(?:with\s+\w+\s+)?by|password(?:\s+for\s+\S+)?\s*=?)\s*'([^'\n]{4,})'/dgi,
+    accept: notReference,
+  },
   // XML elements and attributes named as credentials: <password>x</password>, key="ApiKey" value="x".
   { kind: "xml-secret", needs: ["</"], re: /<([\w:.-]*(?:password|passwd|secret|token|apikey|api-key|passphrase))>([^<\n]{4,})<\/\1>/dgi },
-  { kind: "xml-secret", needs: ["value=\""], re: /\bkey="([^"]+)"\s+value="([^"]{4,})"/dgi },
+  { kind: "xml-secret", needs: ['value="'], re: /\bkey="([^"]+)"\s+value="([^"]{4,})"/dgi },
   // Kubernetes env lists: - name: DB_PASSWORD / value: "x" (the value on the next line).
   { kind: "env-secret", needs: ["value:"], re: /\bname:\s*["']?([\w.-]+)["']?\s*\n\s*value:\s*(["']?)([^\s"']+)\2/dg },
   // jwt.sign(payload, 'secret') and Fernet(b"key"): the literal is the key.
@@ -73,7 +88,10 @@ const FLAG =
 const TOOL_FLAGS: { tool: RegExp; flag: RegExp }[] = [
   // mysql -pPW; sshpass -p PW; docker login -p PW; redis-cli -a PW; ldapsearch -w PW; 7z -pPW; zip -P PW; curl -u user:PW
   { tool: /\b(?:mysql|mysqldump|mariadb|mysqladmin)\b/, flag: /(?<=\s)-p(?!\s)(["']?)([^\s"']+)\1/dg },
-  { tool: /\bsshpass\b|\b(?:docker|podman|buildah|skopeo|oras|nerdctl)\s+login\b|\bhelm\s+registry\s+login\b/, flag: /(?<=\s)-p\s+(["']?)([^\s"'-][^\s"']*)\1/dg },
+  {
+    tool: /\bsshpass\b|\b(?:docker|podman|buildah|skopeo|oras|nerdctl)\s+login\b|\bhelm\s+registry\s+login\b/,
+    flag: /(?<=\s)-p\s+(["']?)([^\s"'-][^\s"']*)\1/dg,
+  },
   { tool: /\bredis-cli\b/, flag: /(?<=\s)-a\s+(["']?)([^\s"'-][^\s"']*)\1/dg },
   { tool: /\bldap(?:search|modify|add|delete|passwd|whoami)\b/, flag: /(?<=\s)-w\s+(["']?)([^\s"'-][^\s"']*)\1/dg },
   { tool: /\b7z[a-z]?\b/, flag: /(?<=\s)-p(["']?)([^\s"']+)\1/dg },
@@ -86,7 +104,8 @@ const TOOL_FLAGS: { tool: RegExp; flag: RegExp }[] = [
 /** The lines a tool flag above can be on: they name one of the tools. */
 const TOOL_LINE = /mysql|mariadb|sshpass|\slogin|redis-cli|ldap|7z|zip\s|curl\s|wget\s|http\s|htpasswd|mc\s/gi;
 // `<tool> login <token>`, `--with-token <token>` piped or positional, `auth <token>`.
-const LOGIN_TOKEN = /\b(?:login|auth(?:enticate)?|set-token|token\s+add|config\s+set\s+\S*(?:token|auth|password)\S*)\s+(?:-\S+\s+)*(?:[\w.@-]+\s+)?(["']?)((?=[\w.~+/=:-]*\d)[\w.~+/=:-]{20,})\1/dgi;
+const LOGIN_TOKEN =
+  /\b(?:login|auth(?:enticate)?|set-token|token\s+add|config\s+set\s+\S*(?:token|auth|password)\S*)\s+(?:-\S+\s+)*(?:[\w.@-]+\s+)?(["']?)((?=[\w.~+/=:-]*\d)[\w.~+/=:-]{20,})\1/dgi;
 
 export function contextFindings(text: string, has: Literals = literalsOf(text.toLowerCase())): SecretSpan[] {
   const spans: SecretSpan[] = [];
@@ -113,7 +132,8 @@ export function contextFindings(text: string, has: Literals = literalsOf(text.to
   for (const line of toolLines) {
     for (const { tool, flag } of TOOL_FLAGS) {
       if (!tool.test(line.text)) continue;
-      for (const span of groupSpans(line.text, flag, "cli-secret", 2, notReference)) spans.push({ ...span, start: span.start + line.start, end: span.end + line.start });
+      for (const span of groupSpans(line.text, flag, "cli-secret", 2, notReference))
+        spans.push({ ...span, start: span.start + line.start, end: span.end + line.start });
     }
   }
   if (["login", "auth", "token", "config"].some(has)) spans.push(...groupSpans(text, LOGIN_TOKEN, "cli-secret", 2, notReference));
@@ -125,7 +145,8 @@ export function contextFindings(text: string, has: Literals = literalsOf(text.to
 /** `cat` of a file named as a key or secret, then the file's content alone on the next lines. */
 function keyFileContents(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  const re = /^\$?\s*(?:cat|type|more|less|head|tail)\s+\S*(?:key|secret|token|passw|credential|\.pem|id_rsa|id_ed25519)\S*[^\n]*\n((?:[A-Za-z0-9+/=_.-]{16,}\n?)+)/dgim;
+  const re =
+    /^\$?\s*(?:cat|type|more|less|head|tail)\s+\S*(?:key|secret|token|passw|credential|\.pem|id_rsa|id_ed25519)\S*[^\n]*\n((?:[A-Za-z0-9+/=_.-]{16,}\n?)+)/dgim;
   for (const span of groupSpans(text, re, "key-file", 1)) spans.push({ ...span, end: text[span.end - 1] === "\n" ? span.end - 1 : span.end });
   return spans;
 }

@@ -22,7 +22,8 @@ export function keyBlockFindings(text: string): SecretSpan[] {
       if (END.test(line.text)) break;
       if (!BODY_LINE.test(line.text)) break;
       const body = /[A-Za-z0-9+/=]{4,}/.exec(line.text);
-      if (body && !/^\s*[A-Za-z-]+: /.test(line.text)) spans.push({ start: line.start + body.index, end: line.start + body.index + body[0].length, kind: "private-key" });
+      if (body && !/^\s*[A-Za-z-]+: /.test(line.text))
+        spans.push({ start: line.start + body.index, end: line.start + body.index + body[0].length, kind: "private-key" });
       at = line.start;
     }
   }

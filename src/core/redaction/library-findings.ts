@@ -58,11 +58,18 @@ export async function libraryFindings(text: string, has: Literals = literalsOf(t
   const present = (literals: readonly string[]) => literals.some(has);
   const wholeText = RULES.filter(({ gate }) => gate === undefined || (gate.scope === "text" && present(gate.literals)));
   const tokenRules = RULES.filter(({ gate }) => gate?.scope === "tokens" && present(gate.literals));
-  const spans = await lint(text, wholeText.map(({ rule }) => rule));
+  const spans = await lint(
+    text,
+    wholeText.map(({ rule }) => rule),
+  );
   if (tokenRules.length > 0) {
     const literals = tokenRules.flatMap(({ gate }) => gate?.literals ?? []);
     const { joined, toOriginal } = runsHolding(text, literals);
-    for (const span of await lint(joined, tokenRules.map(({ rule }) => rule))) spans.push({ ...span, start: toOriginal(span.start), end: toOriginal(span.end) });
+    for (const span of await lint(
+      joined,
+      tokenRules.map(({ rule }) => rule),
+    ))
+      spans.push({ ...span, start: toOriginal(span.start), end: toOriginal(span.end) });
   }
   return spans;
 }

@@ -34,7 +34,9 @@ export async function redactSecretsInAll(texts: readonly string[]): Promise<stri
   let start = 0;
   return texts.map((text) => {
     const end = start + text.length;
-    const own = spans.flatMap((span) => (span.end > start && span.start < end ? [{ ...span, start: Math.max(span.start, start) - start, end: Math.min(span.end, end) - start }] : []));
+    const own = spans.flatMap((span) =>
+      span.end > start && span.start < end ? [{ ...span, start: Math.max(span.start, start) - start, end: Math.min(span.end, end) - start }] : [],
+    );
     start = end + SEPARATOR.length;
     return own.length === 0 ? text : replaceSpans(text, own);
   });

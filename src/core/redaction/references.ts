@@ -44,7 +44,9 @@ export function isCode(value: string, strong: boolean): boolean {
   if (parts.length > 1 && parts.every((part) => (strong ? IDENTIFIER : LOOSE_IDENTIFIER).test(part))) return true;
   // CamelCase words, each letters then digits: `Ed25519PrivateKey`, `Uint8Array`, not `Xk29fLq8Wz`.
   if (/^(?:[A-Z][a-z]+\d*|[A-Z]{2,}\d*(?=[A-Z][a-z]|$|[<[]))+(?:<.*>|\[.*\])?(?:\s*\|\s*[\w.]+)*$/.test(v)) return true;
-  return /^(?:str|string|int|bytes|bool|boolean|number|any|unknown|object|secretstr|char\[\]|byte\[\]|optional\[.*\]|list\[.*\]|dict\[.*\])(?:\s*\|\s*\w+)*$/i.test(v);
+  return /^(?:str|string|int|bytes|bool|boolean|number|any|unknown|object|secretstr|char\[\]|byte\[\]|optional\[.*\]|list\[.*\]|dict\[.*\])(?:\s*\|\s*\w+)*$/i.test(
+    v,
+  );
 }
 
 /** A name made of words (`oauth2AccessTokenForTenant`), not a random token: digits only at a word's end. */

@@ -49,7 +49,11 @@ const FORMATS: { kind: string; body: string; literals: string[] | undefined }[] 
   { kind: "mapbox-token", body: String.raw`sk\.eyJ[\w-]{20,}\.[\w-]{20,}`, literals: ["sk.eyJ"] },
   { kind: "firebase-fcm-key", body: String.raw`AAAA[\w-]{7}:APA91b[\w-]{100,}`, literals: [":APA91b"] },
   // Base64 of a PEM private key ("-----BEGIN ..."), not of a certificate or a public key.
-  { kind: "private-key", body: String.raw`LS0tLS1CRUdJTi(?!BDRVJUSUZJQ0FUR|BQVUJMSUMgS0VZ|BSU0EgUFVCTElD)[A-Za-z0-9+/]{40,}={0,2}`, literals: ["LS0tLS1CRUdJTi"] },
+  {
+    kind: "private-key",
+    body: String.raw`LS0tLS1CRUdJTi(?!BDRVJUSUZJQ0FUR|BQVUJMSUMgS0VZ|BSU0EgUFVCTElD)[A-Za-z0-9+/]{40,}={0,2}`,
+    literals: ["LS0tLS1CRUdJTi"],
+  },
 ];
 
 // No look-behind: Bun's regex JIT has none, and its interpreter is many times slower. The

@@ -68,7 +68,8 @@ export function anchorVerdict(options: {
   const { chosen, candidates, anchors, facts, signals } = options;
   const { explicitNewTask, reviewCue } = signals;
   const keep: AnchorVerdict = { chosen, unsure: undefined, why: "" };
-  if (explicitNewTask && !anchors.strong.some((anchor) => anchor.named)) return { chosen: "new", floor: CUED_NEW_CONFIDENCE, unsure: undefined, why: "says it starts a new task" };
+  if (explicitNewTask && !anchors.strong.some((anchor) => anchor.named))
+    return { chosen: "new", floor: CUED_NEW_CONFIDENCE, unsure: undefined, why: "says it starts a new task" };
   const hard = anchors.strong.filter(isHard);
   // An id or label alone is outvoted by another task's own file or words: one of the two is off.
   const firm = hard.length > 0 && !(hard.length === 1 && hard[0]?.byId && anchors.strong.length > 1) ? hard : anchors.strong;
@@ -87,10 +88,17 @@ export function anchorVerdict(options: {
     const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: undefined, why: `named ${describeAnchor(anchor)}` };
     // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it.
     const readsAsFresh = (facts.opensLikeIssue && !facts.followUp && !reviewCue && anchor.identifiers.length === 0) || (facts.newTaskCue && !isHard(anchor));
-    if (readsAsFresh && !anchor.named) return { chosen, unsure: "fresh-report", why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` };
+    if (readsAsFresh && !anchor.named)
+      return { chosen, unsure: "fresh-report", why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` };
     if (isHard(anchor) || chosen === target || chosen === "new") return named;
     const chosenHasOwn = hasOwnEvidence(chosen);
-    return chosenHasOwn ? { chosen, unsure: "either", why: `${describeAnchor(anchor)} point to ${anchor.task.id}, ${describeCandidate(chosen)} to ${chosen.task.id}: could be either` } : named;
+    return chosenHasOwn
+      ? {
+          chosen,
+          unsure: "either",
+          why: `${describeAnchor(anchor)} point to ${anchor.task.id}, ${describeCandidate(chosen)} to ${chosen.task.id}: could be either`,
+        }
+      : named;
   }
   if (anchor) return keep;
   if (chosen === "new") {
@@ -138,7 +146,14 @@ function describeAnchor(anchor: TaskAnchor): string {
   if (anchor.files.length > 0) return `its file${anchor.files.length === 1 ? "" : "s"} ${anchor.files.join(", ")}`;
   if (anchor.identifiers.length > 0) return `its code name${anchor.identifiers.length === 1 ? "" : "s"} ${anchor.identifiers.join(", ")}`;
   const phrase = anchor.phrases[0];
-  return `its words ${phrase ? `"${phrase}"` : anchor.terms.slice(0, 3).map((term) => `"${term}"`).join(", ")}`;
+  return `its words ${
+    phrase
+      ? `"${phrase}"`
+      : anchor.terms
+          .slice(0, 3)
+          .map((term) => `"${term}"`)
+          .join(", ")
+  }`;
 }
 
 /** What the model's choice rests on, in words. */

@@ -74,7 +74,9 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases, soleOwner, codeNames }));
   return {
     // Words a task used in passing ("revert", "swallow") name it only beside one of its key words.
-    strong: anchors.filter((anchor) => anchor.files.length > 0 || anchor.identifiers.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed)),
+    strong: anchors.filter(
+      (anchor) => anchor.files.length > 0 || anchor.identifiers.length > 0 || anchor.named || (anchor.keyed && anchor.termScore >= needed),
+    ),
     bestTermScore: Math.max(0, ...anchors.filter((anchor) => anchor.keyed).map((anchor) => anchor.termScore)),
     knownWords: new Set(words.filter((word) => index.wordTaskCount(word) > 0)),
     counted: index.tasks().filter((task) => signals.taskOrdinals.includes(task.ordinal)),
@@ -124,7 +126,17 @@ function anchorOf(options: {
     termScore += withKey ? 1 : PASSING_WEIGHT;
     keyed ||= withKey;
   }
-  return { task, files, identifiers, named, byId: byId && !candidate.workspace && files.length === 0, terms, phrases: own, termScore: Math.round(termScore * 1000) / 1000, keyed };
+  return {
+    task,
+    files,
+    identifiers,
+    named,
+    byId: byId && !candidate.workspace && files.length === 0,
+    terms,
+    phrases: own,
+    termScore: Math.round(termScore * 1000) / 1000,
+    keyed,
+  };
 }
 
 function only<T>(items: readonly T[]): T | undefined {

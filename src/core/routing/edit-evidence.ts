@@ -47,7 +47,12 @@ export type EditVerdict = { kind: "relabel"; task: string } | { kind: "confirm" 
  * other task's files (unless it opened a task); confirmed where none landed in another task's files and some landed
  * in its own task's (or, for a task the request opened, anywhere no task had touched).
  */
-export function editVerdict(options: { routedTo: string; opened: boolean; edited: readonly string[]; ownersOf: (path: string) => readonly string[] }): EditVerdict | undefined {
+export function editVerdict(options: {
+  routedTo: string;
+  opened: boolean;
+  edited: readonly string[];
+  ownersOf: (path: string) => readonly string[];
+}): EditVerdict | undefined {
   const { routedTo, opened, edited, ownersOf } = options;
   if (edited.length === 0) return undefined;
   const owner = evidenceOwner(options);

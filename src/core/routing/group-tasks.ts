@@ -33,7 +33,12 @@ export function groupTasks(groups: readonly InteractionGroup[], ledger: Ledger):
  * its request's decision is settled (sure, the user's, or borne out by its edits). `tasks`:
  * the groups' `groupTasks` under the same ledger, when the caller has them already.
  */
-export function evidenceTasks(groups: readonly InteractionGroup[], ledger: Ledger, threshold: number, tasks: readonly GroupTask[] = groupTasks(groups, ledger)): (string | undefined)[] {
+export function evidenceTasks(
+  groups: readonly InteractionGroup[],
+  ledger: Ledger,
+  threshold: number,
+  tasks: readonly GroupTask[] = groupTasks(groups, ledger),
+): (string | undefined)[] {
   let settled = false;
   return groups.map((group, position) => {
     const entry = group.kind === "request" || group.kind === "orphan" ? ledger.decisions[groupRequestID(group)] : undefined;

@@ -23,7 +23,13 @@ export const LedgerEntrySchema = z.object({
   router: z.enum(["lexical", "model", "user"]),
   aux: AuxUsageSchema.optional(),
   /** The turn's edits showed the request belonged elsewhere: the task it was routed to, and the files that showed it. */
-  relabelled: z.object({ from: z.string().min(1), files: z.array(z.string()), /** What showed it, when not the edits: the model recalled that task's history. */ by: z.literal("recall").optional() }).optional(),
+  relabelled: z
+    .object({
+      from: z.string().min(1),
+      files: z.array(z.string()),
+      /** What showed it, when not the edits: the model recalled that task's history. */ by: z.literal("recall").optional(),
+    })
+    .optional(),
   /** An unsure decision's candidate tasks (the decision's own task among them): what `fallback: "candidates"` keeps. */
   candidates: z.array(z.string().min(1)).optional(),
   /** The turn's edits confirmed an unsure decision: every file it edited was its task's own, or no task's for a task it opened. */
@@ -51,11 +57,7 @@ export function emptyLedger(): Ledger {
  * resolved to (a new task gets the next id, `t1`, `t2`...). A message routed twice keeps
  * its first decision, so replays never move history between tasks.
  */
-export function recordDecision(
-  ledger: Ledger,
-  messageID: string,
-  decision: RoutingDecision,
-): { ledger: Ledger; entry: LedgerEntry; task: LedgerTask } {
+export function recordDecision(ledger: Ledger, messageID: string, decision: RoutingDecision): { ledger: Ledger; entry: LedgerEntry; task: LedgerTask } {
   const known = ledger.decisions[messageID];
   if (known) return { ledger, entry: known, task: taskOf(ledger, known.task) };
   let task: LedgerTask;
@@ -75,7 +77,9 @@ export function recordDecision(
     reason: decision.reason,
     router: decision.router,
     ...(decision.aux ? { aux: decision.aux } : {}),
-    ...(decision.candidates ? { candidates: [...new Set([task.id, ...decision.candidates])].filter((id) => tasks.some((known) => known.id === id)).sort(taskOrder) } : {}),
+    ...(decision.candidates
+      ? { candidates: [...new Set([task.id, ...decision.candidates])].filter((id) => tasks.some((known) => known.id === id)).sort(taskOrder) }
+      : {}),
   };
   return {
     ledger: { tasks, decisions: { ...ledger.decisions, [messageID]: entry }, order: [...ledger.order, messageID] },
@@ -160,7 +164,12 @@ export function noteRecall(ledger: Ledger, messageID: string, recall: { task: st
   const others = recalledOthers(noted);
   let decided = noted;
   if (recall.exchanges > 0 && !entry.shared && !entry.opened && !isSettled(entry, threshold) && task.id !== entry.task && others.length === 1) {
-    decided = { ...noted, task: task.id, reason: `${entry.reason}; then the model recalled ${task.id}'s history`, relabelled: { from: entry.task, files: [], by: "recall" } };
+    decided = {
+      ...noted,
+      task: task.id,
+      reason: `${entry.reason}; then the model recalled ${task.id}'s history`,
+      relabelled: { from: entry.task, files: [], by: "recall" },
+    };
   } else if (entry.relabelled?.by === "recall" && others.length === 2 && recalledOthers(entry).length === 1) {
     decided = { ...noted, reason: `${entry.reason}; then ${task.id}'s too, so it is unsure again` };
   }

@@ -40,7 +40,10 @@ export interface CandidateScores {
 }
 
 /** Softmax over the candidates' linear scores. */
-export function scoreCandidates(features: RoutingFeatures, parameters: Pick<RouterParameters, "taskWeights" | "newTaskWeights" | "sharedWeights">): CandidateScores {
+export function scoreCandidates(
+  features: RoutingFeatures,
+  parameters: Pick<RouterParameters, "taskWeights" | "newTaskWeights" | "sharedWeights">,
+): CandidateScores {
   const taskWeights = TASK_FEATURES.map((name) => parameters.taskWeights[name]);
   const newWeights = NEW_TASK_FEATURES.map((name) => parameters.newTaskWeights[name]);
   const sharedWeights = SHARED_FEATURES.map((name) => parameters.sharedWeights[name]);

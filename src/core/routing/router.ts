@@ -17,4 +17,3 @@ export interface Router {
 export function createLexicalRouter(options: LexicalRouterOptions): Router {
   return { name: "lexical", route: async (request, index) => routeLexically(request, index, options) };
 }
-

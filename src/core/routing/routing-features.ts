@@ -198,7 +198,17 @@ export function routingFeatures(options: { text: string; signals: Signals; index
     tasks: candidates,
     fresh: NEW_TASK_FEATURES.map((name) => fresh[name]),
     shared: SHARED_FEATURES.map((name) => shared[name]),
-    facts: { followUp, opensLikeIssue: issueLike, newTaskCue: signals.newTaskCue, bare, unseenPaths, unseenWords, novelty: novel, unseenCheckout, unknownReference: explicit.unknown },
+    facts: {
+      followUp,
+      opensLikeIssue: issueLike,
+      newTaskCue: signals.newTaskCue,
+      bare,
+      unseenPaths,
+      unseenWords,
+      novelty: novel,
+      unseenCheckout,
+      unknownReference: explicit.unknown,
+    },
   };
 }
 
@@ -373,7 +383,8 @@ const FOLLOW_UP_START =
   /^\s*(?:and|also|now|then|ok|okay|same|so|but|still|hmm|wait|great|good|nice|thanks|perfect|yes|no|what about|how about|does|did|is|are|can you|could you|please|run|rerun|re-run|add|test|tests|it|that|this|those|these|the same|one more|another test|make it|let's|lets)\b(?![/.\w])/i;
 
 /** Points at work already done: "now fails", "the new test", "your change", "still". */
-const FOLLOW_UP_MARKER = /\b(?:now|still|again|anymore|the new (?:test|code|function|option|flag|check)|(?:your|that|the) (?:change|fix|patch)|you (?:added|wrote|made|changed))\b/i;
+const FOLLOW_UP_MARKER =
+  /\b(?:now|still|again|anymore|the new (?:test|code|function|option|flag|check)|(?:your|that|the) (?:change|fix|patch)|you (?:added|wrote|made|changed))\b/i;
 
 /** Short, or opening like a reply to what was just done ("now add a test", "run them"). */
 export function readsAsFollowUp(text: string, signals: Signals): boolean {

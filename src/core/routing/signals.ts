@@ -133,8 +133,10 @@ const SCOPE_CUE = new RegExp(
   ].join("|"),
   "i",
 );
-const TIME_SCOPE = /\b(?:today|this session|(?:the )?rest of (?:the|this) (?:session|day)|rest of today|from here on|from now on|going forward|this morning|at the start)\b/i;
-const RULE_CUE = /\b(?:rule|reminder|heads-up|general note|note for|never|always|no new|(?:don't|do not) (?:\w+ )?(?:any|anything)|keep (?:the|each|every|all|commits?|prs?|diffs?))\b/i;
+const TIME_SCOPE =
+  /\b(?:today|this session|(?:the )?rest of (?:the|this) (?:session|day)|rest of today|from here on|from now on|going forward|this morning|at the start)\b/i;
+const RULE_CUE =
+  /\b(?:rule|reminder|heads-up|general note|note for|never|always|no new|(?:don't|do not) (?:\w+ )?(?:any|anything)|keep (?:the|each|every|all|commits?|prs?|diffs?))\b/i;
 const REMINDER_CUE = /\bas i (?:said|mentioned|asked)\b|\b(?:like|as) (?:i said )?before\b/i;
 // "push the Count one too", "the dict one", "the hybrid name fix": a task named by what sets it apart.
 const NOUN_REFERENCE = /\bthe ((?:[\w.'-]+ ){0,2}[\w.'-]+) (?:one|fix|change|task|pr|bug|issue|work|branch)\b/gi;
@@ -222,9 +224,7 @@ export function extractSignals(text: string): Signals {
       ...[...text.matchAll(ORDINAL_WORD)].map((match) => ordinalValue(match[1] ?? "")),
     ]).sort((a, b) => a - b),
     taskIds: unique([...outsideCode.matchAll(TASK_ID)].filter((match) => isTaskID(match)).map((match) => `t${Number(match[1])}`)).sort(),
-    quoted: unique(
-      [...text.matchAll(QUOTED)].map((match) => (match[2] ?? "").trim().toLowerCase()).filter((phrase) => phrase.split(/\s+/).length >= 2),
-    ).sort(),
+    quoted: unique([...text.matchAll(QUOTED)].map((match) => (match[2] ?? "").trim().toLowerCase()).filter((phrase) => phrase.split(/\s+/).length >= 2)).sort(),
     taskLabels: unique([...text.matchAll(LABEL)].map((match) => (match[1] ?? "").toLowerCase())).sort(),
     backReference: backReference.length > 0 ? backReference : null,
     sharedCue: SHARED_CUE.test(text),
@@ -237,7 +237,10 @@ export function extractSignals(text: string): Signals {
     namedThings: namedThings(text),
     reviewCue: REVIEW_CUE.test(text),
     // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
-    words: [...contentWords(withoutUrls(text).replace(PATH_PATTERN, " ")), ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " ")))],
+    words: [
+      ...contentWords(withoutUrls(text).replace(PATH_PATTERN, " ")),
+      ...[...paths].flatMap((path) => contentWords(basename(path).replace(/[._-]+/g, " "))),
+    ],
   };
 }
 
@@ -307,7 +310,10 @@ function stem(word: string): string {
 }
 
 function normalisePath(raw: string): string {
-  return raw.replace(/[.,;:)\]'"`]+$/, "").replace(/^\.\//, "").replace(/\/+$/, "");
+  return raw
+    .replace(/[.,;:)\]'"`]+$/, "")
+    .replace(/^\.\//, "")
+    .replace(/\/+$/, "");
 }
 
 function isPlausiblePath(path: string): boolean {

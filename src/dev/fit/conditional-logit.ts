@@ -19,7 +19,13 @@ export interface LogitFit {
  * Deterministic: the same choices always give the same weights. `unpenalised` lists
  * weights (intercepts) the penalty leaves alone.
  */
-export function fitConditionalLogit(options: { choices: readonly Choice[]; dimension: number; l2: number; unpenalised?: readonly number[]; maxIterations?: number }): LogitFit {
+export function fitConditionalLogit(options: {
+  choices: readonly Choice[];
+  dimension: number;
+  l2: number;
+  unpenalised?: readonly number[];
+  maxIterations?: number;
+}): LogitFit {
   const { choices, dimension, l2, maxIterations = 100 } = options;
   const penalised = Array.from({ length: dimension }, (_, index) => !(options.unpenalised ?? []).includes(index));
   let weights = new Array<number>(dimension).fill(0);
@@ -73,7 +79,12 @@ function meanLoss(choices: readonly Choice[], weights: readonly number[]): numbe
   return total / choices.length;
 }
 
-function derivatives(choices: readonly Choice[], weights: readonly number[], l2: number, penalised: readonly boolean[]): { gradient: number[]; hessian: number[][] } {
+function derivatives(
+  choices: readonly Choice[],
+  weights: readonly number[],
+  l2: number,
+  penalised: readonly boolean[],
+): { gradient: number[]; hessian: number[][] } {
   const size = weights.length;
   const gradient = weights.map((value, index) => (penalised[index] ? l2 * value : 0));
   const hessian = Array.from({ length: size }, (_, row) => Array.from({ length: size }, (_, column) => (row === column ? (penalised[row] ? l2 : 1e-6) : 0)));

@@ -3,7 +3,14 @@ import { UNSURE_KINDS } from "../../core/routing/anchor-rules.js";
 import { decideLexically, type LexicalDecision } from "../../core/routing/lexical-router.js";
 import type { Router } from "../../core/routing/router.js";
 import type { RouterParameters } from "../../core/routing/router-model.js";
-import { NEW_TASK_FEATURES, type NewTaskFeature, SHARED_FEATURES, type SharedFeature, TASK_FEATURES, type TaskFeature } from "../../core/routing/routing-features.js";
+import {
+  NEW_TASK_FEATURES,
+  type NewTaskFeature,
+  SHARED_FEATURES,
+  type SharedFeature,
+  TASK_FEATURES,
+  type TaskFeature,
+} from "../../core/routing/routing-features.js";
 import { evaluateRouting } from "../../route-eval/evaluate-routing.js";
 import type { LabelledSession } from "../../route-eval/labelled-sessions.js";
 import { reliabilityOf } from "../../route-eval/reliability.js";
@@ -39,7 +46,11 @@ const ROUND = 1e4;
  * (Platt scaling), set the confidence of decisions held back by a safety rule, and of
  * shared instructions. Deterministic.
  */
-export async function fitRouterParameters(options: { sessions: readonly LabelledSession[]; splits: string[]; l2: number }): Promise<{ parameters: RouterParameters; report: FitReport }> {
+export async function fitRouterParameters(options: {
+  sessions: readonly LabelledSession[];
+  splits: string[];
+  l2: number;
+}): Promise<{ parameters: RouterParameters; report: FitReport }> {
   const { sessions, l2 } = options;
   const choices = trainingChoices(sessions);
   const fit = fitConditionalLogit({ choices, dimension: PARAMETER_COUNT, l2, unpenalised: INTERCEPTS });
@@ -48,7 +59,12 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
   for (const group of groups) {
     const training = choices.filter((choice) => choice.group !== group);
     const weights = fitConditionalLogit({ choices: training, dimension: PARAMETER_COUNT, l2, unpenalised: INTERCEPTS }).weights;
-    decisions.push(...(await foldDecisions(sessions.filter((session) => (session.repo ?? session.id) === group), weights)));
+    decisions.push(
+      ...(await foldDecisions(
+        sessions.filter((session) => (session.repo ?? session.id) === group),
+        weights,
+      )),
+    );
   }
   const calibration = fitPlatt(decisions);
   const caps = {
@@ -64,7 +80,14 @@ export async function fitRouterParameters(options: { sessions: readonly Labelled
   ) as RouterParameters["unsure"];
   const parameters: RouterParameters = {
     version: 1,
-    fittedOn: { splits: options.splits, sessions: sessions.length, requests: sessions.reduce((sum, session) => sum + session.requests.length, 0), examples: choices.length, l2, folds: groups.length },
+    fittedOn: {
+      splits: options.splits,
+      sessions: sessions.length,
+      requests: sessions.reduce((sum, session) => sum + session.requests.length, 0),
+      examples: choices.length,
+      l2,
+      folds: groups.length,
+    },
     ...weightsByName(fit.weights),
     calibration: { slope: round(calibration.slope), intercept: round(calibration.intercept) },
     caps: { unsupported: round(caps.unsupported), foldedNewTask: round(caps.foldedNewTask) },
@@ -112,7 +135,16 @@ async function foldDecisions(sessions: readonly LabelledSession[], weights: read
   return evaluation.requests.flatMap((request, position) => {
     const detail = details[position];
     if (!detail || detail.decision.basis === "first") return [];
-    return [{ probability: detail.probability ?? detail.decision.confidence, rule: detail.rule, unsure: detail.unsure, chosenProbability: detail.chosenProbability ?? detail.decision.confidence, basis: detail.decision.basis, correct: request.correct }];
+    return [
+      {
+        probability: detail.probability ?? detail.decision.confidence,
+        rule: detail.rule,
+        unsure: detail.unsure,
+        chosenProbability: detail.chosenProbability ?? detail.decision.confidence,
+        basis: detail.decision.basis,
+        correct: request.correct,
+      },
+    ];
   });
 }
 
@@ -120,15 +152,27 @@ function weightsByName(weights: readonly number[]): Pick<RouterParameters, "task
   const newOffset = TASK_FEATURES.length;
   const sharedOffset = newOffset + NEW_TASK_FEATURES.length;
   const taskWeights = Object.fromEntries(TASK_FEATURES.map((name, index) => [name, round(weights[index] ?? 0)])) as Record<TaskFeature, number>;
-  const newTaskWeights = Object.fromEntries(NEW_TASK_FEATURES.map((name, index) => [name, round(weights[newOffset + index] ?? 0)])) as Record<NewTaskFeature, number>;
-  const sharedWeights = Object.fromEntries(SHARED_FEATURES.map((name, index) => [name, round(weights[sharedOffset + index] ?? 0)])) as Record<SharedFeature, number>;
+  const newTaskWeights = Object.fromEntries(NEW_TASK_FEATURES.map((name, index) => [name, round(weights[newOffset + index] ?? 0)])) as Record<
+    NewTaskFeature,
+    number
+  >;
+  const sharedWeights = Object.fromEntries(SHARED_FEATURES.map((name, index) => [name, round(weights[sharedOffset + index] ?? 0)])) as Record<
+    SharedFeature,
+    number
+  >;
   return { taskWeights, newTaskWeights, sharedWeights };
 }
 
 /** Platt scaling: P(right) = sigmoid(slope * logit(p) + intercept), as a two-candidate logit. */
 function fitPlatt(decisions: readonly { probability: number; correct: boolean }[]): { slope: number; intercept: number } {
   if (decisions.length === 0) return { slope: 1, intercept: 0 };
-  const choices: Choice[] = decisions.map((decision) => ({ candidates: [[logit(decision.probability), 1], [0, 0]], chosen: decision.correct ? 0 : 1 }));
+  const choices: Choice[] = decisions.map((decision) => ({
+    candidates: [
+      [logit(decision.probability), 1],
+      [0, 0],
+    ],
+    chosen: decision.correct ? 0 : 1,
+  }));
   const { weights } = fitConditionalLogit({ choices, dimension: 2, l2: 1e-3 });
   return { slope: weights[0] ?? 1, intercept: weights[1] ?? 0 };
 }
@@ -150,4 +194,3 @@ function laplace(decisions: readonly { correct: boolean }[]): number {
 function round(value: number): number {
   return Math.round(value * ROUND) / ROUND;
 }
-

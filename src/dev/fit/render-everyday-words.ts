@@ -24,7 +24,10 @@ export function everydayStems(counts: readonly WordCount[]): string[] {
     if (stem !== undefined && /^[a-z]+$/.test(stem)) byStem.set(stem, (byStem.get(stem) ?? 0) + count);
   }
   const least = (10 ** EVERYDAY_ZIPF / 1e9) * total;
-  return [...byStem].filter(([, count]) => count >= least).map(([stem]) => stem).sort();
+  return [...byStem]
+    .filter(([, count]) => count >= least)
+    .map(([stem]) => stem)
+    .sort();
 }
 
 /** The stems as the module the router imports: data only, twelve to a line. */

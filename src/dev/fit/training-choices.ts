@@ -13,7 +13,10 @@ export interface GroupedChoice extends Choice {
 /** Number of weights: the task features, the new-task features, the shared-instruction features. */
 export const PARAMETER_COUNT = TASK_FEATURES.length + NEW_TASK_FEATURES.length + SHARED_FEATURES.length;
 /** The biases of "new" and "shared" are intercepts: not penalised. */
-export const INTERCEPTS = [TASK_FEATURES.length + NEW_TASK_FEATURES.indexOf("bias"), TASK_FEATURES.length + NEW_TASK_FEATURES.length + SHARED_FEATURES.indexOf("bias")];
+export const INTERCEPTS = [
+  TASK_FEATURES.length + NEW_TASK_FEATURES.indexOf("bias"),
+  TASK_FEATURES.length + NEW_TASK_FEATURES.length + SHARED_FEATURES.indexOf("bias"),
+];
 
 /**
  * The router's choices along labelled sessions, with the gold history (teacher forcing):

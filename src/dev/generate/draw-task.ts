@@ -62,7 +62,11 @@ function filesOf(random: SeededRandom, language: TaskLanguage, qualifier: Qualif
   const kebab = `${q}-${head}`;
   const type = pascal(q) + pascal(head);
   const layouts: Record<TaskLanguage, () => string[]> = {
-    python: () => [random.pick([`src/${area}/${snake}.py`, `${area}/${snake}.py`, `app/${area}/${snake}.py`]), `tests/test_${snake}.py`, `tests/fixtures/${q}_${key}.json`],
+    python: () => [
+      random.pick([`src/${area}/${snake}.py`, `${area}/${snake}.py`, `app/${area}/${snake}.py`]),
+      `tests/test_${snake}.py`,
+      `tests/fixtures/${q}_${key}.json`,
+    ],
     go: () =>
       random.chance(0.5)
         ? [`internal/${q}/${head}.go`, `internal/${q}/${head}_test.go`, `internal/${q}/testdata/${key}.golden`]
@@ -102,9 +106,11 @@ function symbolsOf(random: SeededRandom, language: TaskLanguage, q: string, head
     markdown: `${pascal(q)} troubleshooting`,
   };
   const types = language === "markdown" ? `${pascal(q)} setup` : type;
-  return random.weighted([
-    [[types, functions[language]], 5],
-    [[functions[language]], 2],
-    [[types], 2],
-  ] as const).slice();
+  return random
+    .weighted([
+      [[types, functions[language]], 5],
+      [[functions[language]], 2],
+      [[types], 2],
+    ] as const)
+    .slice();
 }

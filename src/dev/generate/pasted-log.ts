@@ -19,7 +19,7 @@ export function pastedLog(random: SeededRandom, task: SyntheticTask): string {
   switch (task.language) {
     case "python": {
       const [raise, error] = random.pick([
-        ["raise ValueError(f\"invalid {name}: {value!r}\")", `ValueError: invalid ${key}: ''`],
+        ['raise ValueError(f"invalid {name}: {value!r}")', `ValueError: invalid ${key}: ''`],
         ["return lookup[name]", `KeyError: '${key}'`],
         ["if value < minimum:", "TypeError: '<' not supported between instances of 'NoneType' and 'int'"],
       ] as const);
@@ -112,7 +112,9 @@ export function pastedLog(random: SeededRandom, task: SyntheticTask): string {
     }
     case "java": {
       const type = basename(main).replace(/\.java$/, "");
-      const pkg = dirname(main).replace(/^src\/main\/java\//, "").replaceAll("/", ".");
+      const pkg = dirname(main)
+        .replace(/^src\/main\/java\//, "")
+        .replaceAll("/", ".");
       const method = /^[A-Z]/.test(symbol) ? "<init>" : symbol;
       return [
         `[ERROR] Tests run: ${random.int(6, 40)}, Failures: 0, Errors: 1, Skipped: 0, Time elapsed: 0.${random.int(100, 999)} s`,

@@ -138,7 +138,16 @@ const TEMPLATES: Record<Exclude<GeneratedStyle, "issue-open" | "pasted-log" | "s
     (c) => `nit from review: that ${c.pair[0]} ${c.pair[1]} constant is magic, pull it out and name it`,
     (c) => `second reviewer says the ${c.pair[1]} branch in the ${c.pair[0]} is unreachable now. delete it if true`,
   ],
-  "terse-nudge": [() => "tests pls", () => "ok ship it", () => "and the edge case?", () => "lgtm, commit", () => "hmm still failing", () => "again pls", () => "nice. push it", () => "what about null?"],
+  "terse-nudge": [
+    () => "tests pls",
+    () => "ok ship it",
+    () => "and the edge case?",
+    () => "lgtm, commit",
+    () => "hmm still failing",
+    () => "again pls",
+    () => "nice. push it",
+    () => "what about null?",
+  ],
   "bare-continuation": [
     () => "now add a test for that",
     () => "run the suite again and fix what breaks",
@@ -181,7 +190,12 @@ const SHARED_RULES = [
   "Heads up for all tasks - target Node 20 and Python 3.11, nothing newer",
 ];
 
-const CLOSINGS = ["Seen on main and on the last tag.", "Not urgent, but it confuses people.", "This breaks the nightly job for two customers.", "Happy to pair on it if useful."];
+const CLOSINGS = [
+  "Seen on main and on the last tag.",
+  "Not urgent, but it confuses people.",
+  "This breaks the nightly job for two customers.",
+  "Happy to pair on it if useful.",
+];
 
 /** The text of a request in the given style, for the context's task. */
 export function writeRequest(style: GeneratedStyle, context: RequestContext): string {
@@ -242,7 +256,11 @@ function issue(random: SeededRandom, task: SyntheticTask, c: Pieces): string {
   const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
   const opening = docs
     ? random.pick([`${c.file} ${c.symptom}.`, `The ${c.component} page (${c.file}) ${c.symptom}.`])
-    : random.pick([`\`${c.symbol}\` in ${c.file} ${c.symptom}.`, `The ${c.component} (${c.file}) ${c.symptom}.`, `Since the last release, \`${c.symbol}\` ${c.symptom}.`]);
+    : random.pick([
+        `\`${c.symbol}\` in ${c.file} ${c.symptom}.`,
+        `The ${c.component} (${c.file}) ${c.symptom}.`,
+        `Since the last release, \`${c.symbol}\` ${c.symptom}.`,
+      ]);
   const detail = docs
     ? random.pick([`New people following it get stuck right at the ${c.otherKey} part.`, `The "${c.symbol}" section is where it goes wrong.`])
     : random.pick([
@@ -253,7 +271,10 @@ function issue(random: SeededRandom, task: SyntheticTask, c: Pieces): string {
       ]);
   const expectation = docs
     ? "Expected: the page matches what the product does today."
-    : random.pick([`Expected: the ${c.key} comes through unchanged. Actual: it is empty and nothing is logged.`, "I'd expect a clear error value here instead of a silent wrong result."]);
+    : random.pick([
+        `Expected: the ${c.key} comes through unchanged. Actual: it is empty and nothing is logged.`,
+        "I'd expect a clear error value here instead of a silent wrong result.",
+      ]);
   const sentences = [opening, detail, expectation];
   if (random.chance(0.6)) sentences.push(random.pick(CLOSINGS));
   let body = sentences.join(" ");
@@ -311,7 +332,9 @@ function vary(random: SeededRandom, text: string): string {
 /** Swaps two inner letters of one plain word that is not one of the task's own words. */
 function typo(random: SeededRandom, text: string, protect: readonly string[]): string {
   const words = text.split(" ");
-  const candidates = words.map((word, index) => ({ word, index })).filter(({ word }) => /^[a-z]{5,}$/.test(word) && !protect.some((kept) => word.includes(kept)));
+  const candidates = words
+    .map((word, index) => ({ word, index }))
+    .filter(({ word }) => /^[a-z]{5,}$/.test(word) && !protect.some((kept) => word.includes(kept)));
   if (candidates.length === 0) return text;
   const { word, index } = random.pick(candidates);
   const at = random.int(1, word.length - 3);

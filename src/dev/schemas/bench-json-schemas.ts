@@ -25,7 +25,12 @@ const DOC = "docs/benchmark-formats.md";
  */
 export function benchJsonSchemas(): BenchJsonSchema[] {
   return [
-    described(SuiteMetaSchema, { file: "suite.schema.json", title: "suite.json", anchor: "suitejson", description: "A Switch-SWE suite's suite.json: what the suite is." }),
+    described(SuiteMetaSchema, {
+      file: "suite.schema.json",
+      title: "suite.json",
+      anchor: "suitejson",
+      description: "A Switch-SWE suite's suite.json: what the suite is.",
+    }),
     { file: "task.schema.json", schema: taskFileSchema() },
     described(TaskSchema, {
       file: "task-line.schema.json",
@@ -98,6 +103,8 @@ function taskFileSchema(): Record<string, unknown> {
       "A task folder's task.json: the SWE-bench instance's fields but the texts, which are files beside it (stage-1.md, stage-2.md..., patch.diff, test_patch.diff). Exactly one of repo_url and repo_bundle.",
   }).schema;
   const full = z.toJSONSchema(TaskSchema, { io: "input", unrepresentable: "any" }) as { properties: Record<string, unknown> };
-  const properties = Object.fromEntries(Object.entries(file.properties as Record<string, unknown>).map(([name, property]) => [name, full.properties[name] ?? property]));
+  const properties = Object.fromEntries(
+    Object.entries(file.properties as Record<string, unknown>).map(([name, property]) => [name, full.properties[name] ?? property]),
+  );
   return { ...file, properties, oneOf: [{ required: ["repo_url"] }, { required: ["repo_bundle"] }] };
 }

@@ -12,7 +12,8 @@ export function optionsJsonSchema(): Record<string, unknown> {
   return {
     ...generated,
     title: "opencode-rcm options (rcm.jsonc)",
-    description: "Options of the opencode-rcm plug-in for OpenCode: ~/.config/opencode/rcm.jsonc, .opencode/rcm.jsonc, or the [\"opencode-rcm\", { ... }] tuple in opencode.json.",
+    description:
+      'Options of the opencode-rcm plug-in for OpenCode: ~/.config/opencode/rcm.jsonc, .opencode/rcm.jsonc, or the ["opencode-rcm", { ... }] tuple in opencode.json.',
     // No $id: the schema is read from the installed package ("$schema": "../node_modules/opencode-rcm/rcm.schema.json").
     properties: { $schema: { type: "string", description: "Where this schema is, for editors: a path into the installed package." }, ...properties },
   };

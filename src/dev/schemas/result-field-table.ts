@@ -41,7 +41,8 @@ function fieldRows(node: JsonSchemaNode, prefix: string): string[] {
 function typeOf(node: JsonSchemaNode): string {
   if (node.enum !== undefined) return node.enum.map((value) => `\`${JSON.stringify(value)}\``).join(" \\| ");
   if (node.anyOf !== undefined) return node.anyOf.map(typeOf).join(" \\| ");
-  if (node.type === "array") return node.items?.properties !== undefined ? "array of objects" : `array of ${node.items === undefined ? "any" : typeOf(node.items)}`;
+  if (node.type === "array")
+    return node.items?.properties !== undefined ? "array of objects" : `array of ${node.items === undefined ? "any" : typeOf(node.items)}`;
   return Array.isArray(node.type) ? node.type.join(" \\| ") : (node.type ?? "any");
 }
 

@@ -33,7 +33,15 @@ export function createCommandHook(options: {
     }
     // Headed by the command line, so consecutive answers read apart in the transcript.
     const line = `/${RCM_COMMAND}${input.arguments.trim() === "" ? "" : ` ${input.arguments.trim()}`}`;
-    await deliverCommandAnswer({ client, logger: deps.logger, sessionID, command: RCM_COMMAND, answer: `${line}\n${answer}`, model: sessionModels.get(sessionID), agent: sessionAgents.get(sessionID) });
+    await deliverCommandAnswer({
+      client,
+      logger: deps.logger,
+      sessionID,
+      command: RCM_COMMAND,
+      answer: `${line}\n${answer}`,
+      model: sessionModels.get(sessionID),
+      agent: sessionAgents.get(sessionID),
+    });
   };
 }
 
@@ -49,7 +57,11 @@ async function handToTui(client: PluginInput["client"], deps: PluginDeps, stateD
     await client.tui.publish({ body: { type: "tui.command.execute", properties: { command: TYPED_VERB_COMMAND } }, throwOnError: true });
     await deps.logger.log("info", `/${RCM_TYPED_COMMAND} ${words.trim()}: handed to the TUI, without a model call`, { sessionID });
   } catch (error) {
-    await deps.logger.log("warn", `/${RCM_TYPED_COMMAND} ${words.trim()}: could not reach the TUI (${messageOf(error)}); /${RCM_COMMAND} answers in the session`, { sessionID });
+    await deps.logger.log(
+      "warn",
+      `/${RCM_TYPED_COMMAND} ${words.trim()}: could not reach the TUI (${messageOf(error)}); /${RCM_COMMAND} answers in the session`,
+      { sessionID },
+    );
   }
   throw new CommandAnswered(RCM_TYPED_COMMAND);
 }

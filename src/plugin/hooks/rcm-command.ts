@@ -16,7 +16,9 @@ import type { SessionStore } from "../sessions/session-store.js";
 export const RCM_COMMAND = "rcm-text";
 
 /** The usage, from the verbs' list: a verb added there is listed here. */
-export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`.padEnd(28)}${verb.help}`).join("\n");
+export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`.padEnd(28)}${verb.help}`).join(
+  "\n",
+);
 
 /**
  * `/rcm` as the TUI sends it when typed with words (`/rcm why`, `/rcm show t2`): the TUI
@@ -54,14 +56,19 @@ export async function answerRcmCommand(
   const verb = rcmVerb(name);
   if (!verb) {
     const typed = parseTypedVerb(name);
-    throw new UsageError(`unknown /${RCM_COMMAND} command "${name}"${typed.kind === "unknown" && typed.suggestion ? ` (did you mean /${RCM_COMMAND} ${typed.suggestion}?)` : ""}`);
+    throw new UsageError(
+      `unknown /${RCM_COMMAND} command "${name}"${typed.kind === "unknown" && typed.suggestion ? ` (did you mean /${RCM_COMMAND} ${typed.suggestion}?)` : ""}`,
+    );
   }
   const state = await store.read(sessionID);
   const argument = rest[0];
   if (verb.kind === "read") {
     if (verb.argument && state && !argument) throw new UsageError(`/${RCM_COMMAND} ${verb.name} needs a task id, e.g. /${RCM_COMMAND} ${verb.name} t2`);
     const view = rest[1]?.toLowerCase();
-    if (verb.name === "show" && view !== undefined && view !== "model") throw new UsageError(`/${RCM_COMMAND} show: unexpected "${rest.slice(1).join(" ")}" (only model, for the text the model gets: /${RCM_COMMAND} show ${argument} model)`);
+    if (verb.name === "show" && view !== undefined && view !== "model")
+      throw new UsageError(
+        `/${RCM_COMMAND} show: unexpected "${rest.slice(1).join(" ")}" (only model, for the text the model gets: /${RCM_COMMAND} show ${argument} model)`,
+      );
     return verb.answer({ options, state, words, as: verb.name === "show" && view === "model" ? "model" : "person" }, argument);
   }
   switch (verb.name) {
@@ -72,7 +79,10 @@ export async function answerRcmCommand(
       const done = await routing.move(sessionID, move);
       const ledger = (await store.read(sessionID))?.ledger;
       const froms = [...new Set(done.moved.map((request) => request.from))].join(", ");
-      const which = requestNumbersText(ledger, done.moved.map((request) => request.messageID));
+      const which = requestNumbersText(
+        ledger,
+        done.moved.map((request) => request.messageID),
+      );
       return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${taskName(done.task.title)}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry, options.confidenceThreshold)}` : ""}`;
     }
     case "split": {

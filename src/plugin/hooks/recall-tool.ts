@@ -15,8 +15,17 @@ export const RECALL_TOOL = "rcm_recall";
 const MAX_LIMIT = 20;
 
 const args = {
-  task: tool.schema.string().regex(/^t\d+$/).describe("The task whose hidden history to read, e.g. t2 (an unknown id gets the list of tasks)"),
-  limit: tool.schema.number().int().min(1).max(MAX_LIMIT).optional().describe("At most this many exchanges, newest first (default: as many as fit about 2,000 tokens)"),
+  task: tool.schema
+    .string()
+    .regex(/^t\d+$/)
+    .describe("The task whose hidden history to read, e.g. t2 (an unknown id gets the list of tasks)"),
+  limit: tool.schema
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .optional()
+    .describe("At most this many exchanges, newest first (default: as many as fit about 2,000 tokens)"),
 };
 const ArgsSchema = tool.schema.object(args).strict();
 
@@ -54,7 +63,8 @@ export function createRecallTool(deps: { store: SessionStore; source: SessionSou
         limit,
       });
       const { requestID } = found;
-      if (requestID !== undefined) await deps.store.step(sessionID, (session) => deps.routing.recalled(session, requestID, { task, exchanges: answer.exchanges }));
+      if (requestID !== undefined)
+        await deps.store.step(sessionID, (session) => deps.routing.recalled(session, requestID, { task, exchanges: answer.exchanges }));
       return answer.text;
     },
   });

@@ -8,12 +8,19 @@ export const TASKS_TOOL = "rcm_tasks";
 
 const args = {
   action: tool.schema.enum(["list", "show"]).describe("list: every task of this session; show: one task's memory record"),
-  task: tool.schema.string().regex(/^t\d+$/).optional().describe("The task id for show, e.g. t2"),
+  task: tool.schema
+    .string()
+    .regex(/^t\d+$/)
+    .optional()
+    .describe("The task id for show, e.g. t2"),
 };
-const ArgsSchema = tool.schema.object(args).strict().refine((value) => value.action !== "show" || value.task !== undefined, {
-  path: ["task"],
-  message: "show needs a task id, e.g. t2",
-});
+const ArgsSchema = tool.schema
+  .object(args)
+  .strict()
+  .refine((value) => value.action !== "show" || value.task !== undefined, {
+    path: ["task"],
+    message: "show needs a task id, e.g. t2",
+  });
 
 /** `rcm_tasks`: lets the agent list the session's tasks or read one task's record. */
 export function createTasksTool(deps: { store: SessionStore; recordTokens: number }): ToolDefinition {

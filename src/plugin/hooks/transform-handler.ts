@@ -96,7 +96,8 @@ async function transformCall(options: {
   const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
   // Each group's size once (finished groups' from the cache), for the window's budget and the report.
   const sizes = session ? groupSizes({ view, groupTokens }) : undefined;
-  if (session && deps.memory) ({ plan, summary: memory, record, shown } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, sizes }));
+  if (session && deps.memory)
+    ({ plan, summary: memory, record, shown } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, sizes }));
   const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, sizes }) : undefined;
   if (deps.options.debug) {
     const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
@@ -146,7 +147,8 @@ async function withRecord(options: {
   // The budget matters only when the whole history and the record together could exceed it (cached sizes: cheap).
   let budget: number | undefined;
   if (options.budget !== undefined) {
-    const whole = (options.sizes ?? groupSizes({ view })).reduce((sum, size) => sum + size, 0) + Math.max(estimateTokens(render()), estimateTokens(shown?.text ?? ""));
+    const whole =
+      (options.sizes ?? groupSizes({ view })).reduce((sum, size) => sum + size, 0) + Math.max(estimateTokens(render()), estimateTokens(shown?.text ?? ""));
     if (whole > options.budget) budget = options.budget;
   }
   const { keepRecent, replaceBatchTokens } = deps.options.memory;
@@ -204,10 +206,20 @@ async function recordsInPlace(options: { deps: PluginDeps; session: StoredSessio
     const record = state.records[task];
     return record ? renderRecord(record, { title: titleOf(task), maxTokens: maxTokens ?? deps.options.memory.recordTokens }) : "";
   };
-  const { plan, placed, appended } = recordsForCompaction({ view, ledger: state.ledger, records: state.records, render, budget: budget === undefined ? undefined : budget - COMPACTION_PROMPT_TOKENS });
+  const { plan, placed, appended } = recordsForCompaction({
+    view,
+    ledger: state.ledger,
+    records: state.records,
+    render,
+    budget: budget === undefined ? undefined : budget - COMPACTION_PROMPT_TOKENS,
+  });
   if (isEmptyPlan(plan)) return;
   replaceInPlace(messages, applyPlan(messages, plan));
-  await deps.logger.log("info", `compaction: the records of ${placed.join(", ") || "no task"} in place of the exchanges they cover${appended.length > 0 ? `; ${appended.join(", ")} (summarized before) at the top` : ""}`, { sessionID });
+  await deps.logger.log(
+    "info",
+    `compaction: the records of ${placed.join(", ") || "no task"} in place of the exchanges they cover${appended.length > 0 ? `; ${appended.join(", ")} (summarized before) at the top` : ""}`,
+    { sessionID },
+  );
 }
 
 /** Room kept in the compaction call for OpenCode's summary prompt and the plug-in's instructions. */

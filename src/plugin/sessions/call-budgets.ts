@@ -46,7 +46,12 @@ export function createCallBudgets(thresholdOf: ThresholdOf): CallBudgets {
         learned.from = last.info.id;
       }
       sessions.set(sessionID, learned);
-      const output = Math.max(0, ...stepUsages(messages).slice(-OUTPUT_STEPS).map((step) => step.output));
+      const output = Math.max(
+        0,
+        ...stepUsages(messages)
+          .slice(-OUTPUT_STEPS)
+          .map((step) => step.output),
+      );
       return threshold - learned.overhead - output;
     },
     sent(sessionID, tokens) {

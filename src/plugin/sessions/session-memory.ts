@@ -117,12 +117,16 @@ export function createSessionMemory(deps: {
         // the extractive updater runs after every turn: only what someone would look for gets one
         // (the rules changed the proposal, a model answered, the whole history had to be read).
         if (result.record.lastUpdate.notes.length > 0 || aux || read === "whole") {
-          await deps.logger.log("info", `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`, {
-            sessionID,
-            read,
-            notes: result.record.lastUpdate.notes,
-            ...(aux ? { aux } : {}),
-          });
+          await deps.logger.log(
+            "info",
+            `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`,
+            {
+              sessionID,
+              read,
+              notes: result.record.lastUpdate.notes,
+              ...(aux ? { aux } : {}),
+            },
+          );
         }
         failedAt.delete(key);
         previous = result.record;

@@ -31,7 +31,11 @@ export interface SessionRouting {
    * `previous` is the task current before it. Undefined for a sub-agent session or one
    * the user switched off.
    */
-  route(sessionID: string, messageID: string, text: string): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined; ledger: Ledger } | undefined>;
+  route(
+    sessionID: string,
+    messageID: string,
+    text: string,
+  ): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined; ledger: Ledger } | undefined>;
   /**
    * Inside a store step (a model call's): folds what the groups of the call show (request
    * texts, finished tool calls) into the router's index, each piece once, so routing the next
@@ -128,11 +132,15 @@ export function createSessionRouting(deps: {
     indexes.set(session, indexed);
     fold(session, indexed, groups);
     const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
-    await deps.logger.log("info", `moved ${move.requests.length === 1 ? "a request" : `${move.requests.length} requests`} from ${froms} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`, {
-      sessionID,
-      messageIDs: ids,
-      recordsDropped: dropped,
-    });
+    await deps.logger.log(
+      "info",
+      `moved ${move.requests.length === 1 ? "a request" : `${move.requests.length} requests`} from ${froms} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`,
+      {
+        sessionID,
+        messageIDs: ids,
+        recordsDropped: dropped,
+      },
+    );
     deps.onMoved?.(sessionID);
     return { moved: move.requests, entry: moved.entry, task: moved.task };
   };
@@ -195,7 +203,10 @@ export function createSessionRouting(deps: {
     for (const { messageID, kind, task, files } of settlements) {
       const from = ledger.decisions[messageID]?.task;
       ledger = kind === "relabel" ? relabelRequest(ledger, messageID, { task, files }) : confirmRequest(ledger, messageID, files);
-      const what = kind === "relabel" ? `relabelled a request from ${from ?? "?"} to ${task}: its edits (${files.join(", ")}) are all in ${task}'s files` : `its edits (${files.join(", ")}) bore out an unsure decision for ${task}`;
+      const what =
+        kind === "relabel"
+          ? `relabelled a request from ${from ?? "?"} to ${task}: its edits (${files.join(", ")}) are all in ${task}'s files`
+          : `its edits (${files.join(", ")}) bore out an unsure decision for ${task}`;
       void deps.logger.log("info", what, { sessionID: groups[0]?.sessionID, messageID });
     }
     store.stage(session, { ...session.state, ledger });
@@ -217,12 +228,24 @@ export function createSessionRouting(deps: {
     if (waiting.length === 0) return;
     let { ledger } = session.state;
     for (const request of waiting) {
-      const routed = await routeRequest({ router: deps.router, ledger, index: (indexes.get(session) ?? indexed).index, messageID: request.messageID, text: request.text, sessionID: session.sessionID, threshold });
-      ledger = routed.ledger;
-      await deps.logger.log("info", `routed a request sent while off to ${routed.task.id} "${routed.task.title}" confidence ${routed.entry.confidence}: ${routed.entry.reason}`, {
-        sessionID: session.sessionID,
+      const routed = await routeRequest({
+        router: deps.router,
+        ledger,
+        index: (indexes.get(session) ?? indexed).index,
         messageID: request.messageID,
+        text: request.text,
+        sessionID: session.sessionID,
+        threshold,
       });
+      ledger = routed.ledger;
+      await deps.logger.log(
+        "info",
+        `routed a request sent while off to ${routed.task.id} "${routed.task.title}" confidence ${routed.entry.confidence}: ${routed.entry.reason}`,
+        {
+          sessionID: session.sessionID,
+          messageID: request.messageID,
+        },
+      );
     }
     const { whileOff: _routed, ...rest } = session.state;
     await store.commit(session, { ...rest, ledger });
@@ -278,10 +301,14 @@ export function createSessionRouting(deps: {
       if (after && (after.task !== before.task || isSettled(after, threshold) !== isSettled(before, threshold))) {
         // What counts as evidence changed: the next step builds the index again from the ledger and the whole history.
         indexes.delete(session);
-        await deps.logger.log("info", `the model recalled ${recall.task}'s history: the unsure request is ${isSettled(after, threshold) ? `now settled in ${after.task}` : "unsure again"}`, {
-          sessionID: session.sessionID,
-          messageID,
-        });
+        await deps.logger.log(
+          "info",
+          `the model recalled ${recall.task}'s history: the unsure request is ${isSettled(after, threshold) ? `now settled in ${after.task}` : "unsure again"}`,
+          {
+            sessionID: session.sessionID,
+            messageID,
+          },
+        );
       }
       return after;
     },

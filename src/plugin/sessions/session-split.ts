@@ -19,7 +19,10 @@ export interface SplitHost {
    * now: `text` for the model (synthetic: the person's view and the router leave it out),
    * `note` for the person (ignored: the model never gets it).
    */
-  seed(sessionID: string, message: { text: string; note: string; model?: { providerID: string; modelID: string } | undefined; agent?: string | undefined }): Promise<void>;
+  seed(
+    sessionID: string,
+    message: { text: string; note: string; model?: { providerID: string; modelID: string } | undefined; agent?: string | undefined },
+  ): Promise<void>;
   /** Brings the session on screen in the TUI (nothing happens without one). */
   show(sessionID: string): Promise<void>;
 }
@@ -57,12 +60,23 @@ export function createSessionSplit(deps: { store: SessionStore; source: SessionS
     const from = await host.describe(sessionID);
     const title = `${task.title} (split from ${from.title || sessionID})`;
     const created = await host.create({ title, directory: from.directory });
-    const text = splitSeed({ ledger: state.ledger, records: state.records, task: id, requests, from: { sessionID, title: from.title }, recordTokens: deps.recordTokens });
+    const text = splitSeed({
+      ledger: state.ledger,
+      records: state.records,
+      task: id,
+      requests,
+      from: { sessionID, title: from.title },
+      recordTokens: deps.recordTokens,
+    });
     const record = state.records[id] !== undefined;
     const note = `opencode-rcm: ${id} "${task.title}" split from ${from.title ? `"${from.title}" (${sessionID})` : sessionID}; the model gets ${record ? "its record and " : ""}its ${requests.length === 1 ? "request" : `${requests.length} requests`} with your first request here.`;
     await host.seed(created, { text, note, ...lastSettings(messages) });
     await store.commit(session, { ...state, ledger: markSplit(state.ledger, id, created) });
-    await logger.log("info", `split ${id} "${task.title}" out into session ${created}, seeded with ${record ? "its record and " : ""}${requests.length} requests`, { sessionID, newSessionID: created });
+    await logger.log(
+      "info",
+      `split ${id} "${task.title}" out into session ${created}, seeded with ${record ? "its record and " : ""}${requests.length} requests`,
+      { sessionID, newSessionID: created },
+    );
     // The split stands without a TUI to show it in.
     await host.show(created).catch((error: unknown) => logger.log("warn", `could not show the split session in the TUI: ${messageOf(error)}`, { sessionID }));
     return { task, sessionID: created, title, requests: requests.length, record };
@@ -110,7 +124,14 @@ export function clientSplitHost(client: PluginInput["client"]): SplitHost {
       const settings = { ...(model ? { model } : {}), ...(agent ? { agent } : {}) };
       await client.session.prompt({
         path: { id: sessionID },
-        body: { noReply: true, ...settings, parts: [{ type: "text", text, synthetic: true }, { type: "text", text: note, ignored: true }] },
+        body: {
+          noReply: true,
+          ...settings,
+          parts: [
+            { type: "text", text, synthetic: true },
+            { type: "text", text: note, ignored: true },
+          ],
+        },
         throwOnError: true,
       });
     },

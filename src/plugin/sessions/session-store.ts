@@ -107,7 +107,10 @@ export function createSessionStore(deps: {
     const file = sessionStateFile(deps.stateDir, sessionID);
     const loaded = await file.load();
     if (loaded.status === "rebuilt") {
-      await deps.logger.log("warn", `session state was unreadable (${loaded.reason}); moved it aside and started a new ledger`, { sessionID, movedTo: loaded.movedTo });
+      await deps.logger.log("warn", `session state was unreadable (${loaded.reason}); moved it aside and started a new ledger`, {
+        sessionID,
+        movedTo: loaded.movedTo,
+      });
     }
     return { sessionID, subagent, file, state: loaded.value, dirty: false };
   };
@@ -144,7 +147,8 @@ export function createSessionStore(deps: {
    */
   const applyIntents = async (session: OpenSession): Promise<void> => {
     const { sessionID } = session;
-    const onBad = (file: string, reason: string) => void deps.logger.log("warn", `ignored an unreadable request from the TUI or CLI (${reason}); left as ${file}.bad`, { sessionID });
+    const onBad = (file: string, reason: string) =>
+      void deps.logger.log("warn", `ignored an unreadable request from the TUI or CLI (${reason}); left as ${file}.bad`, { sessionID });
     for (const pending of await pendingIntents(deps.stateDir, sessionID, onBad)) {
       const { intent } = pending;
       if (intent.kind === "move" && !moves) return;

@@ -9,7 +9,8 @@ export const ASK = {
   installShort: "New task: update docs/install.md to say Python 3.10 instead of 3.7.",
   // Names two tasks' files: the router is unsure (full history), so the user files it.
   both: "Both src/dates.py and src/cli.py need a module docstring.",
-  install: "New task: the install guide is out of date. docs/install.md lists Python 3.7 as supported, but setup.py requires 3.10 now; update the guide and its version table.",
+  install:
+    "New task: the install guide is out of date. docs/install.md lists Python 3.7 as supported, but setup.py requires 3.10 now; update the guide and its version table.",
   datesAgain: "Back to the date parser in src/dates.py: also accept a lowercase w in week dates.",
   jsonTest: "Also add a test for the --json output.",
   toc: "Also update the table of contents in docs/install.md.",
@@ -38,6 +39,8 @@ export function requestFor(requests: readonly RecordedRequest[], text: string): 
 /** The plug-in's answers: user messages whose only parts are ignored text (shown, never sent). */
 export function answers(messages: readonly MessageWithParts[]): string[] {
   return messages
-    .filter((message) => message.info.role === "user" && message.parts.length > 0 && message.parts.every((part) => part.type === "text" && part.ignored === true))
+    .filter(
+      (message) => message.info.role === "user" && message.parts.length > 0 && message.parts.every((part) => part.type === "text" && part.ignored === true),
+    )
     .map((message) => message.parts.map((part) => (part.type === "text" ? part.text : "")).join(""));
 }

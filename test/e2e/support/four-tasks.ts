@@ -37,7 +37,11 @@ export const EXCHANGE_MARKS = {
 
 export function fourTaskScript(repo: string, options: { bigOutputIn?: keyof typeof REQUESTS } = {}): Script {
   const path = (file: string) => join(repo, file);
-  const dump = { toolCalls: [{ name: "bash", arguments: { command: "python3 -c \"print('\\n'.join('word%05d' % i for i in range(3000)))\"", description: "Dump the word list" } }] };
+  const dump = {
+    toolCalls: [
+      { name: "bash", arguments: { command: "python3 -c \"print('\\n'.join('word%05d' % i for i in range(3000)))\"", description: "Dump the word list" } },
+    ],
+  };
   const stage = (id: keyof typeof REQUESTS, steps: Script["stages"][number]["steps"]) => ({
     id,
     when: REQUESTS[id],
@@ -46,12 +50,36 @@ export function fourTaskScript(repo: string, options: { bigOutputIn?: keyof type
   return {
     stages: [
       stage("A1", [
-        { toolCalls: [{ name: "write", arguments: { filePath: path("textkit/slugify.py"), content: "import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', text.lower())\n" } }] },
-        { toolCalls: [{ name: "bash", arguments: { command: "python3 -c \"from textkit.slugify import slugify; print(slugify('Hello World'))\"", description: "Try slugify" } }] },
+        {
+          toolCalls: [
+            {
+              name: "write",
+              arguments: {
+                filePath: path("textkit/slugify.py"),
+                content: "import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', text.lower())\n",
+              },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              arguments: { command: "python3 -c \"from textkit.slugify import slugify; print(slugify('Hello World'))\"", description: "Try slugify" },
+            },
+          ],
+        },
         { text: EXCHANGE_MARKS.A1 },
       ]),
       stage("B1", [
-        { toolCalls: [{ name: "edit", arguments: { filePath: path("exporters/csv_export.py"), oldString: "','.join(row)", newString: "','.join(quote(cell) for cell in row)" } }] },
+        {
+          toolCalls: [
+            {
+              name: "edit",
+              arguments: { filePath: path("exporters/csv_export.py"), oldString: "','.join(row)", newString: "','.join(quote(cell) for cell in row)" },
+            },
+          ],
+        },
         { text: EXCHANGE_MARKS.B1 },
       ]),
       stage("C1", [
@@ -59,16 +87,43 @@ export function fourTaskScript(repo: string, options: { bigOutputIn?: keyof type
         { text: EXCHANGE_MARKS.C1 },
       ]),
       stage("D1", [
-        { toolCalls: [{ name: "write", arguments: { filePath: path("config/settings.py"), content: "import os\n\n\ndef load():\n    return os.environ.get('RCM_ENV', 'development')\n" } }] },
+        {
+          toolCalls: [
+            {
+              name: "write",
+              arguments: { filePath: path("config/settings.py"), content: "import os\n\n\ndef load():\n    return os.environ.get('RCM_ENV', 'development')\n" },
+            },
+          ],
+        },
         { text: EXCHANGE_MARKS.D1 },
       ]),
       stage("A2", [
         { toolCalls: [{ name: "edit", arguments: { filePath: path("textkit/slugify.py"), oldString: "[^a-z0-9]+", newString: "[^\\\\w]+" } }] },
         { text: EXCHANGE_MARKS.A2 },
       ]),
-      stage("B2", [{ toolCalls: [{ name: "edit", arguments: { filePath: path("exporters/csv_export.py"), oldString: "return cell", newString: "return f'\"{cell}\"' if ',' in cell or '\\n' in cell else cell" } }] }, { text: "Newlines are quoted too." }]),
-      stage("C2", [{ toolCalls: [{ name: "edit", arguments: { filePath: path("docs/usage.md"), oldString: "--verbose\n", newString: "--verbose\n--quiet\n" } }] }, { text: "Documented --quiet." }]),
-      stage("D2", [{ toolCalls: [{ name: "edit", arguments: { filePath: path("config/settings.py"), oldString: "def load():", newString: "def load(env=None):" } }] }, { text: "load() takes env now." }]),
+      stage("B2", [
+        {
+          toolCalls: [
+            {
+              name: "edit",
+              arguments: {
+                filePath: path("exporters/csv_export.py"),
+                oldString: "return cell",
+                newString: "return f'\"{cell}\"' if ',' in cell or '\\n' in cell else cell",
+              },
+            },
+          ],
+        },
+        { text: "Newlines are quoted too." },
+      ]),
+      stage("C2", [
+        { toolCalls: [{ name: "edit", arguments: { filePath: path("docs/usage.md"), oldString: "--verbose\n", newString: "--verbose\n--quiet\n" } }] },
+        { text: "Documented --quiet." },
+      ]),
+      stage("D2", [
+        { toolCalls: [{ name: "edit", arguments: { filePath: path("config/settings.py"), oldString: "def load():", newString: "def load(env=None):" } }] },
+        { text: "load() takes env now." },
+      ]),
       stage("TASKS", [
         { toolCalls: [{ name: "rcm_tasks", arguments: { action: "list" } }] },
         { toolCalls: [{ name: "rcm_tasks", arguments: { action: "show", task: "t2" } }] },
@@ -76,7 +131,9 @@ export function fourTaskScript(repo: string, options: { bigOutputIn?: keyof type
         { text: "Four tasks are open." },
       ]),
       stage("A3", [
-        { toolCalls: [{ name: "edit", arguments: { filePath: path("textkit/slugify.py"), oldString: "text.lower())", newString: "text.lower()).strip('-')" } }] },
+        {
+          toolCalls: [{ name: "edit", arguments: { filePath: path("textkit/slugify.py"), oldString: "text.lower())", newString: "text.lower()).strip('-')" } }],
+        },
         { text: EXCHANGE_MARKS.A3 },
       ]),
     ],
