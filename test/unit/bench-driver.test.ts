@@ -12,6 +12,7 @@ import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
 import { FINALIZE_REQUEST, parseRequestText, requestText } from "../../src/bench/suite/request-text.js";
 import type { Suite } from "../../src/bench/suite/schema.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
+import { resultLine } from "../support/result-line.js";
 import { ledgerOf } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -142,30 +143,8 @@ describe("session usage", () => {
   });
 });
 
-function line(extra: Partial<ResultLine>): ResultLine {
-  const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
-  const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
-  return {
-    session_id: "x",
-    mode: "native",
-    focus: "F",
-    condition: "switched",
-    locality: "near",
-    resolved: true,
-    failure_class: "resolved",
-    finalized: true,
-    budget_exhausted: false,
-    continuations: 0,
-    usage,
-    resumed_focus: usage,
-    aux,
-    resumed_focus_aux: aux,
-    wall_ms: 1000,
-    opencode_session_id: "ses",
-    focus_workspace: "ws1",
-    patch_bytes: 10,
-    ...extra,
-  };
+function line(extra: Partial<ResultLine> = {}): ResultLine {
+  return resultLine({ session_id: "x", ...extra });
 }
 
 describe("results and the report", () => {

@@ -6,6 +6,7 @@ import { mergeRuns } from "../../src/bench/merge-runs.js";
 import type { RunSetting } from "../../src/bench/run-dir/experiment.js";
 import { type ExperimentRequest, openExperiment } from "../../src/bench/run-dir/open-experiment.js";
 import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
+import { resultLine } from "../support/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // A run directory is one experiment: its setting is fixed when it is made, every line carries
@@ -26,30 +27,8 @@ const SETTING: RunSetting = {
   env: "local",
 };
 
-const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
-const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 function line(session: string, mode: ResultLine["mode"], setting: RunSetting = SETTING): ResultLine {
-  return {
-    session_id: session,
-    mode,
-    focus: "F",
-    condition: "switched",
-    locality: "near",
-    resolved: false,
-    failure_class: "implementation",
-    finalized: true,
-    budget_exhausted: false,
-    continuations: 0,
-    usage,
-    resumed_focus: usage,
-    aux,
-    resumed_focus_aux: aux,
-    wall_ms: 1000,
-    opencode_session_id: "ses",
-    focus_workspace: "ws1",
-    patch_bytes: 10,
-    setting,
-  };
+  return resultLine({ session_id: session, mode, resolved: false, failure_class: "implementation", setting });
 }
 
 function request(overrides: Partial<ExperimentRequest> & { setting?: RunSetting } = {}): ExperimentRequest {

@@ -4,33 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunSetting } from "../../src/bench/run-dir/experiment.js";
 import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
 import { agentLabel, exportPredictions, parsePredictionName } from "../../src/bench/swebench/predictions.js";
+import { resultLine } from "../support/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
-const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
-
 function line(extra: Partial<ResultLine> = {}): ResultLine {
-  return {
-    session_id: "s1",
-    mode: "native",
-    focus: "F",
-    condition: "switched",
-    locality: "near",
-    resolved: true,
-    failure_class: "resolved",
-    finalized: true,
-    budget_exhausted: false,
-    continuations: 0,
-    usage,
-    resumed_focus: usage,
-    aux,
-    resumed_focus_aux: aux,
-    wall_ms: 1000,
-    opencode_session_id: "ses",
-    focus_workspace: "ws1",
-    patch_bytes: 10,
-    ...extra,
-  };
+  return resultLine(extra);
 }
 
 describe("predictions' model_name_or_path", () => {

@@ -8,34 +8,16 @@ import { confidenceBins } from "../../src/bench/report-html/palette.js";
 import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
 import { runConfidenceThreshold } from "../../src/bench/run-dir/run-files.js";
 import { THRESHOLD as DEFAULT_CONFIDENCE_THRESHOLD } from "../support/defaults.js";
+import { resultLine } from "../support/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The report colours routing confidence against the threshold the plug-in ran with, kept in
 // run.json; a run.json from before it was kept gets the default.
 
-const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
-const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
-const line: ResultLine = {
-  session_id: "s1",
+const line: ResultLine = resultLine({
   mode: "router",
-  focus: "F",
-  condition: "switched",
-  locality: "near",
-  resolved: true,
-  failure_class: "resolved",
-  finalized: true,
-  budget_exhausted: false,
-  continuations: 0,
-  usage,
-  resumed_focus: usage,
-  aux,
-  resumed_focus_aux: aux,
-  wall_ms: 1000,
-  opencode_session_id: "ses",
-  focus_workspace: "ws1",
-  patch_bytes: 10,
   timeline: [{ task: "F", stage: "s", continuation: false, routed_to: "t1", confidence: 0.7, fallback: false, call_input_tokens: [100] }],
-};
+});
 
 describe("the plug-in's confidence threshold in a bench run", () => {
   it("is what the forwarded RCM_CONFIDENCE_THRESHOLD sets, resolved as the plug-in does, else the default", () => {

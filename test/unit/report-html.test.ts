@@ -3,32 +3,10 @@ import { CONFIDENCE_BINS } from "../../src/bench/report-html/palette.js";
 import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
 import { renderReport } from "../../src/bench/results/render-report.js";
 import type { ResultLine, TimelineEntry } from "../../src/bench/run-dir/result-line.js";
+import { resultLine } from "../support/result-line.js";
 
-const usage = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
-const aux = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
-
-function line(extra: Partial<ResultLine>): ResultLine {
-  return {
-    session_id: "s1",
-    mode: "native",
-    focus: "F",
-    condition: "switched",
-    locality: "near",
-    resolved: true,
-    failure_class: "resolved",
-    finalized: true,
-    budget_exhausted: false,
-    continuations: 0,
-    usage,
-    resumed_focus: usage,
-    aux,
-    resumed_focus_aux: aux,
-    wall_ms: 1000,
-    opencode_session_id: "ses",
-    focus_workspace: "ws1",
-    patch_bytes: 10,
-    ...extra,
-  };
+function line(extra: Partial<ResultLine> = {}): ResultLine {
+  return resultLine(extra);
 }
 
 function entry(task: string, extra: Partial<TimelineEntry> = {}): TimelineEntry {
