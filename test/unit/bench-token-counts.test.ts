@@ -15,6 +15,7 @@ import { CHARS_PER_TOKEN } from "../../src/core/memory/estimate-tokens.js";
 import type { MessageWithParts } from "../../src/core/messages.js";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { mainSession } from "../support/fixtures.js";
+import { resultLine } from "../support/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // One token count per meaning: input (cached included), cached and output, each said to be
@@ -25,27 +26,7 @@ const usage = { inputTokens: 1000, outputTokens: 50, cachedInputTokens: 700, cac
 const resumed = { inputTokens: 400, outputTokens: 20, cachedInputTokens: 300, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
 
 function line(extra: Partial<ResultLine>): ResultLine {
-  return {
-    session_id: "s1",
-    mode: "native",
-    focus: "F",
-    condition: "switched",
-    locality: "near",
-    resolved: true,
-    failure_class: "resolved",
-    finalized: true,
-    budget_exhausted: false,
-    continuations: 0,
-    usage,
-    resumed_focus: resumed,
-    aux,
-    resumed_focus_aux: aux,
-    wall_ms: 1000,
-    opencode_session_id: "ses",
-    focus_workspace: "ws1",
-    patch_bytes: 10,
-    ...extra,
-  };
+  return resultLine({ usage, resumed_focus: resumed, aux, resumed_focus_aux: aux, ...extra });
 }
 
 function entry(task: string, extra: Partial<TimelineEntry> = {}): TimelineEntry {
