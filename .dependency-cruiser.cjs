@@ -1,21 +1,26 @@
 // The layering rules `npm test` enforces (`npm run deps`). Each names what it keeps apart and why.
 
-// The floor plan of src/, lowest first: a top-level folder may import its own floor and the
-// floors below it, never one above. The installed plug-in runs floors "ground" to "plug-in";
-// the CLI (which also runs the benchmark and the evaluations) sits on top.
+// The floor plan of src/, lowest first: a folder on a floor may import its own floor and the
+// floors below it, never one above. src/ shows the plan's three parts at a glance: src/kit (the
+// ground floor), src/plugin (what the installed plug-in runs: every floor up to "host"), src/lab
+// (what measures it: the scripted model, the harness, the evaluations, the bench, the demo),
+// then the CLI on top of both, and src/dev, never shipped, above everything.
 const FLOORS = [
-  { name: "ground", folders: ["errors", "jsonl", "svg", "kit"], why: "kits every floor may use: the error type, JSON lines, SVG drawing, the package root" },
-  { name: "core", folders: ["core"], why: "the pure heart: routing, memory and context assembly, no I/O" },
-  { name: "config", folders: ["config"], why: "the plug-in's options and where they come from" },
-  { name: "store", folders: ["store"], why: "the state files on disk: ledgers, records, markers, stored sessions" },
-  { name: "auxiliary", folders: ["auxiliary"], why: "the aux model's transport and the router and updater built on it" },
-  { name: "session-views", folders: ["session-views"], why: "a session's state in words and lines for people" },
-  { name: "plug-in", folders: ["plugin", "tui"], why: "the installed plug-in's server and TUI parts (apart from each other: see below)" },
-  { name: "scripted-model", folders: ["scripted-model"], why: "the offline model server the bench and the tests drive OpenCode with" },
-  { name: "harness", folders: ["harness"], why: "starting the real OpenCode in private homes, for the bench, the demo and the tests" },
-  { name: "evaluations", folders: ["route-eval", "memory-eval"], why: "measuring the router and the memory on labelled data (route-eval, memory-eval)" },
-  { name: "bench", folders: ["bench"], why: "the Switch-SWE driver: it reaches the plug-in only through OpenCode" },
-  { name: "demo", folders: ["demo"], why: "the scripted demo session" },
+  { name: "ground", folders: ["kit"], why: "kits every floor may use: the error type, messageOf, the package root and its entry points" },
+  { name: "core", folders: ["plugin/core"], why: "the pure heart: routing, memory and context assembly, no I/O, no host" },
+  { name: "config", folders: ["plugin/config"], why: "the plug-in's options and where they come from" },
+  { name: "store", folders: ["plugin/store"], why: "the state files on disk: ledgers, records, markers, stored sessions" },
+  { name: "auxiliary", folders: ["plugin/auxiliary"], why: "the aux model's transport and the router and updater built on it" },
+  { name: "session-views", folders: ["plugin/session-views"], why: "a session's state in words and lines for people: answers, toasts, the panel" },
+  { name: "sessions", folders: ["plugin/sessions"], why: "the sessions' state, routing, memory and splits, and the ports a host fills (host.ts)" },
+  { name: "handlers", folders: ["plugin/handlers"], why: "what the plug-in does at a host's events: each model call, /rcm, the tool gates; host-neutral" },
+  { name: "host", folders: ["plugin/hosts"], why: "one folder per host: OpenCode 1.18's hooks, client and SDK types stop here (hosts/README.md)" },
+  { name: "lab-kits", folders: ["lab/jsonl", "lab/svg"], why: "JSON lines and SVG drawing, for the evaluations and the bench" },
+  { name: "scripted-model", folders: ["lab/scripted-model"], why: "the offline model server the bench and the tests drive OpenCode with" },
+  { name: "harness", folders: ["lab/harness"], why: "starting the real OpenCode in private homes, for the bench, the demo and the tests" },
+  { name: "evaluations", folders: ["lab/route-eval", "lab/memory-eval"], why: "measuring the router and the memory on labelled data" },
+  { name: "bench", folders: ["lab/bench"], why: "the Switch-SWE driver: it reaches the plug-in only through OpenCode" },
+  { name: "demo", folders: ["lab/demo"], why: "the scripted demo session" },
   { name: "commands", folders: ["cli"], why: "the CLI's commands (cli/sessions: the /rcm verbs from a shell), on top of everything they run" },
   // On top, so nothing shipped can import it; the package leaves dist/dev out.
   { name: "dev", folders: ["dev"], why: "development only: fitting the router, generating and checking corpora, the redaction eval, writing the JSON schemas (for scripts/, never shipped)" },
@@ -33,7 +38,7 @@ const floorRules = FLOORS.map((floor, index) => ({
   to: { path: "^src/", pathNot: srcFolders(FLOORS.slice(0, index + 1).flatMap((below) => below.folders)) },
 }));
 
-// The bench's layers, lowest first: a folder of src/bench may import its own layer and the ones
+// The bench's layers, lowest first: a folder of src/lab/bench may import its own layer and the ones
 // below it, never one above (the root files, run-bench.ts and the commands, are the top).
 // suite and patch data, and a run directory's data, at the bottom; the report on top.
 const BENCH_LAYERS = [
@@ -51,15 +56,15 @@ const BENCH_LAYERS = [
   { name: "swebench", folders: ["swebench"], why: "SWE-bench interop: instances in, predictions out, reports back" },
 ];
 
-/** `^src/bench/(a|b)/` */
-const benchFolders = (folders) => `^src/bench/(${folders.join("|")})/`;
+/** `^src/lab/bench/(a|b)/` */
+const benchFolders = (folders) => `^src/lab/bench/(${folders.join("|")})/`;
 
 const benchLayerRules = BENCH_LAYERS.map((layer, index) => ({
   name: `bench-layer-${layer.name}`,
-  comment: `src/bench/{${layer.folders.join(",")}} (${layer.why}) imports only its own layer and those below it: ${BENCH_LAYERS.slice(0, index + 1).flatMap((below) => below.folders).join(", ")}.`,
+  comment: `src/lab/bench/{${layer.folders.join(",")}} (${layer.why}) imports only its own layer and those below it: ${BENCH_LAYERS.slice(0, index + 1).flatMap((below) => below.folders).join(", ")}.`,
   severity: "error",
   from: { path: benchFolders(layer.folders) },
-  to: { path: "^src/bench/", pathNot: benchFolders(BENCH_LAYERS.slice(0, index + 1).flatMap((below) => below.folders)) },
+  to: { path: "^src/lab/bench/", pathNot: benchFolders(BENCH_LAYERS.slice(0, index + 1).flatMap((below) => below.folders)) },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -67,10 +72,10 @@ module.exports = {
   forbidden: [
     {
       name: "core-imports-only-core",
-      comment: "src/core is the pure heart (routing, memory, context assembly): it must not know OpenCode, the CLI, the bench or the aux transport.",
+      comment: "src/plugin/core is the pure heart (routing, memory, context assembly): it must not know OpenCode, the CLI, the bench or the aux transport.",
       severity: "error",
-      from: { path: "^src/core/" },
-      to: { path: "^src/", pathNot: "^src/core/" },
+      from: { path: "^src/plugin/core/" },
+      to: { path: "^src/", pathNot: "^src/plugin/core/" },
     },
     {
       name: "no-test-support-in-src",
@@ -87,27 +92,6 @@ module.exports = {
       to: { dependencyTypes: ["npm-dev"] },
     },
     {
-      name: "plugin-sessions-below-hooks",
-      comment: "The session store, routing and memory know nothing of the hooks that use them or of the composition root.",
-      severity: "error",
-      from: { path: "^src/plugin/sessions/" },
-      to: { path: "^src/plugin/", pathNot: "^src/plugin/sessions/" },
-    },
-    {
-      name: "plugin-hooks-below-root",
-      comment: "Hook handlers get what they need from the composition root (index.ts), never import it.",
-      severity: "error",
-      from: { path: "^src/plugin/hooks/" },
-      to: { path: "^src/plugin/[^/]+$" },
-    },
-    {
-      name: "auxiliary-below-plugin",
-      comment: "The aux transport and the router/updater built on it serve the plug-in and the eval commands alike: they never import either.",
-      severity: "error",
-      from: { path: "^src/auxiliary/" },
-      to: { path: "^src/(plugin|route-eval|bench|tui)/" },
-    },
-    {
       name: "no-circular",
       comment: "No module reaches itself through its imports (type-only imports count: they tie the modules' design together).",
       severity: "error",
@@ -118,24 +102,31 @@ module.exports = {
     ...floorRules,
     {
       name: "every-folder-on-the-plan",
-      comment: "A new top-level folder of src/ gets its floor in FLOORS first: where it stands decides what it may import.",
+      comment: "A new folder of src/, src/plugin or src/lab gets its floor in FLOORS first: where it stands decides what it may import. Nothing sits loose in src/plugin or src/lab.",
       severity: "error",
       from: { path: "^src/[^/]+/", pathNot: srcFolders(ALL_FOLDERS) },
       to: { path: "^src/" },
     },
     {
-      name: "plugin-parts-apart",
-      comment: "The server part and the TUI part load in different runtimes (a worker and the TUI): neither imports the other; what both need lives below them.",
+      name: "host-parts-apart",
+      comment: "Each host has its own folder, and a host's parts load in different runtimes (OpenCode 1.18's server part in a worker, its TUI part in the TUI): no part imports another part or another host; what they share lives below src/plugin/hosts.",
       severity: "error",
-      from: { path: "^src/(plugin|tui)/" },
-      to: { path: "^src/(plugin|tui)/", pathNot: "^src/$1/" },
+      from: { path: "^src/plugin/hosts/([^/]+/[^/]+)/" },
+      to: { path: "^src/plugin/hosts/", pathNot: "^src/plugin/hosts/$1/" },
     },
     {
-      name: "bench-reaches-plugin-through-opencode",
-      comment: "The bench loads the built plug-in into the real OpenCode; importing it would measure something OpenCode never runs.",
+      name: "opencode-only-in-hosts",
+      comment: "The seam: OpenCode's plug-in API, client and SDK types are used in src/plugin/hosts only; below it sessions, routing, memory and the panel's views are host-neutral.",
       severity: "error",
-      from: { path: "^src/bench/" },
-      to: { path: "^src/(plugin|tui)/" },
+      from: { path: "^src/plugin/", pathNot: "^src/plugin/hosts/" },
+      to: { path: "(^|node_modules/)@opencode-ai/" },
+    },
+    {
+      name: "lab-reaches-plugin-through-opencode",
+      comment: "The bench, the demo and the evaluations load the built plug-in into the real OpenCode; importing its sessions, handlers or hosts would measure something OpenCode never runs.",
+      severity: "error",
+      from: { path: "^src/lab/" },
+      to: { path: "^src/plugin/(sessions|handlers|hosts)/" },
     },
     // The bench's layers (BENCH_LAYERS above).
     ...benchLayerRules,
@@ -152,6 +143,6 @@ module.exports = {
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
     doNotFollow: { path: "node_modules" },
-    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+    enhancedResolveOptions: { extensions: [".ts", ".js"], conditionNames: ["import", "types", "default"] },
   },
 };

@@ -9,12 +9,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { toInteractionGroups } from "../dist/core/interaction-groups.js";
-import { truncateDigest } from "../dist/core/memory/batches.js";
-import { digestGroups } from "../dist/core/memory/group-digest.js";
-import { redactSecrets } from "../dist/core/redaction/redact-secrets.js";
-import { opencodeBinary } from "../dist/harness/opencode-binary.js";
 import { packageRoot } from "../dist/kit/package-root.js";
+import { opencodeBinary } from "../dist/lab/harness/opencode-binary.js";
+import { toInteractionGroups } from "../dist/plugin/core/interaction-groups.js";
+import { truncateDigest } from "../dist/plugin/core/memory/batches.js";
+import { digestGroups } from "../dist/plugin/core/memory/group-digest.js";
+import { redactSecrets } from "../dist/plugin/core/redaction/redact-secrets.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "60" }, child: { type: "boolean", default: false } } });
 const RUNS = Number(values.runs);

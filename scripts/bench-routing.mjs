@@ -15,22 +15,22 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_OPTIONS, OptionsSchema } from "../dist/config/options-schema.js";
-import { buildCallView } from "../dist/core/context/call-view.js";
-import { applyPlan, EMPTY_PLAN } from "../dist/core/context/context-plan.js";
-import { narrowToTask } from "../dist/core/context/narrow-to-task.js";
-import { toInteractionGroups } from "../dist/core/interaction-groups.js";
-import { groupTasks } from "../dist/core/routing/group-tasks.js";
-import { routeRequest } from "../dist/core/routing/route-request.js";
-import { createLexicalRouter } from "../dist/core/routing/router.js";
-import { extractSignals } from "../dist/core/routing/signals.js";
-import { TaskIndex } from "../dist/core/routing/task-index.js";
-import { createTransformHandler } from "../dist/plugin/hooks/transform-handler.js";
+import { DEFAULT_OPTIONS, OptionsSchema } from "../dist/plugin/config/options-schema.js";
+import { buildCallView } from "../dist/plugin/core/context/call-view.js";
+import { applyPlan, EMPTY_PLAN } from "../dist/plugin/core/context/context-plan.js";
+import { narrowToTask } from "../dist/plugin/core/context/narrow-to-task.js";
+import { toInteractionGroups } from "../dist/plugin/core/interaction-groups.js";
+import { groupTasks } from "../dist/plugin/core/routing/group-tasks.js";
+import { routeRequest } from "../dist/plugin/core/routing/route-request.js";
+import { createLexicalRouter } from "../dist/plugin/core/routing/router.js";
+import { extractSignals } from "../dist/plugin/core/routing/signals.js";
+import { TaskIndex } from "../dist/plugin/core/routing/task-index.js";
+import { createTransformHandler } from "../dist/plugin/handlers/transform-handler.js";
 import { createFailOpenGuard } from "../dist/plugin/sessions/fail-open-guard.js";
 import { createSessionFlags } from "../dist/plugin/sessions/session-flags.js";
 import { createSessionRouting } from "../dist/plugin/sessions/session-routing.js";
 import { createSessionStore } from "../dist/plugin/sessions/session-store.js";
-import { sessionStateFile } from "../dist/store/session-state-file.js";
+import { sessionStateFile } from "../dist/plugin/store/session-state-file.js";
 
 const SEED = 0x5eed;
 const ROUTING = { tasks: 50, groups: 2000, warmUp: 50, requests: 500, targetMs: 5 };
@@ -417,7 +417,7 @@ async function createBenchHandler(ledger, messages, mode = "router") {
 
 /**
  * A record of the last request's task covering every older group of it, with a realistic size.
- * @returns {import("../dist/core/memory/record.js").TaskRecord}
+ * @returns {import("../dist/plugin/core/memory/record.js").TaskRecord}
  */
 function recordOfCurrentTask(messages, ledger) {
   const groups = toInteractionGroups(messages);

@@ -9,9 +9,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createGitRepo } from "../dist/harness/git-repo.js";
-import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
-import { packageRoot } from "../dist/kit/package-root.js";
+import { builtEntry } from "../dist/kit/package-root.js";
+import { createGitRepo } from "../dist/lab/harness/git-repo.js";
+import { withScriptedOpencode } from "../dist/lab/harness/scripted-session.js";
 
 const { values } = parseArgs({
   options: {
@@ -27,7 +27,7 @@ const OPTIONS = { mode: values.mode, ...(BATCH === undefined ? {} : { memory: { 
 const MODE = values.mode;
 const SESSIONS = Number(values.sessions);
 const ROUNDS = Number(values.rounds);
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 const TICKS = 100; // USER_HZ on Linux
 
 // Each session: three tasks, a return to the first, each request with a write and a reply.
@@ -89,9 +89,7 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 const SIDES = [
   ["native", []],
   ["plug-in", [[PLUGIN, OPTIONS]]],
-  ...(values.baseline
-    ? [/** @type {[string, Array<[string, object]>]} */ (["baseline", [[join(values.baseline, "dist", "plugin", "index.js"), OPTIONS]]])]
-    : []),
+  ...(values.baseline ? [/** @type {[string, Array<[string, object]>]} */ (["baseline", [[builtEntry("./server", values.baseline), OPTIONS]]])] : []),
 ];
 /** @type {Record<string, Array<{ cpu: number; wall: number; turnMs: number }>>} */
 const results = Object.fromEntries(SIDES.map(([label]) => [label, []]));

@@ -9,9 +9,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isTestPath } from "../dist/bench/patch/is-test-path.js";
-import { patchFiles } from "../dist/bench/patch/patch-files.js";
-import { loadTasks } from "../dist/bench/suite/load-suite.js";
+import { isTestPath } from "../dist/lab/bench/patch/is-test-path.js";
+import { patchFiles } from "../dist/lab/bench/patch/patch-files.js";
+import { loadTasks } from "../dist/lab/bench/suite/load-suite.js";
 import { fixtureGit } from "./lib/fixture-git.mjs";
 import { readTree } from "./lib/read-tree.mjs";
 
@@ -78,10 +78,10 @@ edited by hand; \`node scripts/build-bench-small.mjs\` builds the rest (determin
 bundle from \`scripts/bench-small/\` (\`repository.json\`, \`files/\`), \`sessions.jsonl\` and this
 README. \`node scripts/check-bench-small.mjs\` verifies it with real git and pytest.
 
-- \`suite.json\`, \`tasks/\`, \`sessions.jsonl\`: the suite (format: \`src/bench/suite/task-folder.ts\`, \`src/bench/suite/schema.ts\`).
+- \`suite.json\`, \`tasks/\`, \`sessions.jsonl\`: the suite (format: \`src/lab/bench/suite/task-folder.ts\`, \`src/lab/bench/suite/schema.ts\`).
 - \`repo.bundle\`: the repository \`${REPO}\` (all refs), a stdlib-only Python package;
   base commit \`${base}\`. Tests run from the repository root with \`python -m pytest\`.
-- \`agent.json\`: the playbook of the scripted agent (\`src/bench/agent/replay-agent.ts\`): for each
+- \`agent.json\`: the playbook of the scripted agent (\`src/lab/bench/agent/replay-agent.ts\`): for each
   task and stage, the request text it recognises and the full files it writes.
 
 ## Tasks

@@ -11,10 +11,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isTestPath } from "../dist/bench/patch/is-test-path.js";
-import { patchFiles } from "../dist/bench/patch/patch-files.js";
-import { loadTasks } from "../dist/bench/suite/load-suite.js";
-import { makeSessions } from "../dist/bench/suite/make-sessions.js";
+import { isTestPath } from "../dist/lab/bench/patch/is-test-path.js";
+import { patchFiles } from "../dist/lab/bench/patch/patch-files.js";
+import { loadTasks } from "../dist/lab/bench/suite/load-suite.js";
+import { makeSessions } from "../dist/lab/bench/suite/make-sessions.js";
 import { fixtureGit } from "./lib/fixture-git.mjs";
 import { readTree } from "./lib/read-tree.mjs";
 
@@ -81,7 +81,7 @@ Later stages refine earlier ones: each task's held-out tests check the last stag
 *with* the earlier stages' rules, so a solution that forgets an earlier constraint fails (the
 paper's loss of task state). PASS_TO_PASS is each repository's \`tests/test_existing.py\`.
 
-\`agent.json\` is the scripted agents' playbook (\`src/bench/agent/\`): for each stage request,
+\`agent.json\` is the scripted agents' playbook (\`src/lab/bench/agent/\`): for each stage request,
 the files a correct agent writes; then it runs \`${CHECK_COMMAND}\`. The replay agent
 (\`--agent scripted\`) plays it on the request text alone: a harness for the pipeline, which
 resolves everything. The faithful agent (\`--agent faithful\`, \`bench mini\`'s default) writes what

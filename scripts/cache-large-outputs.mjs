@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { get_encoding } from "tiktoken";
-import { inputCost, simulatePrefixCache } from "../dist/bench/metrics/prefix-cache.js";
-import { createGitRepo } from "../dist/harness/git-repo.js";
-import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
-import { packageRoot } from "../dist/kit/package-root.js";
+import { builtEntry } from "../dist/kit/package-root.js";
+import { inputCost, simulatePrefixCache } from "../dist/lab/bench/metrics/prefix-cache.js";
+import { createGitRepo } from "../dist/lab/harness/git-repo.js";
+import { withScriptedOpencode } from "../dist/lab/harness/scripted-session.js";
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +28,7 @@ const { values } = parseArgs({
 const LINES = Number(values.lines);
 const BATCH = values["batch-tokens"];
 const MODES = values.modes.split(",");
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 const TASKS = ["alpha", "beta", "gamma"];
 const ROUNDS = Number(values.rounds);
 

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { loadTasks } from "../dist/bench/suite/load-suite.js";
+import { loadTasks } from "../dist/lab/bench/suite/load-suite.js";
 import { BUNDLE, OUT_DIR } from "./build-bench-small.mjs";
 import { readTree } from "./lib/read-tree.mjs";
 

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { checkCorpus } from "../dist/dev/check-corpus.js";
-import { readLabelledSessionFiles } from "../dist/route-eval/labelled-sessions.js";
+import { readLabelledSessionFiles } from "../dist/lab/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..", "fixtures", "routing-corpus");
 const paths = process.argv.slice(2);

@@ -13,9 +13,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { loadFaithfulPlaybook } from "../dist/bench/agent/faithful-playbook.js";
-import { focusPatch, scoreTask } from "../dist/bench/score/index.js";
-import { loadSuite } from "../dist/bench/suite/load-suite.js";
+import { loadFaithfulPlaybook } from "../dist/lab/bench/agent/faithful-playbook.js";
+import { focusPatch, scoreTask } from "../dist/lab/bench/score/index.js";
+import { loadSuite } from "../dist/lab/bench/suite/load-suite.js";
 import { OUT_DIR } from "./build-switch-mini.mjs";
 import { readTree } from "./lib/read-tree.mjs";
 

@@ -6,17 +6,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createGitRepo } from "../dist/harness/git-repo.js";
-import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
-import { packageRoot } from "../dist/kit/package-root.js";
-import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";
+import { builtEntry } from "../dist/kit/package-root.js";
+import { createGitRepo } from "../dist/lab/harness/git-repo.js";
+import { withScriptedOpencode } from "../dist/lab/harness/scripted-session.js";
+import { isCompactionRequest, messageText } from "../dist/lab/scripted-model/index.js";
 
 const { values } = parseArgs({
   options: { context: { type: "string", default: "12000" }, output: { type: "string", default: "1000" }, "timeout-s": { type: "string", default: "120" } },
 });
 const CONTEXT = Number(values.context);
 const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 const TASKS = ["alpha", "beta", "gamma", "delta"];
 const ASKS = [];
 for (let round = 0; round < 3; round += 1) {

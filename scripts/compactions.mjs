@@ -4,8 +4,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { readRequestLog } from "../dist/bench/run-dir/tidy-run-dir.js";
-import { isCompactionRequest, messageText } from "../dist/scripted-model/index.js";
+import { readRequestLog } from "../dist/lab/bench/run-dir/tidy-run-dir.js";
+import { isCompactionRequest, messageText } from "../dist/lab/scripted-model/index.js";
 
 const { values, positionals } = parseArgs({ options: { condition: { type: "string", default: "switched" } }, allowPositionals: true });
 const runDir = positionals[0];

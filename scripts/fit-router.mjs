@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Fits the lexical router's parameters on the routing corpus's train split and the development thread sessions (fitting-sessions.ts) and writes them to
-// src/core/routing/router-parameters.ts (run through `npm run fit-router`, which builds first
+// src/plugin/core/routing/router-parameters.ts (run through `npm run fit-router`, which builds first
 // and after). The corpus's dev and test splits, the other corpora and the generated sessions
 // are never fitted on (scripts/route-eval-styles.mjs fits on generated styles, apart).
 //   node scripts/fit-router.mjs [--l2 1] [--data <dir-or-file>]... [--out <file>]
@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { fitRouterParameters } from "../dist/dev/fit/fit-router-parameters.js";
 import { fittingSessions } from "../dist/dev/fit/fitting-sessions.js";
 import { renderRouterParameters } from "../dist/dev/fit/render-router-parameters.js";
-import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
+import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({

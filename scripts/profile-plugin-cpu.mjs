@@ -11,7 +11,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import plugin from "../dist/plugin/index.js";
+import plugin from "../dist/plugin/hosts/opencode-1/server/index.js";
 
 const { values } = parseArgs({
   options: {

@@ -3,14 +3,14 @@
 // `client.session.messages` returns. Run with `npm run record-fixtures` after `npm run build`.
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createGitRepo } from "../dist/harness/git-repo.js";
-import { withScriptedOpencode } from "../dist/harness/scripted-session.js";
-import { packageRoot } from "../dist/kit/package-root.js";
-import { parseScript, ScriptedModelError, selectReply } from "../dist/scripted-model/index.js";
+import { builtEntry, packageRoot } from "../dist/kit/package-root.js";
+import { createGitRepo } from "../dist/lab/harness/git-repo.js";
+import { withScriptedOpencode } from "../dist/lab/harness/scripted-session.js";
+import { parseScript, ScriptedModelError, selectReply } from "../dist/lab/scripted-model/index.js";
 
 const ROOT = "/tmp/opencode-rcm-fixtures";
 const OUT = join(packageRoot(), "fixtures", "sessions");
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 const RECORDER = join(packageRoot(), "scripts", "transform-recorder-plugin.mjs");
 
 const REPO_FILES = {

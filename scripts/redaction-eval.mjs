@@ -4,9 +4,9 @@
 //   npm run build && node scripts/redaction-eval.mjs [--split train|test|all] [--verbose]
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { redactSecrets } from "../dist/core/redaction/redact-secrets.js";
 import { loadRedactionCorpus, scoreRedaction } from "../dist/dev/evaluate-redaction.js";
 import { packageRoot } from "../dist/kit/package-root.js";
+import { redactSecrets } from "../dist/plugin/core/redaction/redact-secrets.js";
 
 const { values } = parseArgs({
   options: { split: { type: "string", default: "all" }, verbose: { type: "boolean", default: false }, corpus: { type: "string" } },

@@ -8,10 +8,10 @@
 //   npm run build && node scripts/route-eval-oracle.mjs --router hybrid <file.jsonl | dir>...
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { DEFAULT_OPTIONS } from "../dist/config/options-schema.js";
-import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
-import { renderRouteEval } from "../dist/route-eval/render-route-eval.js";
-import { runRouteEval } from "../dist/route-eval/run-route-eval.js";
+import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
+import { renderRouteEval } from "../dist/lab/route-eval/render-route-eval.js";
+import { runRouteEval } from "../dist/lab/route-eval/run-route-eval.js";
+import { DEFAULT_OPTIONS } from "../dist/plugin/config/options-schema.js";
 
 const { values, positionals } = parseArgs({
   options: { router: { type: "string", default: "hybrid" }, threshold: { type: "string", default: String(DEFAULT_OPTIONS.confidenceThreshold) } },

@@ -8,13 +8,13 @@
 //   npm run build && node scripts/route-eval-styles.mjs [--test-seed 2000] [--sessions 60]
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_OPTIONS } from "../dist/config/options-schema.js";
-import { createLexicalRouter } from "../dist/core/routing/router.js";
 import { fitRouterParameters } from "../dist/dev/fit/fit-router-parameters.js";
 import { GENERATED_FIT, generatedForFit } from "../dist/dev/fit/fitting-sessions.js";
 import { GENERATED_STYLES, generateSessions } from "../dist/dev/generate-sessions.js";
-import { evaluateRouting } from "../dist/route-eval/evaluate-routing.js";
-import { readLabelledSessions } from "../dist/route-eval/labelled-sessions.js";
+import { evaluateRouting } from "../dist/lab/route-eval/evaluate-routing.js";
+import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
+import { DEFAULT_OPTIONS } from "../dist/plugin/config/options-schema.js";
+import { createLexicalRouter } from "../dist/plugin/core/routing/router.js";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({

@@ -6,8 +6,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { get_encoding } from "tiktoken";
-import { inputCost, simulatePrefixCache } from "../dist/bench/metrics/prefix-cache.js";
-import { readRequestLog } from "../dist/bench/run-dir/tidy-run-dir.js";
+import { inputCost, simulatePrefixCache } from "../dist/lab/bench/metrics/prefix-cache.js";
+import { readRequestLog } from "../dist/lab/bench/run-dir/tidy-run-dir.js";
 
 const runDir = process.argv[2];
 if (!runDir) {

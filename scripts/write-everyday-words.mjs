@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes src/core/routing/everyday-words.ts from the pinned word-frequency list (run through
+// Writes src/plugin/core/routing/everyday-words.ts from the pinned word-frequency list (run through
 // `npm run everyday-words`, which builds first). A unit test checks the committed file is
 // exactly what this writes.
 import { readFile, writeFile } from "node:fs/promises";

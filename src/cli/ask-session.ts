@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
-import { RcmError } from "../errors/rcm-error.js";
-import { quoted, type ScreenCandidate, type SessionChooser } from "../store/on-screen-session.js";
+import { RcmError } from "../kit/errors/rcm-error.js";
+import { quoted, type ScreenCandidate, type SessionChooser } from "../plugin/store/on-screen-session.js";
 
 /** Asks on the terminal which session was meant; undefined when stdin or stdout is no terminal (a script, a pipe). */
 export function terminalChooser(): SessionChooser | undefined {

@@ -1,7 +1,7 @@
 // How every bench command runs: Ctrl-C handling, progress on stderr, and the run-directory argument they share.
 
-import { renderProgress } from "../bench/render-progress.js";
-import type { BenchProgress } from "../bench/run-bench.js";
+import { renderProgress } from "../lab/bench/render-progress.js";
+import type { BenchProgress } from "../lab/bench/run-bench.js";
 
 /** What a bench command needs while it runs: the Ctrl-C signal and where progress goes. */
 export interface BenchIo {

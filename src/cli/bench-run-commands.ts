@@ -1,19 +1,19 @@
 // `bench run` and `bench mini`: running a suite through OpenCode.
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type AgentChoice, SCRIPTED_AGENTS } from "../bench/drive/agent-model.js";
-import { describeScriptedAgent } from "../bench/drive/describe-agent.js";
-import { REGIME_NAMES, REGIMES, type Regime } from "../bench/drive/regimes.js";
-import { planBench } from "../bench/plan-bench.js";
-import { type RegimeRun, writeRegimesReport } from "../bench/report/regimes-report.js";
-import { BENCH_ENVS, type BenchEnv, runBench } from "../bench/run-bench.js";
-import { readResults } from "../bench/run-dir/read-results.js";
-import { runFiles } from "../bench/run-dir/run-files.js";
-import { diskUsage } from "../bench/run-dir/tidy-run-dir.js";
-import { parseShard, type Shard } from "../bench/shard.js";
-import { MODES, type Mode } from "../config/options-schema.js";
-import { RcmError } from "../errors/rcm-error.js";
+import { RcmError } from "../kit/errors/rcm-error.js";
 import { packageRoot } from "../kit/package-root.js";
+import { type AgentChoice, SCRIPTED_AGENTS } from "../lab/bench/drive/agent-model.js";
+import { describeScriptedAgent } from "../lab/bench/drive/describe-agent.js";
+import { REGIME_NAMES, REGIMES, type Regime } from "../lab/bench/drive/regimes.js";
+import { planBench } from "../lab/bench/plan-bench.js";
+import { type RegimeRun, writeRegimesReport } from "../lab/bench/report/regimes-report.js";
+import { BENCH_ENVS, type BenchEnv, runBench } from "../lab/bench/run-bench.js";
+import { readResults } from "../lab/bench/run-dir/read-results.js";
+import { runFiles } from "../lab/bench/run-dir/run-files.js";
+import { diskUsage } from "../lab/bench/run-dir/tidy-run-dir.js";
+import { parseShard, type Shard } from "../lab/bench/shard.js";
+import { MODES, type Mode } from "../plugin/config/options-schema.js";
 import { type BenchIo, withBenchIo } from "./bench-io.js";
 import { type ArgSpecs, defineCli, mustBeEither, mustBeOneOf, type Parsed, unknownItem } from "./declare.js";
 

@@ -1,9 +1,9 @@
 // The commands on a finished run directory: `bench merge`, `bench score`, `bench report`.
 
 import { join, resolve } from "node:path";
-import { mergeRuns } from "../bench/merge-runs.js";
-import { rebuildReport } from "../bench/report/rebuild-report.js";
-import { rescoreRun } from "../bench/rescore-run.js";
+import { mergeRuns } from "../lab/bench/merge-runs.js";
+import { rebuildReport } from "../lab/bench/report/rebuild-report.js";
+import { rescoreRun } from "../lab/bench/rescore-run.js";
 import { oneRunDir, RUN_DIR, withBenchIo } from "./bench-io.js";
 import { defineCli } from "./declare.js";
 

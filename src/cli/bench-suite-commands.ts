@@ -1,15 +1,15 @@
 // Suites and SWE-bench interop: `bench check`, `make-sessions`, `import-swebench`, `export-predictions`, `import-reports`.
 
 import { join, resolve } from "node:path";
-import { type CheckLevel, checkSuite } from "../bench/check/check-suite.js";
-import { checkJson, renderCheck } from "../bench/check/render-check.js";
-import { loadSuite, loadTasks } from "../bench/suite/load-suite.js";
-import { makeSessions, writeSessions } from "../bench/suite/make-sessions.js";
-import { CONDITIONS } from "../bench/suite/schema.js";
-import { importReports } from "../bench/swebench/import-reports.js";
-import { importSwebench } from "../bench/swebench/import-swebench.js";
-import { exportPredictions } from "../bench/swebench/predictions.js";
-import { MODES } from "../config/options-schema.js";
+import { type CheckLevel, checkSuite } from "../lab/bench/check/check-suite.js";
+import { checkJson, renderCheck } from "../lab/bench/check/render-check.js";
+import { loadSuite, loadTasks } from "../lab/bench/suite/load-suite.js";
+import { makeSessions, writeSessions } from "../lab/bench/suite/make-sessions.js";
+import { CONDITIONS } from "../lab/bench/suite/schema.js";
+import { importReports } from "../lab/bench/swebench/import-reports.js";
+import { importSwebench } from "../lab/bench/swebench/import-swebench.js";
+import { exportPredictions } from "../lab/bench/swebench/predictions.js";
+import { MODES } from "../plugin/config/options-schema.js";
 import { oneRunDir, RUN_DIR, withBenchIo } from "./bench-io.js";
 import { defineCli, mustBeEither, mustBeOneOf } from "./declare.js";
 

@@ -1,6 +1,6 @@
 import { parseArgs as checkArgs, stripVTControlCharacters } from "node:util";
 import { type ArgsDef, type CommandDef, defineCommand, type ParsedArgs, renderUsage, runCommand } from "citty";
-import { RcmError } from "../errors/rcm-error.js";
+import { RcmError } from "../kit/errors/rcm-error.js";
 
 /**
  * A command's arguments, declared once: citty renders the help from them and parses the command

@@ -1,6 +1,6 @@
-import { MODES } from "../config/options-schema.js";
-import { renderDemo } from "../demo/render-demo.js";
-import { runDemo } from "../demo/run-demo.js";
+import { renderDemo } from "../lab/demo/render-demo.js";
+import { runDemo } from "../lab/demo/run-demo.js";
+import { MODES } from "../plugin/config/options-schema.js";
 import { defineCli, mustBeOneOf } from "./declare.js";
 
 /** `opencode-rcm demo`: a scripted multi-task session through the real OpenCode. */

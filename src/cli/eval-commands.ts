@@ -1,12 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DEFAULT_OPTIONS, ROUTERS } from "../config/options-schema.js";
 import { packageRoot } from "../kit/package-root.js";
-import { renderMemoryEval, runMemoryEval } from "../memory-eval/run-memory-eval.js";
-import { TASK_IDS } from "../route-eval/evaluate-routing.js";
-import { renderReliabilitySvg } from "../route-eval/render-reliability-svg.js";
-import { renderRouteEval, routeEvalJson } from "../route-eval/render-route-eval.js";
-import { runRouteEval } from "../route-eval/run-route-eval.js";
+import { renderMemoryEval, runMemoryEval } from "../lab/memory-eval/run-memory-eval.js";
+import { TASK_IDS } from "../lab/route-eval/evaluate-routing.js";
+import { renderReliabilitySvg } from "../lab/route-eval/render-reliability-svg.js";
+import { renderRouteEval, routeEvalJson } from "../lab/route-eval/render-route-eval.js";
+import { runRouteEval } from "../lab/route-eval/run-route-eval.js";
+import { DEFAULT_OPTIONS, ROUTERS } from "../plugin/config/options-schema.js";
 import { defineCli, mustBeOneOf } from "./declare.js";
 
 /** `opencode-rcm route-eval`: a router online over labelled sessions. */

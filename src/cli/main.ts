@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { messageOf } from "../errors/message-of.js";
-import { ERROR_CODES, type ErrorCode, RcmError } from "../errors/rcm-error.js";
+import { messageOf } from "../kit/errors/message-of.js";
+import { ERROR_CODES, type ErrorCode, RcmError } from "../kit/errors/rcm-error.js";
 import { packageRoot } from "../kit/package-root.js";
 import { benchCommands, reportCommand } from "./bench-commands.js";
 import { type Command, type CommandGroup, isGroup, renderHelp, runDeclared } from "./declare.js";

@@ -1,4 +1,4 @@
-import { RCM_VERBS, type ReadVerb } from "../session-views/rcm-verbs.js";
+import { RCM_VERBS, type ReadVerb } from "../plugin/session-views/rcm-verbs.js";
 import { terminalChooser } from "./ask-session.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
 import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "./sessions/session-verbs.js";

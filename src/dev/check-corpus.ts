@@ -1,4 +1,4 @@
-import { type LabelledSession, type SessionsFile, SHARED_LABEL, shapeOf } from "../route-eval/labelled-sessions.js";
+import { type LabelledSession, type SessionsFile, SHARED_LABEL, shapeOf } from "../lab/route-eval/labelled-sessions.js";
 
 /** One split of a routing corpus (`train`, `dev`, `test`) and the files it was read from. */
 export interface CorpusSplit {

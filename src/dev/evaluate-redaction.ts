@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { RcmError } from "../errors/rcm-error.js";
-import { atLine, readJsonl } from "../jsonl/read-jsonl.js";
+import { RcmError } from "../kit/errors/rcm-error.js";
+import { atLine, readJsonl } from "../lab/jsonl/read-jsonl.js";
 
 /** A text that holds secrets, each of which must be gone after redaction. */
 export interface PositiveEntry {

@@ -1,4 +1,4 @@
-import { type LabelledRequest, type LabelledSession, SHARED_LABEL } from "../route-eval/labelled-sessions.js";
+import { type LabelledRequest, type LabelledSession, SHARED_LABEL } from "../lab/route-eval/labelled-sessions.js";
 import { drawTask, type SyntheticTask } from "./generate/draw-task.js";
 import { planSession } from "./generate/plan-session.js";
 import { type SeededRandom, seededRandom } from "./generate/seeded-random.js";

@@ -1,18 +1,18 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LedgerEntry } from "../../src/core/routing/ledger.js";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, isCompactionRequest, messageText } from "../../src/scripted-model/index.js";
-import { SessionStateSchema } from "../../src/store/session-state-file.js";
-import { sessionStatePath } from "../../src/store/state-dir.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { type ChatRequestBody, isCompactionRequest, messageText } from "../../src/lab/scripted-model/index.js";
+import type { LedgerEntry } from "../../src/plugin/core/routing/ledger.js";
+import { SessionStateSchema } from "../../src/plugin/store/session-state-file.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 
 // Per aux call; the slow reply takes three times as long.
 const AUX_TIMEOUT_MS = 1000;

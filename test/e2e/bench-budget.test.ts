@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareCheckouts } from "../../src/bench/checkout/prepare-checkouts.js";
-import { runSession } from "../../src/bench/drive/run-session.js";
-import { loadSuite } from "../../src/bench/suite/load-suite.js";
-import type { Suite } from "../../src/bench/suite/schema.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { messageText, type Responder } from "../../src/scripted-model/index.js";
+import { prepareCheckouts } from "../../src/lab/bench/checkout/prepare-checkouts.js";
+import { runSession } from "../../src/lab/bench/drive/run-session.js";
+import { loadSuite } from "../../src/lab/bench/suite/load-suite.js";
+import type { Suite } from "../../src/lab/bench/suite/schema.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { messageText, type Responder } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

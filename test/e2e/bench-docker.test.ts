@@ -3,9 +3,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { labelledContainers } from "../../src/bench/env/docker.js";
-import { type ResultLine, ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { labelledContainers } from "../../src/lab/bench/env/docker.js";
+import { type ResultLine, ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

@@ -3,12 +3,12 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPlaybook } from "../../src/bench/agent/playbook.js";
-import { createScriptedAgent } from "../../src/bench/agent/replay-agent.js";
-import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
-import { readRequestLog } from "../../src/bench/run-dir/tidy-run-dir.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { type ScriptedModel, startScriptedModel } from "../../src/scripted-model/index.js";
+import { loadPlaybook } from "../../src/lab/bench/agent/playbook.js";
+import { createScriptedAgent } from "../../src/lab/bench/agent/replay-agent.js";
+import { ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
+import { readRequestLog } from "../../src/lab/bench/run-dir/tidy-run-dir.js";
+import { type ScriptedModel, startScriptedModel } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

@@ -4,8 +4,8 @@ import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

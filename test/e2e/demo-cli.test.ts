@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { EXPECTED_MODEL_CALLS, FINAL_TODO, PROMPTS } from "../../src/demo/multi-task-session.js";
-import type { DemoResult } from "../../src/demo/run-demo.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { EXPECTED_MODEL_CALLS, FINAL_TODO, PROMPTS } from "../../src/lab/demo/multi-task-session.js";
+import type { DemoResult } from "../../src/lab/demo/run-demo.js";
 
 const run = promisify(execFile);
 const CLI = join(packageRoot(), "dist", "cli.js");

@@ -5,12 +5,12 @@ import { cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promis
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import { createIsolatedHome } from "../../src/harness/isolated-home.js";
-import { opencodeBinary } from "../../src/harness/opencode-binary.js";
-import { offlineConfig, type PluginEntry } from "../../src/harness/opencode-config.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { startScriptedModel } from "../../src/scripted-model/index.js";
+import { builtEntry, packageRoot } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import { createIsolatedHome } from "../../src/lab/harness/isolated-home.js";
+import { opencodeBinary } from "../../src/lab/harness/opencode-binary.js";
+import { offlineConfig, type PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { startScriptedModel } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { startTui } from "../support/tmux-tui.js";
 import { ASK, EVERYDAY_SCRIPT, replyOf } from "./support/everyday-session.js";
@@ -105,7 +105,7 @@ describe("the package as installed from its tarball", () => {
     );
     expect((await readdir(join(installed, "fixtures", "routing-corpus", "test"))).filter((file) => file.endsWith(".jsonl")).length).toBeGreaterThanOrEqual(6);
     expect(existsSync(join(installed, "fixtures", "routing-corpus", "train"))).toBe(false);
-    expect(existsSync(join(installed, "dist", "tui", "index.js"))).toBe(true);
+    expect(existsSync(builtEntry("./tui", installed))).toBe(true);
     const schema = JSON.parse(await readFile(join(installed, "rcm.schema.json"), "utf8")) as Record<string, unknown>;
     expect(schema["$id"]).toBeUndefined();
     const files = (await readdir(join(installed, "dist"), { recursive: true })).map(String);

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { answers } from "./support/everyday-session.js";
 import { fourTaskScript, REPO_FILES, REQUESTS, waitForState } from "./support/four-tasks.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {

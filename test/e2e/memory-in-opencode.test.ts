@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, isCompactionRequest, messageText } from "../../src/scripted-model/index.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { type ChatRequestBody, isCompactionRequest, messageText } from "../../src/lab/scripted-model/index.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { answers } from "./support/everyday-session.js";
@@ -20,7 +20,7 @@ import {
   waitForState,
 } from "./support/four-tasks.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 const SCHEDULE = ["A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2", "A3"] as const;
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

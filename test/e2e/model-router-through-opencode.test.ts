@@ -1,17 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LedgerEntry } from "../../src/core/routing/ledger.js";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { type ScriptedOpencode, withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, messageText, type RecordedRequest, type Reply, type Responder } from "../../src/scripted-model/index.js";
-import { SessionStateSchema } from "../../src/store/session-state-file.js";
-import { sessionStatePath } from "../../src/store/state-dir.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { type ScriptedOpencode, withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { type ChatRequestBody, messageText, type RecordedRequest, type Reply, type Responder } from "../../src/lab/scripted-model/index.js";
+import type { LedgerEntry } from "../../src/plugin/core/routing/ledger.js";
+import { SessionStateSchema } from "../../src/plugin/store/session-state-file.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 
 // The router prompt's system line: how the scripted model tells an aux call from the agent's own.
 const ROUTER_SYSTEM = "You assign requests in a coding-agent session to tasks.";

@@ -2,12 +2,12 @@ import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import { createIsolatedHome } from "../../src/harness/isolated-home.js";
-import { opencodeBinary } from "../../src/harness/opencode-binary.js";
-import { offlineConfig } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { startScriptedModel } from "../../src/scripted-model/index.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import { createIsolatedHome } from "../../src/lab/harness/isolated-home.js";
+import { opencodeBinary } from "../../src/lab/harness/opencode-binary.js";
+import { offlineConfig } from "../../src/lab/harness/opencode-config.js";
+import { startScriptedModel } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { ASK, EVERYDAY_SCRIPT } from "./support/everyday-session.js";
 

@@ -1,15 +1,15 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTodoRepo, EXPECTED_MODEL_CALLS, FINAL_TODO, multiTaskScript, PROMPTS } from "../../src/demo/multi-task-session.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { runScriptedSession, type ScriptedSessionResult } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, messageText } from "../../src/scripted-model/index.js";
+import { builtEntry, packageRoot } from "../../src/kit/package-root.js";
+import { createTodoRepo, EXPECTED_MODEL_CALLS, FINAL_TODO, multiTaskScript, PROMPTS } from "../../src/lab/demo/multi-task-session.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { runScriptedSession, type ScriptedSessionResult } from "../../src/lab/harness/scripted-session.js";
+import { type ChatRequestBody, messageText } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The built plug-in, loaded by the real OpenCode exactly as a user's opencode.json would.
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 // Every run works in the same repository path, recreated identically, so requests of

@@ -1,18 +1,18 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import { prepareConfigDir } from "../../src/harness/isolated-home.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { SessionStateSchema } from "../../src/store/session-state-file.js";
-import { sessionStatePath } from "../../src/store/state-dir.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import { prepareConfigDir } from "../../src/lab/harness/isolated-home.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { SessionStateSchema } from "../../src/plugin/store/session-state-file.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { type RecordedEvent, recordEvents } from "../support/event-recorder.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { ASK, answers, EVERYDAY_SCRIPT, requestFor } from "./support/everyday-session.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {

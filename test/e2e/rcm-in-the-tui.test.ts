@@ -1,11 +1,11 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import { createIsolatedHome } from "../../src/harness/isolated-home.js";
-import { offlineConfig } from "../../src/harness/opencode-config.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, messageText, type Responder, startScriptedModel } from "../../src/scripted-model/index.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import { createIsolatedHome } from "../../src/lab/harness/isolated-home.js";
+import { offlineConfig } from "../../src/lab/harness/opencode-config.js";
+import { type ChatRequestBody, messageText, type Responder, startScriptedModel } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { startTui, type TuiSession } from "../support/tmux-tui.js";
 import { ASK, EVERYDAY_SCRIPT, replyOf, requestFor } from "./support/everyday-session.js";

@@ -1,16 +1,16 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simulatePrefixCache } from "../../src/bench/metrics/prefix-cache.js";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import type { ChatRequestBody, RecordedRequest, Script } from "../../src/scripted-model/index.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { simulatePrefixCache } from "../../src/lab/bench/metrics/prefix-cache.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import type { ChatRequestBody, RecordedRequest, Script } from "../../src/lab/scripted-model/index.js";
 import { THRESHOLD } from "../support/defaults.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { fourTaskScript, REPO_FILES, REQUESTS, readState } from "./support/four-tasks.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 // Back on the first task, whose call leaves the second out; the agent fetches it.
 const RECALL = `${REQUESTS.A2} Keep the change small.`;
 const RECALLED = "Read t2: the CSV exporter quotes commas.";

@@ -1,16 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, messageText, type RecordedRequest, type Script } from "../../src/scripted-model/index.js";
-import { SessionStateSchema } from "../../src/store/session-state-file.js";
-import { sessionStatePath } from "../../src/store/state-dir.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { type ChatRequestBody, messageText, type RecordedRequest, type Script } from "../../src/lab/scripted-model/index.js";
+import { SessionStateSchema } from "../../src/plugin/store/session-state-file.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 
 // Three tasks in one repository, in three different directories; the model really edits files.
 const A1 = "Add textkit/slugify.py with a slugify(text) function that lowercases text and joins words with hyphens.";

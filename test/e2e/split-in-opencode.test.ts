@@ -1,20 +1,20 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import { createIsolatedHome } from "../../src/harness/isolated-home.js";
-import { offlineConfig } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { startScriptedModel } from "../../src/scripted-model/index.js";
-import { INTENT_TOAST_TITLE, postIntent } from "../../src/store/session-inbox.js";
+import { builtEntry, packageRoot } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import { createIsolatedHome } from "../../src/lab/harness/isolated-home.js";
+import { offlineConfig } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { startScriptedModel } from "../../src/lab/scripted-model/index.js";
+import { INTENT_TOAST_TITLE, postIntent } from "../../src/plugin/store/session-inbox.js";
 import { recordEvents } from "../support/event-recorder.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { startTui } from "../support/tmux-tui.js";
 import { ASK, answers, EVERYDAY_SCRIPT, replyOf, requestFor } from "./support/everyday-session.js";
 import { EXCHANGE_MARKS, firstRequestFor, fourTaskScript, REPO_FILES, REQUESTS, readState, waitForState } from "./support/four-tasks.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {

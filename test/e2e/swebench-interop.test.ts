@@ -3,10 +3,10 @@ import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
-import { loadTasks } from "../../src/bench/suite/load-suite.js";
-import { PredictionSchema } from "../../src/bench/swebench/predictions.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
+import { loadTasks } from "../../src/lab/bench/suite/load-suite.js";
+import { PredictionSchema } from "../../src/lab/bench/swebench/predictions.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);

@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scoreTask } from "../../src/bench/score/index.js";
-import { loadSuite } from "../../src/bench/suite/load-suite.js";
-import type { Suite, Task } from "../../src/bench/suite/schema.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { scoreTask } from "../../src/lab/bench/score/index.js";
+import { loadSuite } from "../../src/lab/bench/suite/load-suite.js";
+import type { Suite, Task } from "../../src/lab/bench/suite/schema.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const DIR = join(packageRoot(), "fixtures", "switch-mini");

@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, isCompactionRequest, messageText, type RecordedRequest } from "../../src/scripted-model/index.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { type ChatRequestBody, isCompactionRequest, messageText, type RecordedRequest } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { fourTaskScript, REPO_FILES, REQUESTS } from "./support/four-tasks.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 // One task, a second one, a return to the first whose big tool output makes OpenCode compact, then
 // a question the agent answers with rcm_tasks.
 const TURNS = ["A1", "B1", "A2", "TASKS"] as const;

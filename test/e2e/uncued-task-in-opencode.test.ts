@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitRepo } from "../../src/harness/git-repo.js";
-import type { PluginEntry } from "../../src/harness/opencode-config.js";
-import { withScriptedOpencode } from "../../src/harness/scripted-session.js";
-import { packageRoot } from "../../src/kit/package-root.js";
-import { type ChatRequestBody, messageText, type RecordedRequest, type Script } from "../../src/scripted-model/index.js";
+import { builtEntry } from "../../src/kit/package-root.js";
+import { createGitRepo } from "../../src/lab/harness/git-repo.js";
+import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
+import { type ChatRequestBody, messageText, type RecordedRequest, type Script } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { requestFor } from "./support/everyday-session.js";
 
-const PLUGIN = join(packageRoot(), "dist", "plugin", "index.js");
+const PLUGIN = builtEntry("./server");
 const THRESHOLD = 0.8;
 
 type Kind = "parser" | "export" | "docs";

@@ -1,11 +1,11 @@
-import { type ActiveTask, activeTask, buildCallView } from "../../src/core/context/call-view.js";
-import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
-import { type Fallback, narrowToTask } from "../../src/core/context/narrow-to-task.js";
-import { replaceCoveredExchanges } from "../../src/core/context/replace-covered-exchanges.js";
-import type { ShownRecord } from "../../src/core/context/shown-record.js";
-import type { TaskRecord } from "../../src/core/memory/record.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import type { Ledger } from "../../src/core/routing/ledger.js";
+import { type ActiveTask, activeTask, buildCallView } from "../../src/plugin/core/context/call-view.js";
+import { applyPlan, EMPTY_PLAN } from "../../src/plugin/core/context/context-plan.js";
+import { type Fallback, narrowToTask } from "../../src/plugin/core/context/narrow-to-task.js";
+import { replaceCoveredExchanges } from "../../src/plugin/core/context/replace-covered-exchanges.js";
+import type { ShownRecord } from "../../src/plugin/core/context/shown-record.js";
+import type { TaskRecord } from "../../src/plugin/core/memory/record.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import type { Ledger } from "../../src/plugin/core/routing/ledger.js";
 import { KEEP_RECENT } from "./defaults.js";
 
 /** The narrowing step alone, applied: what routing sends for one call. */

@@ -1,5 +1,5 @@
-import { DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
-import { createLexicalRouter } from "../../src/core/routing/router.js";
+import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
+import { createLexicalRouter } from "../../src/plugin/core/routing/router.js";
 
 // The plug-in's defaults, taken from the options schema: tests never restate them.
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { MessageWithParts } from "../../src/core/messages.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 
 const DIR = join(import.meta.dirname, "..", "..", "fixtures", "sessions");
 

@@ -1,5 +1,5 @@
-import type { MessageWithParts } from "../../src/core/messages.js";
-import type { Router } from "../../src/core/routing/router.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import type { Router } from "../../src/plugin/core/routing/router.js";
 import type { Logger } from "../../src/plugin/sessions/logger.js";
 import { createSessionRouting, type SessionRouting } from "../../src/plugin/sessions/session-routing.js";
 import type { SessionSource } from "../../src/plugin/sessions/session-source.js";

@@ -1,4 +1,4 @@
-import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
+import type { ResultLine } from "../../src/lab/bench/run-dir/result-line.js";
 
 /** A session's usage in the shape results.jsonl keeps: small, round numbers. */
 export const USAGE = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };

@@ -1,10 +1,10 @@
-import type { RoutingDecision } from "../../src/core/routing/decision.js";
-import { emptyLedger, type Ledger, recordDecision } from "../../src/core/routing/ledger.js";
-import type { Router } from "../../src/core/routing/router.js";
-import { taskTitle } from "../../src/core/routing/task-title.js";
+import type { RoutingDecision } from "../../src/plugin/core/routing/decision.js";
+import { emptyLedger, type Ledger, recordDecision } from "../../src/plugin/core/routing/ledger.js";
+import type { Router } from "../../src/plugin/core/routing/router.js";
+import { taskTitle } from "../../src/plugin/core/routing/task-title.js";
 import type { SessionRouting } from "../../src/plugin/sessions/session-routing.js";
 import type { SessionStore, StoredSession } from "../../src/plugin/sessions/session-store.js";
-import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
+import { NO_SAVINGS, type SessionState } from "../../src/plugin/store/session-state-file.js";
 import { lexicalRouter } from "./defaults.js";
 
 /** Builds a ledger by routing message ids to tasks in order (`new:` opens a task). */

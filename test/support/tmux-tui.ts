@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
-import type { IsolatedHome } from "../../src/harness/isolated-home.js";
-import { opencodeBinary } from "../../src/harness/opencode-binary.js";
+import type { IsolatedHome } from "../../src/lab/harness/isolated-home.js";
+import { opencodeBinary } from "../../src/lab/harness/opencode-binary.js";
 
 const run = promisify(execFile);
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { askedSentences } from "../../src/core/memory/asked-sentences.js";
-import { withoutCueWords } from "../../src/core/memory/cue-words.js";
-import { isPluginCommand, PLUGIN_VERBS } from "../../src/core/memory/plugin-commands.js";
-import { resolvedText } from "../../src/core/memory/resolve-references.js";
-import { scoreAskedSentences, sentenceTotals } from "../../src/memory-eval/score-asked-sentences.js";
-import { RCM_VERBS } from "../../src/session-views/rcm-verbs.js";
+import { scoreAskedSentences, sentenceTotals } from "../../src/lab/memory-eval/score-asked-sentences.js";
+import { askedSentences } from "../../src/plugin/core/memory/asked-sentences.js";
+import { withoutCueWords } from "../../src/plugin/core/memory/cue-words.js";
+import { isPluginCommand, PLUGIN_VERBS } from "../../src/plugin/core/memory/plugin-commands.js";
+import { resolvedText } from "../../src/plugin/core/memory/resolve-references.js";
+import { RCM_VERBS } from "../../src/plugin/session-views/rcm-verbs.js";
 
 const asked = (text: string) => askedSentences(text).map((sentence) => sentence.text);
 

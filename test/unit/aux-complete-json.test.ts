@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AuxClient, completeJson, createAuxClient } from "../../src/auxiliary/index.js";
+import { type AuxClient, completeJson, createAuxClient } from "../../src/plugin/auxiliary/index.js";
 import { COOLDOWN_MS, TIMEOUT_MS } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 

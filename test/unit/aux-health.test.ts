@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AuxClient } from "../../src/auxiliary/aux-client.js";
-import { AuxError } from "../../src/auxiliary/aux-error.js";
-import { createAuxHealth } from "../../src/auxiliary/aux-health.js";
-import { completeJson } from "../../src/auxiliary/complete-json.js";
-import { createOpencodeAuxClient, type OpencodeModels, parseModelRef } from "../../src/auxiliary/opencode-client.js";
+import type { AuxClient } from "../../src/plugin/auxiliary/aux-client.js";
+import { AuxError } from "../../src/plugin/auxiliary/aux-error.js";
+import { createAuxHealth } from "../../src/plugin/auxiliary/aux-health.js";
+import { completeJson } from "../../src/plugin/auxiliary/complete-json.js";
+import { createOpencodeAuxClient, type OpencodeModels, parseModelRef } from "../../src/plugin/auxiliary/opencode-client.js";
 import { COOLDOWN_MS } from "../support/defaults.js";
 
 function clock(start = 0) {

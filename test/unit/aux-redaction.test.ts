@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { completeJson, createAuxClient } from "../../src/auxiliary/index.js";
 import { loadRedactionCorpus } from "../../src/dev/evaluate-redaction.js";
+import { completeJson, createAuxClient } from "../../src/plugin/auxiliary/index.js";
 import { COOLDOWN_MS } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 

@@ -1,10 +1,10 @@
 import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadTasks } from "../../src/bench/suite/load-suite.js";
-import { importSwebench } from "../../src/bench/swebench/import-swebench.js";
-import { RcmError } from "../../src/errors/rcm-error.js";
+import { RcmError } from "../../src/kit/errors/rcm-error.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { loadTasks } from "../../src/lab/bench/suite/load-suite.js";
+import { importSwebench } from "../../src/lab/bench/swebench/import-swebench.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const SMALL = join(packageRoot(), "fixtures", "bench-small");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runsTest, testCommandPaths } from "../../src/bench/check/test-command-paths.js";
+import { runsTest, testCommandPaths } from "../../src/lab/bench/check/test-command-paths.js";
 
 describe("which tests a test command runs", () => {
   it("reads the file arguments, not the program, options, their values or variables", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { TestRun } from "../../src/bench/check/run-task-tests.js";
-import { testRunProblems } from "../../src/bench/check/test-run-problems.js";
-import type { PytestStatus } from "../../src/bench/score/parse-pytest.js";
-import type { Task } from "../../src/bench/suite/schema.js";
+import type { TestRun } from "../../src/lab/bench/check/run-task-tests.js";
+import { testRunProblems } from "../../src/lab/bench/check/test-run-problems.js";
+import type { PytestStatus } from "../../src/lab/bench/score/parse-pytest.js";
+import type { Task } from "../../src/lab/bench/suite/schema.js";
 
 const task: Task = {
   instance_id: "a__b-1",

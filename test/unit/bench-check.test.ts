@@ -1,10 +1,10 @@
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cheapSuiteProblems } from "../../src/bench/check/cheap-suite-problems.js";
-import { describeProblem } from "../../src/bench/check/suite-problem.js";
-import { loadSuite } from "../../src/bench/suite/load-suite.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { cheapSuiteProblems } from "../../src/lab/bench/check/cheap-suite-problems.js";
+import { describeProblem } from "../../src/lab/bench/check/suite-problem.js";
+import { loadSuite } from "../../src/lab/bench/suite/load-suite.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const MINI = join(packageRoot(), "fixtures", "switch-mini");

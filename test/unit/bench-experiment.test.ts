@@ -1,11 +1,11 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reportSetting } from "../../src/bench/drive/describe-agent.js";
-import { mergeRuns } from "../../src/bench/merge-runs.js";
-import type { RunSetting } from "../../src/bench/run-dir/experiment.js";
-import { type ExperimentRequest, openExperiment } from "../../src/bench/run-dir/open-experiment.js";
-import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
+import { reportSetting } from "../../src/lab/bench/drive/describe-agent.js";
+import { mergeRuns } from "../../src/lab/bench/merge-runs.js";
+import type { RunSetting } from "../../src/lab/bench/run-dir/experiment.js";
+import { type ExperimentRequest, openExperiment } from "../../src/lab/bench/run-dir/open-experiment.js";
+import type { ResultLine } from "../../src/lab/bench/run-dir/result-line.js";
 import { resultLine } from "../support/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createFaithfulAgent, type FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
-import { type FaithfulPlaybook, loadFaithfulPlaybook, missingSets } from "../../src/bench/agent/faithful-playbook.js";
-import { lossySummary } from "../../src/bench/agent/lossy-summary.js";
-import { FINALIZE_REQUEST } from "../../src/bench/suite/request-text.js";
-import type { ChatMessage, Reply } from "../../src/scripted-model/index.js";
+import { createFaithfulAgent, type FaithfulDecision } from "../../src/lab/bench/agent/faithful-agent.js";
+import { type FaithfulPlaybook, loadFaithfulPlaybook, missingSets } from "../../src/lab/bench/agent/faithful-playbook.js";
+import { lossySummary } from "../../src/lab/bench/agent/lossy-summary.js";
+import { FINALIZE_REQUEST } from "../../src/lab/bench/suite/request-text.js";
+import type { ChatMessage, Reply } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The faithful agent's rules on the bundled suite's own playbook and on small suites written

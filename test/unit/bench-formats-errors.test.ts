@@ -1,11 +1,11 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadFaithfulPlaybook } from "../../src/bench/agent/faithful-playbook.js";
-import { FileProblemsError } from "../../src/bench/agent/file-problems-error.js";
-import { loadPlaybook } from "../../src/bench/agent/playbook.js";
 import { asRcmError } from "../../src/cli/main.js";
-import { RcmError } from "../../src/errors/rcm-error.js";
+import { RcmError } from "../../src/kit/errors/rcm-error.js";
+import { loadFaithfulPlaybook } from "../../src/lab/bench/agent/faithful-playbook.js";
+import { FileProblemsError } from "../../src/lab/bench/agent/file-problems-error.js";
+import { loadPlaybook } from "../../src/lab/bench/agent/playbook.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // A researcher writing agent.json and the faithful/ files by hand gets every problem of a file at

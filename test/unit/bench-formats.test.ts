@@ -1,14 +1,14 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFaithfulPlaybook } from "../../src/bench/agent/faithful-playbook.js";
-import { loadPlaybook } from "../../src/bench/agent/playbook.js";
-import { ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
-import { loadSuite, loadTasks } from "../../src/bench/suite/load-suite.js";
-import type { Suite } from "../../src/bench/suite/schema.js";
 import { BENCH_SCHEMAS_DIR, renderBenchJsonSchemas } from "../../src/dev/schemas/bench-json-schemas.js";
 import { withResultFieldTable } from "../../src/dev/schemas/result-field-table.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { loadFaithfulPlaybook } from "../../src/lab/bench/agent/faithful-playbook.js";
+import { loadPlaybook } from "../../src/lab/bench/agent/playbook.js";
+import { ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
+import { loadSuite, loadTasks } from "../../src/lab/bench/suite/load-suite.js";
+import type { Suite } from "../../src/lab/bench/suite/schema.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // docs/benchmark-formats.md and schemas/ are what a researcher writes a suite from: the schemas

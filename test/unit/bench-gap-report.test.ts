@@ -1,17 +1,17 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FaithfulDecision } from "../../src/bench/agent/faithful-agent.js";
-import { describeAgent, describeRunAgent, SCRIPTED_LABEL } from "../../src/bench/drive/describe-agent.js";
-import { focusWrite } from "../../src/bench/metrics/focus-write.js";
-import { rebuildReport } from "../../src/bench/report/rebuild-report.js";
-import { writeRegimesReport } from "../../src/bench/report/regimes-report.js";
-import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
-import { headline } from "../../src/bench/results/headline.js";
-import { renderReport } from "../../src/bench/results/render-report.js";
-import { gapTable } from "../../src/bench/results/report-tables.js";
-import { contextFailure, recoveredShare } from "../../src/bench/results/summaries.js";
-import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
+import type { FaithfulDecision } from "../../src/lab/bench/agent/faithful-agent.js";
+import { describeAgent, describeRunAgent, SCRIPTED_LABEL } from "../../src/lab/bench/drive/describe-agent.js";
+import { focusWrite } from "../../src/lab/bench/metrics/focus-write.js";
+import { rebuildReport } from "../../src/lab/bench/report/rebuild-report.js";
+import { writeRegimesReport } from "../../src/lab/bench/report/regimes-report.js";
+import { renderHtmlReport } from "../../src/lab/bench/report-html/render-html.js";
+import { headline } from "../../src/lab/bench/results/headline.js";
+import { renderReport } from "../../src/lab/bench/results/render-report.js";
+import { gapTable } from "../../src/lab/bench/results/report-tables.js";
+import { contextFailure, recoveredShare } from "../../src/lab/bench/results/summaries.js";
+import type { ResultLine } from "../../src/lab/bench/run-dir/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The offline benchmark's report: native's switched gap, what each mode recovers of it, and

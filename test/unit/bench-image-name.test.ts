@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { imageFor } from "../../src/bench/env/image-name.js";
-import type { Task } from "../../src/bench/suite/schema.js";
+import { imageFor } from "../../src/lab/bench/env/image-name.js";
+import type { Task } from "../../src/lab/bench/suite/schema.js";
 
 const task = { instance_id: "django__django-11099", repo: "django/django" } as Task;
 

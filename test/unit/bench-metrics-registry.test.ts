@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { FinishedSession } from "../../src/bench/metrics/metric.js";
-import { METRICS, measureSession } from "../../src/bench/metrics/registry.js";
-import { inSchemaOrder, type ResultLine, ResultLineSchema } from "../../src/bench/run-dir/result-line.js";
-import type { Task } from "../../src/bench/suite/schema.js";
+import type { FinishedSession } from "../../src/lab/bench/metrics/metric.js";
+import { METRICS, measureSession } from "../../src/lab/bench/metrics/registry.js";
+import { inSchemaOrder, type ResultLine, ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
+import type { Task } from "../../src/lab/bench/suite/schema.js";
 
 const task = { instance_id: "F", stages: [{ id: "s1", request: "do it" }] } as unknown as Task;
 

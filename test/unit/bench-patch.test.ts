@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isTestPath } from "../../src/bench/patch/is-test-path.js";
-import { patchFiles } from "../../src/bench/patch/patch-files.js";
+import { isTestPath } from "../../src/lab/bench/patch/is-test-path.js";
+import { patchFiles } from "../../src/lab/bench/patch/patch-files.js";
 
 describe("patch helpers", () => {
   it("classifies test files as SWE-bench does", () => {

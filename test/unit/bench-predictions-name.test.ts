@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunSetting } from "../../src/bench/run-dir/experiment.js";
-import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
-import { agentLabel, exportPredictions, parsePredictionName } from "../../src/bench/swebench/predictions.js";
+import type { RunSetting } from "../../src/lab/bench/run-dir/experiment.js";
+import type { ResultLine } from "../../src/lab/bench/run-dir/result-line.js";
+import { agentLabel, exportPredictions, parsePredictionName } from "../../src/lab/bench/swebench/predictions.js";
 import { resultLine } from "../support/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPatch, failureClass, findPython, focusPatch, parsePytestSummary, ScoreHarnessError, scoreTask } from "../../src/bench/score/index.js";
-import type { Task } from "../../src/bench/suite/schema.js";
-import { createGitRepo, git } from "../../src/harness/git-repo.js";
+import { applyPatch, failureClass, findPython, focusPatch, parsePytestSummary, ScoreHarnessError, scoreTask } from "../../src/lab/bench/score/index.js";
+import type { Task } from "../../src/lab/bench/suite/schema.js";
+import { createGitRepo, git } from "../../src/lab/harness/git-repo.js";
 
 const CALC = [
   "def add(a, b):",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseShard, shardRuns } from "../../src/bench/shard.js";
-import type { SessionSpec } from "../../src/bench/suite/schema.js";
-import type { Mode } from "../../src/config/options-schema.js";
+import { parseShard, shardRuns } from "../../src/lab/bench/shard.js";
+import type { SessionSpec } from "../../src/lab/bench/suite/schema.js";
+import type { Mode } from "../../src/plugin/config/options-schema.js";
 
 /** Sessions with 4 (uninterrupted) and 13 (switched) requests, as in the mini suite. */
 const specs: SessionSpec[] = Array.from({ length: 30 }, (_, index) => {

@@ -1,12 +1,12 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadSuite, loadTasks, parseJsonLines } from "../../src/bench/suite/load-suite.js";
-import { makeSessions, writeSessions } from "../../src/bench/suite/make-sessions.js";
-import type { SessionSpec, Task } from "../../src/bench/suite/schema.js";
-import { TaskSchema } from "../../src/bench/suite/schema.js";
-import { suiteError as newSuiteError } from "../../src/bench/suite/suite-error.js";
-import { type InputLocation, RcmError } from "../../src/errors/rcm-error.js";
+import { type InputLocation, RcmError } from "../../src/kit/errors/rcm-error.js";
+import { loadSuite, loadTasks, parseJsonLines } from "../../src/lab/bench/suite/load-suite.js";
+import { makeSessions, writeSessions } from "../../src/lab/bench/suite/make-sessions.js";
+import type { SessionSpec, Task } from "../../src/lab/bench/suite/schema.js";
+import { TaskSchema } from "../../src/lab/bench/suite/schema.js";
+import { suiteError as newSuiteError } from "../../src/lab/bench/suite/suite-error.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 /** A small git diff changing each of `files`. */

@@ -1,10 +1,10 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadTasks } from "../../src/bench/suite/load-suite.js";
-import type { Task } from "../../src/bench/suite/schema.js";
-import { readTaskFolder, writeTaskFolder } from "../../src/bench/suite/task-folder.js";
-import { type InputLocation, RcmError } from "../../src/errors/rcm-error.js";
+import { type InputLocation, RcmError } from "../../src/kit/errors/rcm-error.js";
+import { loadTasks } from "../../src/lab/bench/suite/load-suite.js";
+import type { Task } from "../../src/lab/bench/suite/schema.js";
+import { readTaskFolder, writeTaskFolder } from "../../src/lab/bench/suite/task-folder.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const TASK: Task = {

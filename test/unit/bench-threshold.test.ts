@@ -1,12 +1,12 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pluginConfidenceThreshold } from "../../src/bench/drive/plugin-env.js";
-import { mergeRuns } from "../../src/bench/merge-runs.js";
-import { rebuildReport } from "../../src/bench/report/rebuild-report.js";
-import { confidenceBins } from "../../src/bench/report-html/palette.js";
-import type { ResultLine } from "../../src/bench/run-dir/result-line.js";
-import { runConfidenceThreshold } from "../../src/bench/run-dir/run-files.js";
+import { pluginConfidenceThreshold } from "../../src/lab/bench/drive/plugin-env.js";
+import { mergeRuns } from "../../src/lab/bench/merge-runs.js";
+import { rebuildReport } from "../../src/lab/bench/report/rebuild-report.js";
+import { confidenceBins } from "../../src/lab/bench/report-html/palette.js";
+import type { ResultLine } from "../../src/lab/bench/run-dir/result-line.js";
+import { runConfidenceThreshold } from "../../src/lab/bench/run-dir/run-files.js";
 import { THRESHOLD as DEFAULT_CONFIDENCE_THRESHOLD } from "../support/defaults.js";
 import { resultLine } from "../support/result-line.js";
 import { makeTempDir } from "../support/temp-dir.js";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
-import { reportCall } from "../../src/core/context/call-report.js";
-import { activeTask, buildCallView } from "../../src/core/context/call-view.js";
-import { EMPTY_PLAN, withDropped, withInsertedBefore } from "../../src/core/context/context-plan.js";
-import { narrowToTask } from "../../src/core/context/narrow-to-task.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import { cachedGroupTokens } from "../../src/plugin/hooks/group-token-cache.js";
-import { callHead } from "../../src/session-views/render-status.js";
+import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
+import { reportCall } from "../../src/plugin/core/context/call-report.js";
+import { activeTask, buildCallView } from "../../src/plugin/core/context/call-view.js";
+import { EMPTY_PLAN, withDropped, withInsertedBefore } from "../../src/plugin/core/context/context-plan.js";
+import { narrowToTask } from "../../src/plugin/core/context/narrow-to-task.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import { cachedGroupTokens } from "../../src/plugin/handlers/group-token-cache.js";
+import { callHead } from "../../src/plugin/session-views/render-status.js";
 import { mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 

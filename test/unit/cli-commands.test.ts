@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { ROUTERS } from "../../src/config/options-schema.js";
-import { ERROR_CODES } from "../../src/errors/rcm-error.js";
+import { ERROR_CODES } from "../../src/kit/errors/rcm-error.js";
+import { ROUTERS } from "../../src/plugin/config/options-schema.js";
 
 describe("opencode-rcm bench", () => {
   it.each([

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type ArgSpecs, defineCli, type Parsed, renderHelp, runDeclared } from "../../src/cli/declare.js";
 import { demoCommand } from "../../src/cli/demo-command.js";
 import { moveSessionCommand } from "../../src/cli/session-commands.js";
-import { MODES } from "../../src/config/options-schema.js";
+import { MODES } from "../../src/plugin/config/options-schema.js";
 
 describe("a declared command", () => {
   let parsed: Parsed<ArgSpecs> | undefined;

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isCommonWord } from "../../src/core/routing/common-words.js";
-import { contentWords } from "../../src/core/routing/signals.js";
 import { renderEverydayWords, type WordCount } from "../../src/dev/fit/render-everyday-words.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { isCommonWord } from "../../src/plugin/core/routing/common-words.js";
+import { contentWords } from "../../src/plugin/core/routing/signals.js";
 
 const require = createRequire(import.meta.url);
 const stem = (word: string) => contentWords(word)[0] ?? word;

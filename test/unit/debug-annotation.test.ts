@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildCallView } from "../../src/core/context/call-view.js";
-import { applyPlan, EMPTY_PLAN } from "../../src/core/context/context-plan.js";
-import { annotateForDebug, renderDebugAnnotation } from "../../src/core/context/debug-annotation.js";
-import { toInteractionGroups } from "../../src/core/interaction-groups.js";
-import { emptyLedger } from "../../src/core/routing/ledger.js";
+import { buildCallView } from "../../src/plugin/core/context/call-view.js";
+import { applyPlan, EMPTY_PLAN } from "../../src/plugin/core/context/context-plan.js";
+import { annotateForDebug, renderDebugAnnotation } from "../../src/plugin/core/context/debug-annotation.js";
+import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
+import { emptyLedger } from "../../src/plugin/core/routing/ledger.js";
 import { mainSession } from "../support/fixtures.js";
 
 describe("debug annotation", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { InteractionGroup, ToolCallSummary } from "../../src/core/interaction-groups.js";
-import { editVerdict, evidenceOwner, settlementsOf } from "../../src/core/routing/edit-evidence.js";
-import type { Ledger, LedgerEntry } from "../../src/core/routing/ledger.js";
+import type { InteractionGroup, ToolCallSummary } from "../../src/plugin/core/interaction-groups.js";
+import { editVerdict, evidenceOwner, settlementsOf } from "../../src/plugin/core/routing/edit-evidence.js";
+import type { Ledger, LedgerEntry } from "../../src/plugin/core/routing/ledger.js";
 
 function call(tool: string, filePath: string, id: string): ToolCallSummary {
   return { callID: id, tool, status: "completed", input: { filePath } };

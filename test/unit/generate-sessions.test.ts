@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GENERATED_STYLES, generateSessions } from "../../src/dev/generate-sessions.js";
-import { type LabelledSession, LabelledSessionSchema, SHARED_LABEL } from "../../src/route-eval/labelled-sessions.js";
+import { type LabelledSession, LabelledSessionSchema, SHARED_LABEL } from "../../src/lab/route-eval/labelled-sessions.js";
 
 const OPENINGS = new Set<string>(["issue-open", "chat-open", "explicit-new", "uncued-new"]);
 const PATH = /[\w-]+\/[\w./-]+\.\w+|README\.md/;

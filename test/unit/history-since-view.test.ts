@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extendView, missesUncoveredRequest } from "../../src/core/memory/history-since-view.js";
-import type { TaskRecord } from "../../src/core/memory/record.js";
+import { extendView, missesUncoveredRequest } from "../../src/plugin/core/memory/history-since-view.js";
+import type { TaskRecord } from "../../src/plugin/core/memory/record.js";
 import { mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toInteractionGroups } from "../../src/core/interaction-groups.js";
+import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
 import { fixtureNames, loadFixture, mainSession } from "../support/fixtures.js";
 
 describe("toInteractionGroups", () => {

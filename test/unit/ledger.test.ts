@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RoutingDecision } from "../../src/core/routing/decision.js";
-import { emptyLedger, LedgerSchema, moveRequest, recordDecision } from "../../src/core/routing/ledger.js";
+import type { RoutingDecision } from "../../src/plugin/core/routing/decision.js";
+import { emptyLedger, LedgerSchema, moveRequest, recordDecision } from "../../src/plugin/core/routing/ledger.js";
 
 const decision = (target: RoutingDecision["target"], extra: Partial<RoutingDecision> = {}): RoutingDecision => ({
   target,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { RoutingDecision } from "../../src/core/routing/decision.js";
-import { emptyLedger, recordDecision } from "../../src/core/routing/ledger.js";
-import { applySafetyRules, routeLexically } from "../../src/core/routing/lexical-router.js";
-import { ROUTER_PARAMETERS } from "../../src/core/routing/router-parameters.js";
-import { extractSignals } from "../../src/core/routing/signals.js";
-import { type Evidence, TaskIndex } from "../../src/core/routing/task-index.js";
+import type { RoutingDecision } from "../../src/plugin/core/routing/decision.js";
+import { emptyLedger, recordDecision } from "../../src/plugin/core/routing/ledger.js";
+import { applySafetyRules, routeLexically } from "../../src/plugin/core/routing/lexical-router.js";
+import { ROUTER_PARAMETERS } from "../../src/plugin/core/routing/router-parameters.js";
+import { extractSignals } from "../../src/plugin/core/routing/signals.js";
+import { type Evidence, TaskIndex } from "../../src/plugin/core/routing/task-index.js";
 import { THRESHOLD } from "../support/defaults.js";
 
 function route(index: TaskIndex, text: string) {

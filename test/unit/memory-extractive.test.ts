@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { toInteractionGroups } from "../../src/core/interaction-groups.js";
-import { applyProposal } from "../../src/core/memory/apply-proposal.js";
-import { extractiveUpdater, proposeExtractively } from "../../src/core/memory/extractive-updater.js";
-import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
-import type { TaskRecord } from "../../src/core/memory/record.js";
-import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
+import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
+import { applyProposal } from "../../src/plugin/core/memory/apply-proposal.js";
+import { extractiveUpdater, proposeExtractively } from "../../src/plugin/core/memory/extractive-updater.js";
+import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } from "../../src/plugin/core/memory/group-digest.js";
+import type { TaskRecord } from "../../src/plugin/core/memory/record.js";
+import type { MemoryUpdateInput } from "../../src/plugin/core/memory/updater.js";
 import { mainSession } from "../support/fixtures.js";
 
 const task = { id: "t1", title: "the task", openedBy: "u1" };

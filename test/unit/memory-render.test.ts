@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { estimateTokens } from "../../src/core/memory/estimate-tokens.js";
-import { type Constraint, RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
-import { RECORD_CLOSE, RECORD_OPEN, renderRecord } from "../../src/core/memory/render-record.js";
+import { estimateTokens } from "../../src/plugin/core/memory/estimate-tokens.js";
+import { type Constraint, RECORD_VERSION, type TaskRecord } from "../../src/plugin/core/memory/record.js";
+import { RECORD_CLOSE, RECORD_OPEN, renderRecord } from "../../src/plugin/core/memory/render-record.js";
 import { RECORD_TOKENS } from "../support/defaults.js";
 
 function record(fields: Partial<TaskRecord> = {}): TaskRecord {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { toInteractionGroups } from "../../src/core/interaction-groups.js";
-import { applyProposal } from "../../src/core/memory/apply-proposal.js";
-import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } from "../../src/core/memory/group-digest.js";
-import { activeConstraints, type TaskRecord, TaskRecordSchema } from "../../src/core/memory/record.js";
-import { MAX_ITEM_CHARS, RecordProposalSchema } from "../../src/core/memory/record-proposal.js";
-import { renderRecord } from "../../src/core/memory/render-record.js";
-import type { MemoryUpdateInput } from "../../src/core/memory/updater.js";
+import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
+import { applyProposal } from "../../src/plugin/core/memory/apply-proposal.js";
+import { type DigestStep, digestGroups, type GroupDigest, type ToolCallDigest } from "../../src/plugin/core/memory/group-digest.js";
+import { activeConstraints, type TaskRecord, TaskRecordSchema } from "../../src/plugin/core/memory/record.js";
+import { MAX_ITEM_CHARS, RecordProposalSchema } from "../../src/plugin/core/memory/record-proposal.js";
+import { renderRecord } from "../../src/plugin/core/memory/render-record.js";
+import type { MemoryUpdateInput } from "../../src/plugin/core/memory/updater.js";
 import { RECORD_TOKENS } from "../support/defaults.js";
 import { mainSession } from "../support/fixtures.js";
 

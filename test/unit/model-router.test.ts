@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAuxClient } from "../../src/auxiliary/endpoint-client.js";
-import { createModelRouter } from "../../src/auxiliary/model-router.js";
-import { extractSignals } from "../../src/core/routing/signals.js";
-import { TaskIndex } from "../../src/core/routing/task-index.js";
+import { createAuxClient } from "../../src/plugin/auxiliary/endpoint-client.js";
+import { createModelRouter } from "../../src/plugin/auxiliary/model-router.js";
+import { extractSignals } from "../../src/plugin/core/routing/signals.js";
+import { TaskIndex } from "../../src/plugin/core/routing/task-index.js";
 import { COOLDOWN_MS, THRESHOLD } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { toInteractionGroups } from "../../src/core/interaction-groups.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import type { Ledger } from "../../src/core/routing/ledger.js";
+import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import type { Ledger } from "../../src/plugin/core/routing/ledger.js";
 import { narrowed } from "../support/context.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";

@@ -1,15 +1,15 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
-import { taskName } from "../../src/core/memory/task-name.js";
-import { emptyLedger, recordDecision } from "../../src/core/routing/ledger.js";
-import { createTuiPartCheck, missingTuiPartToast, ourPluginEntry } from "../../src/plugin/tui-part-check.js";
-import { problemsLine, problemsToastMessage, wrapWords } from "../../src/session-views/config-problems.js";
-import { renderStatus } from "../../src/session-views/render-status.js";
-import { surePercent, thresholdPercent } from "../../src/session-views/words.js";
-import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
-import { hasTuiPart, removeTuiPartMarker, writeTuiPartMarker } from "../../src/store/tui-part-marker.js";
+import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
+import { taskName } from "../../src/plugin/core/memory/task-name.js";
+import { emptyLedger, recordDecision } from "../../src/plugin/core/routing/ledger.js";
+import { createTuiPartCheck, missingTuiPartToast, ourPluginEntry } from "../../src/plugin/hosts/opencode-1/server/tui-part-check.js";
+import { problemsLine, problemsToastMessage, wrapWords } from "../../src/plugin/session-views/config-problems.js";
+import { renderStatus } from "../../src/plugin/session-views/render-status.js";
+import { surePercent, thresholdPercent } from "../../src/plugin/session-views/words.js";
+import { NO_SAVINGS, type SessionState } from "../../src/plugin/store/session-state-file.js";
+import { hasTuiPart, removeTuiPartMarker, writeTuiPartMarker } from "../../src/plugin/store/tui-part-marker.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 describe("a decision's confidence on screen", () => {

@@ -1,13 +1,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { envLayer } from "../../src/config/env-layer.js";
-import { loadOptions, tupleLayer } from "../../src/config/load-options.js";
-import { describeProblem } from "../../src/config/option-problem.js";
-import { auxSourceOf, DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
-import { resolveOptions } from "../../src/config/resolve-options.js";
 import { renderJsonSchema } from "../../src/dev/schemas/options-json-schema.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { envLayer } from "../../src/plugin/config/env-layer.js";
+import { loadOptions, tupleLayer } from "../../src/plugin/config/load-options.js";
+import { describeProblem } from "../../src/plugin/config/option-problem.js";
+import { auxSourceOf, DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
+import { resolveOptions } from "../../src/plugin/config/resolve-options.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const resolve = (tuple: unknown, env: Record<string, string> = {}) => resolveOptions([tupleLayer(tuple), envLayer(env)]);

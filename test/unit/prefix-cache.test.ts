@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inputCost, simulatePrefixCache } from "../../src/bench/metrics/prefix-cache.js";
+import { inputCost, simulatePrefixCache } from "../../src/lab/bench/metrics/prefix-cache.js";
 
 const tokens = (count: number, start = 0) => Array.from({ length: count }, (_, index) => start + index);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS } from "../../src/config/options-schema.js";
-import { RCM_COMMAND_CONFIG, RCM_USAGE } from "../../src/plugin/hooks/rcm-command.js";
-import { RCM_VERBS, rcmVerb } from "../../src/session-views/rcm-verbs.js";
+import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
+import { RCM_COMMAND_CONFIG, RCM_USAGE } from "../../src/plugin/handlers/rcm-command.js";
+import { RCM_VERBS, rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
 import { ledgerOf, stateOf } from "../support/routing.js";
 
 const options = { ...DEFAULT_OPTIONS, mode: "router" as const };

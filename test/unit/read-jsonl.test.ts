@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { atLine, firstIssue, jsonlLines, parseJsonl, readJsonl } from "../../src/jsonl/read-jsonl.js";
+import { atLine, firstIssue, jsonlLines, parseJsonl, readJsonl } from "../../src/lab/jsonl/read-jsonl.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 describe("JSON lines", () => {

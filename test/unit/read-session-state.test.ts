@@ -1,11 +1,11 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readPluginState } from "../../src/bench/metrics/plugin-state.js";
-import { emptyLedger } from "../../src/core/routing/ledger.js";
-import { readSessionState } from "../../src/store/read-session-state.js";
-import { NO_SAVINGS, sessionStateFile } from "../../src/store/session-state-file.js";
-import { sessionStatePath } from "../../src/store/state-dir.js";
+import { readPluginState } from "../../src/lab/bench/metrics/plugin-state.js";
+import { emptyLedger } from "../../src/plugin/core/routing/ledger.js";
+import { readSessionState } from "../../src/plugin/store/read-session-state.js";
+import { NO_SAVINGS, sessionStateFile } from "../../src/plugin/store/session-state-file.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

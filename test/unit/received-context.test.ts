@@ -2,21 +2,21 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { toChatMessages } from "../../src/bench/drive/call-recorder-plugin.js";
-import type { SentRequest } from "../../src/bench/drive/run-session.js";
-import { cacheAwareCost, sessionCacheTokens, simulatedCacheTokens } from "../../src/bench/metrics/cache-cost.js";
-import type { FinishedSession } from "../../src/bench/metrics/metric.js";
-import { callRequests, fidelityPoints } from "../../src/bench/metrics/received-context.js";
-import { openRequestLog } from "../../src/bench/metrics/request-log.js";
-import { sessionTimeline, timelineMetric } from "../../src/bench/metrics/timeline.js";
-import { emptyUsage } from "../../src/bench/metrics/usage.js";
-import { type ChatBody, type ChatMessage, chatMessageText, lastUserText } from "../../src/bench/run-dir/chat-body.js";
-import { loadSuite } from "../../src/bench/suite/load-suite.js";
-import type { Stage } from "../../src/bench/suite/schema.js";
-import { userRequestText } from "../../src/core/interaction-groups.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import type { Ledger } from "../../src/core/routing/ledger.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { toChatMessages } from "../../src/lab/bench/drive/call-recorder-plugin.js";
+import type { SentRequest } from "../../src/lab/bench/drive/run-session.js";
+import { cacheAwareCost, sessionCacheTokens, simulatedCacheTokens } from "../../src/lab/bench/metrics/cache-cost.js";
+import type { FinishedSession } from "../../src/lab/bench/metrics/metric.js";
+import { callRequests, fidelityPoints } from "../../src/lab/bench/metrics/received-context.js";
+import { openRequestLog } from "../../src/lab/bench/metrics/request-log.js";
+import { sessionTimeline, timelineMetric } from "../../src/lab/bench/metrics/timeline.js";
+import { emptyUsage } from "../../src/lab/bench/metrics/usage.js";
+import { type ChatBody, type ChatMessage, chatMessageText, lastUserText } from "../../src/lab/bench/run-dir/chat-body.js";
+import { loadSuite } from "../../src/lab/bench/suite/load-suite.js";
+import type { Stage } from "../../src/lab/bench/suite/schema.js";
+import { userRequestText } from "../../src/plugin/core/interaction-groups.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import type { Ledger } from "../../src/plugin/core/routing/ledger.js";
 import { mainSession } from "../support/fixtures.js";
 
 interface RecordedRun {

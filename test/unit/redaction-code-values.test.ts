@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../src/core/redaction/redact-secrets.js";
+import { redactSecrets } from "../../src/plugin/core/redaction/redact-secrets.js";
 
 // Fake credentials in real shapes: random characters, valid nowhere.
 const OPENAI = "sk-proj-Tq7Vb2Nw9Lx4Rz8Kc3Mh6Pd1Fg5Js0Ya2We7Ub4Xn9Qi3Ko8Lt6";

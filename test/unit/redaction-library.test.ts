@@ -1,6 +1,6 @@
 import { rules } from "@secretlint/secretlint-rule-preset-recommend";
 import { describe, expect, it } from "vitest";
-import { libraryFindings, RULE_GATES } from "../../src/core/redaction/library-findings.js";
+import { libraryFindings, RULE_GATES } from "../../src/plugin/core/redaction/library-findings.js";
 
 // Tokens in each provider's shape (fake), to fire secretlint's rules through the gates.
 const chars = (alphabet: string, length: number, offset = 0) => Array.from({ length }, (_, index) => alphabet[(index * 7 + offset) % alphabet.length]).join("");

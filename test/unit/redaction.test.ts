@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { redactSecrets, redactSecretsInAll } from "../../src/core/redaction/redact-secrets.js";
 import { loadRedactionCorpus, scoreRedaction } from "../../src/dev/evaluate-redaction.js";
+import { redactSecrets, redactSecretsInAll } from "../../src/plugin/core/redaction/redact-secrets.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures");
 const readJsonl = <T>(path: string): T[] =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CONFIDENCE_BINS } from "../../src/bench/report-html/palette.js";
-import { renderHtmlReport } from "../../src/bench/report-html/render-html.js";
-import { renderReport } from "../../src/bench/results/render-report.js";
-import type { ResultLine, TimelineEntry } from "../../src/bench/run-dir/result-line.js";
+import { CONFIDENCE_BINS } from "../../src/lab/bench/report-html/palette.js";
+import { renderHtmlReport } from "../../src/lab/bench/report-html/render-html.js";
+import { renderReport } from "../../src/lab/bench/results/render-report.js";
+import type { ResultLine, TimelineEntry } from "../../src/lab/bench/run-dir/result-line.js";
 import { resultLine } from "../support/result-line.js";
 
 function line(extra: Partial<ResultLine> = {}): ResultLine {

@@ -1,10 +1,10 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { clauses, requirementClauses } from "../../src/core/memory/requirement-clauses.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { scoreRequest, totals } from "../../src/memory-eval/evaluate-requirements.js";
-import { readRequirementSet } from "../../src/memory-eval/requirement-set.js";
+import { scoreRequest, totals } from "../../src/lab/memory-eval/evaluate-requirements.js";
+import { readRequirementSet } from "../../src/lab/memory-eval/requirement-set.js";
+import { clauses, requirementClauses } from "../../src/plugin/core/memory/requirement-clauses.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // Examples in the style of the train split; the test split is never used here.

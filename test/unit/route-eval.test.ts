@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Router } from "../../src/core/routing/router.js";
-import { RcmError } from "../../src/errors/rcm-error.js";
+import { RcmError } from "../../src/kit/errors/rcm-error.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { evaluateRouting } from "../../src/route-eval/evaluate-routing.js";
-import { parseLabelledSessions } from "../../src/route-eval/labelled-sessions.js";
+import { evaluateRouting } from "../../src/lab/route-eval/evaluate-routing.js";
+import { parseLabelledSessions } from "../../src/lab/route-eval/labelled-sessions.js";
+import type { Router } from "../../src/plugin/core/routing/router.js";
 import { lexicalRouter, THRESHOLD } from "../support/defaults.js";
 
 const SET = join(packageRoot(), "fixtures", "routing", "labelled-sessions.jsonl");

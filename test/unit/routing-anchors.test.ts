@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { routeLexically } from "../../src/core/routing/lexical-router.js";
-import { extractSignals } from "../../src/core/routing/signals.js";
-import { type Evidence, TaskIndex } from "../../src/core/routing/task-index.js";
+import { routeLexically } from "../../src/plugin/core/routing/lexical-router.js";
+import { extractSignals } from "../../src/plugin/core/routing/signals.js";
+import { type Evidence, TaskIndex } from "../../src/plugin/core/routing/task-index.js";
 import { THRESHOLD } from "../support/defaults.js";
 
 const SURE = THRESHOLD;

@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROUTER_PARAMETERS } from "../../src/core/routing/router-parameters.js";
 import { checkCorpus } from "../../src/dev/check-corpus.js";
 import { fitRouterParameters } from "../../src/dev/fit/fit-router-parameters.js";
 import { fittingSessions } from "../../src/dev/fit/fitting-sessions.js";
 import { packageRoot } from "../../src/kit/package-root.js";
-import { readLabelledSessionFiles } from "../../src/route-eval/labelled-sessions.js";
+import { readLabelledSessionFiles } from "../../src/lab/route-eval/labelled-sessions.js";
+import { ROUTER_PARAMETERS } from "../../src/plugin/core/routing/router-parameters.js";
 
 const CORPUS = join(packageRoot(), "fixtures", "routing-corpus");
 const SPLITS = ["train", "dev", "test"] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentWords, extractSignals } from "../../src/core/routing/signals.js";
+import { contentWords, extractSignals } from "../../src/plugin/core/routing/signals.js";
 
 describe("extractSignals", () => {
   it("reads relative and absolute file paths, and absolute directories as workspaces", () => {

@@ -3,15 +3,15 @@ import { join } from "node:path";
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sessionsCommand, statusCommand, switchCommand } from "../../src/cli/sessions/session-verbs.js";
-import { emptyLedger } from "../../src/core/routing/ledger.js";
+import { emptyLedger } from "../../src/plugin/core/routing/ledger.js";
+import { recordScreen } from "../../src/plugin/hosts/opencode-1/tui/screen-marker.js";
 import { createTitleRecorder } from "../../src/plugin/sessions/title-recorder.js";
-import { noteProject } from "../../src/store/project-file.js";
-import { liveScreenMarkers, type ScreenMarker, writeScreenMarker } from "../../src/store/screen-markers.js";
-import { NO_SAVINGS, sessionStateFile } from "../../src/store/session-state-file.js";
-import { noteSessionTitle } from "../../src/store/session-titles.js";
-import { resolveStateDir } from "../../src/store/state-dir.js";
-import { findSession } from "../../src/store/stored-sessions.js";
-import { recordScreen } from "../../src/tui/screen-marker.js";
+import { noteProject } from "../../src/plugin/store/project-file.js";
+import { liveScreenMarkers, type ScreenMarker, writeScreenMarker } from "../../src/plugin/store/screen-markers.js";
+import { NO_SAVINGS, sessionStateFile } from "../../src/plugin/store/session-state-file.js";
+import { noteSessionTitle } from "../../src/plugin/store/session-titles.js";
+import { resolveStateDir } from "../../src/plugin/store/state-dir.js";
+import { findSession } from "../../src/plugin/store/stored-sessions.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // No process has this id (Linux pids stop far below it): a TUI that is gone.

@@ -11,7 +11,7 @@ import {
   ScriptedModelError,
   selectReply,
   startScriptedModel,
-} from "../../src/scripted-model/index.js";
+} from "../../src/lab/scripted-model/index.js";
 
 const script: Script = parseScript(
   {

@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { splitCommand, statusCommand } from "../../src/cli/sessions/session-verbs.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import { createSessionSplit, type SplitHost } from "../../src/plugin/sessions/session-split.js";
 import { createSessionStore } from "../../src/plugin/sessions/session-store.js";
-import { noteProject } from "../../src/store/project-file.js";
-import { pendingIntents, postIntent } from "../../src/store/session-inbox.js";
-import { resolveStateDir } from "../../src/store/state-dir.js";
+import { noteProject } from "../../src/plugin/store/project-file.js";
+import { pendingIntents, postIntent } from "../../src/plugin/store/session-inbox.js";
+import { resolveStateDir } from "../../src/plugin/store/state-dir.js";
 import { RECORD_TOKENS } from "../support/defaults.js";
 import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
 import { ledgerOf } from "../support/routing.js";

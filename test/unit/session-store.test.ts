@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionStore } from "../../src/plugin/sessions/session-store.js";
-import { postIntent } from "../../src/store/session-inbox.js";
-import { sessionStateFile } from "../../src/store/session-state-file.js";
+import { postIntent } from "../../src/plugin/store/session-inbox.js";
+import { sessionStateFile } from "../../src/plugin/store/session-state-file.js";
 import { mainSession } from "../support/fixtures.js";
 import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
 import { makeTempDir } from "../support/temp-dir.js";

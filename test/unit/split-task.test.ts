@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { toInteractionGroups } from "../../src/core/interaction-groups.js";
-import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
-import { RECORD_OPEN } from "../../src/core/memory/render-record.js";
-import { SEED_REQUEST_OPEN, splitSeed, taskRequestTexts } from "../../src/core/memory/split-seed.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import { LedgerSchema, markSplit } from "../../src/core/routing/ledger.js";
-import { routeRequest } from "../../src/core/routing/route-request.js";
-import { TaskIndex } from "../../src/core/routing/task-index.js";
-import { rcmVerb } from "../../src/session-views/rcm-verbs.js";
-import { renderTaskTable, taskRows } from "../../src/session-views/render-status.js";
-import { SessionIntentSchema } from "../../src/store/session-inbox.js";
+import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
+import { RECORD_VERSION, type TaskRecord } from "../../src/plugin/core/memory/record.js";
+import { RECORD_OPEN } from "../../src/plugin/core/memory/render-record.js";
+import { SEED_REQUEST_OPEN, splitSeed, taskRequestTexts } from "../../src/plugin/core/memory/split-seed.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import { LedgerSchema, markSplit } from "../../src/plugin/core/routing/ledger.js";
+import { routeRequest } from "../../src/plugin/core/routing/route-request.js";
+import { TaskIndex } from "../../src/plugin/core/routing/task-index.js";
+import { rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
+import { renderTaskTable, taskRows } from "../../src/plugin/session-views/render-status.js";
+import { SessionIntentSchema } from "../../src/plugin/store/session-inbox.js";
 import { lexicalRouter, RECORD_TOKENS, THRESHOLD } from "../support/defaults.js";
 import { ledgerOf, stateOf } from "../support/routing.js";
 

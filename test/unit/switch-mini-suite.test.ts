@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadPlaybook } from "../../src/bench/agent/playbook.js";
-import { loadSuite } from "../../src/bench/suite/load-suite.js";
-import { FINALIZE, type Suite } from "../../src/bench/suite/schema.js";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { loadPlaybook } from "../../src/lab/bench/agent/playbook.js";
+import { loadSuite } from "../../src/lab/bench/suite/load-suite.js";
+import { FINALIZE, type Suite } from "../../src/lab/bench/suite/schema.js";
 
 const DIR = join(packageRoot(), "fixtures", "switch-mini");
 let suite: Suite;

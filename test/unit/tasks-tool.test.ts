@@ -1,8 +1,8 @@
 import { type ToolContext, tool } from "@opencode-ai/plugin";
 import { describe, expect, it } from "vitest";
-import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
-import { renderRecord } from "../../src/core/memory/render-record.js";
-import { createTasksTool } from "../../src/plugin/hooks/tasks-tool.js";
+import { RECORD_VERSION, type TaskRecord } from "../../src/plugin/core/memory/record.js";
+import { renderRecord } from "../../src/plugin/core/memory/render-record.js";
+import { createTasksTool } from "../../src/plugin/hosts/opencode-1/server/tasks-tool.js";
 import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { fixedStore, ledgerOf, stateOf } from "../support/routing.js";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS, type Options, OptionsSchema } from "../../src/config/options-schema.js";
-import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
-import type { MessageWithParts } from "../../src/core/messages.js";
-import type { Ledger } from "../../src/core/routing/ledger.js";
-import type { Router } from "../../src/core/routing/router.js";
-import type { PluginDeps } from "../../src/plugin/hooks/deps.js";
-import { createTransformHandler } from "../../src/plugin/hooks/transform-handler.js";
+import { DEFAULT_OPTIONS, type Options, OptionsSchema } from "../../src/plugin/config/options-schema.js";
+import { RECORD_VERSION, type TaskRecord } from "../../src/plugin/core/memory/record.js";
+import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import type { Ledger } from "../../src/plugin/core/routing/ledger.js";
+import type { Router } from "../../src/plugin/core/routing/router.js";
+import type { PluginDeps } from "../../src/plugin/handlers/deps.js";
+import { createTransformHandler } from "../../src/plugin/handlers/transform-handler.js";
 import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
 import type { Logger } from "../../src/plugin/sessions/logger.js";
 import { createSessionFlags } from "../../src/plugin/sessions/session-flags.js";

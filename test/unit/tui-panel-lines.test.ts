@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPTIONS, OptionsSchema } from "../../src/config/options-schema.js";
-import { namesThisPackage, pluginTupleOptions } from "../../src/config/plugin-tuple.js";
-import { RECORD_VERSION, type TaskRecord } from "../../src/core/memory/record.js";
-import { emptyLedger, type Ledger, moveRequest, recordDecision } from "../../src/core/routing/ledger.js";
-import { NO_SAVINGS, type SessionState } from "../../src/store/session-state-file.js";
-import { panelLines } from "../../src/tui/panel-lines.js";
+import { DEFAULT_OPTIONS, OptionsSchema } from "../../src/plugin/config/options-schema.js";
+import { namesThisPackage, pluginTupleOptions } from "../../src/plugin/config/plugin-tuple.js";
+import { RECORD_VERSION, type TaskRecord } from "../../src/plugin/core/memory/record.js";
+import { emptyLedger, type Ledger, moveRequest, recordDecision } from "../../src/plugin/core/routing/ledger.js";
+import { panelLines } from "../../src/plugin/session-views/panel-lines.js";
+import { NO_SAVINGS, type SessionState } from "../../src/plugin/store/session-state-file.js";
 
 const decide = (
   ledger: Ledger,

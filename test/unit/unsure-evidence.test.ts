@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { InteractionGroup } from "../../src/core/interaction-groups.js";
-import { evidenceTasks } from "../../src/core/routing/group-tasks.js";
-import { confirmRequest, emptyLedger, type Ledger, settledCurrentTask } from "../../src/core/routing/ledger.js";
-import { routeRequest } from "../../src/core/routing/route-request.js";
-import type { Router } from "../../src/core/routing/router.js";
-import { TaskIndex } from "../../src/core/routing/task-index.js";
+import type { InteractionGroup } from "../../src/plugin/core/interaction-groups.js";
+import { evidenceTasks } from "../../src/plugin/core/routing/group-tasks.js";
+import { confirmRequest, emptyLedger, type Ledger, settledCurrentTask } from "../../src/plugin/core/routing/ledger.js";
+import { routeRequest } from "../../src/plugin/core/routing/route-request.js";
+import type { Router } from "../../src/plugin/core/routing/router.js";
+import { TaskIndex } from "../../src/plugin/core/routing/task-index.js";
 import { lexicalRouter } from "../support/defaults.js";
 import { ledgerOf } from "../support/routing.js";
 

@@ -2,8 +2,8 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { resolveStateDir, sessionStatePath } from "../../src/store/state-dir.js";
-import { versionedJsonFile } from "../../src/store/versioned-json-file.js";
+import { resolveStateDir, sessionStatePath } from "../../src/plugin/store/state-dir.js";
+import { versionedJsonFile } from "../../src/plugin/store/versioned-json-file.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const Ledger = z.object({ decisions: z.record(z.string(), z.object({ task: z.string() })) });

@@ -1,5 +1,5 @@
-import { quoted } from "../../store/on-screen-session.js";
-import type { FoundSession, SessionPick } from "../../store/stored-sessions.js";
+import { quoted } from "../../plugin/store/on-screen-session.js";
+import type { FoundSession, SessionPick } from "../../plugin/store/stored-sessions.js";
 
 /**
  * The first line of every answer about one session: its id, its title and why this one, so a

@@ -1,19 +1,19 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { loadOptions } from "../../config/load-options.js";
-import type { Options } from "../../config/options-schema.js";
-import { currentTask, type Ledger } from "../../core/routing/ledger.js";
-import { messageOf } from "../../errors/message-of.js";
-import { RcmError } from "../../errors/rcm-error.js";
-import { describeMove, moveFromWords, requestNumbersText } from "../../session-views/move-selection.js";
-import { type ReadVerb, rcmVerb } from "../../session-views/rcm-verbs.js";
-import { splitFromWords } from "../../session-views/split-selection.js";
-import { quoted, type SessionChooser } from "../../store/on-screen-session.js";
-import { projectFile } from "../../store/project-file.js";
-import { liveScreenMarkers } from "../../store/screen-markers.js";
-import { pendingIntents, postIntent, type SessionIntent } from "../../store/session-inbox.js";
-import { readSessionTitles } from "../../store/session-titles.js";
-import { findSession, projectStateDir, type StoredSession, storedSessions } from "../../store/stored-sessions.js";
+import { messageOf } from "../../kit/errors/message-of.js";
+import { RcmError } from "../../kit/errors/rcm-error.js";
+import { loadOptions } from "../../plugin/config/load-options.js";
+import type { Options } from "../../plugin/config/options-schema.js";
+import { currentTask, type Ledger } from "../../plugin/core/routing/ledger.js";
+import { describeMove, moveFromWords, requestNumbersText } from "../../plugin/session-views/move-selection.js";
+import { type ReadVerb, rcmVerb } from "../../plugin/session-views/rcm-verbs.js";
+import { splitFromWords } from "../../plugin/session-views/split-selection.js";
+import { quoted, type SessionChooser } from "../../plugin/store/on-screen-session.js";
+import { projectFile } from "../../plugin/store/project-file.js";
+import { liveScreenMarkers } from "../../plugin/store/screen-markers.js";
+import { pendingIntents, postIntent, type SessionIntent } from "../../plugin/store/session-inbox.js";
+import { readSessionTitles } from "../../plugin/store/session-titles.js";
+import { findSession, projectStateDir, type StoredSession, storedSessions } from "../../plugin/store/stored-sessions.js";
 import { sessionHeading } from "./session-heading.js";
 
 /** Where the CLI looks: the project of `directory`, with the options its rcm.jsonc files and RCM_* variables give. */

@@ -1,8 +1,11 @@
-import { DEFAULT_OPTIONS } from "../../config/options-schema.js";
-import { UNSURE_KINDS } from "../../core/routing/anchor-rules.js";
-import { decideLexically, type LexicalDecision } from "../../core/routing/lexical-router.js";
-import type { Router } from "../../core/routing/router.js";
-import type { RouterParameters } from "../../core/routing/router-model.js";
+import { evaluateRouting } from "../../lab/route-eval/evaluate-routing.js";
+import type { LabelledSession } from "../../lab/route-eval/labelled-sessions.js";
+import { reliabilityOf } from "../../lab/route-eval/reliability.js";
+import { DEFAULT_OPTIONS } from "../../plugin/config/options-schema.js";
+import { UNSURE_KINDS } from "../../plugin/core/routing/anchor-rules.js";
+import { decideLexically, type LexicalDecision } from "../../plugin/core/routing/lexical-router.js";
+import type { Router } from "../../plugin/core/routing/router.js";
+import type { RouterParameters } from "../../plugin/core/routing/router-model.js";
 import {
   NEW_TASK_FEATURES,
   type NewTaskFeature,
@@ -10,10 +13,7 @@ import {
   type SharedFeature,
   TASK_FEATURES,
   type TaskFeature,
-} from "../../core/routing/routing-features.js";
-import { evaluateRouting } from "../../route-eval/evaluate-routing.js";
-import type { LabelledSession } from "../../route-eval/labelled-sessions.js";
-import { reliabilityOf } from "../../route-eval/reliability.js";
+} from "../../plugin/core/routing/routing-features.js";
 import { type Choice, fitConditionalLogit } from "./conditional-logit.js";
 import { INTERCEPTS, PARAMETER_COUNT, trainingChoices } from "./training-choices.js";
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type LabelledSession, readLabelledSessions } from "../../route-eval/labelled-sessions.js";
+import { type LabelledSession, readLabelledSessions } from "../../lab/route-eval/labelled-sessions.js";
 import { generateSessions } from "../generate-sessions.js";
 
 /**

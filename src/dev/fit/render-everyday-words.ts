@@ -1,4 +1,4 @@
-import { contentWords } from "../../core/routing/signals.js";
+import { contentWords } from "../../plugin/core/routing/signals.js";
 
 /**
  * Everyday English, as the router's stems: a stem is everyday when its word forms together

@@ -1,4 +1,4 @@
-import type { RouterParameters } from "../../core/routing/router-model.js";
+import type { RouterParameters } from "../../plugin/core/routing/router-model.js";
 
 /** The parameters as the TypeScript module the router imports: data only, same bytes for the same fit. */
 export function renderRouterParameters(parameters: RouterParameters): string {

@@ -1,8 +1,8 @@
-import { NEW_TASK_FEATURES, routingFeatures, SHARED_FEATURES, TASK_FEATURES } from "../../core/routing/routing-features.js";
-import { extractSignals } from "../../core/routing/signals.js";
-import { TaskIndex } from "../../core/routing/task-index.js";
-import { taskTitle } from "../../core/routing/task-title.js";
-import { type LabelledSession, SHARED_LABEL } from "../../route-eval/labelled-sessions.js";
+import { type LabelledSession, SHARED_LABEL } from "../../lab/route-eval/labelled-sessions.js";
+import { NEW_TASK_FEATURES, routingFeatures, SHARED_FEATURES, TASK_FEATURES } from "../../plugin/core/routing/routing-features.js";
+import { extractSignals } from "../../plugin/core/routing/signals.js";
+import { TaskIndex } from "../../plugin/core/routing/task-index.js";
+import { taskTitle } from "../../plugin/core/routing/task-title.js";
 import type { Choice } from "./conditional-logit.js";
 
 /** A training choice and the group (repository) it came from, for grouped cross-validation. */

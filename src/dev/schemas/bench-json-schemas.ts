@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { ConfusionsSchema, FaithfulRulesSchema } from "../../bench/agent/faithful-playbook.js";
-import { PlaybookSchema } from "../../bench/agent/playbook.js";
-import { ResultLineSchema } from "../../bench/run-dir/result-line.js";
-import { SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "../../bench/suite/schema.js";
-import { TaskFileSchema } from "../../bench/suite/task-folder.js";
+import { ConfusionsSchema, FaithfulRulesSchema } from "../../lab/bench/agent/faithful-playbook.js";
+import { PlaybookSchema } from "../../lab/bench/agent/playbook.js";
+import { ResultLineSchema } from "../../lab/bench/run-dir/result-line.js";
+import { SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "../../lab/bench/suite/schema.js";
+import { TaskFileSchema } from "../../lab/bench/suite/task-folder.js";
 
 /** One published JSON schema of a bench file: where it goes under `schemas/`, and the schema. */
 export interface BenchJsonSchema {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OptionsSchema } from "../../config/options-schema.js";
+import { OptionsSchema } from "../../plugin/config/options-schema.js";
 
 /**
  * The JSON schema of an rcm.jsonc file, generated from the options' zod schema (the one

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ResultLineSchema } from "../../bench/run-dir/result-line.js";
+import { ResultLineSchema } from "../../lab/bench/run-dir/result-line.js";
 
 /** The markers around the generated table in docs/benchmark-formats.md (`npm run schema` rewrites what is between them). */
 export const RESULT_FIELDS_START = "<!-- results.jsonl fields: generated from ResultLineSchema by npm run schema; do not edit -->";

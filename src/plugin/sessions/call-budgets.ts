@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
-import { stepUsages } from "../../core/context/model-window.js";
-import type { MessageWithParts } from "../../core/messages.js";
+import { stepUsages } from "../core/context/model-window.js";
+import type { MessageWithParts } from "../core/messages.js";
 import type { ThresholdOf } from "./model-thresholds.js";
 import { DEFAULT_MAX_SESSIONS } from "./session-store.js";
 

@@ -1,5 +1,5 @@
 import type { PluginInput } from "@opencode-ai/plugin";
-import { compactionThreshold, type ModelLimits } from "../../core/context/model-window.js";
+import { compactionThreshold, type ModelLimits } from "../core/context/model-window.js";
 
 export interface ModelRef {
   providerID: string;

@@ -1,8 +1,8 @@
-import type { InteractionGroup } from "../../core/interaction-groups.js";
-import { toInteractionGroups } from "../../core/interaction-groups.js";
-import { maySettle, settlementsOf } from "../../core/routing/edit-evidence.js";
-import { type FoldedEvidence, newEvidence } from "../../core/routing/group-evidence.js";
-import { evidenceTasks, type GroupTask, groupTasks } from "../../core/routing/group-tasks.js";
+import type { InteractionGroup } from "../core/interaction-groups.js";
+import { toInteractionGroups } from "../core/interaction-groups.js";
+import { maySettle, settlementsOf } from "../core/routing/edit-evidence.js";
+import { type FoldedEvidence, newEvidence } from "../core/routing/group-evidence.js";
+import { evidenceTasks, type GroupTask, groupTasks } from "../core/routing/group-tasks.js";
 import {
   confirmRequest,
   isSettled,
@@ -14,12 +14,12 @@ import {
   relabelRequest,
   settledCurrentTask,
   settledTasks,
-} from "../../core/routing/ledger.js";
-import { routeRequest } from "../../core/routing/route-request.js";
-import type { Router } from "../../core/routing/router.js";
-import { TaskIndex } from "../../core/routing/task-index.js";
-import { taskTitle } from "../../core/routing/task-title.js";
-import type { MoveIntent } from "../../session-views/move-selection.js";
+} from "../core/routing/ledger.js";
+import { routeRequest } from "../core/routing/route-request.js";
+import type { Router } from "../core/routing/router.js";
+import { TaskIndex } from "../core/routing/task-index.js";
+import { taskTitle } from "../core/routing/task-title.js";
+import type { MoveIntent } from "../session-views/move-selection.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore, StoredSession } from "./session-store.js";

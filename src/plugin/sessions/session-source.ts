@@ -1,5 +1,5 @@
 import type { PluginInput } from "@opencode-ai/plugin";
-import type { MessageWithParts } from "../../core/messages.js";
+import type { MessageWithParts } from "../core/messages.js";
 
 /** What the plug-in reads from OpenCode about a session, behind a port so tests can supply it. */
 export interface SessionSource {

@@ -1,9 +1,9 @@
 import type { PluginInput } from "@opencode-ai/plugin";
-import { toInteractionGroups } from "../../core/interaction-groups.js";
-import { splitSeed, taskRequestTexts } from "../../core/memory/split-seed.js";
-import type { MessageWithParts } from "../../core/messages.js";
-import { type LedgerTask, markSplit } from "../../core/routing/ledger.js";
-import { messageOf } from "../../errors/message-of.js";
+import { messageOf } from "../../kit/errors/message-of.js";
+import { toInteractionGroups } from "../core/interaction-groups.js";
+import { splitSeed, taskRequestTexts } from "../core/memory/split-seed.js";
+import type { MessageWithParts } from "../core/messages.js";
+import { type LedgerTask, markSplit } from "../core/routing/ledger.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore, StoredSession } from "./session-store.js";

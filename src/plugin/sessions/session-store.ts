@@ -1,10 +1,10 @@
 import { LRUCache } from "lru-cache";
-import type { CallReport } from "../../core/context/call-report.js";
-import { messageOf } from "../../errors/message-of.js";
-import { pendingIntents, removeInbox, removeIntents, type SessionIntent, sessionsWithInbox } from "../../store/session-inbox.js";
-import type { RecordCalls, SessionState } from "../../store/session-state-file.js";
-import { sessionStateFile } from "../../store/session-state-file.js";
-import type { VersionedJsonFile } from "../../store/versioned-json-file.js";
+import { messageOf } from "../../kit/errors/message-of.js";
+import type { CallReport } from "../core/context/call-report.js";
+import { pendingIntents, removeInbox, removeIntents, type SessionIntent, sessionsWithInbox } from "../store/session-inbox.js";
+import type { RecordCalls, SessionState } from "../store/session-state-file.js";
+import { sessionStateFile } from "../store/session-state-file.js";
+import type { VersionedJsonFile } from "../store/versioned-json-file.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 

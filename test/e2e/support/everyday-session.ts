@@ -1,5 +1,5 @@
-import type { MessageWithParts } from "../../../src/core/messages.js";
-import { type ChatRequestBody, messageText, type RecordedRequest, type Script } from "../../../src/scripted-model/index.js";
+import { type ChatRequestBody, messageText, type RecordedRequest, type Script } from "../../../src/lab/scripted-model/index.js";
+import type { MessageWithParts } from "../../../src/plugin/core/messages.js";
 
 // Requests a person types while juggling tasks in one repository; each has a unique reply.
 export const ASK = {

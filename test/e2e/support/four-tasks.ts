@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { get_encoding } from "tiktoken";
-import type { Script } from "../../../src/scripted-model/index.js";
-import { type ChatRequestBody, messageText, type RecordedRequest } from "../../../src/scripted-model/index.js";
-import { type SessionState, SessionStateSchema } from "../../../src/store/session-state-file.js";
-import { sessionStatePath } from "../../../src/store/state-dir.js";
+import type { Script } from "../../../src/lab/scripted-model/index.js";
+import { type ChatRequestBody, messageText, type RecordedRequest } from "../../../src/lab/scripted-model/index.js";
+import { type SessionState, SessionStateSchema } from "../../../src/plugin/store/session-state-file.js";
+import { sessionStatePath } from "../../../src/plugin/store/state-dir.js";
 
 // Four tasks in one repository, interleaved; the scripted model really edits files.
 export const REQUESTS = {

@@ -1,0 +1,31 @@
+import type { AuxUsage } from "../../../plugin/core/routing/decision.js";
+import type { Ledger } from "../../../plugin/core/routing/ledger.js";
+import { readSessionState } from "../../../plugin/store/read-session-state.js";
+
+/** A memory-record constraint as stored: its text and the user messages it came from. */
+export interface CitingConstraint {
+  text: string;
+  sources: readonly string[];
+}
+
+/** What the metrics read of the plug-in's state for a session; empty when it kept none or its file could not be read. */
+export interface PluginState {
+  ledger?: Ledger;
+  memoryAux?: AuxUsage[];
+  constraints?: CitingConstraint[];
+  /** Why the state file could not be read (it is left where it is). */
+  unreadable?: string;
+}
+
+/**
+ * The plug-in's ledger, memory-update costs and record constraints for a session, read
+ * read-only: the bench never moves or rewrites the plug-in's files.
+ */
+export async function readPluginState(stateDir: string, sessionID: string): Promise<PluginState> {
+  const read = await readSessionState(stateDir, sessionID);
+  if (read.status === "unreadable") return { unreadable: `${read.file}: ${read.reason}` };
+  if (read.status !== "loaded") return {};
+  const { ledger, memoryUpdates, records } = read.state;
+  const constraints = Object.values(records).flatMap((record) => record.constraints);
+  return { ledger, memoryAux: memoryUpdates.flatMap((update) => (update.aux ? [update.aux] : [])), constraints };
+}

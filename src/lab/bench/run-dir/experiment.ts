@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { MODES, type Mode } from "../../../plugin/config/modes.js";
+import { FALLBACKS } from "../../../plugin/core/context/narrow-to-task.js";
+
+/**
+ * What a run directory's results were made with, fixed when the directory is made: run.json
+ * keeps it and every result line carries a copy, so a report or a merge reads what each line
+ * ran with and a rerun cannot put its own label over another experiment's results.
+ */
+export const RunSettingSchema = z
+  .object({
+    suite: z.string().describe("The suite's name (suite.json)."),
+    suite_sha256: z.string().describe("SHA-256 over every file of the suite directory: an edited suite is another experiment."),
+    agent: z.enum(["scripted", "faithful", "model"]).describe("Who did the work: a scripted agent, or a provider's model through OpenCode."),
+    regime: z.string().optional().describe("The scripted agents' model window (roomy, tight)."),
+    model: z.string().optional().describe("With agent model: the OpenCode provider/model."),
+    seed: z.number(),
+    budget_ms: z.number().describe("Per request, before it is aborted and continued."),
+    max_continuations: z.number(),
+    test_timeout_ms: z.number().describe("Per test run while scoring."),
+    confidence_threshold: z.number().describe("The plug-in's routing threshold."),
+    fallback: z.enum(FALLBACKS).describe("What the plug-in gives the model below the threshold."),
+    plugin_version: z.string().describe("opencode-rcm's version."),
+    env: z.string().describe("Where sessions ran: local or docker."),
+    image: z.string().optional().describe("With env docker: the image template."),
+  })
+  .strict();
+export type RunSetting = z.infer<typeof RunSettingSchema>;
+
+/** `run.json`: the experiment's setting, and what of the suite it runs (which may grow). */
+export const RunJsonSchema = z.object({
+  /** The suite directory as given, for `bench score` to find it again. */
+  suite: z.string(),
+  setting: RunSettingSchema,
+  /** The agent as chosen (a provider file's path included), to start it again. */
+  agent: z.unknown(),
+  modes: z.array(z.enum(MODES)),
+  /** Sessions of the suite run: its first N. */
+  sessions: z.number(),
+  shard: z.string().optional(),
+  /** Session runs (a session in a mode) this directory is to hold: its shard's share, or all. */
+  runs_planned: z.number(),
+  /** Each later run that added modes or sessions, in order. */
+  extended: z.array(z.object({ modes: z.array(z.enum(MODES)), sessions: z.number() })).optional(),
+  /** Made by `bench merge`: the run directories merged. */
+  parts: z.array(z.string()).optional(),
+  /** Made by `bench merge --partial`: what is missing. */
+  partial: z.array(z.string()).optional(),
+});
+export type RunJson = z.infer<typeof RunJsonSchema>;
+
+/** The fields of two settings that differ, each with both values as text. */
+export function settingDifferences(made: Partial<RunSetting>, asked: RunSetting): { field: string; made: string; asked: string }[] {
+  const fields = Object.keys(RunSettingSchema.shape) as (keyof RunSetting)[];
+  return fields.flatMap((field) => {
+    const before = made[field];
+    const now = asked[field];
+    return JSON.stringify(before) === JSON.stringify(now) ? [] : [{ field, made: shown(before), asked: shown(now) }];
+  });
+}
+
+const shown = (value: unknown) => (value === undefined ? "(none)" : typeof value === "string" ? value : JSON.stringify(value));
+
+/** A run's modes grown by a rerun's: the run's first, then the new ones in the paper's order. */
+export function grownModes(made: readonly Mode[], asked: readonly Mode[]): Mode[] {
+  return [...made, ...MODES.filter((mode) => asked.includes(mode) && !made.includes(mode))];
+}

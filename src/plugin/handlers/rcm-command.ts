@@ -1,0 +1,121 @@
+import type { Options } from "../config/options-schema.js";
+import { taskName } from "../core/memory/task-name.js";
+import { requestNumbersText } from "../session-views/move-selection.js";
+import { RCM_VERBS, rcmVerb } from "../session-views/rcm-verbs.js";
+import { describeDecision, renderStatus } from "../session-views/render-status.js";
+import { parseTypedVerb } from "../session-views/typed-verb.js";
+import type { SessionRouting } from "../sessions/session-routing.js";
+import type { SessionSplit } from "../sessions/session-split.js";
+import type { SessionStore } from "../sessions/session-store.js";
+
+/**
+ * The server's command, for clients without the TUI part (web, desktop, `opencode run`). Not
+ * `rcm`: the TUI sends a typed `/rcm ...` to a server command of that name before its own,
+ * and the TUI part's `/rcm` runs with no request that can fail.
+ */
+export const RCM_COMMAND = "rcm-text";
+
+/** The usage, from the verbs' list: a verb added there is listed here. */
+export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`.padEnd(28)}${verb.help}`).join(
+  "\n",
+);
+
+/**
+ * `/rcm` as the TUI sends it when typed with words (`/rcm why`, `/rcm show t2`): the TUI
+ * sends typed text to a server command of the slash name, and without one the text went to
+ * the model. The server hands it to the TUI part, which answers on screen (typed-verb.ts).
+ */
+export const RCM_TYPED_COMMAND = "rcm";
+
+export const RCM_TYPED_COMMAND_CONFIG = {
+  description: `opencode-rcm in the terminal UI: ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")} (elsewhere /${RCM_COMMAND})`,
+  template: "opencode-rcm answers this command itself: $ARGUMENTS",
+};
+
+/** The config entry that makes `/rcm-text` a command; its template is never sent (the plug-in answers). */
+export const RCM_COMMAND_CONFIG = {
+  description: `opencode-rcm as a message (web, desktop, opencode run): ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")}`,
+  template: "opencode-rcm answers this command itself: $ARGUMENTS",
+};
+
+/** The answer to `/rcm <args>`, computed without any model. Throws with a usage hint on a bad argument. */
+export async function answerRcmCommand(
+  deps: { options: Options; store?: SessionStore | undefined; routing?: SessionRouting | undefined; split?: SessionSplit | undefined },
+  sessionID: string,
+  args: string,
+): Promise<string> {
+  const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
+  const { options, store, routing } = deps;
+  if (name === "help") return RCM_USAGE;
+  const words = {
+    onCommand: `/${RCM_COMMAND} on`,
+    absent: "leaves this sub-agent session untouched",
+    showCommand: (task: string, asModel: boolean) => `/${RCM_COMMAND} show ${task}${asModel ? " model" : ""}`,
+  };
+  if (!store || !routing) return renderStatus(options, undefined, words);
+  const verb = rcmVerb(name);
+  if (!verb) {
+    const typed = parseTypedVerb(name);
+    throw new UsageError(
+      `unknown /${RCM_COMMAND} command "${name}"${typed.kind === "unknown" && typed.suggestion ? ` (did you mean /${RCM_COMMAND} ${typed.suggestion}?)` : ""}`,
+    );
+  }
+  const state = await store.read(sessionID);
+  const argument = rest[0];
+  if (verb.kind === "read") {
+    if (verb.argument && state && !argument) throw new UsageError(`/${RCM_COMMAND} ${verb.name} needs a task id, e.g. /${RCM_COMMAND} ${verb.name} t2`);
+    const view = rest[1]?.toLowerCase();
+    if (verb.name === "show" && view !== undefined && view !== "model")
+      throw new UsageError(
+        `/${RCM_COMMAND} show: unexpected "${rest.slice(1).join(" ")}" (only model, for the text the model gets: /${RCM_COMMAND} show ${argument} model)`,
+      );
+    return verb.answer({ options, state, words, as: verb.name === "show" && view === "model" ? "model" : "person" }, argument);
+  }
+  switch (verb.name) {
+    case "move": {
+      const move = verb.intent(state, rest);
+      if ("problem" in move) throw new UsageError(`/${RCM_COMMAND} move: ${move.problem}`);
+      if (move.kind !== "move") throw new Error("move made no move");
+      const done = await routing.move(sessionID, move);
+      const ledger = (await store.read(sessionID))?.ledger;
+      const froms = [...new Set(done.moved.map((request) => request.from))].join(", ");
+      const which = requestNumbersText(
+        ledger,
+        done.moved.map((request) => request.messageID),
+      );
+      return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${taskName(done.task.title)}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry, options.confidenceThreshold)}` : ""}`;
+    }
+    case "split": {
+      const split = verb.intent(state, rest);
+      if ("problem" in split) throw new UsageError(`/${RCM_COMMAND} split: ${split.problem}`);
+      if (split.kind !== "split") throw new Error("split made no split");
+      if (!deps.split) throw new Error("this server part cannot open sessions");
+      const done = await deps.split.split(sessionID, split.task);
+      const seeded = `${done.record ? "its memory record and " : ""}${done.requests === 1 ? "its request" : `its ${done.requests} requests`}`;
+      return `Split ${done.task.id} "${taskName(done.task.title)}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}. This session routes no more requests to ${done.task.id}.`;
+    }
+    case "off":
+      await setOff(store, sessionID, true);
+      return `opencode-rcm is off for this session: the model gets the native history until /${RCM_COMMAND} on.`;
+    case "on":
+      await setOff(store, sessionID, false);
+      return `opencode-rcm is on again for this session (mode ${options.mode}). Requests sent while it was off are routed to their tasks with the next request.`;
+    default:
+      throw new Error(`/${RCM_COMMAND} ${verb.name}: a change the server does not apply yet`);
+  }
+}
+
+/** `/rcm off` and `/rcm on`, persisted with the session (a sub-agent session is left alone). */
+async function setOff(store: SessionStore, sessionID: string, off: boolean): Promise<void> {
+  await store.step(sessionID, async (session) => {
+    if (!session.subagent) await store.switchOff(session, off);
+  });
+}
+
+/** A mistyped `/rcm` command: the answer is the message and the usage. */
+export class UsageError extends Error {
+  override name = "UsageError";
+  constructor(problem: string) {
+    super(`${problem}\n\n${RCM_USAGE}`);
+  }
+}

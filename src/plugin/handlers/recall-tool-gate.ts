@@ -1,0 +1,18 @@
+import { RECALL_TOOL } from "../hosts/opencode-1/server/recall-tool.js";
+import type { GatedTool } from "./tool-gate.js";
+
+/** With one task, routing hides nothing: `rcm_recall` has nothing to fetch. */
+const TASKS_WORTH_THE_TOOL = 2;
+
+/**
+ * When `rcm_recall` is offered (see createToolGate; only in the modes that narrow): once the
+ * session has a second task, unless the user switched it off (then nothing is hidden). It does
+ * not follow each call's confidence: a tool that came and went with it would cost the prompt
+ * cache at every unsure request.
+ */
+export function recallToolGated(): GatedTool {
+  return {
+    name: RECALL_TOOL,
+    offered: (state) => state.ledger.tasks.length >= TASKS_WORTH_THE_TOOL && !state.off,
+  };
+}

@@ -1,0 +1,67 @@
+import type { PluginInput } from "@opencode-ai/plugin";
+import { messageOf } from "../../../../kit/errors/message-of.js";
+import type { OpencodeModelRef } from "../../../auxiliary/opencode-client.js";
+import type { PluginDeps } from "../../../handlers/deps.js";
+import { answerRcmCommand, RCM_COMMAND, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import { leaveTypedVerb, TYPED_VERB_COMMAND } from "../../../store/typed-verb-file.js";
+import { CommandAnswered, deliverCommandAnswer } from "./deliver-answer.js";
+
+/**
+ * `command.execute.before`: answers `/rcm-text`, and hands a typed `/rcm ...` to the TUI
+ * (any other command passes untouched). A failure becomes the answer; either way the command
+ * ends there, with no model call.
+ */
+export function createCommandHook(options: {
+  deps: PluginDeps;
+  client: PluginInput["client"];
+  /** The session's latest model and agent, so the answer is stored with the session's settings. */
+  sessionModels: ReadonlyMap<string, OpencodeModelRef>;
+  sessionAgents: ReadonlyMap<string, string>;
+  /** Where a typed `/rcm`'s words wait for the TUI part. */
+  stateDir: string;
+}) {
+  const { deps, client, sessionModels, sessionAgents, stateDir } = options;
+  return async (input: { command: string; sessionID: string; arguments: string }): Promise<void> => {
+    if (input.command === RCM_TYPED_COMMAND) return handToTui(client, deps, stateDir, input.sessionID, input.arguments);
+    if (input.command !== RCM_COMMAND) return;
+    const { sessionID } = input;
+    let answer: string;
+    try {
+      answer = await answerRcmCommand(deps, sessionID, input.arguments);
+    } catch (error) {
+      answer = `opencode-rcm: ${messageOf(error)}`;
+    }
+    // Headed by the command line, so consecutive answers read apart in the transcript.
+    const line = `/${RCM_COMMAND}${input.arguments.trim() === "" ? "" : ` ${input.arguments.trim()}`}`;
+    await deliverCommandAnswer({
+      client,
+      logger: deps.logger,
+      sessionID,
+      command: RCM_COMMAND,
+      answer: `${line}\n${answer}`,
+      model: sessionModels.get(sessionID),
+      agent: sessionAgents.get(sessionID),
+    });
+  };
+}
+
+/**
+ * A typed `/rcm <words>`: the TUI part answers it on screen (a dialog, as its menu does), so
+ * nothing is stored in the session; then the command stops before any message or model call
+ * (OpenCode logs that stop as a failed request: 1.18 has no other way to end a command).
+ */
+async function handToTui(client: PluginInput["client"], deps: PluginDeps, stateDir: string, sessionID: string, words: string): Promise<never> {
+  try {
+    await leaveTypedVerb(stateDir, sessionID, words.trim());
+    // Published as the event itself: `tui.executeCommand` keeps only the TUI's own command names.
+    await client.tui.publish({ body: { type: "tui.command.execute", properties: { command: TYPED_VERB_COMMAND } }, throwOnError: true });
+    await deps.logger.log("info", `/${RCM_TYPED_COMMAND} ${words.trim()}: handed to the TUI, without a model call`, { sessionID });
+  } catch (error) {
+    await deps.logger.log(
+      "warn",
+      `/${RCM_TYPED_COMMAND} ${words.trim()}: could not reach the TUI (${messageOf(error)}); /${RCM_COMMAND} answers in the session`,
+      { sessionID },
+    );
+  }
+  throw new CommandAnswered(RCM_TYPED_COMMAND);
+}
