@@ -17,7 +17,7 @@ const { values } = parseArgs({
   options: {
     l2: { type: "string", default: "1" },
     data: { type: "string", multiple: true },
-    out: { type: "string", default: join(root, "src", "core", "routing", "router-parameters.ts") },
+    out: { type: "string", default: join(root, "src", "plugin", "core", "routing", "router-parameters.ts") },
   },
   strict: true,
 });

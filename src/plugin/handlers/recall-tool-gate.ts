@@ -1,4 +1,4 @@
-import { RECALL_TOOL } from "../hosts/opencode-1/server/recall-tool.js";
+import { RECALL_TOOL } from "./recall-answer.js";
 import type { GatedTool } from "./tool-gate.js";
 
 /** With one task, routing hides nothing: `rcm_recall` has nothing to fetch. */

@@ -1,5 +1,5 @@
 import type { MessageWithParts } from "../core/messages.js";
-import { TASKS_TOOL } from "../hosts/opencode-1/server/tasks-tool.js";
+import { TASKS_TOOL } from "./tasks-answer.js";
 import type { GatedTool } from "./tool-gate.js";
 
 /** `rcm_tasks` reads other tasks' records: with fewer tasks than this it has nothing to show. */

@@ -1,4 +1,3 @@
-import type { PluginInput } from "@opencode-ai/plugin";
 import { compactionThreshold, type ModelLimits } from "../core/context/model-window.js";
 
 export interface ModelRef {
@@ -9,27 +8,24 @@ export interface ModelRef {
 /** A model's compaction threshold (see `compactionThreshold`); undefined when unknown or it never compacts. */
 export type ThresholdOf = (model: ModelRef) => Promise<number | undefined>;
 
+/** What the host knows of its models' windows: each model's limits, and the tokens its compaction keeps in reserve. */
+export interface ModelLimitsRead {
+  models: Array<ModelRef & { limit: ModelLimits }>;
+  reserved?: number | undefined;
+}
+
 /**
- * The compaction thresholds of the models OpenCode knows, read from OpenCode itself (its
- * providers' `limit` and the config's `compaction.reserved`) once per server; a failed read
- * is tried again at the next call rather than remembered.
+ * The compaction thresholds of the host's models, read from the host (`read`) once per server;
+ * a failed read is tried again at the next call rather than remembered.
  */
-export function modelThresholds(client: PluginInput["client"]): ThresholdOf {
+export function modelThresholds(read: () => Promise<ModelLimitsRead>): ThresholdOf {
   let known: Promise<Map<string, number | undefined>> | undefined;
-  const read = async (): Promise<Map<string, number | undefined>> => {
-    const [providers, config] = await Promise.all([client.config.providers(), client.config.get()]);
-    // The v1 Config type that the plug-in's client declares predates `compaction`.
-    const reserved = (config.data as { compaction?: { reserved?: number } } | undefined)?.compaction?.reserved;
-    const out = new Map<string, number | undefined>();
-    for (const provider of providers.data?.providers ?? []) {
-      for (const [modelID, model] of Object.entries(provider.models)) {
-        out.set(key({ providerID: provider.id, modelID }), compactionThreshold(model.limit as ModelLimits, reserved));
-      }
-    }
-    return out;
+  const thresholds = async (): Promise<Map<string, number | undefined>> => {
+    const { models, reserved } = await read();
+    return new Map(models.map((model) => [key(model), compactionThreshold(model.limit, reserved)]));
   };
   return async (model) => {
-    known ??= read().catch((error: unknown) => {
+    known ??= thresholds().catch((error: unknown) => {
       known = undefined;
       throw error;
     });

@@ -1,4 +1,3 @@
-import type { PluginInput } from "@opencode-ai/plugin";
 import { messageOf } from "../../kit/errors/message-of.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
 import { splitSeed, taskRequestTexts } from "../core/memory/split-seed.js";
@@ -8,7 +7,7 @@ import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore, StoredSession } from "./session-store.js";
 
-/** What a split asks of OpenCode, behind a port so tests can supply it. */
+/** What a split asks of the host, behind a port so tests and other hosts can supply it. */
 export interface SplitHost {
   /** The session's title and directory. */
   describe(sessionID: string): Promise<{ title: string | undefined; directory: string | undefined }>;
@@ -105,40 +104,4 @@ function lastSettings(messages: readonly MessageWithParts[]): { model?: { provid
   const info = messages.findLast((message) => message.info.role === "user")?.info;
   if (info?.role !== "user") return {};
   return { model: { providerID: info.model.providerID, modelID: info.model.modelID }, agent: info.agent };
-}
-
-type PublishBody = NonNullable<NonNullable<Parameters<PluginInput["client"]["tui"]["publish"]>[0]>["body"]>;
-
-/** The host through OpenCode's client: the new session in the old one's directory, the TUI told to show it. */
-export function clientSplitHost(client: PluginInput["client"]): SplitHost {
-  return {
-    async describe(sessionID) {
-      const { data } = await client.session.get({ path: { id: sessionID }, throwOnError: true });
-      return { title: data.title || undefined, directory: data.directory || undefined };
-    },
-    async create({ title, directory }) {
-      const { data } = await client.session.create({ body: { title }, ...(directory ? { query: { directory } } : {}), throwOnError: true });
-      return data.id;
-    },
-    async seed(sessionID, { text, note, model, agent }) {
-      const settings = { ...(model ? { model } : {}), ...(agent ? { agent } : {}) };
-      await client.session.prompt({
-        path: { id: sessionID },
-        body: {
-          noReply: true,
-          ...settings,
-          parts: [
-            { type: "text", text, synthetic: true },
-            { type: "text", text: note, ignored: true },
-          ],
-        },
-        throwOnError: true,
-      });
-    },
-    async show(sessionID) {
-      // The v1 client's types predate this event; OpenCode 1.18.33's TUI navigates on it.
-      const body = { type: "tui.session.select", properties: { sessionID } } as unknown as PublishBody;
-      await client.tui.publish({ body, throwOnError: true });
-    },
-  };
 }

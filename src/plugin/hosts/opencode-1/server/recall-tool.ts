@@ -1,18 +1,6 @@
 import { type ToolDefinition, tool } from "@opencode-ai/plugin";
-import { redactDigests } from "../../../auxiliary/redact-digests.js";
-import { hiddenExchanges } from "../../../core/context/hidden-exchanges.js";
-import { renderRecall } from "../../../core/context/render-recall.js";
-import type { LedgerTask } from "../../../core/routing/ledger.js";
-import type { SessionRouting } from "../../../sessions/session-routing.js";
-import type { SessionSource } from "../../../sessions/session-source.js";
-import type { SessionStore } from "../../../sessions/session-store.js";
+import { type createRecallAnswer, RECALL_MAX_LIMIT, RECALL_TOOL } from "../../../handlers/recall-answer.js";
 import { parseToolArgs } from "./tool-args.js";
-
-/** The tool's name, as OpenCode offers it to the model and as a user message's `tools` map names it. */
-export const RECALL_TOOL = "rcm_recall";
-
-/** More exchanges than this never fit the answer's budget anyway. */
-const MAX_LIMIT = 20;
 
 const args = {
   task: tool.schema
@@ -23,53 +11,21 @@ const args = {
     .number()
     .int()
     .min(1)
-    .max(MAX_LIMIT)
+    .max(RECALL_MAX_LIMIT)
     .optional()
     .describe("At most this many exchanges, newest first (default: as many as fit about 2,000 tokens)"),
 };
 const ArgsSchema = tool.schema.object(args).strict();
 
-/**
- * `rcm_recall`: lets the model read what routing left out of its context, another task's
- * exchanges, redacted as every text bound for an aux model is. Each use is noted on the
- * decision of the request being answered (the panel and `/rcm why` show it), where it also
- * counts as routing evidence.
- */
-export function createRecallTool(deps: { store: SessionStore; source: SessionSource; routing: SessionRouting; redact?: typeof redactDigests }): ToolDefinition {
-  const redact = deps.redact ?? redactDigests;
+/** `rcm_recall` as an OpenCode tool: the model reads what routing left out of its context (handlers/recall-answer.ts). */
+export function createRecallTool(answer: ReturnType<typeof createRecallAnswer>): ToolDefinition {
   return tool({
     description:
       "Read what opencode-rcm left out of your context: the recent exchanges of another task of this session (the user's requests, your tool calls in brief, your answers), newest first, secrets redacted. Use it when the current request depends on earlier work you cannot see.",
     args,
     async execute(raw, context) {
       const { task, limit } = parseToolArgs(RECALL_TOOL, ArgsSchema, raw);
-      const { sessionID, messageID } = context;
-      const state = await deps.store.read(sessionID);
-      if (!state) return "opencode-rcm does not track tasks in sub-agent sessions: nothing is hidden here.";
-      if (state.off) return "opencode-rcm is off for this session: nothing is hidden, the whole history is in your context.";
-      const messages = await deps.source.messages(sessionID);
-      const found = hiddenExchanges({ messages, ledger: state.ledger, messageID, task, lastCall: state.lastCall });
-      if (found.kind === "unknown") throw new Error(`no task ${task} in this session (tasks: ${taskList(found.tasks)})`);
-      if (found.kind === "current") throw new Error(`${task} is the task of the request you are answering: its history is already in your context`);
-      // The detector is costly: only the exchanges that can show are redacted (those that fit before), then rendered again.
-      const fits = renderRecall({ task: found.task, total: found.total, hidden: found.hidden, limit }).exchanges;
-      const picked = found.hidden.slice(0, fits);
-      const redacted = await redact(picked.map((exchange) => exchange.digest));
-      const answer = renderRecall({
-        task: found.task,
-        total: found.total,
-        hidden: redacted.map((digest, index) => ({ number: picked[index]?.number ?? 0, digest })),
-        hiddenTotal: found.hidden.length,
-        limit,
-      });
-      const { requestID } = found;
-      if (requestID !== undefined)
-        await deps.store.step(sessionID, (session) => deps.routing.recalled(session, requestID, { task, exchanges: answer.exchanges }));
-      return answer.text;
+      return answer({ sessionID: context.sessionID, messageID: context.messageID, task, limit });
     },
   });
-}
-
-function taskList(tasks: readonly LedgerTask[]): string {
-  return tasks.map((task) => `${task.id} ${JSON.stringify(task.title)}`).join(", ") || "none yet";
 }

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { namesThisPackage } from "../../../config/plugin-tuple.js";
+import type { Toast } from "../../../session-views/toasts.js";
 import { hasTuiPart } from "../../../store/tui-part-marker.js";
-import type { Toast } from "./notifier.js";
 
 /**
  * The entry of this package in OpenCode's `plugin` list as a tui.json line can name it: the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { noteSessionTitle } from "../store/session-titles.js";
+import { noteSessionTitle } from "../../../store/session-titles.js";
 
 /** The part of `session.created` / `session.updated` read here; any other event is ignored. */
 const SessionInfoEventSchema = z.object({

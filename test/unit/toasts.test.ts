@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Ledger, LedgerEntry, LedgerTask } from "../../src/plugin/core/routing/ledger.js";
-import { fallbackChangesView, routingToast } from "../../src/plugin/hosts/opencode-1/server/notifier.js";
+import { fallbackChangesView, routingToast } from "../../src/plugin/session-views/toasts.js";
 import { THRESHOLD } from "../support/defaults.js";
 
 const task = (id: string, title = "Fix the date parser"): LedgerTask => ({ id, title, openedBy: "m1" });

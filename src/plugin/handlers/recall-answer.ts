@@ -1,0 +1,52 @@
+import { redactDigests } from "../auxiliary/redact-digests.js";
+import { hiddenExchanges } from "../core/context/hidden-exchanges.js";
+import { renderRecall } from "../core/context/render-recall.js";
+import type { LedgerTask } from "../core/routing/ledger.js";
+import type { SessionRouting } from "../sessions/session-routing.js";
+import type { SessionSource } from "../sessions/session-source.js";
+import type { SessionStore } from "../sessions/session-store.js";
+
+/** The recall tool's name, as the host offers it to the model and as a user message's `tools` map names it. */
+export const RECALL_TOOL = "rcm_recall";
+
+/** More exchanges than this never fit the answer's budget anyway. */
+export const RECALL_MAX_LIMIT = 20;
+
+/**
+ * `rcm_recall`'s answer: what routing left out of the model's context, another task's
+ * exchanges, redacted as every text bound for an aux model is. Each use is noted on the
+ * decision of the request being answered (the panel and `/rcm why` show it), where it also
+ * counts as routing evidence. Throws, for the model to read, on a task it cannot recall.
+ */
+export function createRecallAnswer(deps: { store: SessionStore; source: SessionSource; routing: SessionRouting; redact?: typeof redactDigests }) {
+  const redact = deps.redact ?? redactDigests;
+  return async (call: { sessionID: string; messageID: string; task: string; limit?: number | undefined }): Promise<string> => {
+    const { sessionID, messageID, task, limit } = call;
+    const state = await deps.store.read(sessionID);
+    if (!state) return "opencode-rcm does not track tasks in sub-agent sessions: nothing is hidden here.";
+    if (state.off) return "opencode-rcm is off for this session: nothing is hidden, the whole history is in your context.";
+    const messages = await deps.source.messages(sessionID);
+    const found = hiddenExchanges({ messages, ledger: state.ledger, messageID, task, lastCall: state.lastCall });
+    if (found.kind === "unknown") throw new Error(`no task ${task} in this session (tasks: ${taskList(found.tasks)})`);
+    if (found.kind === "current") throw new Error(`${task} is the task of the request you are answering: its history is already in your context`);
+    // The detector is costly: only the exchanges that can show are redacted (those that fit before), then rendered again.
+    const fits = renderRecall({ task: found.task, total: found.total, hidden: found.hidden, limit }).exchanges;
+    const picked = found.hidden.slice(0, fits);
+    const redacted = await redact(picked.map((exchange) => exchange.digest));
+    const answer = renderRecall({
+      task: found.task,
+      total: found.total,
+      hidden: redacted.map((digest, index) => ({ number: picked[index]?.number ?? 0, digest })),
+      hiddenTotal: found.hidden.length,
+      limit,
+    });
+    const { requestID } = found;
+    if (requestID !== undefined)
+      await deps.store.step(sessionID, (session) => deps.routing.recalled(session, requestID, { task, exchanges: answer.exchanges }));
+    return answer.text;
+  };
+}
+
+function taskList(tasks: readonly LedgerTask[]): string {
+  return tasks.map((task) => `${task.id} ${JSON.stringify(task.title)}`).join(", ") || "none yet";
+}
