@@ -11,26 +11,94 @@
 //
 // Run: npm run bench:routing   (builds dist/ first; the script imports the built modules)
 
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_OPTIONS, OptionsSchema } from "../dist/plugin/config/options-schema.js";
-import { buildCallView } from "../dist/plugin/core/context/call-view.js";
-import { applyPlan, EMPTY_PLAN } from "../dist/plugin/core/context/context-plan.js";
-import { narrowToTask } from "../dist/plugin/core/context/narrow-to-task.js";
-import { toInteractionGroups } from "../dist/plugin/core/interaction-groups.js";
-import { groupTasks } from "../dist/plugin/core/routing/group-tasks.js";
-import { routeRequest } from "../dist/plugin/core/routing/route-request.js";
-import { createLexicalRouter } from "../dist/plugin/core/routing/router.js";
-import { extractSignals } from "../dist/plugin/core/routing/signals.js";
-import { TaskIndex } from "../dist/plugin/core/routing/task-index.js";
-import { createTransformHandler } from "../dist/plugin/handlers/transform-handler.js";
-import { createFailOpenGuard } from "../dist/plugin/sessions/fail-open-guard.js";
-import { createSessionFlags } from "../dist/plugin/sessions/session-flags.js";
-import { createSessionRouting } from "../dist/plugin/sessions/session-routing.js";
-import { createSessionStore } from "../dist/plugin/sessions/session-store.js";
-import { sessionStateFile } from "../dist/plugin/store/session-state-file.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+// The modules the benchmark runs, by their path under a build's dist/ (today's layout).
+const MODULES = {
+  optionsSchema: "plugin/config/options-schema.js",
+  callView: "plugin/core/context/call-view.js",
+  contextPlan: "plugin/core/context/context-plan.js",
+  narrowToTask: "plugin/core/context/narrow-to-task.js",
+  interactionGroups: "plugin/core/interaction-groups.js",
+  groupTasks: "plugin/core/routing/group-tasks.js",
+  routeRequest: "plugin/core/routing/route-request.js",
+  router: "plugin/core/routing/router.js",
+  signals: "plugin/core/routing/signals.js",
+  taskIndex: "plugin/core/routing/task-index.js",
+  transformHandler: "plugin/handlers/transform-handler.js",
+  failOpenGuard: "plugin/sessions/fail-open-guard.js",
+  sessionFlags: "plugin/sessions/session-flags.js",
+  sessionRouting: "plugin/sessions/session-routing.js",
+  sessionStore: "plugin/sessions/session-store.js",
+  sessionStateFile: "plugin/store/session-state-file.js",
+};
+
+// Where an older build (before the floor plan of issue 38) kept the same modules.
+const OLD_LAYOUT = [
+  ["plugin/config/", "config/"],
+  ["plugin/core/", "core/"],
+  ["plugin/store/", "store/"],
+  ["plugin/handlers/", "plugin/hooks/"],
+];
+
+/** A module's file in the build at `dist`: today's path, else the older layout's. */
+function modulePath(dist, path) {
+  const current = join(dist, path);
+  if (existsSync(current)) return current;
+  for (const [now, before] of OLD_LAYOUT) {
+    if (!path.startsWith(now)) continue;
+    const old = join(dist, before + path.slice(now.length));
+    if (existsSync(old)) return old;
+  }
+  throw new Error(`${path} is in neither layout of ${dist}`);
+}
+
+/** Every module the benchmark runs, from the package at `packageDir` (its dist/). */
+async function loadBuild(packageDir) {
+  const dist = join(packageDir, "dist");
+  const loaded = {};
+  for (const [name, path] of Object.entries(MODULES)) loaded[name] = await import(pathToFileURL(modulePath(dist, path)).href);
+  return {
+    packageDir,
+    DEFAULT_OPTIONS: loaded.optionsSchema.DEFAULT_OPTIONS,
+    OptionsSchema: loaded.optionsSchema.OptionsSchema,
+    buildCallView: loaded.callView.buildCallView,
+    applyPlan: loaded.contextPlan.applyPlan,
+    EMPTY_PLAN: loaded.contextPlan.EMPTY_PLAN,
+    narrowToTask: loaded.narrowToTask.narrowToTask,
+    toInteractionGroups: loaded.interactionGroups.toInteractionGroups,
+    groupTasks: loaded.groupTasks.groupTasks,
+    routeRequest: loaded.routeRequest.routeRequest,
+    createLexicalRouter: loaded.router.createLexicalRouter,
+    extractSignals: loaded.signals.extractSignals,
+    TaskIndex: loaded.taskIndex.TaskIndex,
+    createTransformHandler: loaded.transformHandler.createTransformHandler,
+    createFailOpenGuard: loaded.failOpenGuard.createFailOpenGuard,
+    createSessionFlags: loaded.sessionFlags.createSessionFlags,
+    createSessionRouting: loaded.sessionRouting.createSessionRouting,
+    createSessionStore: loaded.sessionStore.createSessionStore,
+    sessionStateFile: loaded.sessionStateFile.sessionStateFile,
+  };
+}
+
+/** `--baseline <package dir>`: another build whose transform is timed beside this one's. */
+function baselineArgument(args) {
+  const at = args.indexOf("--baseline");
+  if (at === -1) return undefined;
+  const dir = args[at + 1];
+  if (!dir) throw new Error("--baseline needs a package directory (one with a built dist/)");
+  return resolve(dir);
+}
+
+const BASELINE_DIR = baselineArgument(process.argv.slice(2));
+const build = await loadBuild(resolve(fileURLToPath(new URL("..", import.meta.url))));
+const baseline = BASELINE_DIR === undefined ? undefined : await loadBuild(BASELINE_DIR);
+const { DEFAULT_OPTIONS, TaskIndex, extractSignals, groupTasks, routeRequest, toInteractionGroups } = build;
 
 const SEED = 0x5eed;
 const ROUTING = { tasks: 50, groups: 2000, warmUp: 50, requests: 500, targetMs: 5 };
@@ -45,7 +113,7 @@ const TRANSFORM = {
   ],
 };
 const THRESHOLD = DEFAULT_OPTIONS.confidenceThreshold;
-const lexicalRouter = createLexicalRouter({ threshold: THRESHOLD });
+const lexicalRouter = build.createLexicalRouter({ threshold: THRESHOLD });
 const SESSION_ID = "ses_bench";
 
 // ---------------------------------------------------------------------------------------
@@ -361,7 +429,8 @@ function toolPart(random, id, vocabulary, created) {
 }
 
 /** The pure transform path: the call view, the narrowing step, the plan applied. */
-function runPureTransform(messages, ledger) {
+function runPureTransform(build, messages, ledger) {
+  const { buildCallView, narrowToTask, EMPTY_PLAN, applyPlan } = build;
   const view = buildCallView({ messages, ledger });
   const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD, fallback: "full" });
   return { ...note, messages: applyPlan(messages, plan) };
@@ -369,9 +438,11 @@ function runPureTransform(messages, ledger) {
 
 /**
  * The real transform handler in router mode with the real per-session routing state: the
- * ledger read from a state file, and the groups of every call folded into the router's index.
+ * ledger read from a state file, and the groups of every call folded into the router's index;
+ * in mode full, a memory that holds `record`.
  */
-async function createBenchHandler(ledger, messages, mode = "router") {
+async function createBenchHandler(build, ledger, messages, mode = "router", record = undefined) {
+  const { sessionStateFile, createSessionStore, createSessionRouting, createTransformHandler, OptionsSchema, createFailOpenGuard, createSessionFlags } = build;
   const logger = { log: async () => {} };
   const stateDir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
   const sessionID = messages[0].info.sessionID;
@@ -389,8 +460,13 @@ async function createBenchHandler(ledger, messages, mode = "router") {
     recentMessages: async (/** @type {string} */ _id, /** @type {number} */ limit) => messages.slice(-limit),
   };
   const store = createSessionStore({ stateDir, source, logger });
-  const routing = createSessionRouting({ store, router: lexicalRouter, source, logger, threshold: THRESHOLD });
-  const record = mode === "full" ? recordOfCurrentTask(messages, ledger) : undefined;
+  const routing = createSessionRouting({
+    store,
+    router: build === baseline ? build.createLexicalRouter({ threshold: THRESHOLD }) : lexicalRouter,
+    source,
+    logger,
+    threshold: THRESHOLD,
+  });
   const handler = createTransformHandler({
     options: OptionsSchema.parse({ mode }),
     logger,
@@ -447,54 +523,69 @@ function recordOfCurrentTask(messages, ledger) {
 }
 
 /**
- * Times both paths on one history. Each call gets a fresh shallow copy (OpenCode re-reads
- * the history for every model call); the copy is made outside the timed span. The two
- * paths alternate, so both see the same machine noise.
+ * Times both paths on one history, for this build and (with --baseline) the other one. Each
+ * call gets a fresh shallow copy (OpenCode re-reads the history for every model call); the
+ * copy is made outside the timed span. The paths and the builds alternate (the builds' order
+ * swapped at every call), so all of them see the same machine noise.
  */
-async function benchTransformSize(messages, ledger) {
-  const { handler, remove } = await createBenchHandler(ledger, messages);
-  const withMemory = await createBenchHandler(ledger, messages, "full");
-  const pure = [];
-  const handled = [];
-  const remembered = [];
-  let memoryKept;
-  let selection;
-  let handlerKept;
-  for (let n = 0; n < TRANSFORM.warmUp + TRANSFORM.iterations; n++) {
-    let copy = messages.slice();
-    let started = performance.now();
-    selection = runPureTransform(copy, ledger);
-    const pureElapsed = performance.now() - started;
-    copy = messages.slice();
-    started = performance.now();
-    await handler({}, { messages: copy });
-    const handlerElapsed = performance.now() - started;
-    handlerKept = copy.length;
-    copy = messages.slice();
-    started = performance.now();
-    await withMemory.handler({}, { messages: copy });
-    const memoryElapsed = performance.now() - started;
-    memoryKept = copy.length;
-    if (n < TRANSFORM.warmUp) continue;
-    pure.push(pureElapsed);
-    handled.push(handlerElapsed);
-    remembered.push(memoryElapsed);
+async function benchTransformSize(messages, ledger, builds) {
+  const record = recordOfCurrentTask(messages, ledger);
+  const runs = [];
+  for (const each of builds) {
+    runs.push({
+      build: each,
+      router: await createBenchHandler(each, ledger, messages),
+      withMemory: await createBenchHandler(each, ledger, messages, "full", record),
+      pure: [],
+      handled: [],
+      remembered: [],
+      selection: undefined,
+      handlerOutput: [],
+      memoryOutput: [],
+    });
   }
-  await remove();
-  await withMemory.remove();
-  return {
-    pure: { stats: summarise(pure), selection },
-    handler: { stats: summarise(handled), kept: handlerKept },
-    memory: { stats: summarise(remembered), kept: memoryKept },
-  };
+  for (let n = 0; n < TRANSFORM.warmUp + TRANSFORM.iterations; n++) {
+    const ordered = n % 2 === 0 ? runs : [...runs].reverse();
+    for (const run of ordered) {
+      const copy = messages.slice();
+      const started = performance.now();
+      run.selection = runPureTransform(run.build, copy, ledger);
+      if (n >= TRANSFORM.warmUp) run.pure.push(performance.now() - started);
+    }
+    for (const run of ordered) {
+      const copy = messages.slice();
+      const started = performance.now();
+      await run.router.handler({}, { messages: copy });
+      if (n >= TRANSFORM.warmUp) run.handled.push(performance.now() - started);
+      run.handlerOutput = copy;
+    }
+    for (const run of ordered) {
+      const copy = messages.slice();
+      const started = performance.now();
+      await run.withMemory.handler({}, { messages: copy });
+      if (n >= TRANSFORM.warmUp) run.remembered.push(performance.now() - started);
+      run.memoryOutput = copy;
+    }
+  }
+  for (const run of runs) {
+    await run.router.remove();
+    await run.withMemory.remove();
+  }
+  return runs.map((run) => ({
+    pure: { stats: summarise(run.pure), selection: run.selection },
+    handler: { stats: summarise(run.handled), kept: run.handlerOutput.length, output: run.handlerOutput },
+    memory: { stats: summarise(run.remembered), kept: run.memoryOutput.length, output: run.memoryOutput },
+  }));
 }
 
 async function benchTransform(random) {
+  const builds = baseline ? [build, baseline] : [build];
   const results = [];
   for (const { messages: count, targetMs } of TRANSFORM.sizes) {
     const { messages, ledger } = buildHistory(random, count, TRANSFORM.tasks);
     const heapMB = process.memoryUsage().heapUsed / 2 ** 20;
-    results.push({ count, targetMs, heapMB, ...(await benchTransformSize(messages, ledger)) });
+    const [current, before] = await benchTransformSize(messages, ledger, builds);
+    results.push({ count, targetMs, heapMB, ...current, ...(before ? { baseline: before } : {}) });
   }
   return results;
 }
@@ -549,8 +640,31 @@ function renderReport({ routing, transform }) {
   lines.push(
     `transform: ${TRANSFORM.iterations} timed calls per size after ${TRANSFORM.warmUp} warm-up, each on a fresh shallow copy; verdicts compare the median`,
   );
+  if (baseline) lines.push("", ...renderBaseline(transform));
   return lines.join("\n");
 }
+
+/** With --baseline: both builds' medians side by side (timed interleaved in this run), and whether their outputs match. */
+function renderBaseline(transform) {
+  const lines = [
+    `baseline ${baseline.packageDir} against this build ${build.packageDir} (interleaved in this run, same histories)`,
+    `${"".padEnd(10)} ${"".padEnd(30)} ${"p50 baseline".padEnd(13)} ${"p50 new".padEnd(10)} new/baseline  same output`,
+  ];
+  const row = (label, before, now, same) =>
+    `${"".padEnd(10)} ${label.padEnd(30)} ${ms(before.median).padEnd(13)} ${ms(now.median).padEnd(10)} ${(now.median / before.median).toFixed(2).padEnd(13)} ${same ? "yes" : "NO  <<<"}`;
+  for (const size of transform) {
+    const label = `${thousands(size.count)} messages`;
+    const before = size.baseline;
+    lines.push(
+      `${"transform".padEnd(10)} ${row(`${label}, pure`, before.pure.stats, size.pure.stats, sameJSON(before.pure.selection, size.pure.selection)).trimStart()}`,
+      row(`${label}, handler`, before.handler.stats, size.handler.stats, sameJSON(before.handler.output, size.handler.output)),
+      row(`${label}, full + memory`, before.memory.stats, size.memory.stats, sameJSON(before.memory.output, size.memory.output)),
+    );
+  }
+  return lines;
+}
+
+const sameJSON = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 async function main() {
   const random = createRandom(SEED);
