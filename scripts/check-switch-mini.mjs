@@ -54,55 +54,76 @@ async function score(task, patch, name) {
   return scoreTask({ task, repoSource: resolve(SUITE_DIR, task.repo_bundle), patch, workDir: join(scratch, `${name}-score`), timeoutMs: 120_000 });
 }
 
-function expectThat(ok, what) {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-  if (!ok) failures += 1;
+/** One task's checks, as [ok, what] lines in order (tasks run two at a time; their lines print in suite order). */
+async function checkTask(task) {
+  const lines = [];
+  const expect = (ok, what) => lines.push([ok, what]);
+  const id = task.instance_id;
+  const base = await score(task, null, `${id}-base`);
+  const f2p = base.tests_status.FAIL_TO_PASS;
+  const p2p = base.tests_status.PASS_TO_PASS;
+  expect(
+    !base.resolved && f2p.success.length === 0 && p2p.failure.length === 0,
+    `${id}: base fails all ${f2p.failure.length} held-out tests, passes ${p2p.success.length} existing`,
+  );
+  const reference = await score(task, task.patch, `${id}-reference`);
+  expect(reference.resolved, `${id}: the reference patch resolves it`);
+  const first = await score(task, await patchFor(task, playbook.tasks[id].stages[task.stages[0].id].writes, `${id}-stage1`), `${id}-stage1`);
+  expect(
+    !first.resolved && first.tests_status.PASS_TO_PASS.failure.length === 0,
+    `${id}: stage 1 alone does not resolve it (${first.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`,
+  );
+  const forgetfulFiles = checkFiles(task, "forgetful");
+  if (forgetfulFiles === undefined) {
+    expect(false, `${id}: no checks/forgetful/ folder (the files of the last stage without an earlier stage's rule)`);
+  } else {
+    const forgetful = await score(task, await patchFor(task, forgetfulFiles, `${id}-forgetful`), `${id}-forgetful`);
+    expect(
+      !forgetful.resolved,
+      `${id}: forgetting an earlier stage's rule does not resolve it (${forgetful.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`,
+    );
+  }
+  const last = faithful.tasks.get(id).stages.at(-1);
+  for (const [missing, files] of last.without) {
+    const name = `${id}-without-${missing}`;
+    const report = await score(task, await patchFor(task, files, name), name);
+    const failing = report.tests_status.FAIL_TO_PASS.failure.length;
+    expect(
+      report.tests_status.PASS_TO_PASS.failure.length === 0,
+      `${id}: ${last.id} without ${missing} passes the existing tests; ${failing === 0 ? "resolves it (a later request restates the rule)" : `${failing} held-out tests fail`}`,
+    );
+  }
+  for (const confusion of last.confusions) {
+    const name = `${id}-with-${confusion.with.replace("/", ".")}`;
+    const report = await score(task, await patchFor(task, confusion.writes, name), name);
+    expect(
+      !report.resolved && report.tests_status.PASS_TO_PASS.failure.length === 0,
+      `${id}: ${last.id} with ${confusion.with}'s requirement does not resolve it (${report.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`,
+    );
+  }
+  return lines;
+}
+
+/** `work` over `items`, `width` at a time, results in the items' order. */
+async function inTurns(items, width, work) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await work(items[at]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return results;
 }
 
 try {
-  for (const task of suite.tasks) {
-    const id = task.instance_id;
-    const base = await score(task, null, `${id}-base`);
-    const f2p = base.tests_status.FAIL_TO_PASS;
-    const p2p = base.tests_status.PASS_TO_PASS;
-    expectThat(
-      !base.resolved && f2p.success.length === 0 && p2p.failure.length === 0,
-      `${id}: base fails all ${f2p.failure.length} held-out tests, passes ${p2p.success.length} existing`,
-    );
-    const reference = await score(task, task.patch, `${id}-reference`);
-    expectThat(reference.resolved, `${id}: the reference patch resolves it`);
-    const first = await score(task, await patchFor(task, playbook.tasks[id].stages[task.stages[0].id].writes, `${id}-stage1`), `${id}-stage1`);
-    expectThat(
-      !first.resolved && first.tests_status.PASS_TO_PASS.failure.length === 0,
-      `${id}: stage 1 alone does not resolve it (${first.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`,
-    );
-    const forgetfulFiles = checkFiles(task, "forgetful");
-    if (forgetfulFiles === undefined) {
-      expectThat(false, `${id}: no checks/forgetful/ folder (the files of the last stage without an earlier stage's rule)`);
-    } else {
-      const forgetful = await score(task, await patchFor(task, forgetfulFiles, `${id}-forgetful`), `${id}-forgetful`);
-      expectThat(
-        !forgetful.resolved,
-        `${id}: forgetting an earlier stage's rule does not resolve it (${forgetful.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`,
-      );
-    }
-    const last = faithful.tasks.get(id).stages.at(-1);
-    for (const [missing, files] of last.without) {
-      const name = `${id}-without-${missing}`;
-      const report = await score(task, await patchFor(task, files, name), name);
-      const failing = report.tests_status.FAIL_TO_PASS.failure.length;
-      expectThat(
-        report.tests_status.PASS_TO_PASS.failure.length === 0,
-        `${id}: ${last.id} without ${missing} passes the existing tests; ${failing === 0 ? "resolves it (a later request restates the rule)" : `${failing} held-out tests fail`}`,
-      );
-    }
-    for (const confusion of last.confusions) {
-      const name = `${id}-with-${confusion.with.replace("/", ".")}`;
-      const report = await score(task, await patchFor(task, confusion.writes, name), name);
-      expectThat(
-        !report.resolved && report.tests_status.PASS_TO_PASS.failure.length === 0,
-        `${id}: ${last.id} with ${confusion.with}'s requirement does not resolve it (${report.tests_status.FAIL_TO_PASS.failure.length} held-out tests fail)`,
-      );
+  // Two at a time: each check is a checkout and a pytest run, mostly process start-up.
+  for (const lines of await inTurns(suite.tasks, 2, checkTask)) {
+    for (const [ok, what] of lines) {
+      console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+      if (!ok) failures += 1;
     }
   }
 } finally {
