@@ -43,24 +43,45 @@ export interface InteractionGroup {
  * input is not modified.
  */
 export function toInteractionGroups(messages: readonly MessageWithParts[]): InteractionGroup[] {
-  const groups: InteractionGroup[] = [];
+  return groupsAfter(messages, 0, []) ?? [];
+}
+
+/**
+ * The groups of `messages`, given `before`: the groups of its first messages as a fresh
+ * grouping makes them, which hold every message before `start` and none after it. The groups
+ * of `messages[start..]` follow them, exactly as `toInteractionGroups` would make them; undefined
+ * when a message from `start` on belongs to one of `before` (its turn went on), which must then
+ * be grouped anew. `before`'s groups are returned as they are, not copied.
+ */
+export function groupsAfter(messages: readonly MessageWithParts[], start: number, before: readonly InteractionGroup[]): InteractionGroup[] | undefined {
+  const groups: InteractionGroup[] = [...before];
+  const earlier = before.length === 0 ? undefined : new Set(before.map((group) => group.id));
   const byId = new Map<string, InteractionGroup>();
 
-  messages.forEach((message, index) => {
+  for (let index = start; index < messages.length; index += 1) {
+    const message = messages[index] as MessageWithParts;
     const { info } = message;
     if (info.role === "user") {
+      if (earlier?.has(info.id)) return undefined;
       const group = newGroup(info.id, userGroupKind(message.parts), info.sessionID);
       group.requestText = userRequestText(message.parts);
       groups.push(group);
       byId.set(info.id, group);
       addMessage(group, message, index);
-      return;
+      continue;
     }
-    let group = byId.get(info.parentID) ?? byId.get(orphanGroupID(info.parentID));
+    // As one lookup over every group would find it: the request's own group first, then its orphans'.
+    if (earlier?.has(info.parentID)) return undefined;
+    let group = byId.get(info.parentID);
     if (!group) {
-      group = newGroup(orphanGroupID(info.parentID), "orphan", info.sessionID);
-      groups.push(group);
-      byId.set(group.id, group);
+      const orphanID = orphanGroupID(info.parentID);
+      if (earlier?.has(orphanID)) return undefined;
+      group = byId.get(orphanID);
+      if (!group) {
+        group = newGroup(orphanID, "orphan", info.sessionID);
+        groups.push(group);
+        byId.set(group.id, group);
+      }
     }
     if (info.summary === true) group.kind = "compaction";
     addMessage(group, message, index);
@@ -68,7 +89,7 @@ export function toInteractionGroups(messages: readonly MessageWithParts[]): Inte
       if (info.error.name === "MessageAbortedError") group.aborted = true;
       else group.errors.push(info.error.name);
     }
-  });
+  }
   return groups;
 }
 

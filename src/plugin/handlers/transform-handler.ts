@@ -7,7 +7,6 @@ import { type NarrowingNote, narrowToTask } from "../core/context/narrow-to-task
 import { recordsForCompaction } from "../core/context/records-for-compaction.js";
 import { replaceCoveredExchanges } from "../core/context/replace-covered-exchanges.js";
 import type { ShownRecord } from "../core/context/shown-record.js";
-import { toInteractionGroups } from "../core/interaction-groups.js";
 import { estimateTokens } from "../core/memory/estimate-tokens.js";
 import type { TaskRecord } from "../core/memory/record.js";
 import { renderRecord } from "../core/memory/render-record.js";
@@ -16,6 +15,7 @@ import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
 import { type StoredSession, withCallNoted } from "../sessions/session-store.js";
 import type { SessionState } from "../store/session-state-file.js";
 import type { PluginDeps } from "./deps.js";
+import { cachedGroups } from "./group-cache.js";
 import { cachedGroupTokens } from "./group-token-cache.js";
 
 export interface TransformOutput {
@@ -37,6 +37,7 @@ export function createTransformHandler(deps: PluginDeps) {
   // Records are immutable and pinned per request: render each once, not at every model call.
   const rendered = new WeakMap<TaskRecord, string>();
   const groupTokens = cachedGroupTokens();
+  const groupsOf = cachedGroups();
   return async (_input: unknown, output: TransformOutput): Promise<void> => {
     const messages = output.messages;
     const sessionID = messages[0]?.info.sessionID;
@@ -46,7 +47,8 @@ export function createTransformHandler(deps: PluginDeps) {
       // Runs on every model call: do nothing that the options do not ask for.
       const { store } = deps;
       if (!store) {
-        if (!clone && deps.options.debug) await transformCall({ deps, sessionID, messages, session: undefined, narrows, threshold, rendered, groupTokens });
+        if (!clone && deps.options.debug)
+          await transformCall({ deps, sessionID, messages, session: undefined, narrows, threshold, rendered, groupTokens, groupsOf });
         return;
       }
       // One step of the session per model call: its state read once at the start, its change written once at the end.
@@ -57,7 +59,7 @@ export function createTransformHandler(deps: PluginDeps) {
           if (deps.memory) await recordsInPlace({ deps, session, messages });
           return;
         }
-        const { report, shown } = await transformCall({ deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens });
+        const { report, shown } = await transformCall({ deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens, groupsOf });
         if (report) store.stage(session, withShown(withCallNoted(session.state, report), shown));
       });
     });
@@ -74,10 +76,11 @@ async function transformCall(options: {
   threshold: number;
   rendered: WeakMap<TaskRecord, string>;
   groupTokens: ReturnType<typeof cachedGroupTokens>;
+  groupsOf: ReturnType<typeof cachedGroups>;
 }): Promise<{ report: CallReport | undefined; shown?: ShownRecord | undefined }> {
-  const { deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens } = options;
-  // Grouped once: routing learns from the groups, the view and the next memory update reuse them.
-  const groups = toInteractionGroups(messages);
+  const { deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens, groupsOf } = options;
+  // Grouped once (what the last call grouped is reused): routing learns from the groups, the view and the next memory update reuse them.
+  const groups = groupsOf(sessionID, messages);
   // A copy: the array is changed in place below.
   deps.memory?.observe(sessionID, [...messages], groups);
   // Before the view: a relabel or confirmation it makes is in the ledger the view reads.
