@@ -26,7 +26,7 @@ import { createTuiPartCheck, ourPluginEntry } from "./tui-part-check.js";
 // OpenCode's hooks to the plug-in's handlers (handlers/rcm.ts), which know no host.
 const server: Plugin = async (input, rawOptions) => {
   const logger = createLogger(input.client);
-  const toast = createToaster(input.client, logger, true);
+  const toast = createToaster(input.client, logger);
   const host: Host = {
     logger,
     project: { id: input.project.id, worktree: input.worktree, directory: input.directory },

@@ -3,10 +3,9 @@ import { messageOf } from "../../../../kit/errors/message-of.js";
 import type { Toast } from "../../../session-views/toasts.js";
 import type { Logger } from "../../../sessions/logger.js";
 
-/** Shows toasts in the TUI; a failure (no TUI attached, old server) is logged at debug level only. */
-export function createToaster(client: PluginInput["client"], logger: Logger, enabled: boolean) {
+/** Shows toasts in the TUI (whether to is decided above: `notify` in handlers/rcm.ts); a failure (no TUI attached, old server) is logged at debug level only. */
+export function createToaster(client: PluginInput["client"], logger: Logger) {
   return async (toast: Toast, duration = 4000): Promise<void> => {
-    if (!enabled) return;
     try {
       await client.tui.showToast({ body: { ...toast, duration } });
     } catch (error) {
