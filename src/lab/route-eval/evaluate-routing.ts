@@ -26,6 +26,8 @@ export interface EvaluatedRequest {
   opensGold: boolean;
   /** The gold label the router's task stands for (that of the request that opened it). */
   predicted: string;
+  /** The router's task id the request was routed to (its best guess when unsure), as a cluster of a disentanglement. */
+  task: string;
   opened: boolean;
   shared: boolean;
   confidence: number;
@@ -216,6 +218,7 @@ async function evaluateSession(
       gold: request.task,
       opensGold: !sharedGold && !goldSeen.has(request.task),
       predicted: entry.shared ? SHARED_LABEL : predicted,
+      task: routed.task.id,
       opened: entry.opened,
       shared: entry.shared,
       confidence: entry.confidence,
