@@ -42,6 +42,13 @@ reliability table), new-task precision/recall, and the same per session shape an
       description: "a request's task ids (t3) as the plug-in showed the gold task, or as the writers numbered gold tasks",
       invalid: mustBeOneOf("got"),
     },
+    "wrong-edits": {
+      type: "number",
+      min: 0,
+      max: 1,
+      default: 0,
+      description: "share of turns (fixed by a hash of session and position) whose work edits another task's file instead of their own",
+    },
     plot: { type: "string", valueHint: "file.svg", description: "write a reliability diagram" },
     verbose: { type: "boolean", description: "list every decision, not only the wrong ones" },
   },
@@ -49,7 +56,7 @@ reliability table), new-task precision/recall, and the same per session shape an
     // The held-out split ships with the package, so an install can check the router without the repository.
     const paths = args.paths.length > 0 ? args.paths : [join(packageRoot(), "fixtures", "routing-corpus", "test")];
     const { threshold } = args;
-    const evaluation = await runRouteEval({ paths, router: args.router, threshold, env: process.env, ids: args.ids });
+    const evaluation = await runRouteEval({ paths, router: args.router, threshold, env: process.env, ids: args.ids, wrongEdits: args["wrong-edits"] });
     if (args.plot !== undefined) {
       const title = `${evaluation.router} router on ${paths.map((path) => path.replace(/\/+$/, "").split("/").slice(-2).join("/")).join(", ")}`;
       await writeFile(args.plot, renderReliabilitySvg({ reliability: evaluation.reliability, title, threshold }));

@@ -1,5 +1,6 @@
 import { editVerdict } from "../../plugin/core/routing/edit-evidence.js";
-import { confirmRequest, emptyLedger, isSettled, type LedgerEntry, relabelRequest } from "../../plugin/core/routing/ledger.js";
+import { carriedInNarrowedCall } from "../../plugin/core/routing/group-tasks.js";
+import { confirmRequest, emptyLedger, isSettled, type Ledger, type LedgerEntry, relabelRequest } from "../../plugin/core/routing/ledger.js";
 import { routeRequest } from "../../plugin/core/routing/route-request.js";
 import type { Router } from "../../plugin/core/routing/router.js";
 import { TaskIndex } from "../../plugin/core/routing/task-index.js";
@@ -14,6 +15,24 @@ import { type Reliability, reliabilityOf } from "./reliability.js";
  */
 export type MistakeKind = "harmful" | "merge" | "shared";
 
+/**
+ * What a request is, by its gold labels alone: it opens its task, continues the task of the
+ * request before it, returns to a task after another intervened, or is meant for every task.
+ */
+export const REQUEST_KINDS = ["opening", "continuation", "return", "shared"] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/** A call narrowed to one task (a sure decision after the session's first request): what it carried of the earlier requests. */
+export interface NarrowedCall {
+  /** It carried an earlier request of another gold task. */
+  carriedOther: boolean;
+  /** It left out an earlier request of its own gold task. */
+  missedOwn: boolean;
+  /** The earlier requests (1-based positions in the session) it carried of other tasks, and those of its own it left out. */
+  carried: number[];
+  missed: number[];
+}
+
 /** One routed request of the evaluation, with what the router said and what was right. */
 export interface EvaluatedRequest {
   session: string;
@@ -24,6 +43,7 @@ export interface EvaluatedRequest {
   gold: string;
   /** The gold says this request opens its task (its label's first request). */
   opensGold: boolean;
+  kind: RequestKind;
   /** The gold label the router's task stands for (that of the request that opened it). */
   predicted: string;
   /** The router's task id the request was routed to (its best guess when unsure), as a cluster of a disentanglement. */
@@ -40,6 +60,8 @@ export interface EvaluatedRequest {
    * gold task's history is all kept, and of the earlier requests of other tasks how many.
    */
   candidates?: { covered: boolean; others: number; othersKept: number };
+  /** Sure, not shared and not the session's first request: what the narrowed call carried. */
+  narrowed?: NarrowedCall;
   reason: string;
 }
 
@@ -58,6 +80,13 @@ export interface RoutingMetrics {
   mergeConfidentWrongRate: number;
   /** Expected calibration error over ten equal-width confidence bins. */
   expectedCalibrationError: number;
+  /**
+   * Of the requests after each session's first: routed surely (not as a rule for every task)
+   * and to the right task, so the model got a call narrowed to its own task.
+   */
+  narrowedRight: number;
+  /** Of the narrowed calls: those that carried another task's earlier request, and those that left out one of their own. */
+  narrowedCalls: { n: number; carriedOther: number; missedOwn: number };
 }
 
 export interface ShapeMetrics {
@@ -75,6 +104,11 @@ export interface StyleMetrics extends RoutingMetrics {
   style: string;
 }
 
+/** One kind of request's figures. */
+export interface KindMetrics extends RoutingMetrics {
+  kind: RequestKind;
+}
+
 export interface RoutingEvaluation {
   router: string;
   threshold: number;
@@ -85,6 +119,8 @@ export interface RoutingEvaluation {
   byShape: ShapeMetrics[];
   /** Per style, in the order styles first occur; empty when no request names its style. */
   byStyle: StyleMetrics[];
+  /** Per kind of request (opening, continuation, return, shared), the kinds present only. */
+  byKind: KindMetrics[];
   reliability: Reliability;
   /** Requests on which the router asked its model (0 for the lexical router). */
   modelCalls: number;
@@ -109,13 +145,20 @@ export async function evaluateRouting(options: {
   threshold: number;
   /** How a request's task ids (`t3`) read: as the panel showed the router's tasks (the default), or as written. */
   ids?: TaskIds;
+  /**
+   * The share of turns (after each session's first, chosen by a hash of session and position)
+   * whose work edits a file of another task instead of their own: the model guessing from its
+   * context where the user meant something else. 0 by default: the edits as given.
+   */
+  wrongEdits?: number;
 }): Promise<RoutingEvaluation> {
   const { threshold } = options;
   const ids = options.ids ?? "shown";
+  const wrongEdits = options.wrongEdits ?? 0;
   const requests: EvaluatedRequest[] = [];
   let relabelled = 0;
   for (const session of options.sessions) {
-    const evaluated = await evaluateSession(session, options.router, threshold, ids);
+    const evaluated = await evaluateSession(session, options.router, threshold, ids, wrongEdits);
     requests.push(...evaluated.requests);
     relabelled += evaluated.relabelled;
   }
@@ -149,6 +192,13 @@ export async function evaluateRouting(options: {
         threshold,
       ),
     })),
+    byKind: REQUEST_KINDS.filter((kind) => requests.some((request) => request.kind === kind)).map((kind) => ({
+      kind,
+      ...metricsOf(
+        requests.filter((request) => request.kind === kind),
+        threshold,
+      ),
+    })),
     reliability: reliabilityOf(requests),
     modelCalls: requests.filter((request) => request.askedModel).length,
     candidateFallback: candidateFallbackOf(requests),
@@ -178,6 +228,7 @@ async function evaluateSession(
   router: Router,
   threshold: number,
   ids: TaskIds,
+  wrongEdits: number,
 ): Promise<{ requests: EvaluatedRequest[]; relabelled: number }> {
   let ledger = emptyLedger();
   const index = new TaskIndex();
@@ -196,6 +247,10 @@ async function evaluateSession(
   const ownID = new Set<string>();
   /** Where each earlier request of a task went (after its edits settled it). */
   const earlier: { label: string; home: string }[] = [];
+  /** Every earlier request: its message id and gold label, for what a narrowed call carried. */
+  const routedSoFar: { messageID: string; label: string }[] = [];
+  /** Files each gold task's work touched so far, newest last (for turns that edit a wrong task's file). */
+  const filesOf = new Map<string, string[]>();
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
     const text = ids === "shown" ? withShownIds(request.text, goldOrder, shownID) : request.text;
@@ -210,6 +265,9 @@ async function evaluateSession(
     const mistake = correct ? undefined : mistakeOf({ entry, gold: request.task, homes: homesOf.get(request.task) });
     const candidates =
       entry.shared || sharedGold || entry.confidence >= threshold ? undefined : keptByCandidates(entry, homesOf.get(request.task), earlier, request.task);
+    const narrowed = position > 0 && !entry.shared && entry.confidence >= threshold ? narrowedCall(entry, ledger, routedSoFar, request.task, threshold) : undefined;
+    const previousGold = session.requests[position - 1]?.task;
+    const kind: RequestKind = sharedGold ? "shared" : !goldSeen.has(request.task) ? "opening" : previousGold === request.task ? "continuation" : "return";
     results.push({
       session: session.id,
       shape,
@@ -217,6 +275,7 @@ async function evaluateSession(
       index: position + 1,
       gold: request.task,
       opensGold: !sharedGold && !goldSeen.has(request.task),
+      kind,
       predicted: entry.shared ? SHARED_LABEL : predicted,
       task: routed.task.id,
       opened: entry.opened,
@@ -226,6 +285,7 @@ async function evaluateSession(
       ...(mistake && entry.confidence >= threshold ? { mistake } : {}),
       askedModel: entry.aux !== undefined,
       ...(candidates ? { candidates } : {}),
+      ...(narrowed ? { narrowed } : {}),
       reason: entry.reason,
     });
     goldSeen.add(request.task);
@@ -233,15 +293,18 @@ async function evaluateSession(
     // decision (relabel it to the task whose files they all are, or bear it out), as the
     // plug-in does once the turn ends. Only a settled decision is evidence for later routing.
     let home = routed.task.id;
+    const files = position > 0 && wrongEdits > 0 ? editedFiles(session, position, filesOf, wrongEdits) : request.files;
     const verdict =
-      entry.shared || !request.files || isSettled(entry, threshold)
+      entry.shared || !files || isSettled(entry, threshold)
         ? undefined
-        : editVerdict({ routedTo: home, opened: entry.opened, edited: request.files, ownersOf: (path) => ownersIn(index, path, request.workspace) });
-    if (verdict?.kind === "relabel" && request.files) {
-      ledger = relabelRequest(ledger, messageID, { task: verdict.task, files: request.files });
+        : editVerdict({ routedTo: home, opened: entry.opened, edited: files, ownersOf: (path) => ownersIn(index, path, request.workspace) });
+    if (verdict?.kind === "relabel" && files) {
+      ledger = relabelRequest(ledger, messageID, { task: verdict.task, files });
       home = verdict.task;
       relabelled += 1;
-    } else if (verdict?.kind === "confirm" && request.files) ledger = confirmRequest(ledger, messageID, request.files);
+    } else if (verdict?.kind === "confirm" && files) ledger = confirmRequest(ledger, messageID, files);
+    routedSoFar.push({ messageID, label: request.task });
+    if (files && !sharedGold) filesOf.set(request.task, [...(filesOf.get(request.task) ?? []), ...files]);
     const settled = verdict !== undefined || isSettled(entry, threshold);
     if (!sharedGold) {
       if (!goldOrder.includes(request.task)) goldOrder.push(request.task);
@@ -262,12 +325,57 @@ async function evaluateSession(
       index.current = home;
       index.addEvidence(home, {
         text,
-        ...(request.files ? { paths: request.files } : {}),
+        ...(files ? { paths: files } : {}),
         ...(request.workspace ? { workspaces: [request.workspace] } : {}),
       });
     }
   }
   return { requests: results, relabelled };
+}
+
+/** What a call narrowed to the decision's task carries of the earlier requests, by their gold labels. */
+function narrowedCall(
+  entry: LedgerEntry,
+  ledger: Ledger,
+  earlier: readonly { messageID: string; label: string }[],
+  gold: string,
+  threshold: number,
+): NarrowedCall {
+  const visible = new Set([entry.task, ...entry.related]);
+  const carried: number[] = [];
+  const missed: number[] = [];
+  earlier.forEach((request, position) => {
+    const decision = ledger.decisions[request.messageID];
+    if (!decision || request.label === SHARED_LABEL) return;
+    const kept = carriedInNarrowedCall(decision, visible, threshold);
+    if (kept && request.label !== gold) carried.push(position + 1);
+    if (!kept && request.label === gold) missed.push(position + 1);
+  });
+  return { carriedOther: carried.length > 0, missedOwn: missed.length > 0, carried, missed };
+}
+
+/**
+ * The files a turn's work touched: as labelled, or, for the chosen share of turns, one file
+ * of another task that its work touched before (the newest such), as a model that guessed
+ * the request's task from its context would edit. Turns with no other task's file keep theirs.
+ */
+function editedFiles(session: LabelledSession, position: number, filesOf: ReadonlyMap<string, readonly string[]>, share: number): string[] | undefined {
+  const request = session.requests[position];
+  if (!request || request.task === SHARED_LABEL || stableFraction(`${session.id}#${position + 1}`) >= share) return request?.files;
+  const others = [...filesOf.entries()].filter(([label]) => label !== request.task).flatMap(([, files]) => files);
+  const own = new Set(filesOf.get(request.task) ?? []);
+  const wrong = others.filter((file) => !own.has(file)).at(-1);
+  return wrong === undefined ? request.files : [wrong];
+}
+
+/** A number in [0, 1) fixed by the text (FNV-1a): the same turns are chosen in every run. */
+function stableFraction(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let position = 0; position < text.length; position += 1) {
+    hash ^= text.charCodeAt(position);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash / 0x100000000;
 }
 
 /** What the candidates of an unsure decision keep (no candidates: every task, as `full`). */
@@ -324,6 +432,8 @@ function metricsOf(requests: readonly EvaluatedRequest[], threshold: number): Ro
   const opensGoldFound = requests.filter((request) => request.opensGold && request.opened && !request.shared).length;
   const opened = requests.filter((request) => request.opened && !request.shared);
   const count = (kind: MistakeKind) => requests.filter((request) => request.mistake === kind).length;
+  const afterFirst = requests.filter((request) => request.index > 1);
+  const narrowed = requests.flatMap((request) => (request.narrowed ? [request.narrowed] : []));
   return {
     n,
     accuracy: ratio(requests.filter((request) => request.correct).length, n),
@@ -334,6 +444,12 @@ function metricsOf(requests: readonly EvaluatedRequest[], threshold: number): Ro
     harmfulConfidentWrongRate: ratio(count("harmful"), n),
     mergeConfidentWrongRate: ratio(count("merge"), n),
     expectedCalibrationError: reliabilityOf(requests).expectedCalibrationError,
+    narrowedRight: ratio(afterFirst.filter((request) => request.narrowed && request.correct).length, afterFirst.length),
+    narrowedCalls: {
+      n: narrowed.length,
+      carriedOther: ratio(narrowed.filter((call) => call.carriedOther).length, narrowed.length),
+      missedOwn: ratio(narrowed.filter((call) => call.missedOwn).length, narrowed.length),
+    },
   };
 }
 

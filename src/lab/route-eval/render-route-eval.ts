@@ -20,6 +20,9 @@ export function routeEvalJson(evaluation: RoutingEvaluation): string {
     candidateFallback: evaluation.candidateFallback,
     byShape: Object.fromEntries(evaluation.byShape.map(({ shape, ...metrics }) => [shape, metrics])),
     byStyle: Object.fromEntries(evaluation.byStyle.map(({ style, ...metrics }) => [style, metrics])),
+    narrowedRight: evaluation.metrics.narrowedRight,
+    narrowedCalls: evaluation.metrics.narrowedCalls,
+    byKind: Object.fromEntries(evaluation.byKind.map(({ kind, ...metrics }) => [kind, metrics])),
     reliability: evaluation.reliability.bins,
   });
 }
@@ -30,12 +33,14 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   const lines = [
     `route-eval: ${evaluation.router} router, threshold ${evaluation.threshold}, ${evaluation.sessions} sessions, ${metrics.n} requests`,
+    `  narrowed right           ${percent(metrics.narrowedRight)}   (after each session's first request: sure and right, the call narrowed to its own task)`,
     `  accuracy                 ${percent(metrics.accuracy)}`,
     `  fallback rate            ${percent(metrics.fallbackRate)}   (confidence < ${evaluation.threshold}: full history kept)`,
     `  confident-wrong rate     ${percent(metrics.confidentWrongRate)}`,
     `    harmful                ${percent(metrics.harmfulConfidentWrongRate)}   (the right task's earlier history hidden)`,
     `    merge                  ${percent(metrics.mergeConfidentWrongRate)}   (a new task folded into an existing one)`,
     `  correct when confident   ${percent(evaluation.confidentAccuracy)}`,
+    `  narrowed calls           ${metrics.narrowedCalls.n}: ${percent(metrics.narrowedCalls.carriedOther)} carried another task's request, ${percent(metrics.narrowedCalls.missedOwn)} left out one of their own`,
     `  calibration error (ECE)  ${metrics.expectedCalibrationError.toFixed(3)}`,
     `  new-task precision       ${percent(metrics.newTaskPrecision)}`,
     `  new-task recall          ${percent(metrics.newTaskRecall)}`,
@@ -54,7 +59,7 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
     );
   }
   if (evaluation.byStyle.length > 0) {
-    lines.push("  by style                       n  accuracy  fallback  harmful  merge  new-task prec.  ECE");
+    lines.push("  by style                       n  narrowed right  accuracy  fallback  harmful  merge  new-task prec.  ECE");
     for (const style of evaluation.byStyle) {
       const cells = [percent(style.accuracy), percent(style.fallbackRate), percent(style.harmfulConfidentWrongRate), percent(style.mergeConfidentWrongRate)];
       const precision =
@@ -62,9 +67,14 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
           ? "-"
           : percent(style.newTaskPrecision);
       lines.push(
-        `    ${style.style.padEnd(24)} ${String(style.n).padStart(5)}  ${cells[0]?.padStart(8)}  ${cells[1]?.padStart(8)}  ${cells[2]?.padStart(7)}  ${cells[3]?.padStart(5)}  ${precision.padStart(14)}  ${style.expectedCalibrationError.toFixed(3)}`,
+        `    ${style.style.padEnd(24)} ${String(style.n).padStart(5)}  ${percent(style.narrowedRight).padStart(14)}  ${cells[0]?.padStart(8)}  ${cells[1]?.padStart(8)}  ${cells[2]?.padStart(7)}  ${cells[3]?.padStart(5)}  ${precision.padStart(14)}  ${style.expectedCalibrationError.toFixed(3)}`,
       );
     }
+  }
+  lines.push("  by kind                        n  narrowed right  fallback  harmful  merge");
+  for (const kind of evaluation.byKind) {
+    const cells = [percent(kind.narrowedRight), percent(kind.fallbackRate), percent(kind.harmfulConfidentWrongRate), percent(kind.mergeConfidentWrongRate)];
+    lines.push(`    ${kind.kind.padEnd(24)} ${String(kind.n).padStart(5)}  ${cells[0]?.padStart(14)}  ${cells[1]?.padStart(8)}  ${cells[2]?.padStart(7)}  ${cells[3]?.padStart(5)}`);
   }
   lines.push("  reliability (confidence bin: decisions, mean confidence, share right)");
   for (const bin of evaluation.reliability.bins) {

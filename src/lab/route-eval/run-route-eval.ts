@@ -15,6 +15,7 @@ export async function runRouteEval(options: {
   threshold: number;
   env: Readonly<Record<string, string | undefined>>;
   ids?: TaskIds;
+  wrongEdits?: number;
 }): Promise<RoutingEvaluation> {
   const sessions = [];
   for (const path of options.paths) sessions.push(...(await readLabelledSessions(path)));
@@ -23,6 +24,7 @@ export async function runRouteEval(options: {
     router: routerFor(options.router, options.threshold, options.env),
     threshold: options.threshold,
     ...(options.ids ? { ids: options.ids } : {}),
+    ...(options.wrongEdits === undefined ? {} : { wrongEdits: options.wrongEdits }),
   });
 }
 

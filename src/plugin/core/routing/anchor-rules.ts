@@ -13,6 +13,20 @@ export const CUED_NEW_CONFIDENCE = 0.95;
  */
 const UNCUED_NEW_WORDS = 3;
 const CURRENT = TASK_FEATURES.indexOf("current");
+/** Coming back to something said before: "again", "one more on", "re: ...". */
+const RETURN_CUE = /\b(?:again|one more (?:on|for|about))\b|^\W*(?:re|wrt)\b\s*[:\-—]?/i;
+const CHANGE_VERBS =
+  "make|add|change|rename|remove|delete|drop|use|handle|support|accept|return|strip|trim|split|move|extract|cover|update|replace|refactor|reject|raise|throw|log|skip|send|cap|limit|allow|keep|read|pull|memoize|flatten|surface|give|clean|inline|document";
+/**
+ * Asks for a change, where a report states what is wrong: a verb at the head of a clause
+ * ("In src/a.py, make parse accept ...", "also add a test"), or "X must also / should also ...".
+ */
+const CHANGE_ASK = new RegExp(
+  String.raw`(?:^|[:;.,\n\-\u2014]\s*|\b(?:please|pls|can you|could you|and|then|also|now)\s+)(?:${CHANGE_VERBS})\b|\b(?:must|should|needs? to) (?:also|too|now)\b`,
+  "i",
+);
+/** A request with more words than this is a report, whatever it asks. */
+const SHORT_ASK = 30;
 
 /**
  * The kinds of decision the anchors leave unsure, each with a confidence of its own (the
@@ -59,13 +73,15 @@ export interface AnchorVerdict {
  * Otherwise the model's decision stands.
  */
 export function anchorVerdict(options: {
+  /** The request's text. */
+  request: string;
   chosen: TaskCandidate | "new";
   candidates: readonly TaskCandidate[];
   anchors: Anchors;
   facts: RequestFacts;
   signals: Signals;
 }): AnchorVerdict {
-  const { chosen, candidates, anchors, facts, signals } = options;
+  const { request, chosen, candidates, anchors, facts, signals } = options;
   const { explicitNewTask, reviewCue } = signals;
   const keep: AnchorVerdict = { chosen, unsure: undefined, why: "" };
   if (explicitNewTask && !anchors.strong.some((anchor) => anchor.named))
@@ -86,8 +102,14 @@ export function anchorVerdict(options: {
     const target = candidates.find((candidate) => candidate.task === anchor.task);
     if (!target) return keep;
     const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: undefined, why: `named ${describeAnchor(anchor)}` };
-    // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it.
-    const readsAsFresh = (facts.opensLikeIssue && !facts.followUp && !reviewCue && anchor.identifiers.length === 0) || (facts.newTaskCue && !isHard(anchor));
+    // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it;
+    // a return ("back to ...", "again", "re: ...") or a short ask to change that task's file or code is not a report.
+    const returns = signals.backReference !== null || RETURN_CUE.test(request);
+    const asksToChangeIt =
+      (anchor.files.length > 0 || anchor.identifiers.length > 0) && new Set(signals.words).size <= SHORT_ASK && CHANGE_ASK.test(request);
+    const readsAsFresh =
+      (facts.opensLikeIssue && !facts.followUp && !reviewCue && !returns && !asksToChangeIt && anchor.identifiers.length === 0) ||
+      (facts.newTaskCue && !isHard(anchor));
     if (readsAsFresh && !anchor.named)
       return { chosen, unsure: "fresh-report", why: `reads like a new report, yet uses ${anchor.task.id}'s ${describeAnchor(anchor).replace(/^its /, "")}` };
     if (isHard(anchor) || chosen === target || chosen === "new") return named;

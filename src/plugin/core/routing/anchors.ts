@@ -1,4 +1,4 @@
-import { isCommonWord } from "./common-words.js";
+import { isCommonWord, isDeveloperWord } from "./common-words.js";
 import { phrasesOf } from "./phrases.js";
 import { isCompound, type RoutingFeatures, type TaskCandidate } from "./routing-features.js";
 import type { Signals } from "./signals.js";
@@ -120,9 +120,17 @@ function anchorOf(options: {
     if (task.symbols.has(symbol) && !words.includes(symbol)) credit(symbol, idfShare(index.symbolTaskCount(symbol), index.size), 1);
   }
   const own = phrases.filter((phrase) => task.keyPhrases.has(phrase) && index.phraseTaskCount(phrase) === 1);
-  // "date parser" (a file's word in it) names the task; "instead hardcoding" only echoes a remark.
   for (const phrase of own) {
-    const withKey = phrase.split(" ").some((word) => task.keyWords.has(word));
+    const words = phrase.split(" ");
+    // The name the task was opened as ("the weekly digest"), or two of its requests used, names it
+    // even in everyday words; two words of the trade ("the error message") name nothing.
+    if (task.ownNames.has(phrase) && !words.every(isDeveloperWord)) {
+      termScore += STRONG_TERMS;
+      keyed = true;
+      continue;
+    }
+    // "date parser" (a file's word in it) names the task; "instead hardcoding" only echoes a remark.
+    const withKey = words.some((word) => task.keyWords.has(word));
     termScore += withKey ? 1 : PASSING_WEIGHT;
     keyed ||= withKey;
   }

@@ -29,6 +29,11 @@ const DEVELOPER_WORDS = (
 /** The developers' words as the router's stems. */
 const DEVELOPER_STEMS: ReadonlySet<string> = new Set([...GENERIC_WORDS, ...DEVELOPER_WORDS.flatMap((word) => contentWords(word))]);
 
+/** A word of the trade every task writes ("test", "error", "config"): two of them make no task's phrase. */
+export function isDeveloperWord(stem: string): boolean {
+  return DEVELOPER_STEMS.has(stem);
+}
+
 /**
  * A word anyone writes in any task (everyday English, or developers' own): it may say which
  * task a request is about only beside words that separate tasks, never by itself.

@@ -1,5 +1,5 @@
 import { groupRequestID, type InteractionGroup } from "../interaction-groups.js";
-import { isSettled, type Ledger } from "./ledger.js";
+import { isSettled, type Ledger, type LedgerEntry } from "./ledger.js";
 
 /**
  * Where a group belongs: a task, or everywhere (`visible`: shared instructions,
@@ -47,4 +47,16 @@ export function evidenceTasks(
     const task = tasks[position];
     return settled && task?.kind === "task" ? task.task : undefined;
   });
+}
+
+/**
+ * Whether a request's exchange goes into a call narrowed to `visible` (the call's task and
+ * the tasks it relates to). A settled request goes with its task; a rule for every task goes
+ * everywhere; a request whose place is not settled rides along with every task it could be
+ * (its candidates), so that a guess never decides what a narrowed call carries or leaves out.
+ */
+export function carriedInNarrowedCall(entry: LedgerEntry, visible: ReadonlySet<string>, threshold: number): boolean {
+  if (entry.shared) return true;
+  if (isSettled(entry, threshold)) return visible.has(entry.task);
+  return (entry.candidates ?? [entry.task]).some((task) => visible.has(task));
 }

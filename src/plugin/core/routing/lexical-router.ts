@@ -80,7 +80,7 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
   const modelChoice: TaskCandidate | "new" = best && best.probability >= scores.fresh ? best.candidate : "new";
   const probability = modelChoice === "new" ? scores.fresh : (best?.probability ?? 0);
   const anchors = anchorsOf({ text: request.text, signals, index, features });
-  const verdict = anchorVerdict({ chosen: modelChoice, candidates: features.tasks, anchors, facts: features.facts, signals });
+  const verdict = anchorVerdict({ request: request.text, chosen: modelChoice, candidates: features.tasks, anchors, facts: features.facts, signals });
   const chosen = verdict.chosen;
   // The model's own probability for what the anchors chose, where they chose otherwise.
   const chosenProbability =

@@ -35,6 +35,11 @@ export interface TaskProfile {
   readonly keyWords: Set<string>;
   /** Phrases of its opening request or of two or more of its requests: "the date parser". */
   readonly keyPhrases: Set<string>;
+  /**
+   * What the task was opened as: two-word names its first settled request (or its title) put
+   * after "the", "a", "my" ("the weekly digest", "the cron parser"), and names two of its requests used.
+   */
+  readonly ownNames: Set<string>;
   /** In how many of its requests each word (`w:`), phrase (`p:`) and code name (`s:`) occurred. */
   readonly requestCounts: Map<string, number>;
   readonly titleWords: Set<string>;
@@ -109,6 +114,7 @@ export class TaskIndex {
       phrases: new Set(),
       keyWords: new Set(),
       keyPhrases: new Set(),
+      ownNames: new Set(options.settled === false ? [] : extractSignals(title).namedThings),
       requestCounts: new Map(),
       titleWords: new Set(options.settled === false ? [] : contentWords(title)),
       symbols: new Set(),
@@ -153,6 +159,11 @@ export class TaskIndex {
         if (profile.phrases.has(phrase)) continue;
         profile.phrases.add(phrase);
         this.phraseTasks.set(phrase, (this.phraseTasks.get(phrase) ?? 0) + 1);
+      }
+      for (const name of signals.namedThings) {
+        const count = (profile.requestCounts.get(`n:${name}`) ?? 0) + 1;
+        profile.requestCounts.set(`n:${name}`, count);
+        if (profile.requests === 0 || count >= KEY_REQUESTS) profile.ownNames.add(name);
       }
       // What a task's requests keep saying is what its people call it.
       for (const symbol of new Set(signals.symbols)) profile.requestCounts.set(`s:${symbol}`, (profile.requestCounts.get(`s:${symbol}`) ?? 0) + 1);
@@ -226,6 +237,7 @@ export class TaskIndex {
     if (profile.settled) return;
     profile.settled = true;
     for (const word of contentWords(profile.title)) profile.titleWords.add(word);
+    for (const name of extractSignals(profile.title).namedThings) profile.ownNames.add(name);
   }
 
   private addPath(profile: TaskProfile, path: string): void {
