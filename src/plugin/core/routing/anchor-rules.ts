@@ -25,6 +25,8 @@ const CHANGE_ASK = new RegExp(
   String.raw`(?:^|[:;.,\n\-\u2014]\s*|\b(?:please|pls|can you|could you|and|then|also|now)\s+)(?:${CHANGE_VERBS})\b|\b(?:must|should|needs? to) (?:also|too|now)\b`,
   "i",
 );
+/** Asks to make something new at its head: "Create lib/cron/parse.go ...", "please add a new module ...". */
+const CREATE_ASK = /^\W*(?:(?:please|pls|can you|could you|let's|lets)\s+)?(?:create|write|implement|scaffold|introduce|add (?:a |an )?new)\b/i;
 /** A request with more words than this is a report, whatever it asks. */
 const SHORT_ASK = 30;
 
@@ -37,7 +39,7 @@ const SHORT_ASK = 30;
  * folded it into a task that nothing names; `not-new`: a new task with nothing new;
  * `unnamed`: an old task that nothing in the request names.
  */
-export const UNSURE_KINDS = ["either", "fresh-report", "uncued-new", "new-file", "not-new", "unnamed"] as const;
+export const UNSURE_KINDS = ["either", "fresh-report", "uncued-new", "new-file", "new-own-file", "not-new", "unnamed"] as const;
 export type UnsureKind = (typeof UNSURE_KINDS)[number];
 
 /** What the anchors make of the fitted model's choice: a new choice, a new confidence, and why. */
@@ -123,6 +125,11 @@ export function anchorVerdict(options: {
       : named;
   }
   if (anchor) return keep;
+  // "Create lib/cron/parse.go that parses ...": an ask to make a file no task has touched opens a task of its own.
+  // Unsure all the same: too few such openings were seen to say how often they are right (a test file is the current task's).
+  if (facts.unseenSourcePaths > 0 && !facts.followUp && !reviewCue && CREATE_ASK.test(request)) {
+    return { chosen: "new", unsure: "new-own-file", why: "asks for a file no task has: may be a new task" };
+  }
   if (chosen === "new") {
     // Sure of a new task only on the user's word (a cue, a checkout or a task name nobody has): a
     // comment in new words continues its thread as often as it opens one.

@@ -71,7 +71,8 @@ export function anchorsOf(options: { text: string; signals: Signals; index: Task
   // many functions, some of them its neighbours'. A flag (`--color`) is the whole tool's.
   const short = words.length + signals.paths.length + signals.symbols.length < SHORT_REQUEST;
   const codeNames = short ? signals.symbols.filter((symbol) => !symbol.startsWith("-") && isCompound(symbol) && index.symbolTaskCount(symbol) === 1) : [];
-  const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases, soleOwner, codeNames }));
+  const ownNameOwners = ownNamesIn(phrases, features.tasks, index);
+  const anchors = features.tasks.map((candidate) => anchorOf({ candidate, signals, index, words, phrases, soleOwner, ownNameOwners, codeNames }));
   return {
     // Words a task used in passing ("revert", "swallow") name it only beside one of its key words.
     strong: anchors.filter(
@@ -90,10 +91,12 @@ function anchorOf(options: {
   words: readonly string[];
   phrases: readonly string[];
   soleOwner: ReadonlyMap<string, TaskProfile | undefined>;
+  /** Each request phrase that one task's own name matches, and that no other task said: that task. */
+  ownNameOwners: ReadonlyMap<string, TaskProfile>;
   /** The request's compound code names only one task used, if the request is short. */
   codeNames: readonly string[];
 }): TaskAnchor {
-  const { candidate, signals, index, words, phrases, soleOwner, codeNames } = options;
+  const { candidate, signals, index, words, phrases, soleOwner, ownNameOwners, codeNames } = options;
   const { task } = candidate;
   const files = signals.paths.filter((path) => soleOwner.get(path) === task);
   // One the task's requests keep naming, not one a report mentioned once.
@@ -119,18 +122,15 @@ function anchorOf(options: {
   for (const symbol of signals.symbols) {
     if (task.symbols.has(symbol) && !words.includes(symbol)) credit(symbol, idfShare(index.symbolTaskCount(symbol), index.size), 1);
   }
-  const own = phrases.filter((phrase) => task.keyPhrases.has(phrase) && index.phraseTaskCount(phrase) === 1);
+  // The name the task was opened as ("the weekly digest"), one two of its requests used, or its
+  // file's ("cron parse" of lib/cron/parse.go), names it even in everyday words, if no other task has it.
+  const names = phrases.filter((phrase) => ownNameOwners.get(phrase) === task);
+  termScore += STRONG_TERMS * names.length;
+  keyed ||= names.length > 0;
+  const own = phrases.filter((phrase) => !names.includes(phrase) && task.keyPhrases.has(phrase) && index.phraseTaskCount(phrase) === 1);
+  // "date parser" (a file's word in it) names the task; "instead hardcoding" only echoes a remark.
   for (const phrase of own) {
-    const words = phrase.split(" ");
-    // The name the task was opened as ("the weekly digest"), or two of its requests used, names it
-    // even in everyday words; two words of the trade ("the error message") name nothing.
-    if (task.ownNames.has(phrase) && !words.every(isDeveloperWord)) {
-      termScore += STRONG_TERMS;
-      keyed = true;
-      continue;
-    }
-    // "date parser" (a file's word in it) names the task; "instead hardcoding" only echoes a remark.
-    const withKey = words.some((word) => task.keyWords.has(word));
+    const withKey = phrase.split(" ").some((word) => task.keyWords.has(word));
     termScore += withKey ? 1 : PASSING_WEIGHT;
     keyed ||= withKey;
   }
@@ -141,10 +141,39 @@ function anchorOf(options: {
     named,
     byId: byId && !candidate.workspace && files.length === 0,
     terms,
-    phrases: own,
+    phrases: [...names, ...own],
     termScore: Math.round(termScore * 1000) / 1000,
     keyed,
   };
+}
+
+/**
+ * The request's phrases that name exactly one task by its own name, and that no other task's
+ * requests said. Two words of the trade ("the error message") name nothing. A name matches in
+ * another form of its words ("cron parser" for "cron parse").
+ */
+function ownNamesIn(phrases: readonly string[], candidates: readonly TaskCandidate[], index: TaskIndex): Map<string, TaskProfile> {
+  const owners = new Map<string, TaskProfile>();
+  for (const phrase of phrases) {
+    const words = phrase.split(" ");
+    if (words.every(isDeveloperWord) || index.phraseTaskCount(phrase) > 1) continue;
+    const naming = candidates.filter(({ task }) => [...task.ownNames].some((name) => sameName(name, words)));
+    const [first] = naming;
+    if (first && naming.length === 1 && (index.phraseTaskCount(phrase) === 0 || first.task.phrases.has(phrase))) owners.set(phrase, first.task);
+  }
+  return owners;
+}
+
+/** A two-word name and a phrase's words, word for word, a word matching another form of it ("parse", "parser"). */
+function sameName(name: string, words: readonly string[]): boolean {
+  const parts = name.split(" ");
+  return parts.length === words.length && parts.every((part, position) => sameWord(part, words[position] ?? ""));
+}
+
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 2;
 }
 
 function only<T>(items: readonly T[]): T | undefined {

@@ -86,6 +86,10 @@ export const ROUTER_PARAMETERS: RouterParameters = {
       "slope": 0.7677,
       "intercept": 0.1761
     },
+    "new-own-file": {
+      "slope": 0.7677,
+      "intercept": 0.1761
+    },
     "not-new": {
       "slope": 1.4405,
       "intercept": -1.152

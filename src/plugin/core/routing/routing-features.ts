@@ -82,6 +82,8 @@ export interface RequestFacts {
   bare: boolean;
   /** Paths no task has touched (by file name). */
   unseenPaths: number;
+  /** Of those, paths that are no test's (`tests/`, `test_x.py`, `x_test.go`, `x.spec.ts`): what a new piece of work would create. */
+  unseenSourcePaths: number;
   /** Distinct content words no task has used. */
   unseenWords: number;
   novelty: number;
@@ -204,6 +206,7 @@ export function routingFeatures(options: { text: string; signals: Signals; index
       newTaskCue: signals.newTaskCue,
       bare,
       unseenPaths,
+      unseenSourcePaths: signals.paths.filter((path) => !index.knowsFileNamed(basename(path)) && !isTestPath(path)).length,
       unseenWords,
       novelty: novel,
       unseenCheckout,
@@ -250,6 +253,11 @@ function evidenceOf(task: TaskProfile, signals: Signals, index: TaskIndex, fileO
   }
   const size = unique.size + signals.paths.length + signals.symbols.length;
   return { files, directories, symbols, words, total: files + symbols + words, coverage: size === 0 ? 0 : Math.min(1, seen / size) };
+}
+
+/** A test's file, by the SWE-bench convention (a `test`, `tests`, `testing`, `spec` or `e2e` part) or its name (`test_x`, `x_test`, `x.spec`, `x.test`). */
+export function isTestPath(path: string): boolean {
+  return path.split("/").some((part) => /^(?:tests?|testing|spec|specs|e2e|__tests__)$/i.test(part)) || /(?:^test_|_test\.|\.(?:spec|test)\.)/i.test(basename(path));
 }
 
 /** A compound identifier (`fetch_pages`, `Context.invoke`) names one thing; `page` in backticks is nearly a word. */

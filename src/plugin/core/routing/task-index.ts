@@ -37,7 +37,8 @@ export interface TaskProfile {
   readonly keyPhrases: Set<string>;
   /**
    * What the task was opened as: two-word names its first settled request (or its title) put
-   * after "the", "a", "my" ("the weekly digest", "the cron parser"), and names two of its requests used.
+   * after "the", "a", "my" ("the weekly digest"), names two of its requests used, and its files'
+   * folder-and-name phrases ("cron parse" of lib/cron/parse.go).
    */
   readonly ownNames: Set<string>;
   /** In how many of its requests each word (`w:`), phrase (`p:`) and code name (`s:`) occurred. */
@@ -254,6 +255,8 @@ export class TaskIndex {
     }
     const directory = parentDirectory(path);
     if (directory !== "") profile.directories.add(directory);
+    // A file names its part of the work as its folder and name say: lib/cron/parse.go, "cron parse".
+    for (const phrase of phrasesOf(`${basename(directory)} ${basename(path).replace(/\.[^.]*$/, "")}`.replace(/[._-]+/g, " "))) profile.ownNames.add(phrase);
     const name = basename(path);
     let owners = this.fileTasks.get(name);
     if (!owners) this.fileTasks.set(name, (owners = new Set()));
