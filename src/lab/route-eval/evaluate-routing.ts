@@ -297,7 +297,13 @@ async function evaluateSession(
     const verdict =
       entry.shared || !files || isSettled(entry, threshold)
         ? undefined
-        : editVerdict({ routedTo: home, opened: entry.opened, edited: files, ownersOf: (path) => ownersIn(index, path, request.workspace) });
+        : editVerdict({
+            routedTo: home,
+            opened: entry.opened,
+            edited: files,
+            ownersOf: (path) => ownersIn(index, path, request.workspace),
+            pointsTo: entry.pointsTo,
+          });
     if (verdict?.kind === "relabel" && files) {
       ledger = relabelRequest(ledger, messageID, { task: verdict.task, files });
       home = verdict.task;

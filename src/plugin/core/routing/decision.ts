@@ -32,6 +32,12 @@ export interface RoutingDecision {
    * Undefined: any task could be meant.
    */
   candidates?: string[];
+  /**
+   * Below the threshold, the tasks something in the request itself points to (a file, code name,
+   * word, id, checkout or back-reference of theirs): where its turn's edits may settle it. An edit
+   * is where the model thought the request belonged; it settles the request only where it agrees.
+   */
+  pointsTo?: string[];
 }
 
 export type DecisionBasis = "first" | "explicit" | "workspace" | "shared" | "back-reference" | "content";

@@ -52,16 +52,24 @@ export function editVerdict(options: {
   opened: boolean;
   edited: readonly string[];
   ownersOf: (path: string) => readonly string[];
+  /**
+   * The tasks the request itself pointed to (its decision's `pointsTo`): the edits settle it only
+   * in one of them, since the model may have edited where it guessed from its context, not where
+   * the user meant. Undefined (a decision from before, or the model router's): any task.
+   */
+  pointsTo?: readonly string[] | undefined;
 }): EditVerdict | undefined {
-  const { routedTo, opened, edited, ownersOf } = options;
+  const { routedTo, opened, edited, ownersOf, pointsTo } = options;
   if (edited.length === 0) return undefined;
+  const agrees = (task: string) => pointsTo === undefined || pointsTo.includes(task);
   const owner = evidenceOwner(options);
   // A task opened unsure whose work lands in another task's file is that task's neighbour as
   // often as a part of it (two issues in one file): it stays unsure.
-  if (owner !== undefined) return opened ? undefined : { kind: "relabel", task: owner };
+  if (owner !== undefined) return opened || !agrees(owner) ? undefined : { kind: "relabel", task: owner };
   const owners = edited.map(ownersOf);
   if (owners.some((tasks) => tasks.some((task) => task !== routedTo))) return undefined;
-  return opened || owners.some((tasks) => tasks.includes(routedTo)) ? { kind: "confirm" } : undefined;
+  if (opened) return { kind: "confirm" };
+  return owners.some((tasks) => tasks.includes(routedTo)) && agrees(routedTo) ? { kind: "confirm" } : undefined;
 }
 
 /**
@@ -102,7 +110,13 @@ export function settlementsOf(options: { groups: readonly InteractionGroup[]; le
     const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
     if (entry && position < finishedBefore && maySettle({ group, ledger, threshold })) {
       const edited = editedPaths(group);
-      const verdict = editVerdict({ routedTo: entry.task, opened: entry.opened, edited, ownersOf: (path) => [...(owners.get(path) ?? [])] });
+      const verdict = editVerdict({
+        routedTo: entry.task,
+        opened: entry.opened,
+        edited,
+        ownersOf: (path) => [...(owners.get(path) ?? [])],
+        pointsTo: entry.pointsTo,
+      });
       if (verdict !== undefined) {
         settledTo = verdict.kind === "relabel" ? verdict.task : entry.task;
         settlements.push({ messageID: group.id, kind: verdict.kind, task: settledTo, files: edited });

@@ -32,6 +32,8 @@ export const LedgerEntrySchema = z.object({
     .optional(),
   /** An unsure decision's candidate tasks (the decision's own task among them): what `fallback: "candidates"` keeps. */
   candidates: z.array(z.string().min(1)).optional(),
+  /** An unsure decision's tasks that the request itself points to (a new task it opened among them): where its edits may settle it. */
+  pointsTo: z.array(z.string().min(1)).optional(),
   /** The turn's edits confirmed an unsure decision: every file it edited was its task's own, or no task's for a task it opened. */
   confirmed: z.object({ files: z.array(z.string()) }).optional(),
   /** The model fetched these tasks' hidden history (`rcm_recall`) while answering the request: one use each, in order. */
@@ -79,6 +81,13 @@ export function recordDecision(ledger: Ledger, messageID: string, decision: Rout
     ...(decision.aux ? { aux: decision.aux } : {}),
     ...(decision.candidates
       ? { candidates: [...new Set([task.id, ...decision.candidates])].filter((id) => tasks.some((known) => known.id === id)).sort(taskOrder) }
+      : {}),
+    ...(decision.pointsTo
+      ? {
+          pointsTo: [...new Set([...(decision.target.kind === "new" ? [task.id] : []), ...decision.pointsTo])]
+            .filter((id) => tasks.some((known) => known.id === id))
+            .sort(taskOrder),
+        }
       : {}),
   };
   return {

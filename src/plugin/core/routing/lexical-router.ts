@@ -97,7 +97,8 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
     chosen === "new"
       ? decide(newTask, confidence, reason, features.facts.unseenCheckout ? "workspace" : "content")
       : decide({ kind: "task", task: chosen.task.id }, confidence, reason, basisOf(chosen));
-  const decision = decided.confidence < threshold ? { ...decided, candidates: candidateTasks(features, scores.tasks, anchors) } : decided;
+  const decision =
+    decided.confidence < threshold ? { ...decided, candidates: candidateTasks(features, scores.tasks, anchors), pointsTo: pointedTasks(features, anchors) } : decided;
   return { decision, probability, chosenProbability, ...(rule ? { rule } : {}), ...(verdict.unsure ? { unsure: verdict.unsure } : {}) };
 }
 
@@ -150,6 +151,14 @@ function candidateTasks(features: RoutingFeatures, probabilities: readonly numbe
       const pointsHere = candidate.workspace || candidate.explicit || candidate.backReference || evidence.files > 0 || evidence.symbols > 0;
       return (probabilities[position] ?? 0) >= NEGLIGIBLE || pointsHere || pointed.has(candidate.task.id);
     })
+    .map((candidate) => candidate.task.id);
+}
+
+/** The tasks something in the request itself points to: an anchor, a file, code name or word of theirs, their checkout, id or a back-reference. */
+function pointedTasks(features: RoutingFeatures, anchors: Anchors): string[] {
+  const anchored = new Set(anchors.strong.map((anchor) => anchor.task.id));
+  return features.tasks
+    .filter(({ task, evidence, workspace, explicit, backReference }) => anchored.has(task.id) || workspace || explicit || backReference || evidence.total > 0)
     .map((candidate) => candidate.task.id);
 }
 
