@@ -39,7 +39,13 @@ const reports = [];
 for (const split of positionals) {
   const sessions = await readLabelledSessions(join(values.data, `${split}.jsonl`));
   const goldFile = join(values.data, `${split}.gold.json`);
-  const parsed = IrcGoldSchema.safeParse(JSON.parse(await readFile(goldFile, "utf8")));
+  let json;
+  try {
+    json = JSON.parse(await readFile(goldFile, "utf8"));
+  } catch (error) {
+    throw new Error(`${goldFile}: (file): ${error instanceof Error ? error.message : String(error)} (build it with scripts/build-irc-sessions.mjs)`);
+  }
+  const parsed = IrcGoldSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`${goldFile}: ${issue?.path.map(String).join(".") || "(file)"}: ${issue?.message ?? "invalid"}`);
