@@ -1,8 +1,10 @@
 import { editVerdict } from "../../plugin/core/routing/edit-evidence.js";
+import { carriesOn } from "../../plugin/core/routing/carried-on.js";
 import { carriedInNarrowedCall } from "../../plugin/core/routing/group-tasks.js";
-import { confirmRequest, emptyLedger, isSettled, type Ledger, type LedgerEntry, relabelRequest } from "../../plugin/core/routing/ledger.js";
+import { carriedOnRequest, confirmRequest, emptyLedger, isSettled, type Ledger, type LedgerEntry, relabelRequest } from "../../plugin/core/routing/ledger.js";
 import { routeRequest } from "../../plugin/core/routing/route-request.js";
 import type { Router } from "../../plugin/core/routing/router.js";
+import { extractSignals } from "../../plugin/core/routing/signals.js";
 import { TaskIndex } from "../../plugin/core/routing/task-index.js";
 import { type LabelledSession, type SessionShape, SHARED_LABEL, shapeOf } from "./labelled-sessions.js";
 import { type Reliability, reliabilityOf } from "./reliability.js";
@@ -31,6 +33,8 @@ export interface NarrowedCall {
   /** The earlier requests (1-based positions in the session) it carried of other tasks, and those of its own it left out. */
   carried: number[];
   missed: number[];
+  /** Of `carried`, those whose place was not settled when the call was made: they rode along with every task they could be. */
+  riding: number[];
 }
 
 /** One routed request of the evaluation, with what the router said and what was right. */
@@ -251,12 +255,37 @@ async function evaluateSession(
   const routedSoFar: { messageID: string; label: string }[] = [];
   /** Files each gold task's work touched so far, newest last (for turns that edit a wrong task's file). */
   const filesOf = new Map<string, string[]>();
+  /** The request before, while its place is unsettled: the next request may bear it out. */
+  let previous: { messageID: string; text: string; files: readonly string[]; workspace: string | undefined } | undefined;
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
     const text = ids === "shown" ? withShownIds(request.text, goldOrder, shownID) : request.text;
     const routed = await routeRequest({ router, ledger, index, messageID, text, threshold });
     ledger = routed.ledger;
     const entry: LedgerEntry = routed.entry;
+    // A reply that carries on surely in the task an unsure request was guessed to bears it out, before its own call is made.
+    const unsure = previous;
+    const before = unsure === undefined ? undefined : ledger.decisions[unsure.messageID];
+    if (
+      unsure !== undefined &&
+      before !== undefined &&
+      carriesOn({
+        previous: before,
+        next: entry,
+        nextText: text,
+        nextSignals: extractSignals(text),
+        previousFiles: unsure.files,
+        ownersOf: (path) => ownersIn(index, path, unsure.workspace),
+        threshold,
+      })
+    ) {
+      ledger = carriedOnRequest(ledger, unsure.messageID);
+      index.addEvidence(before.task, {
+        text: unsure.text,
+        ...(unsure.files.length > 0 ? { paths: unsure.files } : {}),
+        ...(unsure.workspace ? { workspaces: [unsure.workspace] } : {}),
+      });
+    }
     const existingLabels = new Set(labelOf.values());
     if (entry.opened) labelOf.set(routed.task.id, request.task);
     const predicted = labelOf.get(routed.task.id) ?? "?";
@@ -326,6 +355,7 @@ async function evaluateSession(
       homes.add(home);
       homesOf.set(request.task, homes);
     }
+    previous = entry.shared || settled ? undefined : { messageID, text, files: files ?? [], workspace: request.workspace };
     if (entry.shared) index.countRequest();
     else if (settled) {
       index.current = home;
@@ -350,14 +380,18 @@ function narrowedCall(
   const visible = new Set([entry.task, ...entry.related]);
   const carried: number[] = [];
   const missed: number[] = [];
+  const riding: number[] = [];
   earlier.forEach((request, position) => {
     const decision = ledger.decisions[request.messageID];
     if (!decision || request.label === SHARED_LABEL) return;
     const kept = carriedInNarrowedCall(decision, visible, threshold);
-    if (kept && request.label !== gold) carried.push(position + 1);
+    if (kept && request.label !== gold) {
+      carried.push(position + 1);
+      if (!decision.shared && !isSettled(decision, threshold)) riding.push(position + 1);
+    }
     if (!kept && request.label === gold) missed.push(position + 1);
   });
-  return { carriedOther: carried.length > 0, missedOwn: missed.length > 0, carried, missed };
+  return { carriedOther: carried.length > 0, missedOwn: missed.length > 0, carried, missed, riding };
 }
 
 /**

@@ -58,5 +58,5 @@ export function evidenceTasks(
 export function carriedInNarrowedCall(entry: LedgerEntry, visible: ReadonlySet<string>, threshold: number): boolean {
   if (entry.shared) return true;
   if (isSettled(entry, threshold)) return visible.has(entry.task);
-  return (entry.candidates ?? [entry.task]).some((task) => visible.has(task));
+  return visible.has(entry.task) || (entry.pointsTo ?? entry.candidates ?? []).some((task) => visible.has(task));
 }

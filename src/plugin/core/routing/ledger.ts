@@ -34,8 +34,12 @@ export const LedgerEntrySchema = z.object({
   candidates: z.array(z.string().min(1)).optional(),
   /** An unsure decision's tasks that the request itself points to (a new task it opened among them): where its edits may settle it. */
   pointsTo: z.array(z.string().min(1)).optional(),
-  /** The turn's edits confirmed an unsure decision: every file it edited was its task's own, or no task's for a task it opened. */
-  confirmed: z.object({ files: z.array(z.string()) }).optional(),
+  /**
+   * An unsure decision borne out: by the turn's edits (every file it edited was its task's own, or
+   * no task's for a task it opened), or, `by: "next-request"`, by the next request carrying on
+   * surely in the same task.
+   */
+  confirmed: z.object({ files: z.array(z.string()), by: z.literal("next-request").optional() }).optional(),
   /** The model fetched these tasks' hidden history (`rcm_recall`) while answering the request: one use each, in order. */
   recalled: z.array(z.object({ task: z.string().min(1), exchanges: z.number().int().min(0) })).optional(),
 });
@@ -155,6 +159,18 @@ export function confirmRequest(ledger: Ledger, messageID: string, files: readonl
   const entry = ledger.decisions[messageID];
   if (!entry) throw new Error(`request ${messageID} was never routed`);
   const confirmed: LedgerEntry = { ...entry, reason: `${entry.reason}; then its edits (${files.join(", ")}) bore it out`, confirmed: { files: [...files] } };
+  return { ...ledger, decisions: { ...ledger.decisions, [messageID]: confirmed } };
+}
+
+/** An unsure decision that the next request bore out: it carried on with the same task surely, without a correction. */
+export function carriedOnRequest(ledger: Ledger, messageID: string): Ledger {
+  const entry = ledger.decisions[messageID];
+  if (!entry) throw new Error(`request ${messageID} was never routed`);
+  const confirmed: LedgerEntry = {
+    ...entry,
+    reason: `${entry.reason}; then the next request carried on with ${entry.task} surely`,
+    confirmed: { files: [], by: "next-request" },
+  };
   return { ...ledger, decisions: { ...ledger.decisions, [messageID]: confirmed } };
 }
 
