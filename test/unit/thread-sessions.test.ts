@@ -1,14 +1,19 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSnapshotArguments } from "../../src/dev/thread-sessions/build-thread-sets.js";
+import { buildThreadSets, parseSnapshotArguments } from "../../src/dev/thread-sessions/build-thread-sets.js";
 import { materialiseSessions, sessionsJsonl, sha256Hex, spacedJson, trimmedText } from "../../src/dev/thread-sessions/materialise-thread-sessions.js";
 import { SnapshotReader } from "../../src/dev/thread-sessions/snapshot-messages.js";
 import {
   materialisedDataDir,
   parseThreadReferences,
+  readThreadReferences,
+  referencesFile,
+  THREAD_SETS,
   type ThreadRequestReference,
   type ThreadSessionReference,
 } from "../../src/dev/thread-sessions/thread-references.js";
+import { packageRoot } from "../../src/kit/package-root.js";
 import { createGitRepo } from "../../src/lab/harness/git-repo.js";
 import { parseLabelledSessions } from "../../src/lab/route-eval/labelled-sessions.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -78,7 +83,28 @@ function request(
   };
 }
 
-describe("thread references", () => {
+describe("the committed thread references", () => {
+  it("parse, hold no text, and count what the READMEs say", async () => {
+    const counts: Record<string, [number, number]> = {};
+    for (const set of THREAD_SETS) {
+      const file = referencesFile(packageRoot(), set);
+      const sessions = await readThreadReferences(file);
+      counts[set] = [sessions.length, sessions.reduce((sum, session) => sum + session.requests.length, 0)];
+      const raw = (await readFile(file, "utf8")).split("\n").filter((line) => line !== "");
+      for (const line of raw) expect(Object.keys(JSON.parse(line) as object)).not.toContain("text");
+      const snapshots = new Set(sessions.flatMap((session) => session.requests.map((request) => `${request.snapshot.repo}@${request.snapshot.commit}`)));
+      expect([...snapshots].sort()).toEqual(
+        set === "routing-threads"
+          ? ["zaniebot/unmaintain-rendered@6cc16f3c960005c82d1919c3672071126afa1b07"]
+          : ["brson/rust-issue-archive@ea867f0669e90a93b114a63c0cae9f2cac42df69", "zaniebot/unmaintain-rendered@6cc16f3c960005c82d1919c3672071126afa1b07"],
+      );
+      const readme = await readFile(join(packageRoot(), "fixtures", set, "README.md"), "utf8");
+      expect(readme).toContain(`${counts[set]?.[0]} sessions`);
+      expect(readme).toContain(`${counts[set]?.[1]} requests`);
+    }
+    expect(counts).toEqual({ "routing-threads": [20, 330], "routing-threads-dev": [14, 218] });
+  });
+
   it("reject a reference whose positions skip or whose opening is not message 0", () => {
     const session = (requests: unknown[]) => JSON.stringify({ id: "s", repo: "a/b", shape: "everyday", sources: ["https://example.invalid/1"], requests });
     const snapshot = { repo: "a/b", commit: COMMIT_PLACEHOLDER, path: "x.md", format: "rendered-markdown" };
@@ -224,5 +250,17 @@ describe("where the materialised sets are", () => {
   it("defaults to rcm-data beside the repository, or OPENCODE_RCM_DATA", () => {
     expect(materialisedDataDir("/src/opencode-rcm", {})).toBe("/src/rcm-data");
     expect(materialisedDataDir("/src/opencode-rcm", { OPENCODE_RCM_DATA: "/data/rcm" })).toBe("/data/rcm");
+  });
+
+  it("a build with a snapshot missing fails before writing anything", async () => {
+    const out = await makeTempDir("rcm-build-out");
+    try {
+      await expect(buildThreadSets({ root: packageRoot(), gitDirs: new Map(), outDir: out.path })).rejects.toThrow(
+        /^threads-ripgrep-1#1 .*no snapshot of zaniebot\/unmaintain-rendered given/,
+      );
+      await expect(readFile(join(out.path, "routing-threads", "sessions.jsonl"), "utf8")).rejects.toThrow(/ENOENT/);
+    } finally {
+      await out.remove();
+    }
   });
 });
