@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fittingSessions } from "../../src/dev/fit/fitting-sessions.js";
 import { buildThreadSets, parseSnapshotArguments } from "../../src/dev/thread-sessions/build-thread-sets.js";
 import { materialiseSessions, sessionsJsonl, sha256Hex, spacedJson, trimmedText } from "../../src/dev/thread-sessions/materialise-thread-sessions.js";
 import { SnapshotReader } from "../../src/dev/thread-sessions/snapshot-messages.js";
@@ -250,6 +251,17 @@ describe("where the materialised sets are", () => {
   it("defaults to rcm-data beside the repository, or OPENCODE_RCM_DATA", () => {
     expect(materialisedDataDir("/src/opencode-rcm", {})).toBe("/src/rcm-data");
     expect(materialisedDataDir("/src/opencode-rcm", { OPENCODE_RCM_DATA: "/data/rcm" })).toBe("/data/rcm");
+  });
+
+  it("the router's fit says how to build them when they are absent", async () => {
+    const empty = await makeTempDir("rcm-no-data");
+    try {
+      await expect(fittingSessions(packageRoot(), empty.path)).rejects.toThrow(
+        /fixtures\/routing-threads-dev holds references only.*build-thread-sessions\.mjs --snapshot zaniebot\/unmaintain-rendered=/,
+      );
+    } finally {
+      await empty.remove();
+    }
   });
 
   it("a build with a snapshot missing fails before writing anything", async () => {
