@@ -3,13 +3,16 @@
 // src/plugin/core/routing/router-parameters.ts (run through `npm run fit-router`, which builds first
 // and after). The corpus's dev and test splits, the other corpora and the generated sessions
 // are never fitted on (scripts/route-eval-styles.mjs fits on generated styles, apart).
-//   node scripts/fit-router.mjs [--l2 1] [--data <dir-or-file>]... [--out <file>]
+// The development thread sessions are read from the materialised set (scripts/build-thread-sessions.mjs):
+// --rcm-data <dir>, else $OPENCODE_RCM_DATA, else ../rcm-data beside the repository root.
+//   node scripts/fit-router.mjs [--l2 1] [--rcm-data <dir>] [--data <dir-or-file>]... [--out <file>]
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fitRouterParameters } from "../dist/dev/fit/fit-router-parameters.js";
 import { fittingSessions } from "../dist/dev/fit/fitting-sessions.js";
 import { renderRouterParameters } from "../dist/dev/fit/render-router-parameters.js";
+import { materialisedDataDir } from "../dist/dev/thread-sessions/thread-references.js";
 import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
 
 const root = join(import.meta.dirname, "..");
@@ -17,17 +20,25 @@ const { values } = parseArgs({
   options: {
     l2: { type: "string", default: "1" },
     data: { type: "string", multiple: true },
+    "rcm-data": { type: "string" },
     out: { type: "string", default: join(root, "src", "plugin", "core", "routing", "router-parameters.ts") },
   },
   strict: true,
 });
 const l2 = Number(values.l2);
 if (!Number.isFinite(l2) || l2 < 0) throw new Error(`--l2 must be a number >= 0, got "${values.l2}"`);
-let { sessions, splits } = await fittingSessions(root);
+let sessions = [];
+let splits = [];
 if (values.data) {
-  sessions = [];
   for (const path of values.data) sessions.push(...(await readLabelledSessions(path)));
   splits = values.data.map((path) => path.replace(`${root}/`, ""));
+} else {
+  try {
+    ({ sessions, splits } = await fittingSessions(root, values["rcm-data"] ?? materialisedDataDir(root)));
+  } catch (error) {
+    console.error(`fit-router: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }
 const started = performance.now();
 const { parameters, report } = await fitRouterParameters({ sessions, splits, l2 });
