@@ -14,7 +14,7 @@ export const CUED_NEW_CONFIDENCE = 0.95;
 const UNCUED_NEW_WORDS = 3;
 const CURRENT = TASK_FEATURES.indexOf("current");
 /** Coming back to something said before: "again", "one more on", "re: ...". */
-const RETURN_CUE = /\b(?:again|one more (?:on|for|about))\b|^\W*(?:re|wrt)\b\s*[:\-—]?/i;
+export const RETURN_CUE = /\b(?:again|one more (?:on|for|about))\b|^\W*(?:re|wrt)\b\s*[:\-—]?/i;
 const CHANGE_VERBS =
   "make|add|change|rename|remove|delete|drop|use|handle|support|accept|return|strip|trim|split|move|extract|cover|update|replace|refactor|reject|raise|throw|log|skip|send|cap|limit|allow|keep|read|pull|memoize|flatten|surface|give|clean|inline|document";
 /**

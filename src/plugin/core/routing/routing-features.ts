@@ -398,6 +398,12 @@ const FOLLOW_UP_MARKER =
 export function readsAsFollowUp(text: string, signals: Signals): boolean {
   const words = new Set(signals.words).size;
   if (words <= 5 && signals.paths.length === 0) return true;
+  return readsAsReply(text, signals);
+}
+
+/** Opens like a reply to what was just done ("now add a test", "ok, and the docs", "still failing"), whatever its length. */
+export function readsAsReply(text: string, signals: Signals): boolean {
+  const words = new Set(signals.words).size;
   // "add a test" follows up; "Add wandb logging: ..." in a full sentence opens something.
   if (FOLLOW_UP_START.test(text) && (/^\s*[a-z]/.test(text) ? words <= 25 : words <= 8)) return true;
   return FOLLOW_UP_MARKER.test(text.split(/\s+/).slice(0, 8).join(" "));
