@@ -11,7 +11,7 @@ import { KEEP_RECENT } from "./defaults.js";
 /** The narrowing step alone, applied: what routing sends for one call. */
 export function narrowed(messages: readonly MessageWithParts[], ledger: Ledger, threshold = 0.8, fallback: Fallback = "full") {
   const view = buildCallView({ messages, ledger });
-  const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold, fallback });
+  const { plan, note } = narrowToTask({ view, ledger, plan: EMPTY_PLAN, threshold, fallback });
   return { ...note, messages: applyPlan(messages, plan) };
 }
 

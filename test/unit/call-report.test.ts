@@ -21,7 +21,7 @@ describe("the report of one model call", () => {
       [ids[2], "t1", 0.93],
     ]);
     const view = buildCallView({ messages: history, ledger });
-    const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8, fallback: "full" });
+    const { plan, note } = narrowToTask({ view, ledger, plan: EMPTY_PLAN, threshold: 0.8, fallback: "full" });
     const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: note.reason });
     expect(report).toMatchObject({
       fallback: false,
@@ -47,7 +47,7 @@ describe("the report of one model call", () => {
       [ids[2], "t1", 0.6, { candidates: ["t1"] }],
     ]);
     const view = buildCallView({ messages: history, ledger });
-    const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8, fallback: "candidates" });
+    const { plan, note } = narrowToTask({ view, ledger, plan: EMPTY_PLAN, threshold: 0.8, fallback: "candidates" });
     const report = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, narrowingReason: note.reason });
     expect(report).toMatchObject({ fallback: false, reason: "confidence 0.6 below 0.8, kept t1", task: "t1", confidence: 0.6 });
     expect(callHead({ ...DEFAULT_OPTIONS, mode: "router" }, report)).toBe(
@@ -101,7 +101,7 @@ describe("the report of one model call", () => {
       [ids[2], "t1", 0.93],
     ]);
     const view = buildCallView({ messages: history, ledger });
-    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: 0.8, fallback: "full" });
+    const { plan } = narrowToTask({ view, ledger, plan: EMPTY_PLAN, threshold: 0.8, fallback: "full" });
     const plain = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan });
     const groupTokens = cachedGroupTokens();
     for (let call = 0; call < 3; call += 1) {

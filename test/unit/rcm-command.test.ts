@@ -70,7 +70,7 @@ describe("/rcm answered by the plug-in", () => {
     const ledger = (await store.read(sessionID))?.ledger;
     if (!ledger) throw new Error("no ledger");
     const view = buildCallView({ messages: history, ledger });
-    const { plan } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD, fallback: "full" });
+    const { plan } = narrowToTask({ view, ledger, plan: EMPTY_PLAN, threshold: THRESHOLD, fallback: "full" });
     const report = reportCall({ view, active: activeTask(view, THRESHOLD), narrowed: plan, final: plan, narrowingReason: "task t1" });
     await store.step(sessionID, (session) => store.stage(session, withCallNoted(session.state, report)));
     const why = await answerRcmCommand({ ...router, ...parts }, sessionID, "why");

@@ -38,13 +38,14 @@ describe("labelled sessions input", () => {
 });
 
 /** A router that follows a script of answers, to check the metrics arithmetic. */
-function scriptedRouter(answers: Array<"new" | string>, confidence: number[]): Router {
+function scriptedRouter(answers: Array<"new" | string>, confidence: number[], pointsTo: Array<string[] | undefined> = []): Router {
   let call = 0;
   return {
     name: "lexical",
     async route() {
       const answer = answers[call] as string;
       const decided = confidence[call] as number;
+      const pointed = pointsTo[call];
       call += 1;
       return {
         target: answer === "new" ? { kind: "new", title: "t" } : { kind: "task", task: answer },
@@ -54,6 +55,7 @@ function scriptedRouter(answers: Array<"new" | string>, confidence: number[]): R
         reason: "scripted",
         basis: "content",
         router: "lexical",
+        ...(pointed ? { pointsTo: pointed } : {}),
       };
     },
   };
@@ -87,8 +89,22 @@ describe("evaluateRouting", () => {
       // Bin 0.9-1.0: confidences 1, 0.9, 0.9, one right: |1/3 - 0.933| x 3/5 = 0.36; bin 0.8-0.9:
       // 0.85, right: 0.15 x 1/5 = 0.03; bin 0.5-0.6: 0.5, right: 0.5 x 1/5 = 0.1.
       expectedCalibrationError: 0.49,
+      // After the first request, b2 alone was narrowed to its own task (b1 and "all" were narrowed wrongly).
+      narrowedRight: 0.25,
+      // The three narrowed calls: b1's carried a1; b2's left out b1 (settled in a's task); the rule's carried a1.
+      narrowedCalls: { n: 3, carriedOther: 0.6667, missedOwn: 0.3333 },
     });
     expect(evaluation.requests.map((request) => request.mistake)).toEqual([undefined, "merge", undefined, undefined, "shared"]);
+    expect(evaluation.requests.map((request) => request.kind)).toEqual(["opening", "opening", "return", "return", "shared"]);
+  });
+
+  it("lets an unsure request ride along with the tasks it points to, and counts it carried where it is another task's", async () => {
+    const sessions = oneSession(["a1", "a"], ["b1", "b"], ["b2", "b"], ["a2", "a"]);
+    // b2 is routed to t1 unsure (its guess) but points to t2 as well; a2's narrowed call to t1 carries it.
+    const router = scriptedRouter(["new", "new", "t1", "t1"], [1, 0.95, 0.5, 0.9], [undefined, undefined, ["t2"], undefined]);
+    const evaluation = await evaluateRouting({ sessions, router, threshold: 0.8 });
+    const last = evaluation.requests.at(-1);
+    expect(last?.narrowed).toEqual({ carriedOther: true, missedOwn: false, carried: [3], missed: [], riding: [3] });
   });
 
   it("runs the lexical router over the committed set", async () => {

@@ -94,7 +94,7 @@ async function transformCall(options: {
   let record: CallReport["record"];
   let shown: ShownRecord | undefined;
   const active = activeTask(view, threshold);
-  if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, plan, threshold, fallback: deps.options.fallback, active }));
+  if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, ledger, plan, threshold, fallback: deps.options.fallback, active }));
   const narrowed = plan;
   const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
   // Each group's size once (finished groups' from the cache), for the window's budget and the report.

@@ -1,9 +1,11 @@
 import type { InteractionGroup } from "../core/interaction-groups.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
-import { maySettle, settlementsOf } from "../core/routing/edit-evidence.js";
+import { carriesOn } from "../core/routing/carried-on.js";
+import { editedPaths, maySettle, readPaths, settlementsOf } from "../core/routing/edit-evidence.js";
 import { type FoldedEvidence, newEvidence } from "../core/routing/group-evidence.js";
 import { evidenceTasks, type GroupTask, groupTasks } from "../core/routing/group-tasks.js";
 import {
+  carriedOnRequest,
   confirmRequest,
   isSettled,
   type Ledger,
@@ -16,6 +18,7 @@ import {
   settledTasks,
 } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
+import { extractSignals } from "../core/routing/signals.js";
 import type { Router } from "../core/routing/router.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
@@ -272,16 +275,28 @@ export function createSessionRouting(deps: {
         const position = order.indexOf(messageID);
         const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
         const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
+        let { ledger } = routed;
         if (routed.ledger !== session.state.ledger) {
-          await store.commit(session, { ...session.state, ledger: routed.ledger });
           const { entry, task } = routed;
+          // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
+          const before = order[(position === -1 ? order.length : position) - 1];
+          const borneOut = before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
+          if (borneOut) ledger = borneOut;
+          await store.commit(session, { ...session.state, ledger });
           await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
             sessionID,
             messageID,
             ...(entry.aux ? { aux: entry.aux } : {}),
           });
+          if (borneOut && before !== undefined) {
+            await deps.logger.log("info", `the next request carried on surely in ${task.id}: bore out an unsure decision for ${task.id}`, { sessionID, messageID: before });
+            // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
+            const rebuilt = emptyIndex(ledger, threshold);
+            indexes.set(session, rebuilt);
+            fold(session, rebuilt, indexed.seen, indexed.seen.length);
+          }
         }
-        return { entry: routed.entry, task: routed.task, previous, ledger: routed.ledger };
+        return { entry: routed.entry, task: routed.task, previous, ledger };
       }),
     async learn(session, groups) {
       if (session.subagent) return undefined;
@@ -313,6 +328,30 @@ export function createSessionRouting(deps: {
       return after;
     },
   };
+}
+
+/**
+ * The ledger with the unsure request `unsureID` borne out by the request just routed (`next`),
+ * or undefined: see `carriesOn`. The unsure turn's files are what its finished calls touched.
+ */
+function carriedOnBy(options: {
+  ledger: Ledger;
+  unsureID: string;
+  next: LedgerEntry;
+  text: string;
+  groups: readonly InteractionGroup[];
+  index: TaskIndex;
+  threshold: number;
+}): Ledger | undefined {
+  const { ledger, unsureID, next, text, groups, index, threshold } = options;
+  const previous = ledger.decisions[unsureID];
+  const group = groups.find((candidate) => candidate.kind === "request" && candidate.id === unsureID);
+  if (!previous || !group) return undefined;
+  const previousFiles = [...editedPaths(group), ...readPaths(group)];
+  const ownersOf = (path: string) => index.tasksWithFile(path).map((task) => task.id);
+  return carriesOn({ previous, next, nextText: text, nextSignals: extractSignals(text), previousFiles, ownersOf, threshold })
+    ? carriedOnRequest(ledger, unsureID)
+    : undefined;
 }
 
 /** A task index that knows the ledger's tasks and the task it is surely on, but no evidence yet. */

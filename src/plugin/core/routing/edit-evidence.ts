@@ -72,16 +72,26 @@ export function editVerdict(options: {
   return owners.some((tasks) => tasks.includes(routedTo)) && agrees(routedTo) ? { kind: "confirm" } : undefined;
 }
 
+/** The files a group's finished calls other than edits touched (read, searched, listed, ran tests on), each once. */
+export function readPaths(group: InteractionGroup): string[] {
+  const paths = new Set<string>();
+  for (const call of group.toolCalls) {
+    if (call.status !== "completed" || EDIT_TOOLS.has(call.tool)) continue;
+    for (const path of toolCallEvidence(call).paths ?? []) paths.add(path);
+  }
+  return [...paths];
+}
+
 /**
- * Whether a group's request could be settled by its edits at all: routed below the
- * threshold, not by the user's word nor settled before, and its turn edited something.
+ * Whether a group's request could be settled by its work at all: routed below the
+ * threshold, not by the user's word nor settled before, and its turn touched a file.
  * Cheap: callers ask it before `settlementsOf` walks the history.
  */
 export function maySettle(options: { group: InteractionGroup; ledger: Ledger; threshold: number }): boolean {
   const { group, ledger, threshold } = options;
   const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
   if (!entry || entry.shared || isSettled(entry, threshold)) return false;
-  return group.toolCalls.some((call) => call.status === "completed" && EDIT_TOOLS.has(call.tool));
+  return group.toolCalls.some((call) => call.status === "completed" && (EDIT_TOOLS.has(call.tool) || (toolCallEvidence(call).paths ?? []).length > 0));
 }
 
 /** A request the session settles by its edits: relabelled to `task`, or confirmed in it. */
@@ -109,7 +119,10 @@ export function settlementsOf(options: { groups: readonly InteractionGroup[]; le
     if (group.kind === "request") settledTo = undefined;
     const entry = group.kind === "request" ? ledger.decisions[group.id] : undefined;
     if (entry && position < finishedBefore && maySettle({ group, ledger, threshold })) {
-      const edited = editedPaths(group);
+      // What a turn edits settles it; a turn that edits nothing settles by what it read, searched or tested,
+      // though reading files nobody had says nothing of a task it opened.
+      const edits = editedPaths(group);
+      const edited = edits.length > 0 ? edits : entry.opened ? [] : readPaths(group);
       const verdict = editVerdict({
         routedTo: entry.task,
         opened: entry.opened,
