@@ -9,94 +9,94 @@ export const ROUTER_PARAMETERS: RouterParameters = {
       "fixtures/routing-corpus/train",
       "fixtures/routing-threads-dev"
     ],
-    "sessions": 146,
-    "requests": 2309,
-    "examples": 2163,
+    "sessions": 136,
+    "requests": 2201,
+    "examples": 2065,
     "l2": 1,
-    "folds": 21
+    "folds": 17
   },
   "taskWeights": {
-    "fileEvidence": 0.0978,
-    "directoryEvidence": -0.2127,
-    "symbolEvidence": 1.0131,
-    "wordEvidence": 2.6834,
-    "coverage": 1.9377,
-    "evidenceShare": 0.1847,
-    "current": -0.0481,
-    "currentFollowUp": 1.0915,
-    "currentBare": 0.1762,
-    "previous": -0.5671,
-    "workspace": 5.0833,
-    "explicit": 4.4996,
-    "backReference": 1.5311,
-    "backReferenceLead": 0.8717,
-    "titleOverlap": 2.2436
+    "fileEvidence": 0.0925,
+    "directoryEvidence": -0.2183,
+    "symbolEvidence": 0.9662,
+    "wordEvidence": 2.9501,
+    "coverage": 1.7881,
+    "evidenceShare": 0.1527,
+    "current": 0.0102,
+    "currentFollowUp": 1.0448,
+    "currentBare": 0.1632,
+    "previous": -0.7974,
+    "workspace": 5.1442,
+    "explicit": 4.4947,
+    "backReference": 1.568,
+    "backReferenceLead": 0.8649,
+    "titleOverlap": 1.8653
   },
   "newTaskWeights": {
-    "bias": -7.9915,
-    "newTaskCue": 3.6926,
-    "opensLikeIssue": 1.5488,
-    "novelty": 1.0953,
-    "followUp": -0.5407,
-    "unseenCheckout": 5.207,
-    "unseenPaths": 0.4782,
-    "contentWords": 2.6694,
-    "unknownReference": 0.9479,
-    "unknownLabel": 0.65,
-    "bestCoverage": 0.148,
-    "bestEvidence": 1.451,
-    "bestWorkspace": 0.3741,
-    "bestExplicit": 0.4433
+    "bias": -7.5315,
+    "newTaskCue": 3.584,
+    "opensLikeIssue": 1.9061,
+    "novelty": 0.8627,
+    "followUp": -0.468,
+    "unseenCheckout": 5.347,
+    "unseenPaths": 0.3823,
+    "contentWords": 2.4773,
+    "unknownReference": 0.9802,
+    "unknownLabel": 0.7108,
+    "bestCoverage": 0.2975,
+    "bestEvidence": 1.5446,
+    "bestWorkspace": 0.398,
+    "bestExplicit": 0.3454
   },
   "sharedWeights": {
-    "bias": -1.7991,
-    "sharedCue": 3.236,
-    "scopeCue": 3.373,
-    "timeScope": 3.2762,
-    "ruleCue": 1.0503,
-    "reminderCue": 2.709,
-    "codeItems": -0.3966,
-    "contentWords": 0.1049,
-    "followUp": -0.6776,
-    "bestEvidence": -0.0218,
-    "bestExplicit": -0.2211
+    "bias": -1.7737,
+    "sharedCue": 3.1925,
+    "scopeCue": 3.3258,
+    "timeScope": 3.2468,
+    "ruleCue": 1.0383,
+    "reminderCue": 2.6338,
+    "codeItems": -0.3932,
+    "contentWords": 0.1357,
+    "followUp": -0.7017,
+    "bestEvidence": 0.0215,
+    "bestExplicit": -0.2274
   },
   "calibration": {
-    "slope": 0.7365,
-    "intercept": -0.1084
+    "slope": 0.6452,
+    "intercept": -0.0392
   },
   "caps": {
-    "unsupported": 0.3743,
-    "foldedNewTask": 0.3333
+    "unsupported": 0.3842,
+    "foldedNewTask": 0.3636
   },
   "unsure": {
     "either": {
-      "slope": -5.7182,
-      "intercept": 14.4258
+      "slope": 2.5275,
+      "intercept": 1.1296
     },
     "fresh-report": {
-      "slope": 0.1329,
-      "intercept": 0.8457
+      "slope": 0.3438,
+      "intercept": -0.4135
     },
     "uncued-new": {
-      "slope": 0.2416,
-      "intercept": -0.2036
+      "slope": 0.0983,
+      "intercept": -0.113
     },
     "new-file": {
-      "slope": 0.7677,
-      "intercept": 0.1761
+      "slope": 0.7749,
+      "intercept": 0.4776
     },
     "new-own-file": {
-      "slope": 0.7677,
-      "intercept": 0.1761
+      "slope": 1,
+      "intercept": 0
     },
     "not-new": {
-      "slope": 1.4405,
-      "intercept": -1.152
+      "slope": -0.0234,
+      "intercept": 1.6524
     },
     "unnamed": {
-      "slope": 0.9099,
-      "intercept": -0.2513
+      "slope": 0.8864,
+      "intercept": -0.3117
     }
   }
 };
