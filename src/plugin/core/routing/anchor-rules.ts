@@ -13,6 +13,14 @@ export const CUED_NEW_CONFIDENCE = 0.95;
  */
 const UNCUED_NEW_WORDS = 3;
 const CURRENT = TASK_FEATURES.indexOf("current");
+/** Going back to a task: "back to ...", "returning to ...", "picking up ...", said up front. */
+const BACK_CUE = /\b(?:back to|back on|return(?:ing)? to|switch(?:ing)? back|go(?:ing)? back|resum(?:e|ing)|pick(?:ing)? up)\b/i;
+const OPENING_WORDS = 8;
+
+function openingWords(text: string): string {
+  return text.trimStart().split(/\s+/).slice(0, OPENING_WORDS).join(" ");
+}
+
 /** Coming back to something said before: "again", "one more on", "re: ...". */
 export const RETURN_CUE = /\b(?:again|one more (?:on|for|about))\b|^\W*(?:re|wrt)\b\s*[:\-—]?/i;
 const CHANGE_VERBS =
@@ -106,7 +114,9 @@ export function anchorVerdict(options: {
     const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: undefined, why: `named ${describeAnchor(anchor)}` };
     // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it;
     // a return ("back to ...", "again", "re: ...") or a short ask to change that task's file or code is not a report.
-    const returns = signals.backReference !== null || RETURN_CUE.test(request);
+    // A return names its task by what is decisive (a file, a code name, the task's own name); its
+    // other words may be a neighbour's, and "another one in ..." starts something.
+    const returns = (RETURN_CUE.test(request) || BACK_CUE.test(openingWords(request))) && !facts.newTaskCue && (isHard(anchor) || anchor.ownNames > 0);
     const asksToChangeIt =
       (anchor.files.length > 0 || anchor.identifiers.length > 0) && new Set(signals.words).size <= SHORT_ASK && CHANGE_ASK.test(request);
     const readsAsFresh =

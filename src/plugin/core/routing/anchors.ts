@@ -22,6 +22,8 @@ export interface TaskAnchor {
   terms: string[];
   /** Two-word phrases ("date parser") only this task has used. */
   phrases: string[];
+  /** How many of those phrases are the task's own name ("the weekly digest", "cron parse" of its file). */
+  ownNames: number;
   /** Sum of the terms' and phrases' weights. */
   termScore: number;
   /** Whether a term is one of the task's key words (of its files or code names) or a phrase with one. */
@@ -102,7 +104,8 @@ function anchorOf(options: {
   // One the task's requests keep naming, not one a report mentioned once.
   const identifiers = codeNames.filter((symbol) => (task.requestCounts.get(`s:${symbol}`) ?? 0) >= KEY_REQUESTS);
   const byId = signals.taskIds.includes(task.id) || signals.taskLabels.some((label) => task.labels.has(label));
-  const named = candidate.workspace || byId;
+  // A title quoted or written out, or an issue number only it has, names it as its id does.
+  const named = candidate.workspace || byId || candidate.titled;
   const terms: string[] = [];
   let termScore = 0;
   let keyed = false;
@@ -139,9 +142,10 @@ function anchorOf(options: {
     files,
     identifiers,
     named,
-    byId: byId && !candidate.workspace && files.length === 0,
+    byId: (byId || candidate.titled) && !candidate.workspace && files.length === 0,
     terms,
     phrases: [...names, ...own],
+    ownNames: names.length,
     termScore: Math.round(termScore * 1000) / 1000,
     keyed,
   };

@@ -13,8 +13,8 @@ const NAMES_ITS_TASK = /^\W*(?:(?:for|on|about|in|re|regarding)\s+)?(?:the|my|ou
  * Whether the next request bears out an unsure decision on the request before it: the unsure one
  * pointed to the task it was guessed to (its own words, files or names did), and the next one is a
  * reply that carries on surely in that task (not a correction, not a return that names its task,
- * not a rule for every task), and the unsure turn's files say nothing against it (each was no
- * task's, or that task's). A turn worked on by talk alone settles this way.
+ * not a rule for every task), and the unsure turn touched no file but that task's. A turn worked
+ * on by talk alone settles this way.
  */
 export function carriesOn(options: {
   previous: LedgerEntry;
@@ -33,5 +33,9 @@ export function carriesOn(options: {
   // A return ("back to ...", "for the X, ...") names where it goes, not where the request before it went.
   const returns = nextSignals.backReference !== null || RETURN_CUE.test(nextText) || NAMES_ITS_TASK.test(nextText);
   if (!readsAsReply(nextText, nextSignals) || CORRECTION.test(nextText) || returns) return false;
-  return previousFiles.every((path) => ownersOf(path).every((task) => task === previous.task));
+  // A file nobody had is a new piece of work as often as not: only files of that task (or none) let the reply decide.
+  return previousFiles.every((path) => {
+    const owners = ownersOf(path);
+    return owners.length > 0 && owners.every((task) => task === previous.task);
+  });
 }

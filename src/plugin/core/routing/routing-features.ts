@@ -69,6 +69,8 @@ export interface TaskCandidate {
   evidence: { files: number; symbols: number; words: number; total: number };
   workspace: boolean;
   explicit: boolean;
+  /** Named by its title (quoted or written out) or an issue number only it carries: as decisive as its id. */
+  titled: boolean;
   backReference: boolean;
 }
 
@@ -160,6 +162,7 @@ export function routingFeatures(options: { text: string; signals: Signals; index
       evidence: { files: evidence.files, symbols: evidence.symbols, words: evidence.words, total: evidence.total },
       workspace: inWorkspace,
       explicit: named,
+      titled: explicit.titled.includes(task),
       backReference: backHits > 0,
     };
   });
@@ -308,7 +311,11 @@ function isSiblingCheckout(directory: string, index: TaskIndex): boolean {
  * ("task 2"), a label the user gave it ("Task B"), an issue number it carries, or its title
  * (quoted, or written out). A reference to a task that does not exist is kept as `unknown`.
  */
-function explicitReferences(text: string, signals: Signals, index: TaskIndex): { tasks: TaskProfile[]; unknown: string | undefined; unknownLabel: boolean } {
+function explicitReferences(
+  text: string,
+  signals: Signals,
+  index: TaskIndex,
+): { tasks: TaskProfile[]; titled: TaskProfile[]; unknown: string | undefined; unknownLabel: boolean } {
   const tasks = index.tasks();
   const named = new Set<TaskProfile>();
   let unknown: string | undefined;
@@ -333,15 +340,17 @@ function explicitReferences(text: string, signals: Signals, index: TaskIndex): {
       unknownLabel = true;
     }
   }
+  const titled: TaskProfile[] = [];
   const refs = new Set([...signals.issueRefs, ...signals.numbers]);
   if (refs.size > 0) {
     const owners = tasks.filter((task) => [...refs].some((ref) => task.issueRefs.has(ref)));
-    if (owners.length === 1 && owners[0]) named.add(owners[0]);
+    if (owners.length === 1 && owners[0]) titled.push(owners[0]);
   }
-  const titled = titleReferences(text, signals, tasks);
-  if (titled.length === 1 && titled[0]) named.add(titled[0]);
+  const byTitle = titleReferences(text, signals, tasks);
+  if (byTitle.length === 1 && byTitle[0]) titled.push(byTitle[0]);
+  for (const task of titled) named.add(task);
   const none = named.size === 0;
-  return { tasks: [...named].sort((a, b) => a.ordinal - b.ordinal), unknown: none ? unknown : undefined, unknownLabel: none && unknownLabel };
+  return { tasks: [...named].sort((a, b) => a.ordinal - b.ordinal), titled, unknown: none ? unknown : undefined, unknownLabel: none && unknownLabel };
 }
 
 /** Tasks whose title the request quotes or writes out (titles of three words or more). */

@@ -49,6 +49,8 @@ export interface Signals {
    * parser"), as content words: what a request about a thing names it by.
    */
   namedThings: string[];
+  /** Of those, the ones after "the", "our" or "my": a thing already known, as a task is named ("a clear error" names none). */
+  definiteThings: string[];
   /** Content words (lower-cased, light stemming, stop words removed), with repeats. */
   words: string[];
 }
@@ -123,6 +125,7 @@ const REVIEW_CUE = new RegExp(
   "i",
 );
 const NAMED_THING = /\b(?:the|our|my|a|an)\s+([a-z][a-z0-9-]+)(?:'s)?\s+([a-z][a-z0-9-]+)\b/g;
+const DEFINITE_THING = /\b(?:the|our|my)\s+([a-z][a-z0-9-]+)(?:'s)?\s+([a-z][a-z0-9-]+)\b/g;
 const SCOPE_CUE = new RegExp(
   [
     String.raw`\b(?:all|any|each|none|every one|every single one) of (?:these|them|this|those|the tasks?|my tasks?)\b`,
@@ -234,7 +237,8 @@ export function extractSignals(text: string): Signals {
     reminderCue: REMINDER_CUE.test(text),
     newTaskCue: NEW_TASK_CUE.test(opening(text)),
     explicitNewTask: EXPLICIT_NEW_TASK.test(opening(text)),
-    namedThings: namedThings(text),
+    namedThings: namedThings(text, NAMED_THING),
+    definiteThings: namedThings(text, DEFINITE_THING),
     reviewCue: REVIEW_CUE.test(text),
     // A path's parts are words too: "test_cookiejar.py" speaks of the cookie jar.
     words: [
@@ -256,9 +260,9 @@ function opening(text: string): string {
   return text.trimStart().split(/\s+/).slice(0, OPENING_WORDS).join(" ");
 }
 
-function namedThings(text: string): string[] {
+function namedThings(text: string, pattern: RegExp): string[] {
   const things = new Set<string>();
-  for (const match of text.toLowerCase().matchAll(NAMED_THING)) {
+  for (const match of text.toLowerCase().matchAll(pattern)) {
     const words = [match[1] ?? "", match[2] ?? ""].map((word) => contentWords(word)[0]);
     if (words.every((word) => word !== undefined && !GENERIC_WORDS.has(word))) things.add(words.join(" "));
   }

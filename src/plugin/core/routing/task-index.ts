@@ -115,7 +115,7 @@ export class TaskIndex {
       phrases: new Set(),
       keyWords: new Set(),
       keyPhrases: new Set(),
-      ownNames: new Set(options.settled === false ? [] : extractSignals(title).namedThings),
+      ownNames: new Set(options.settled === false ? [] : extractSignals(title).definiteThings),
       requestCounts: new Map(),
       titleWords: new Set(options.settled === false ? [] : contentWords(title)),
       symbols: new Set(),
@@ -161,7 +161,7 @@ export class TaskIndex {
         profile.phrases.add(phrase);
         this.phraseTasks.set(phrase, (this.phraseTasks.get(phrase) ?? 0) + 1);
       }
-      for (const name of signals.namedThings) {
+      for (const name of signals.definiteThings) {
         const count = (profile.requestCounts.get(`n:${name}`) ?? 0) + 1;
         profile.requestCounts.set(`n:${name}`, count);
         if (profile.requests === 0 || count >= KEY_REQUESTS) profile.ownNames.add(name);
@@ -238,7 +238,7 @@ export class TaskIndex {
     if (profile.settled) return;
     profile.settled = true;
     for (const word of contentWords(profile.title)) profile.titleWords.add(word);
-    for (const name of extractSignals(profile.title).namedThings) profile.ownNames.add(name);
+    for (const name of extractSignals(profile.title).definiteThings) profile.ownNames.add(name);
   }
 
   private addPath(profile: TaskProfile, path: string): void {
