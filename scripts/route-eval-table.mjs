@@ -5,8 +5,8 @@
 // 10% of turns editing a wrong task's file. Build first:
 //   npm run build && node scripts/route-eval-table.mjs name=path [name=path ...] [--markdown]
 import { parseArgs } from "node:util";
-import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
 import { evaluateRouting } from "../dist/lab/route-eval/evaluate-routing.js";
+import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
 import { DEFAULT_OPTIONS } from "../dist/plugin/config/options-schema.js";
 import { createLexicalRouter } from "../dist/plugin/core/routing/router.js";
 
@@ -26,7 +26,19 @@ if (positionals.length === 0) {
 const threshold = Number(values.threshold);
 const wrongEdits = Number(values["wrong-edits"]);
 const percent = (value) => `${(value * 100).toFixed(1)}%`;
-const header = ["set", "n", "narrowed right", "fallback", "harmful", "merge", "ECE", "narrowed calls", "carried other", "missed own", `carried/missed, ${percent(wrongEdits)} wrong edits`];
+const header = [
+  "set",
+  "n",
+  "narrowed right",
+  "fallback",
+  "harmful",
+  "merge",
+  "ECE",
+  "narrowed calls",
+  "carried other",
+  "missed own",
+  `carried/missed, ${percent(wrongEdits)} wrong edits`,
+];
 const rows = [];
 for (const argument of positionals) {
   const [name, path] = argument.includes("=") ? argument.split(/=(.*)/s) : [argument, argument];

@@ -94,7 +94,9 @@ describe("returns that name their task, file and function in the real OpenCode (
         // What the model got: which earlier requests and replies its call carried.
         const carried = keys.filter((other) => other !== key && body.includes(SAY[other].slice(0, 40)));
         const replies = keys.filter((other) => other !== key && body.includes(`REPLY-${other.toUpperCase()}`));
-        lines.push(`${key}: task=${routed?.[1] ?? "-"} confidence=${routed?.[2] ?? "-"} carried requests [${carried.join(", ")}] replies [${replies.join(", ")}]`);
+        lines.push(
+          `${key}: task=${routed?.[1] ?? "-"} confidence=${routed?.[2] ?? "-"} carried requests [${carried.join(", ")}] replies [${replies.join(", ")}]`,
+        );
         const own = TASK_OF[key];
         expect(Number(routed?.[2] ?? 0), debug).toBeGreaterThanOrEqual(THRESHOLD);
         // Its own task whole: every earlier request and reply of it; nothing of the other two.

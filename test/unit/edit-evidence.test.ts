@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { InteractionGroup, ToolCallSummary } from "../../src/plugin/core/interaction-groups.js";
+import { carriesOn } from "../../src/plugin/core/routing/carried-on.js";
 import { editVerdict, evidenceOwner, settlementsOf } from "../../src/plugin/core/routing/edit-evidence.js";
 import type { Ledger, LedgerEntry } from "../../src/plugin/core/routing/ledger.js";
+import { extractSignals } from "../../src/plugin/core/routing/signals.js";
 
 function call(tool: string, filePath: string, id: string): ToolCallSummary {
   return { callID: id, tool, status: "completed", input: { filePath } };
@@ -81,5 +83,63 @@ describe("the session teaches itself from a turn's edits", () => {
     expect(evidenceOwner({ routedTo: "t3", edited: ["a", "b"], ownersOf })).toBeUndefined();
     expect(evidenceOwner({ routedTo: "t3", edited: ["both"], ownersOf })).toBeUndefined();
     expect(evidenceOwner({ routedTo: "t3", edited: [], ownersOf })).toBeUndefined();
+  });
+});
+
+describe("settled by more than edits (issue 45)", () => {
+  const ownersOf = (path: string) => ({ "src/dates/parse.py": ["t2"], "docs/setup.md": ["t1"] })[path] ?? [];
+
+  it("settles an unsure request by what its turn read or tested, when it touched one task's files only", () => {
+    const read = request("m3", "why does it accept Feb 30?", [call("read", `${ROOT}/src/dates/parse.py`, "c9")]);
+    const groups = [...GROUPS.slice(0, 2), read];
+    expect(settlementsOf({ groups, ledger: ledgerWith(entry("t1", 0.6)), threshold: 0.8, finishedBefore: 3 })).toEqual([
+      { messageID: "m3", kind: "relabel", task: "t2", files: [`${ROOT}/src/dates/parse.py`] },
+    ]);
+    // Reading files nobody had says nothing of a task the request opened.
+    const opened = ledgerWith(entry("t3", 0.6, { opened: true }));
+    const looked = [...GROUPS.slice(0, 2), request("m3", "look at the notes", [call("read", `${ROOT}/NOTES.md`, "c9")])];
+    expect(settlementsOf({ groups: looked, ledger: opened, threshold: 0.8, finishedBefore: 3 })).toEqual([]);
+  });
+
+  it("settles on an edit only where the request itself pointed: the model may edit where it guessed", () => {
+    expect(editVerdict({ routedTo: "t3", opened: false, edited: ["src/dates/parse.py"], ownersOf, pointsTo: ["t3"] })).toBeUndefined();
+    expect(editVerdict({ routedTo: "t3", opened: false, edited: ["src/dates/parse.py"], ownersOf, pointsTo: ["t2", "t3"] })).toEqual({
+      kind: "relabel",
+      task: "t2",
+    });
+    expect(editVerdict({ routedTo: "t1", opened: false, edited: ["docs/setup.md"], ownersOf, pointsTo: [] })).toBeUndefined();
+    expect(editVerdict({ routedTo: "t1", opened: false, edited: ["docs/setup.md"], ownersOf, pointsTo: ["t1"] })).toEqual({ kind: "confirm" });
+  });
+});
+
+describe("settled by the next request (issue 45)", () => {
+  const unsure = entry("t2", 0.6, { pointsTo: ["t2"] });
+  const sure = entry("t2", 0.92);
+  const carries = (text: string, options: { previous?: LedgerEntry; next?: LedgerEntry; files?: string[] } = {}) =>
+    carriesOn({
+      previous: options.previous ?? unsure,
+      next: options.next ?? sure,
+      nextText: text,
+      nextSignals: extractSignals(text),
+      previousFiles: options.files ?? [],
+      ownersOf: (path) => ({ "src/dates/parse.py": ["t2"], "docs/setup.md": ["t1"] })[path] ?? [],
+      threshold: 0.8,
+    });
+
+  it("bears out a talk-only turn when the reply carries on surely in the task it was guessed to", () => {
+    expect(carries("ok, and make parse_date reject day 0 too")).toBe(true);
+    expect(carries("ok, and make parse_date reject day 0 too", { files: ["src/dates/parse.py"] })).toBe(true);
+  });
+
+  it("never on a correction, a return that names its task, another task, an unsure reply or a turn in other or new files", () => {
+    expect(carries("no, I meant parse_date in the other module")).toBe(false);
+    expect(carries("back to the date parser: reject day 0")).toBe(false);
+    expect(carries("for the date parser, reject day 0")).toBe(false);
+    expect(carries("ok, and make parse_date reject day 0 too", { next: entry("t1", 0.92) })).toBe(false);
+    expect(carries("ok, and make parse_date reject day 0 too", { next: entry("t2", 0.7) })).toBe(false);
+    expect(carries("ok, and make parse_date reject day 0 too", { files: ["docs/setup.md"] })).toBe(false);
+    expect(carries("ok, and make parse_date reject day 0 too", { files: ["src/new_module.py"] })).toBe(false);
+    // Nothing in the unsure request pointed to its guess: the reply's task is not evidence for it.
+    expect(carries("ok, and make parse_date reject day 0 too", { previous: entry("t2", 0.6, { pointsTo: ["t1"] }) })).toBe(false);
   });
 });

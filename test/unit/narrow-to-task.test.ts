@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
-import type { Ledger } from "../../src/plugin/core/routing/ledger.js";
+import type { Ledger, LedgerEntry } from "../../src/plugin/core/routing/ledger.js";
 import { narrowed } from "../support/context.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
@@ -176,5 +176,46 @@ describe("narrowing to the current task on a recorded session", () => {
       const next = select(calls[index] as MessageWithParts[], ledger).messages;
       expect(JSON.stringify(next.slice(0, previous.length))).toBe(JSON.stringify(previous));
     }
+  });
+});
+
+describe("a request whose place is not settled (issue 45)", () => {
+  it("rides along with the task it could be, marked as such, and is left out of a task it could not be", () => {
+    const guessed = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [b1, "t1", 0.6, { pointsTo: ["t1"] }],
+        [a2, "t1", 0.93],
+      ]),
+    );
+    expect(userIDs(guessed.messages)).toEqual([a1, b1, a2]);
+    expect(guessed.riding).toBe(1);
+    const marked = guessed.messages.find((message) => message.info.id === b1);
+    expect(JSON.stringify(marked?.parts)).toContain("not yet sure which task this request belongs to (t1)");
+
+    const elsewhere = select(
+      history,
+      ledgerOf([
+        [a1, "new:slugify"],
+        [b1, "new:changelog", 0.6],
+        [a2, "t1", 0.93],
+      ]),
+    );
+    expect(userIDs(elsewhere.messages)).toEqual([a1, a2]);
+    expect(elsewhere.riding).toBe(0);
+  });
+
+  it("goes with its task, unmarked, once something sure settles it", () => {
+    const ledger = ledgerOf([
+      [a1, "new:slugify"],
+      [b1, "t1", 0.6, { pointsTo: ["t1"] }],
+      [a2, "t1", 0.93],
+    ]);
+    const settled = { ...ledger, decisions: { ...ledger.decisions, [b1]: { ...(ledger.decisions[b1] as LedgerEntry), confirmed: { files: [] } } } };
+    const selection = select(history, settled);
+    expect(userIDs(selection.messages)).toEqual([a1, b1, a2]);
+    expect(selection.riding).toBe(0);
+    expect(JSON.stringify(selection.messages)).not.toContain("not yet sure");
   });
 });

@@ -108,3 +108,74 @@ describe("a new task needs positive evidence", () => {
     expect(target(route(everyday(), "now add a test for that"))).toBe("t3");
   });
 });
+
+describe("evidence relative to this session (issue 45)", () => {
+  /** A login task, then a cued task opened as "the weekly digest", the session back on login. */
+  function digestSession(): TaskIndex {
+    return sessionOf([
+      ["t1", [{ text: "The login form in src/auth/login.ts shows no error when the password is wrong", paths: ["src/auth/login.ts"] }]],
+      ["t2", [{ text: "Separate thing: the weekly digest email in src/mail/digest.ts should skip users who unsubscribed", paths: ["src/mail/digest.ts"] }]],
+      ["t1", [{ text: "back on login: also disable the button while the request is in flight", paths: ["src/auth/login.ts"] }]],
+    ]);
+  }
+
+  it("takes the name a task was opened as for that task, even in everyday words", () => {
+    const decision = route(digestSession(), "about the weekly digest again: send it on Mondays");
+    expect(target(decision)).toBe("t2");
+    expect(decision.confidence).toBeGreaterThanOrEqual(SURE);
+  });
+
+  it("still takes no single everyday word for a task's name", () => {
+    const decision = route(digestSession(), "the email should go out weekly, on Mondays");
+    expect(target(decision) === "t2" && decision.confidence >= SURE).toBe(false);
+  });
+
+  it("takes what a file is called (its folder and name) for its task: lib/cron/parse.go is the cron parser", () => {
+    const index = sessionOf([
+      ["t1", [{ text: "Fix the flaky retry test in tests/test_retry.py, it sleeps for real", paths: ["tests/test_retry.py"] }]],
+      ["t2", [{ text: "Create lib/cron/parse.go that parses five-field cron expressions into a schedule", paths: ["lib/cron/parse.go"] }]],
+    ]);
+    const decision = route(index, "the cron parser should also accept @daily and @hourly");
+    expect(target(decision)).toBe("t2");
+    expect(decision.confidence).toBeGreaterThanOrEqual(SURE);
+  });
+
+  it("names no task by a phrase of the ask ('a clear error') or two words of the trade ('the error message')", () => {
+    const index = sessionOf([
+      ["t1", [{ text: "The importer in src/importer.py should reject a bad row with a clear error", paths: ["src/importer.py"] }]],
+      ["t2", [{ text: "Separate task: the error message of the exporter in src/exporter.py is cut off", paths: ["src/exporter.py"] }]],
+      ["t3", [{ text: "New task: cache the avatar thumbnails in src/avatars.py", paths: ["src/avatars.py"] }]],
+    ]);
+    expect(route(index, "reject an empty header with a clear error too").confidence).toBeLessThan(SURE);
+    expect(route(index, "the error message should name the column").confidence).toBeLessThan(SURE);
+  });
+
+  it("takes a return that names its task's file and function for that task, surely, though it reads like a report", () => {
+    const index = sessionOf([
+      ["t1", [{ text: "Task alpha: in src/alpha.py add parse_alpha that splits a line into fields", paths: ["src/alpha.py"] }]],
+      ["t2", [{ text: "Separate task beta: in src/beta.py add format_beta that pads a table row", paths: ["src/beta.py"] }]],
+      ["t3", [{ text: "Another task gamma: in src/gamma.py add count_gamma that tallies words", paths: ["src/gamma.py"] }]],
+    ]);
+    const decision = route(index, "Back to task alpha: parse_alpha in src/alpha.py must also strip whitespace");
+    expect(target(decision)).toBe("t1");
+    expect(decision.confidence).toBeGreaterThanOrEqual(SURE);
+    // A new report that only reuses the file is still a neighbour as often as a part: unsure.
+    expect(route(index, "Crash in src/alpha.py when the input file is empty: IndexError from the split").confidence).toBeLessThan(SURE);
+  });
+
+  it("opens a task for an ask to create a file no task has, unsure (too few such openings were seen to trust it)", () => {
+    const decision = route(everyday(), "Create src/export/csv_writer.py that writes rows with a configurable delimiter");
+    expect(decision.target.kind).toBe("new");
+    expect(decision.confidence).toBeLessThan(SURE);
+    // A test file is the work at hand's, not a new task's.
+    expect(route(everyday(), "write that as a test in tests/test_parse_months.py").target.kind).not.toBe("new");
+  });
+
+  it("names a task by its title as by its id, and says where an unsure request points", () => {
+    const decision = route(everyday(), "for 'Add a slugify helper that lowercases titles and joins words': keep digits");
+    expect(target(decision)).toBe("t3");
+    const unsure = route(everyday(), "make it handle the empty case too, and mention it in the docs");
+    expect(unsure.confidence).toBeLessThan(SURE);
+    expect(unsure.pointsTo).toBeDefined();
+  });
+});

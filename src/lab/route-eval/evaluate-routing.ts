@@ -1,5 +1,5 @@
-import { editVerdict } from "../../plugin/core/routing/edit-evidence.js";
 import { carriesOn } from "../../plugin/core/routing/carried-on.js";
+import { editVerdict } from "../../plugin/core/routing/edit-evidence.js";
 import { carriedInNarrowedCall } from "../../plugin/core/routing/group-tasks.js";
 import { carriedOnRequest, confirmRequest, emptyLedger, isSettled, type Ledger, type LedgerEntry, relabelRequest } from "../../plugin/core/routing/ledger.js";
 import { routeRequest } from "../../plugin/core/routing/route-request.js";
@@ -294,7 +294,8 @@ async function evaluateSession(
     const mistake = correct ? undefined : mistakeOf({ entry, gold: request.task, homes: homesOf.get(request.task) });
     const candidates =
       entry.shared || sharedGold || entry.confidence >= threshold ? undefined : keptByCandidates(entry, homesOf.get(request.task), earlier, request.task);
-    const narrowed = position > 0 && !entry.shared && entry.confidence >= threshold ? narrowedCall(entry, ledger, routedSoFar, request.task, threshold) : undefined;
+    const narrowed =
+      position > 0 && !entry.shared && entry.confidence >= threshold ? narrowedCall(entry, ledger, routedSoFar, request.task, threshold) : undefined;
     const previousGold = session.requests[position - 1]?.task;
     const kind: RequestKind = sharedGold ? "shared" : !goldSeen.has(request.task) ? "opening" : previousGold === request.task ? "continuation" : "return";
     results.push({

@@ -74,7 +74,9 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
   lines.push("  by kind                        n  narrowed right  fallback  harmful  merge");
   for (const kind of evaluation.byKind) {
     const cells = [percent(kind.narrowedRight), percent(kind.fallbackRate), percent(kind.harmfulConfidentWrongRate), percent(kind.mergeConfidentWrongRate)];
-    lines.push(`    ${kind.kind.padEnd(24)} ${String(kind.n).padStart(5)}  ${cells[0]?.padStart(14)}  ${cells[1]?.padStart(8)}  ${cells[2]?.padStart(7)}  ${cells[3]?.padStart(5)}`);
+    lines.push(
+      `    ${kind.kind.padEnd(24)} ${String(kind.n).padStart(5)}  ${cells[0]?.padStart(14)}  ${cells[1]?.padStart(8)}  ${cells[2]?.padStart(7)}  ${cells[3]?.padStart(5)}`,
+    );
   }
   lines.push("  reliability (confidence bin: decisions, mean confidence, share right)");
   for (const bin of evaluation.reliability.bins) {

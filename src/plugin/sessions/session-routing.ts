@@ -18,8 +18,8 @@ import {
   settledTasks,
 } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
-import { extractSignals } from "../core/routing/signals.js";
 import type { Router } from "../core/routing/router.js";
+import { extractSignals } from "../core/routing/signals.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import type { MoveIntent } from "../session-views/move-selection.js";
@@ -280,7 +280,8 @@ export function createSessionRouting(deps: {
           const { entry, task } = routed;
           // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
           const before = order[(position === -1 ? order.length : position) - 1];
-          const borneOut = before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
+          const borneOut =
+            before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
           if (borneOut) ledger = borneOut;
           await store.commit(session, { ...session.state, ledger });
           await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
@@ -289,7 +290,10 @@ export function createSessionRouting(deps: {
             ...(entry.aux ? { aux: entry.aux } : {}),
           });
           if (borneOut && before !== undefined) {
-            await deps.logger.log("info", `the next request carried on surely in ${task.id}: bore out an unsure decision for ${task.id}`, { sessionID, messageID: before });
+            await deps.logger.log("info", `the next request carried on surely in ${task.id}: bore out an unsure decision for ${task.id}`, {
+              sessionID,
+              messageID: before,
+            });
             // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
             const rebuilt = emptyIndex(ledger, threshold);
             indexes.set(session, rebuilt);

@@ -59,14 +59,25 @@ export function narrowToTask(options: {
   groups.forEach((group, position) => {
     const task = tasks[position];
     // A continuation or an orphan without a decision of its own goes with the request before it.
-    if (group.kind === "request" || group.kind === "orphan") decision = ledger.decisions[groupRequestID(group)] ?? (group.kind === "request" ? undefined : decision);
+    if (group.kind === "request" || group.kind === "orphan")
+      decision = ledger.decisions[groupRequestID(group)] ?? (group.kind === "request" ? undefined : decision);
     const last = position === groups.length - 1;
     const own = task !== undefined && task.kind === "task" && visible.has(task.task);
-    const rides = !last && !own && task?.kind === "task" && decision !== undefined && active.kind === "task" && carriedInNarrowedCall(decision, visible, threshold);
+    const rides =
+      !last && !own && task?.kind === "task" && decision !== undefined && active.kind === "task" && carriedInNarrowedCall(decision, visible, threshold);
     if (last || task === undefined || task.kind === "visible" || own || rides) kept += 1;
     else dropped.push(...group.indices);
     const first = group.indices[0];
-    if (!last && group.kind === "request" && first !== undefined && decision && active.kind === "task" && (own || rides) && !decision.shared && !isSettled(decision, threshold)) {
+    if (
+      !last &&
+      group.kind === "request" &&
+      first !== undefined &&
+      decision &&
+      active.kind === "task" &&
+      (own || rides) &&
+      !decision.shared &&
+      !isSettled(decision, threshold)
+    ) {
       riding.push({ index: first, entry: decision });
     }
   });

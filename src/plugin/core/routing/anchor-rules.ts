@@ -117,8 +117,7 @@ export function anchorVerdict(options: {
     // A return names its task by what is decisive (a file, a code name, the task's own name); its
     // other words may be a neighbour's, and "another one in ..." starts something.
     const returns = (RETURN_CUE.test(request) || BACK_CUE.test(openingWords(request))) && !facts.newTaskCue && (isHard(anchor) || anchor.ownNames > 0);
-    const asksToChangeIt =
-      (anchor.files.length > 0 || anchor.identifiers.length > 0) && new Set(signals.words).size <= SHORT_ASK && CHANGE_ASK.test(request);
+    const asksToChangeIt = (anchor.files.length > 0 || anchor.identifiers.length > 0) && new Set(signals.words).size <= SHORT_ASK && CHANGE_ASK.test(request);
     const readsAsFresh =
       (facts.opensLikeIssue && !facts.followUp && !reviewCue && !returns && !asksToChangeIt && anchor.identifiers.length === 0) ||
       (facts.newTaskCue && !isHard(anchor));

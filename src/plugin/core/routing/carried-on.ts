@@ -1,10 +1,11 @@
-import { isSettled, type LedgerEntry } from "./ledger.js";
 import { RETURN_CUE } from "./anchor-rules.js";
+import { isSettled, type LedgerEntry } from "./ledger.js";
 import { readsAsReply } from "./routing-features.js";
 import type { Signals } from "./signals.js";
 
 /** The user corrects the work before: "no, I meant...", "not that one", "wrong task". */
-const CORRECTION = /^\W*(?:no\b|nope\b|not (?:that|this)\b|wrong\b|that's not\b|i meant\b|i mean\b|actually\b|wait\b)|\b(?:wrong (?:task|one|file)|not what i (?:meant|asked))\b/i;
+const CORRECTION =
+  /^\W*(?:no\b|nope\b|not (?:that|this)\b|wrong\b|that's not\b|i meant\b|i mean\b|actually\b|wait\b)|\b(?:wrong (?:task|one|file)|not what i (?:meant|asked))\b/i;
 
 /** "For the date parser, ...", "the date parser: ...": a request that names its task up front returns to it. */
 const NAMES_ITS_TASK = /^\W*(?:(?:for|on|about|in|re|regarding)\s+)?(?:the|my|our)\s+[\w.-]+(?:\s+[\w.-]+)?\s*[:,\u2014-]/i;

@@ -98,7 +98,9 @@ export function decideLexically(request: RoutingRequest, index: TaskIndex, optio
       ? decide(newTask, confidence, reason, features.facts.unseenCheckout ? "workspace" : "content")
       : decide({ kind: "task", task: chosen.task.id }, confidence, reason, basisOf(chosen));
   const decision =
-    decided.confidence < threshold ? { ...decided, candidates: candidateTasks(features, scores.tasks, anchors), pointsTo: pointedTasks(features, anchors) } : decided;
+    decided.confidence < threshold
+      ? { ...decided, candidates: candidateTasks(features, scores.tasks, anchors), pointsTo: pointedTasks(features, anchors) }
+      : decided;
   return { decision, probability, chosenProbability, ...(rule ? { rule } : {}), ...(verdict.unsure ? { unsure: verdict.unsure } : {}) };
 }
 

@@ -260,7 +260,9 @@ function evidenceOf(task: TaskProfile, signals: Signals, index: TaskIndex, fileO
 
 /** A test's file, by the SWE-bench convention (a `test`, `tests`, `testing`, `spec` or `e2e` part) or its name (`test_x`, `x_test`, `x.spec`, `x.test`). */
 export function isTestPath(path: string): boolean {
-  return path.split("/").some((part) => /^(?:tests?|testing|spec|specs|e2e|__tests__)$/i.test(part)) || /(?:^test_|_test\.|\.(?:spec|test)\.)/i.test(basename(path));
+  return (
+    path.split("/").some((part) => /^(?:tests?|testing|spec|specs|e2e|__tests__)$/i.test(part)) || /(?:^test_|_test\.|\.(?:spec|test)\.)/i.test(basename(path))
+  );
 }
 
 /** A compound identifier (`fetch_pages`, `Context.invoke`) names one thing; `page` in backticks is nearly a word. */
