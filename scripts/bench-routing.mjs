@@ -432,7 +432,7 @@ function toolPart(random, id, vocabulary, created) {
 function runPureTransform(build, messages, ledger) {
   const { buildCallView, narrowToTask, EMPTY_PLAN, applyPlan } = build;
   const view = buildCallView({ messages, ledger });
-  const { plan, note } = narrowToTask({ view, plan: EMPTY_PLAN, threshold: THRESHOLD, fallback: "full" });
+  const { plan, note } = narrowToTask({ view, ledger, plan: EMPTY_PLAN, threshold: THRESHOLD, fallback: "full" });
   return { ...note, messages: applyPlan(messages, plan) };
 }
 

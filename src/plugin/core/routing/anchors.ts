@@ -152,32 +152,20 @@ function anchorOf(options: {
 }
 
 /**
- * The request's phrases that name exactly one task by its own name, and that no other task's
- * requests said. Two words of the trade ("the error message") name nothing. A name matches in
- * another form of its words ("cron parser" for "cron parse").
+ * The request's phrases that name exactly one task by its own name (in a form of its words:
+ * "cron parser" for "cron parse"), and that no other task's requests said. Two words of the
+ * trade ("the error message") name nothing.
  */
 function ownNamesIn(phrases: readonly string[], candidates: readonly TaskCandidate[], index: TaskIndex): Map<string, TaskProfile> {
   const owners = new Map<string, TaskProfile>();
+  const open = new Set(candidates.map(({ task }) => task));
   for (const phrase of phrases) {
-    const words = phrase.split(" ");
-    if (words.every(isDeveloperWord) || index.phraseTaskCount(phrase) > 1) continue;
-    const naming = candidates.filter(({ task }) => [...task.ownNames].some((name) => sameName(name, words)));
+    if (phrase.split(" ").every(isDeveloperWord) || index.phraseTaskCount(phrase) > 1) continue;
+    const naming = index.tasksNamed(phrase).filter((task) => open.has(task));
     const [first] = naming;
-    if (first && naming.length === 1 && (index.phraseTaskCount(phrase) === 0 || first.task.phrases.has(phrase))) owners.set(phrase, first.task);
+    if (first && naming.length === 1 && (index.phraseTaskCount(phrase) === 0 || first.phrases.has(phrase))) owners.set(phrase, first);
   }
   return owners;
-}
-
-/** A two-word name and a phrase's words, word for word, a word matching another form of it ("parse", "parser"). */
-function sameName(name: string, words: readonly string[]): boolean {
-  const parts = name.split(" ");
-  return parts.length === words.length && parts.every((part, position) => sameWord(part, words[position] ?? ""));
-}
-
-function sameWord(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 2;
 }
 
 function only<T>(items: readonly T[]): T | undefined {

@@ -73,6 +73,8 @@ export class TaskIndex {
   private readonly phraseTasks = new Map<string, number>();
   private readonly fileTasks = new Map<string, Set<string>>();
   private requestCounter = 0;
+  /** The tasks each own name (by `nameKey`) belongs to. */
+  private readonly ownNameTasks = new Map<string, Set<string>>();
   /** Tasks that take no more requests (split out into their own session): no longer candidates, their ordinals kept. */
   private readonly closed = new Set<string>();
   /** The task of the latest routed request. */
@@ -115,7 +117,7 @@ export class TaskIndex {
       phrases: new Set(),
       keyWords: new Set(),
       keyPhrases: new Set(),
-      ownNames: new Set(options.settled === false ? [] : extractSignals(title).definiteThings),
+      ownNames: new Set(),
       requestCounts: new Map(),
       titleWords: new Set(options.settled === false ? [] : contentWords(title)),
       symbols: new Set(),
@@ -131,6 +133,7 @@ export class TaskIndex {
       lastRequest: 0,
     };
     this.profiles.set(id, profile);
+    if (profile.settled) for (const name of extractSignals(title).definiteThings) this.addOwnName(profile, name);
     return profile;
   }
 
@@ -164,7 +167,7 @@ export class TaskIndex {
       for (const name of signals.definiteThings) {
         const count = (profile.requestCounts.get(`n:${name}`) ?? 0) + 1;
         profile.requestCounts.set(`n:${name}`, count);
-        if (profile.requests === 0 || count >= KEY_REQUESTS) profile.ownNames.add(name);
+        if (profile.requests === 0 || count >= KEY_REQUESTS) this.addOwnName(profile, name);
       }
       // What a task's requests keep saying is what its people call it.
       for (const symbol of new Set(signals.symbols)) profile.requestCounts.set(`s:${symbol}`, (profile.requestCounts.get(`s:${symbol}`) ?? 0) + 1);
@@ -207,6 +210,13 @@ export class TaskIndex {
     return this.symbolTasks.get(symbol) ?? 0;
   }
 
+  /** The tasks whose own name is the phrase, in a form of its words ("cron parser" for "cron parse"). */
+  tasksNamed(phrase: string): TaskProfile[] {
+    const owners = this.ownNameTasks.get(nameKey(phrase));
+    if (!owners) return [];
+    return [...owners].flatMap((id) => this.task(id) ?? []);
+  }
+
   /** True if some task touched a file with this name, in any directory. */
   knowsFileNamed(name: string): boolean {
     return this.fileTasks.has(name);
@@ -234,11 +244,20 @@ export class TaskIndex {
     );
   }
 
+  private addOwnName(profile: TaskProfile, name: string): void {
+    if (profile.ownNames.has(name)) return;
+    profile.ownNames.add(name);
+    const key = nameKey(name);
+    let owners = this.ownNameTasks.get(key);
+    if (!owners) this.ownNameTasks.set(key, (owners = new Set()));
+    owners.add(profile.id);
+  }
+
   private readTitle(profile: TaskProfile): void {
     if (profile.settled) return;
     profile.settled = true;
     for (const word of contentWords(profile.title)) profile.titleWords.add(word);
-    for (const name of extractSignals(profile.title).definiteThings) profile.ownNames.add(name);
+    for (const name of extractSignals(profile.title).definiteThings) this.addOwnName(profile, name);
   }
 
   private addPath(profile: TaskProfile, path: string): void {
@@ -256,12 +275,25 @@ export class TaskIndex {
     const directory = parentDirectory(path);
     if (directory !== "") profile.directories.add(directory);
     // A file names its part of the work as its folder and name say: lib/cron/parse.go, "cron parse".
-    for (const phrase of phrasesOf(`${basename(directory)} ${basename(path).replace(/\.[^.]*$/, "")}`.replace(/[._-]+/g, " "))) profile.ownNames.add(phrase);
+    for (const phrase of phrasesOf(`${basename(directory)} ${basename(path).replace(/\.[^.]*$/, "")}`.replace(/[._-]+/g, " "))) this.addOwnName(profile, phrase);
     const name = basename(path);
     let owners = this.fileTasks.get(name);
     if (!owners) this.fileTasks.set(name, (owners = new Set()));
     owners.add(profile.id);
   }
+}
+
+const NAME_ENDINGS = ["ers", "ing", "er", "or", "ed", "es", "e", "s"];
+
+/** A name's words without their last ending, so that "cron parser" and "cron parse" are one name. */
+function nameKey(name: string): string {
+  return name
+    .split(" ")
+    .map((word) => {
+      const ending = NAME_ENDINGS.find((candidate) => word.endsWith(candidate) && word.length - candidate.length >= 4);
+      return ending ? word.slice(0, -ending.length) : word;
+    })
+    .join(" ");
 }
 
 /** Same file if one path is the other with leading directories (a checkout root) added. */
