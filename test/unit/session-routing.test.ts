@@ -282,3 +282,57 @@ describe("the session teaching itself", () => {
     expect(moved).toEqual([sessionID]);
   });
 });
+
+describe("a reply bears out the unsure request before it (issue 45)", () => {
+  /** Decisions in order: the first opens t1; the rest go to t1 with the given confidence, pointing to t1. */
+  function scripted(confidences: readonly number[]): Router {
+    let call = 0;
+    return {
+      name: "lexical",
+      async route() {
+        const confidence = confidences[call] ?? 1;
+        call += 1;
+        const target = call === 1 ? ({ kind: "new", title: "slugify" } as const) : ({ kind: "task", task: "t1" } as const);
+        return { target, confidence, related: [], shared: false, reason: "scripted", basis: "content", router: "lexical", pointsTo: ["t1"] };
+      },
+    };
+  }
+
+  async function borneOut(options: { talkOnly: boolean }) {
+    const [first, second, third] = users as [MessageWithParts, MessageWithParts, MessageWithParts];
+    // The second turn as the user had it: talk only, or with its recorded tool calls (files no task had).
+    const messages = history.map((message) =>
+      options.talkOnly && message.info.role === "assistant" && "parentID" in message.info && message.info.parentID === second.info.id
+        ? { ...message, parts: message.parts.filter((part) => part.type !== "tool") }
+        : message,
+    );
+    const source = sourceFor({ [sessionID]: { messages } });
+    const logger = recordingLogger();
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: scripted([1, 0.6, 0.93]), source, logger });
+    source.upTo(first.info.id);
+    await routing.route(sessionID, first.info.id, "make slugify drop accents");
+    source.upTo(second.info.id);
+    await routing.route(sessionID, second.info.id, "why does it keep the apostrophes?");
+    // The second turn's model calls: routing learns its groups.
+    const upToThird = messages.slice(
+      0,
+      messages.findIndex((message) => message.info.id === third.info.id),
+    );
+    await store.step(sessionID, (session) => routing.learn(session, toInteractionGroups(upToThird)));
+    source.upTo(third.info.id);
+    await routing.route(sessionID, third.info.id, "ok, and make slugify keep digits too");
+    const ledger = (await store.read(sessionID))?.ledger;
+    return { entry: ledger?.decisions[second.info.id], logger };
+  }
+
+  it("settles a talk-only turn in the task the reply carries on in, and logs it", async () => {
+    const { entry, logger } = await borneOut({ talkOnly: true });
+    expect(entry?.confirmed).toEqual({ files: [], by: "next-request" });
+    expect(logger.lines.some((line) => line.includes("bore out an unsure decision for t1"))).toBe(true);
+  });
+
+  it("leaves a turn that worked in files no task had unsettled", async () => {
+    const { entry } = await borneOut({ talkOnly: false });
+    expect(entry?.confirmed).toBeUndefined();
+  });
+});
