@@ -275,7 +275,8 @@ export class TaskIndex {
     const directory = parentDirectory(path);
     if (directory !== "") profile.directories.add(directory);
     // A file names its part of the work as its folder and name say: lib/cron/parse.go, "cron parse".
-    for (const phrase of phrasesOf(`${basename(directory)} ${basename(path).replace(/\.[^.]*$/, "")}`.replace(/[._-]+/g, " "))) this.addOwnName(profile, phrase);
+    for (const phrase of phrasesOf(`${basename(directory)} ${basename(path).replace(/\.[^.]*$/, "")}`.replace(/[._-]+/g, " ")))
+      this.addOwnName(profile, phrase);
     const name = basename(path);
     let owners = this.fileTasks.get(name);
     if (!owners) this.fileTasks.set(name, (owners = new Set()));
