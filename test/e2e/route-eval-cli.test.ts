@@ -35,6 +35,9 @@ describe("opencode-rcm route-eval", () => {
       "candidateFallback",
       "byShape",
       "byStyle",
+      "narrowedRight",
+      "narrowedCalls",
+      "byKind",
       "reliability",
     ]);
     expect(report.n).toBeGreaterThanOrEqual(300);
