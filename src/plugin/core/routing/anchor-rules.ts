@@ -112,10 +112,9 @@ export function anchorVerdict(options: {
     const target = candidates.find((candidate) => candidate.task === anchor.task);
     if (!target) return keep;
     const named = { chosen: target, floor: ANCHORED_CONFIDENCE, unsure: undefined, why: `named ${describeAnchor(anchor)}` };
-    // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it;
-    // a return ("back to ...", "again", "re: ...") or a short ask to change that task's file or code is not a report.
-    // A return names its task by what is decisive (a file, a code name, the task's own name); its
-    // other words may be a neighbour's, and "another one in ..." starts something.
+    // A fresh report that reuses a task's file or words is a neighbour of that task as often as a part of it.
+    // Not a report: a return ("back to ...", "again", "re: ...") that names its task by what is decisive (a
+    // file, a code name, its own name; "another one in ..." starts something), or a short ask to change its file or code.
     const returns = (RETURN_CUE.test(request) || BACK_CUE.test(openingWords(request))) && !facts.newTaskCue && (isHard(anchor) || anchor.ownNames > 0);
     const asksToChangeIt = (anchor.files.length > 0 || anchor.identifiers.length > 0) && new Set(signals.words).size <= SHORT_ASK && CHANGE_ASK.test(request);
     const readsAsFresh =
