@@ -49,7 +49,11 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         };
 
         for (const text of [ASK.dates, ASK.json, ASK.installShort, ASK.both]) await prompt(sessionID, text);
-        const unsure = toasts(events.events).at(-1);
+        // The toast travels the event stream, which may lag the prompt's answer.
+        const unsure = (
+          await events.waitFor((event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "RCM: full history")
+        ).properties;
+        expect(toasts(events.events).at(-1)).toEqual(unsure);
         expect(unsure).toMatchObject({
           title: "RCM: full history",
           variant: "warning",
@@ -109,6 +113,7 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         // Toasts: nothing for the first request, two new tasks, the fallback, the switch back; none
         // after the move, the follow-up stays on the current task (t2), none while off, and the
         // table of contents after it goes back to the install guide (t3).
+        await events.waitFor((event) => event.type === "tui.toast.show" && (event.properties as { title?: string }).title === "RCM: switched to t3");
         expect(toasts(events.events).map((toast) => toast.title)).toEqual([
           "RCM: new task t2",
           "RCM: new task t3",
