@@ -171,6 +171,35 @@ describe("evidence relative to this session (issue 45)", () => {
     expect(route(everyday(), "write that as a test in tests/test_parse_months.py").target.kind).not.toBe("new");
   });
 
+  it("keeps a reply on the task the session is surely on, surely, when it names nothing else and nothing new", () => {
+    for (const text of [
+      "ok, and keep digits in the titles too",
+      "so it lowercases already? then just join with single hyphens",
+      "reviewer: the helper should not touch titles that are already slugs",
+    ]) {
+      const decision = route(everyday(), text);
+      expect(target(decision), text).toBe("t3");
+      expect(decision.confidence, text).toBeGreaterThanOrEqual(SURE);
+      expect(decision.reason, text).toContain("a reply to the task just worked on");
+    }
+  });
+
+  it("holds such a reply back where something in it is another task's or new to the session", () => {
+    for (const text of [
+      "ok, and the titles should come out as dates too", // another task's word ("date")
+      "ok, and also call slugify_path from the CLI", // a code name nobody used
+      "now the upload widget should show the titles", // "the X" in words nobody used
+      "ok, and put it in src/util/names.py", // a source file nobody touched
+    ]) {
+      const decision = route(everyday(), text);
+      expect(target(decision) === "t3" && decision.reason.includes("a reply to the task just worked on"), text).toBe(false);
+    }
+    // After an unsure request the session is surely on no task: the same reply is no evidence.
+    const index = everyday();
+    index.current = undefined;
+    expect(route(index, "ok, and keep digits in the titles too").reason).not.toContain("a reply to the task just worked on");
+  });
+
   it("names a task by its title as by its id, and says where an unsure request points", () => {
     const decision = route(everyday(), "for 'Add a slugify helper that lowercases titles and joins words': keep digits");
     expect(target(decision)).toBe("t3");

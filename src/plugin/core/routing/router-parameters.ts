@@ -62,29 +62,29 @@ export const ROUTER_PARAMETERS: RouterParameters = {
     "bestExplicit": -0.2274
   },
   "calibration": {
-    "slope": 0.6452,
-    "intercept": -0.0392
+    "slope": 0.646,
+    "intercept": -0.0131
   },
   "caps": {
-    "unsupported": 0.3842,
+    "unsupported": 0.3706,
     "foldedNewTask": 0.3636
   },
   "unsure": {
     "either": {
-      "slope": 2.5275,
-      "intercept": 1.1296
+      "slope": 5.9359,
+      "intercept": -8.4835
     },
     "fresh-report": {
-      "slope": 0.3438,
-      "intercept": -0.4135
+      "slope": 0.2136,
+      "intercept": -0.2398
     },
     "uncued-new": {
-      "slope": 0.0983,
-      "intercept": -0.113
+      "slope": 0.0962,
+      "intercept": -0.1104
     },
     "new-file": {
-      "slope": 0.7749,
-      "intercept": 0.4776
+      "slope": 1.0156,
+      "intercept": 0.4265
     },
     "new-own-file": {
       "slope": 1,
@@ -95,8 +95,8 @@ export const ROUTER_PARAMETERS: RouterParameters = {
       "intercept": 1.6524
     },
     "unnamed": {
-      "slope": 0.8864,
-      "intercept": -0.3117
+      "slope": 0.9086,
+      "intercept": -0.2617
     }
   }
 };

@@ -93,6 +93,10 @@ export interface RequestFacts {
   unseenCheckout: string | undefined;
   /** A task label, id or ordinal that names no task so far ("Task C", `t7`). */
   unknownReference: string | undefined;
+  /** Names a thing after "the", "our" or "my" in words no task has used ("the weather adapter"): a subject of its own. */
+  newSubject: boolean;
+  /** Compound code names (CamelCase, snake_case) no task has used. */
+  unseenCodeNames: number;
 }
 
 export interface RoutingFeatures {
@@ -214,6 +218,8 @@ export function routingFeatures(options: { text: string; signals: Signals; index
       novelty: novel,
       unseenCheckout,
       unknownReference: explicit.unknown,
+      unseenCodeNames: signals.symbols.filter((symbol) => isCompound(symbol) && index.symbolTaskCount(symbol) === 0).length,
+      newSubject: signals.definiteThings.some((thing) => thing.split(" ").some((word) => index.wordTaskCount(word) === 0)),
     },
   };
 }
