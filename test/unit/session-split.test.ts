@@ -7,7 +7,7 @@ import { createSessionStore } from "../../src/plugin/sessions/session-store.js";
 import { noteProject } from "../../src/plugin/store/project-file.js";
 import { pendingIntents, postIntent } from "../../src/plugin/store/session-inbox.js";
 import { resolveStateDir } from "../../src/plugin/store/state-dir.js";
-import { RECORD_TOKENS } from "../support/defaults.js";
+import { RECORD_TOKENS, THRESHOLD } from "../support/defaults.js";
 import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
 import { ledgerOf } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -71,7 +71,7 @@ async function setUp(host: SplitHost, stateDir = temp.path) {
       ]),
     }),
   );
-  return { store, logger, split: createSessionSplit({ store, source, host, logger, recordTokens: RECORD_TOKENS }) };
+  return { store, logger, split: createSessionSplit({ store, source, host, logger, recordTokens: RECORD_TOKENS, threshold: THRESHOLD }) };
 }
 
 describe("splitting a task out into its own session", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
 import { RECORD_VERSION, type TaskRecord } from "../../src/plugin/core/memory/record.js";
 import { RECORD_OPEN } from "../../src/plugin/core/memory/render-record.js";
-import { SEED_REQUEST_OPEN, splitSeed, taskRequestTexts } from "../../src/plugin/core/memory/split-seed.js";
+import { SEED_REQUEST_OPEN, splitSeed, taskRequestTexts, unsureRequestNumbers } from "../../src/plugin/core/memory/split-seed.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import { LedgerSchema, markSplit } from "../../src/plugin/core/routing/ledger.js";
 import { routeRequest } from "../../src/plugin/core/routing/route-request.js";
@@ -119,8 +119,20 @@ describe("marking a task split", () => {
 describe("the seed of a split-out session", () => {
   it("takes the task's own requests, verbatim and in order, and no other task's, no answer, no synthetic text", () => {
     const groups = toInteractionGroups([...messages, user("u5", "Continue if you have next steps", { synthetic: true })]);
-    expect(taskRequestTexts(groups, ledger, "t1")).toEqual([REQUESTS.slug, REQUESTS.slugAgain]);
-    expect(taskRequestTexts(groups, ledger, "t2")).toEqual([REQUESTS.csv]);
+    expect(taskRequestTexts(groups, ledger, "t1", THRESHOLD)).toEqual([REQUESTS.slug, REQUESTS.slugAgain]);
+    expect(taskRequestTexts(groups, ledger, "t2", THRESHOLD)).toEqual([REQUESTS.csv]);
+  });
+
+  it("leaves out a request guessed to the task whose place is not settled, and numbers it for the note (issue 47)", () => {
+    const unsure = ledgerOf([
+      ["u1", "new:Add slugify"],
+      ["u2", "new:Quote CSV fields"],
+      ["u3", "t1", 0.6],
+    ]);
+    const groups = toInteractionGroups(messages);
+    expect(taskRequestTexts(groups, unsure, "t1", THRESHOLD)).toEqual([REQUESTS.slug]);
+    expect(unsureRequestNumbers(unsure, "t1", THRESHOLD)).toEqual([3]);
+    expect(unsureRequestNumbers(unsure, "t2", THRESHOLD)).toEqual([]);
   });
 
   it("says where it comes from, then the record as the model sees it, then each request delimited", () => {

@@ -106,7 +106,9 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
     ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved })
     : undefined;
   // `/rcm split`: a task goes on in a new session; the TUI's and the CLI's splits are applied here too.
-  const split = store ? createSessionSplit({ store, source, host: host.split, logger, recordTokens: options.memory.recordTokens }) : undefined;
+  const split = store
+    ? createSessionSplit({ store, source, host: host.split, logger, recordTokens: options.memory.recordTokens, threshold: options.confidenceThreshold })
+    : undefined;
   const memoryUpdater = remembers ? createMemoryUpdater(options, aux) : undefined;
   const memory =
     store && memoryUpdater

@@ -1,6 +1,6 @@
 import { messageOf } from "../../kit/errors/message-of.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
-import { splitSeed, taskRequestTexts } from "../core/memory/split-seed.js";
+import { splitSeed, taskRequestTexts, unsureRequestNumbers } from "../core/memory/split-seed.js";
 import type { MessageWithParts } from "../core/messages.js";
 import { type LedgerTask, markSplit } from "../core/routing/ledger.js";
 import type { Logger } from "./logger.js";
@@ -46,7 +46,15 @@ export interface SessionSplit {
  * (the router sends it no more requests) and brings the new session on screen. Applies the
  * TUI's and the CLI's split intents too.
  */
-export function createSessionSplit(deps: { store: SessionStore; source: SessionSource; host: SplitHost; logger: Logger; recordTokens: number }): SessionSplit {
+export function createSessionSplit(deps: {
+  store: SessionStore;
+  source: SessionSource;
+  host: SplitHost;
+  logger: Logger;
+  recordTokens: number;
+  /** Requests routed below it and not settled since stay in the old session. */
+  threshold: number;
+}): SessionSplit {
   const { store, source, host, logger } = deps;
 
   const applySplit = async (session: StoredSession, id: string): Promise<SplitDone> => {
@@ -55,7 +63,8 @@ export function createSessionSplit(deps: { store: SessionStore; source: SessionS
     if (!task) throw new Error(`no task ${id} in this session (tasks: ${state.ledger.tasks.map((known) => known.id).join(", ") || "none"})`);
     if (task.split) throw new Error(`${id} is split out already, into ${task.split.session}`);
     const messages = await source.messages(sessionID);
-    const requests = taskRequestTexts(toInteractionGroups(messages), state.ledger, id);
+    const requests = taskRequestTexts(toInteractionGroups(messages), state.ledger, id, deps.threshold);
+    const unsure = unsureRequestNumbers(state.ledger, id, deps.threshold);
     const from = await host.describe(sessionID);
     const title = `${task.title} (split from ${from.title || sessionID})`;
     const created = await host.create({ title, directory: from.directory });
@@ -68,7 +77,7 @@ export function createSessionSplit(deps: { store: SessionStore; source: SessionS
       recordTokens: deps.recordTokens,
     });
     const record = state.records[id] !== undefined;
-    const note = `opencode-rcm: ${id} "${task.title}" split from ${from.title ? `"${from.title}" (${sessionID})` : sessionID}; the model gets ${record ? "its record and " : ""}its ${requests.length === 1 ? "request" : `${requests.length} requests`} with your first request here.`;
+    const note = `opencode-rcm: ${id} "${task.title}" split from ${from.title ? `"${from.title}" (${sessionID})` : sessionID}; the model gets ${record ? "its record and " : ""}its ${requests.length === 1 ? "request" : `${requests.length} requests`} with your first request here${unsure.length > 0 ? ` (not ${unsure.map((number) => `#${number}`).join(", ")}: unsure, maybe ${id}'s, left in the old session)` : ""}.`;
     await host.seed(created, { text, note, ...lastSettings(messages) });
     await store.commit(session, { ...state, ledger: markSplit(state.ledger, id, created) });
     await logger.log(

@@ -2,16 +2,31 @@ import type { InteractionGroup } from "../interaction-groups.js";
 import type { Ledger } from "../routing/ledger.js";
 import type { TaskRecord } from "./record.js";
 import { renderRecord } from "./render-record.js";
+import { rememberedRequests } from "./uncovered-groups.js";
 
 /** The tags around each request in a seed: a request may span lines, so each is delimited. */
 export const SEED_REQUEST_OPEN = "<rcm-request";
 export const SEED_REQUEST_CLOSE = "</rcm-request>";
 
-/** The user's own words of each request the ledger gives `task`, in session order (file-only requests have none and are left out). */
-export function taskRequestTexts(groups: readonly InteractionGroup[], ledger: Ledger, task: string): string[] {
+/**
+ * The user's own words of each request whose place in `task` is settled, in session order
+ * (file-only requests have none and are left out). A request still unsure, guessed to the
+ * task, is not carried: it may be another task's, and stays in the old session.
+ */
+export function taskRequestTexts(groups: readonly InteractionGroup[], ledger: Ledger, task: string, threshold: number): string[] {
+  const settled = rememberedRequests(ledger, threshold);
   return groups
-    .filter((group) => group.kind === "request" && ledger.decisions[group.id]?.task === task && group.requestText !== "")
+    .filter((group) => group.kind === "request" && ledger.decisions[group.id]?.task === task && settled.has(group.id) && group.requestText !== "")
     .map((group) => group.requestText);
+}
+
+/** The numbers (as status and move count them) of the requests guessed to `task` whose place is not settled. */
+export function unsureRequestNumbers(ledger: Ledger, task: string, threshold: number): number[] {
+  const settled = rememberedRequests(ledger, threshold);
+  return ledger.order.flatMap((id, position) => {
+    const entry = ledger.decisions[id];
+    return entry && !entry.shared && entry.task === task && !settled.has(id) ? [position + 1] : [];
+  });
 }
 
 /**

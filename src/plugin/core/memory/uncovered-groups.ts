@@ -70,26 +70,19 @@ function groupsSettled(groups: readonly InteractionGroup[], remembered: Readonly
 }
 
 /**
- * The requests whose task is known, so their requirements belong in its record: settled
- * decisions (sure, the user's word, borne out by the turn's edits, a move), and an unsure
- * guess that the user's next request settled by going on, surely, in the same task the
- * session was surely on before it (a guess between two sure requests of one task; not one
- * that opened a task). Shared instructions are every task's and go in none.
+ * The requests whose place is settled, so their requirements belong in their task's record:
+ * sure decisions, the user's word (a move), and unsure ones the session's rules settled (the
+ * turn's edits, the next request carrying on as a reply: ledger.ts). An unsure guess that only
+ * sits between two sure requests of a task is not settled: the user who went back to the task
+ * said nothing of the request in between. Shared instructions are every task's and go in none.
  */
 export function rememberedRequests(ledger: Ledger, threshold: number): Set<string> {
-  const entries = ledger.order.flatMap((id) => {
-    const entry = ledger.decisions[id];
-    return entry && !entry.shared ? [{ id, entry, settled: isSettled(entry, threshold) }] : [];
-  });
-  const remembered = new Set<string>();
-  let before: string | undefined;
-  entries.forEach(({ id, entry, settled }, position) => {
-    const after = entries.slice(position + 1).find((next) => next.settled);
-    const between = !entry.opened && before === entry.task && after?.entry.task === entry.task && entries[position + 1]?.entry.task === entry.task;
-    if (settled || between) remembered.add(id);
-    if (settled) before = entry.task;
-  });
-  return remembered;
+  return new Set(
+    ledger.order.filter((id) => {
+      const entry = ledger.decisions[id];
+      return entry !== undefined && !entry.shared && isSettled(entry, threshold);
+    }),
+  );
 }
 
 /** The user messages of a task whose requirements its record keeps, in routing order. */
