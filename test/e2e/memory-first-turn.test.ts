@@ -33,7 +33,7 @@ describe("a memory record from the first finished turn, in the real OpenCode", (
         const shown = answers(await messages(sessionID)).at(-1) ?? "";
         expect(shown).toMatch(/^\/rcm-text show t1\nMemory record of t1 ".*"\n/);
         expect(shown).toContain("Covers request 1 (every request of t1 so far); written by the extractive updater (no model).");
-        expect(shown).toMatch(/Asked for, in force \(\d+; #3: from request 3, as status and move number them\):\n {2}1\. .*\(#1\)/);
+        expect(shown).toMatch(/Asked for, in force \(\d+\):\n {2}1\. .*\(#1\)/);
         expect(shown).toContain("It must lowercase the text and join words with hyphens");
         expect(shown).toContain("No model call has had this record yet");
         expect(shown).toContain("The text the model gets: /rcm-text show t1 model");

@@ -104,7 +104,9 @@ describe("task memory inside the real OpenCode", () => {
       // /rcm-text show and status say what the call carried: t1's record in place of A1's exchange.
       const [show, status] = full.said;
       expect(show).toMatch(/^\/rcm-text show t1\nMemory record of t1 ".*"\n/);
-      expect(show).toContain("Covers request 1 (not yet requests 5 and 9); written by the auxiliary model.");
+      expect(show).toContain(
+        "Covers request 1 (not yet requests 5 and 9: the auxiliary model updates in batches and before OpenCode compacts: a later update takes them); written by the auxiliary model.",
+      );
       expect(show).toContain(`  1. ${REQUESTS.A1}  (#1)`);
       expect(show).toMatch(/The last call for t1 \(request 9, \d\d:\d\d\) carried this record in place of 1 earlier exchange\./);
       expect(show).not.toContain("<rcm-task-memory");

@@ -15,6 +15,7 @@ import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.j
 import { createSessionFlags } from "../../src/plugin/sessions/session-flags.js";
 import type { SessionMemory } from "../../src/plugin/sessions/session-memory.js";
 import { type SessionState, SessionStateSchema } from "../../src/plugin/store/session-state-file.js";
+import { THRESHOLD } from "../support/defaults.js";
 import { mainSession } from "../support/fixtures.js";
 import { recordingLogger } from "../support/plugin-parts.js";
 import { fixedStore, idleRouting, ledgerOf, stateOf } from "../support/routing.js";
@@ -100,14 +101,15 @@ const lastMessageTime = Math.max(...history().map((message) => message.info.time
 describe("a task's record as a person reads it", () => {
   it("gives every field, each ask with its request numbers, pending asks as references, and what the last call carried", async () => {
     const state = await afterCall(REPLACING, slugifyRecord());
-    const shown = renderRecordForPerson({ state, task: "t1", whenWritten: "never", modelTextHint: "/rcm show t1 model", clock });
+    const shown = renderRecordForPerson({ threshold: THRESHOLD, state, task: "t1", whenWritten: "never", modelTextHint: "/rcm show t1 model", clock });
     expect(shown.split("\n")).toEqual([
       'Memory record of t1 "Task A: add textkit/slugify.py"',
       "Goal: A slugify(text) function in textkit/slugify.py",
-      "Covers request 1 (not yet request 3); written by the extractive updater (no model).",
-      "Asked for, in force (2; #3: from request 3, as status and move number them):",
+      "Covers request 1 (not yet request 3: its turn is still running or settled since: the next update takes it); written by the extractive updater (no model).",
+      "Asked for, in force (2):",
       "  1. slugify(text) lowercases the text and joins words with hyphens  (#1)",
       "  2. add a test for slugify  (#1, #3)",
+      "  (#N after an ask: the request it came from, numbered as status and move count them)",
       "Overridden by a later request (1; the model is told not to apply them):",
       '  - drop non-ASCII letters  (#1); overridden by #3: "keep unicode letters instead of dropping them"',
       "Pending (2, not yet shown done):",
@@ -150,7 +152,9 @@ describe("a task's record as a person reads it", () => {
     expect(recordCallSentence(state, newer, clock)).toBe(
       `The last call for t1 (request 3, @${lastMessageTime}) carried an earlier version of this record (covering 1 exchange; this one covers 2) in place of 1 earlier exchange.`,
     );
-    expect(renderRecordForPerson({ state, task: "t1", whenWritten: "never", clock })).toContain("Covers requests 1 and 3 (every request of t1 so far)");
+    expect(renderRecordForPerson({ threshold: THRESHOLD, state, task: "t1", whenWritten: "never", clock })).toContain(
+      "Covers requests 1 and 3 (every request of t1 so far)",
+    );
   });
 
   it("counts no call of a record written anew since (a move drops the records of the tasks it touches)", async () => {
@@ -166,12 +170,31 @@ describe("a task's record as a person reads it", () => {
   it("names the requests a record covers in ranges from three on", () => {
     const covering = (groups: [string, ...string[]]) =>
       renderRecordForPerson({
+        threshold: THRESHOLD,
         state: stateOf(sessionID, ledger, { t1: slugifyRecord({ coverage: { through: groups.at(-1) as string, groups } }) }),
         task: "t1",
         whenWritten: "",
       }).split("\n")[2];
     expect(covering([a1, b1, a2])).toMatch(/^Covers requests 1-3 /);
-    expect(covering([b1, a2])).toMatch(/^Covers requests 2 and 3 \(not yet request 1\)/);
+    expect(covering([b1, a2])).toMatch(/^Covers requests 2 and 3 \(not yet request 1: /);
+  });
+
+  it("lists a request guessed to the task apart from its asks, and counts only settled requests as not yet covered (issue 47)", () => {
+    const guessed = ledgerOf([
+      [a1, "new:Task A: add textkit/slugify.py"],
+      [b1, "new:Task B: quote CSV fields"],
+      [a2, "t1", 0.6],
+    ]);
+    const lines = renderRecordForPerson({
+      threshold: THRESHOLD,
+      state: stateOf(sessionID, guessed, { t1: slugifyRecord() }),
+      task: "t1",
+      whenWritten: "",
+    }).split("\n");
+    expect(lines[2]).toBe("Covers request 1 (every settled request of t1 so far); written by the extractive updater (no model).");
+    expect(lines[3]).toMatch(/^Unsure, maybe t1's: request 3 \(routed here as a guess: kept word for word in the history, not in this record until settled/);
+    // The asks are the record's alone: no line of the unsure request's among them.
+    expect(lines.slice(4).join("\n")).not.toMatch(/Unsure/);
   });
 
   it("says when no call has had the record, when a task has none, and names the tasks for an unknown one", () => {
@@ -179,10 +202,10 @@ describe("a task's record as a person reads it", () => {
     expect(recordCallSentence(state, slugifyRecord(), clock)).toBe(
       "No model call has had this record yet: a call for t1 carries it once it leaves out exchanges the record covers.",
     );
-    expect(renderRecordForPerson({ state, task: "t2", whenWritten: "one is written when the first turn of t2 ends" })).toBe(
+    expect(renderRecordForPerson({ threshold: THRESHOLD, state, task: "t2", whenWritten: "one is written when the first turn of t2 ends" })).toBe(
       "t2: Task B: write a CHANGELOG entry\nNo memory record yet: one is written when the first turn of t2 ends.",
     );
-    expect(() => renderRecordForPerson({ state, task: "t9", whenWritten: "" })).toThrow('no task "t9" in this session (tasks: t1, t2)');
+    expect(() => renderRecordForPerson({ threshold: THRESHOLD, state, task: "t9", whenWritten: "" })).toThrow('no task "t9" in this session (tasks: t1, t2)');
   });
 
   it("reads a state file written before calls kept their record's version: the last call's report still says what it carried", () => {

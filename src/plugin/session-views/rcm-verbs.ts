@@ -86,8 +86,15 @@ export const RCM_VERBS: readonly RcmVerb[] = [
       const { showCommand } = viewWords(words);
       const whenWritten = whenRecordWritten(options, task);
       if (as === "model")
-        return renderRecordAsModelGetsIt({ state, task, recordTokens: options.memory.recordTokens, whenWritten, personHint: showCommand(task, false) });
-      return renderRecordForPerson({ state, task, whenWritten, modelTextHint: showCommand(task, true) });
+        return renderRecordAsModelGetsIt({
+          state,
+          task,
+          recordTokens: options.memory.recordTokens,
+          whenWritten,
+          threshold: options.confidenceThreshold,
+          personHint: showCommand(task, false),
+        });
+      return renderRecordForPerson({ state, task, whenWritten, threshold: options.confidenceThreshold, modelTextHint: showCommand(task, true) });
     },
   },
   {

@@ -1,6 +1,8 @@
 import { showTask } from "../core/memory/describe-tasks.js";
 import { activeConstraints, type Constraint, overriddenConstraints, type TaskRecord } from "../core/memory/record.js";
+import { unsureRequestNumbers } from "../core/memory/split-seed.js";
 import { taskName } from "../core/memory/task-name.js";
+import { rememberedRequests } from "../core/memory/uncovered-groups.js";
 import type { Ledger } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { requestNumber } from "./move-selection.js";
@@ -20,26 +22,30 @@ export function renderRecordForPerson(options: {
   task: string;
   /** When a missing record will be written (the options decide). */
   whenWritten: string;
+  /** The routing threshold: requests below it whose place was not settled are not the record's. */
+  threshold: number;
   /** How this surface shows the text the model gets ("/rcm show t1 model"). */
   modelTextHint?: string | undefined;
   clock?: (at: number) => string;
 }): string {
-  const { state, whenWritten, modelTextHint, clock = clockTime } = options;
+  const { state, whenWritten, modelTextHint, threshold, clock = clockTime } = options;
   const { ledger } = state;
   const task = knownTask(ledger, options.task);
   const record = state.records[task.id];
   if (!record) return `${task.id}: ${oneLine(taskName(task.title))}\nNo memory record yet: ${whenWritten}.`;
   const lines = [`Memory record of ${task.id} "${oneLine(taskName(task.title))}"`];
   lines.push(`Goal: ${oneLine(record.goal) || "(none yet)"}`);
-  lines.push(coverageLine(ledger, record));
+  const unsure = unsureRequestNumbers(ledger, task.id, threshold);
+  lines.push(coverageLine(ledger, record, threshold, unsure.length > 0));
+  if (unsure.length > 0)
+    lines.push(
+      `Unsure, maybe ${task.id}'s: ${numberList(unsure)} (routed here as a guess: kept word for word in the history, not in this record until settled; /rcm move settles one)`,
+    );
   const active = activeConstraints(record);
-  lines.push(
-    active.length === 0
-      ? "Asked for: nothing recorded as a requirement yet"
-      : `Asked for, in force (${active.length}; #3: from request 3, as status and move number them):`,
-  );
+  lines.push(active.length === 0 ? "Asked for: nothing recorded as a requirement yet" : `Asked for, in force (${active.length}):`);
   // Numbered as the model's text numbers them, so "ask 2" is the same ask in both.
   active.forEach((constraint, index) => lines.push(`  ${index + 1}. ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}`));
+  if (active.length > 0) lines.push("  (#N after an ask: the request it came from, numbered as status and move count them)");
   const overridden = overriddenConstraints(record);
   if (overridden.length > 0) {
     lines.push(`Overridden by a later request (${overridden.length}; the model is told not to apply them):`);
@@ -70,11 +76,12 @@ export function renderRecordAsModelGetsIt(options: {
   task: string;
   recordTokens: number;
   whenWritten: string;
+  threshold: number;
   personHint?: string | undefined;
 }): string {
-  const { state, recordTokens, whenWritten, personHint } = options;
+  const { state, recordTokens, whenWritten, threshold, personHint } = options;
   const task = knownTask(state.ledger, options.task);
-  if (!state.records[task.id]) return renderRecordForPerson({ state, task: task.id, whenWritten });
+  if (!state.records[task.id]) return renderRecordForPerson({ state, task: task.id, whenWritten, threshold });
   const text = showTask(state.ledger, state.records, task.id, recordTokens);
   const person = personHint ? `; ${personHint} shows it for a person` : "";
   return `The text the model gets for ${task.id}'s record, word for word (only a call that leaves out exchanges it covers carries it${person}):\n\n${text}`;
@@ -88,15 +95,25 @@ export function knownTask(ledger: Ledger, id: string): Ledger["tasks"][number] {
   throw new Error(`no task ${JSON.stringify(id)} in this session (tasks: ${known})`);
 }
 
-/** Which requests the record accounts for, who wrote it, and the task's requests it does not cover yet. */
-function coverageLine(ledger: Ledger, record: TaskRecord): string {
+/**
+ * Which requests the record accounts for, who wrote it, and the task's settled requests it does
+ * not cover yet, with why (a turn still running, or settled since the last update).
+ */
+function coverageLine(ledger: Ledger, record: TaskRecord, threshold: number, anyUnsure: boolean): string {
   const covered = numbers(ledger, record.coverage.groups);
   const coveredSet = new Set(covered);
-  const ofTask = ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === record.task ? [position + 1] : []));
+  const settled = rememberedRequests(ledger, threshold);
+  const ofTask = ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === record.task && settled.has(id) ? [position + 1] : []));
   const missing = ofTask.filter((number) => !coveredSet.has(number));
   const writer = record.lastUpdate.updater === "model" ? "the auxiliary model" : "the extractive updater (no model)";
   const what = covered.length > 0 ? `Covers ${numberList(covered)}` : `Covers ${plural(record.coverage.groups.length, "exchange")}`;
-  const rest = missing.length === 0 ? `every request of ${record.task} so far` : `not yet ${numberList(missing)}`;
+  const them = missing.length === 1 ? "it" : "them";
+  // The extractive updater runs after every turn; a model updater waits for a batch worth replacing.
+  const why =
+    record.lastUpdate.updater === "model"
+      ? `the auxiliary model updates in batches and before OpenCode compacts: a later update takes ${them}`
+      : `${missing.length === 1 ? "its turn is" : "their turns are"} still running or settled since: the next update takes ${them}`;
+  const rest = missing.length === 0 ? `every ${anyUnsure ? "settled " : ""}request of ${record.task} so far` : `not yet ${numberList(missing)}: ${why}`;
   return `${what} (${rest}); written by ${writer}.`;
 }
 
