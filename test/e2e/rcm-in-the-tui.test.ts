@@ -316,7 +316,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         const flat = dialogText(show, "/rcm show t1");
         expect(flat).not.toContain("No memory record yet");
         expect(flat).toContain('Memory record of t1 "Fix the date parser');
-        expect(flat).toContain("#3: from request 3, as status and move number them");
+        expect(flat).toContain("#N after an ask: the request it came from, numbered as status and move count them");
         expect(flat).toContain("Fix the date parser in src/dates.py");
         expect(flat).toContain("(#1)");
         expect(flat).toContain("No model call has had this record yet");
