@@ -105,7 +105,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     const scope = { directory: project, env };
     const person = await readVerbCommand(scope, undefined, show, "t1");
     expect(person).toContain("  1. slugify lowercases the text  (#1)");
-    expect(person).toContain("Pending (1, not yet shown done):\n  ask 1 (above)");
+    expect(person).toContain("Pending (1, not yet shown done by a passing test run after an edit):\n  Not started:\n    ask 1 (above)");
     expect(person).toContain("No model call has had this record yet");
     expect(person).toContain("The text the model gets: opencode-rcm show t1 --as-model");
     expect(person).not.toContain(RECORD_OPEN);

@@ -63,7 +63,12 @@ describe("extractiveUpdater on a recorded session", () => {
     expect(next.progress[1]?.text).toMatch(/^Tried to edit textkit\/slugify\.py: failed \(/);
     expect(next.files).toEqual(["textkit/slugify.py"]);
     expect(next.uncertainties).toEqual([]);
-    expect(next.pending).toEqual([]);
+    // Both asks were edited and no test run followed: worked on, not shown done.
+    expect(next.pending).toEqual([
+      "add textkit/slugify.py with a slugify(text) function that lowercases and joins words with dashes",
+      "keep unicode letters instead of dropping them",
+    ]);
+    expect(next.workedOn).toEqual(next.pending);
     expect(next.lastUpdate).toEqual({ updater: "extractive", groups: 2, notes: [] });
     expect(JSON.stringify(next)).not.toContain("CHANGELOG");
   });
@@ -403,7 +408,7 @@ describe("uncertainties", () => {
 });
 
 describe("pending", () => {
-  it("keeps the requirements no later completed edit answers", () => {
+  it("keeps every requirement no passing test run has shown done, and marks the ones an edit worked on (issue 47)", () => {
     const batch = [
       request("u1", "Add a `--verbose` flag to cli.py. Keep the output format unchanged. Update docs/usage.md with the new flag.", [
         tool("e1", "edit", "completed", { filePath: "/ws/cli.py", oldString: "a", newString: "parser.add_argument('--verbose')" }),
@@ -411,13 +416,17 @@ describe("pending", () => {
       request("u2", "Fix the typo in README.md.", [tool("e2", "edit", "error", { filePath: "/ws/README.md" }, { error: "no match" })]),
       request("u3", "Make sure the exit code stays 0.", [tool("r3", "read", "completed", { filePath: "/ws/cli.py" })]),
     ];
-    // u1's first two are answered by e1 (it names cli.py; the second names nothing); the docs
-    // were never edited; README.md's edit failed; u3 comes after the only completed edit.
-    expect(proposeExtractively(input(batch)).pending).toEqual([
+    // u1's first two are worked on by e1 (it names cli.py; the second names nothing), but no test
+    // ran after it; the docs were never edited; README.md's edit failed; u3 comes after the only completed edit.
+    const proposal = proposeExtractively(input(batch));
+    expect(proposal.pending).toEqual([
+      "Add a `--verbose` flag to cli.py",
+      "Keep the output format unchanged",
       "Update docs/usage.md with the new flag",
       "Fix the typo in README.md",
       "Make sure the exit code stays 0",
     ]);
+    expect(proposal.workedOn).toEqual(["Add a `--verbose` flag to cli.py", "Keep the output format unchanged"]);
   });
 
   it("clears a requirement that the edit's code states, or that a passing test run verified after an edit", () => {
@@ -443,9 +452,19 @@ describe("pending", () => {
       ]),
       request("u3", "Print a warning for every skipped row.", [tool("e3", "edit", "completed", { filePath: "/ws/rows.py", oldString: "a", newString: "b" })]),
     ];
-    // parse_bool's rule names the edited file; the None rule is verified by the passing run;
-    // the docs were never edited; u2's rule is in the edit's text; u3's names nothing.
-    expect(proposeExtractively(input(batch)).pending).toEqual(["Update docs/config.md too"]);
+    // parse_bool's rule names the edited file and the None rule is verified: both done by the passing
+    // run after the edit; the docs were never edited; u2's rule is in its edit's text and u3's names
+    // nothing, but no test ran after either edit: worked on, not done.
+    const proposal = proposeExtractively(input(batch));
+    expect(proposal.pending).toEqual([
+      "Update docs/config.md too",
+      "Make sure the exit code stays 0 when nothing changed",
+      "Print a warning for every skipped row",
+    ]);
+    expect(proposal.workedOn).toEqual(["Make sure the exit code stays 0 when nothing changed", "Print a warning for every skipped row"]);
+    // A passing run in a later turn shows both done.
+    const later = [...batch, request("u4", "Run the tests.", [tool("t4", "bash", "completed", { command: "pytest -q" }, { output: "5 passed", exit: 0 })])];
+    expect(proposeExtractively(input(later)).pending).toEqual(["Update docs/config.md too"]);
   });
 
   it("keeps a requirement whose file was not edited even when tests passed", () => {
@@ -458,10 +477,18 @@ describe("pending", () => {
     expect(proposeExtractively(input(batch)).pending).toEqual(["Fix the typo in README.md"]);
   });
 
-  it("carries previous pending items until an edit answers them", () => {
+  it("carries previous pending items until a passing run after their edit shows them done", () => {
     const previous = { ...record(input([request("u1", "Start.")])), pending: ["Update docs/usage.md with the new flag.", "Fix the typo in README.md."] };
     const batch = [request("u2", "Go on.", [tool("e1", "write", "completed", { filePath: "/ws/docs/usage.md", content: "x" })])];
-    expect(proposeExtractively(input(batch, previous, ["u1"])).pending).toEqual(["Fix the typo in README.md."]);
+    const worked = proposeExtractively(input(batch, previous, ["u1"]));
+    expect(worked.pending).toEqual(["Update docs/usage.md with the new flag.", "Fix the typo in README.md."]);
+    expect(worked.workedOn).toEqual(["Update docs/usage.md with the new flag."]);
+    // The next batch: a passing run shows the item worked on before done; the other stays not started.
+    const next = { ...previous, pending: worked.pending, workedOn: worked.workedOn };
+    const run = [request("u3", "Run the tests.", [tool("t3", "bash", "completed", { command: "pytest -q" }, { output: "3 passed", exit: 0 })])];
+    const after = proposeExtractively(input(run, next, ["u1", "u2"]));
+    expect(after.pending).toEqual(["Fix the typo in README.md."]);
+    expect(after.workedOn).toEqual([]);
   });
 });
 

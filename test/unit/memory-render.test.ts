@@ -86,6 +86,22 @@ describe("renderRecord", () => {
     });
   }
 
+  it("says which of the asks not yet shown done an edit worked on (issue 47)", () => {
+    const text = renderRecord(
+      record({
+        constraints: [
+          { id: "c1", text: "Strip a UTF-8 BOM", sources: ["u1"] },
+          { id: "c2", text: "Add a test for the BOM", sources: ["u1"] },
+        ],
+        pending: ["Strip a UTF-8 BOM", "Add a test for the BOM", "Mention it in the changelog"],
+        workedOn: ["Strip a UTF-8 BOM", "Mention it in the changelog"],
+      }),
+      { title: "BOM", maxTokens: 2_000 },
+    );
+    expect(text).toContain("Not yet shown done: 1, 2 (worked on, no passing test run since: 1)");
+    expect(text).toContain("- Mention it in the changelog (worked on, no passing test run since)");
+  });
+
   it("trims progress first, then files, then uncertainties, then pending", () => {
     const items = (prefix: string) => Array.from({ length: 12 }, (_, index) => pad(label(prefix, index), 120));
     const value = record({

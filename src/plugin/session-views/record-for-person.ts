@@ -117,20 +117,26 @@ function coverageLine(ledger: Ledger, record: TaskRecord, threshold: number, any
   return `${what} (${rest}); written by ${writer}.`;
 }
 
-/** Pending work: items that repeat an ask in force point at its number ("asks 1 and 3, above"), the rest in full. */
+/**
+ * Pending work in its two states (done is what is not listed): not started, and worked on (an edit,
+ * no passing test run since). Items that repeat an ask in force point at its number ("asks 1 and 3,
+ * above"), the rest in full.
+ */
 function pendingLines(record: TaskRecord, active: readonly Constraint[]): string[] {
   if (record.pending.length === 0) return ["Pending: nothing"];
   const numberOf = new Map(active.map((constraint, index) => [flat(constraint.text), index + 1] as const));
-  const asks: number[] = [];
-  const others: string[] = [];
-  for (const item of record.pending) {
-    const number = numberOf.get(flat(item));
-    if (number === undefined) others.push(item);
-    else asks.push(number);
+  const worked = new Set((record.workedOn ?? []).map(flat));
+  const lines = [`Pending (${record.pending.length}, not yet shown done by a passing test run after an edit):`];
+  for (const [label, items] of [
+    ["Not started", record.pending.filter((item) => !worked.has(flat(item)))],
+    ["Worked on (an edit, no passing test run since)", record.pending.filter((item) => worked.has(flat(item)))],
+  ] as const) {
+    if (items.length === 0) continue;
+    lines.push(`  ${label}:`);
+    const asks = [...new Set(items.flatMap((item) => numberOf.get(flat(item)) ?? []))].sort((a, b) => a - b);
+    if (asks.length > 0) lines.push(`    ${asks.length === 1 ? "ask" : "asks"} ${listed(asks.map(String))} (above)`);
+    for (const item of items) if (numberOf.get(flat(item)) === undefined) lines.push(`    ${oneLine(item)}`);
   }
-  const lines = [`Pending (${record.pending.length}, not yet shown done):`];
-  if (asks.length > 0) lines.push(`  ${asks.length === 1 ? "ask" : "asks"} ${listed([...new Set(asks)].sort((a, b) => a - b).map(String))} (above)`);
-  for (const item of others) lines.push(`  ${oneLine(item)}`);
   return lines;
 }
 

@@ -118,6 +118,7 @@ export function applyProposal(options: {
     constraints,
     progress,
     pending: list(proposal.pending, MAX_LIST.pending),
+    ...workedOnOf(proposal),
     files: list(proposal.files, MAX_LIST.files),
     uncertainties: list([...proposal.uncertainties, ...claims], MAX_LIST.uncertainties),
     coverage: { through: last.id, groups },
@@ -176,4 +177,11 @@ function clipFlat(text: string, max = MAX_ITEM_CHARS): string {
 
 function same(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
+}
+
+/** The pending items an edit worked on, as the record keeps them: only items still pending, and none at all when there are none. */
+function workedOnOf(proposal: RecordProposal): { workedOn?: string[] } {
+  const pending = new Set(list(proposal.pending, MAX_LIST.pending));
+  const workedOn = list(proposal.workedOn, MAX_LIST.pending).filter((item) => pending.has(item));
+  return workedOn.length > 0 ? { workedOn } : {};
 }

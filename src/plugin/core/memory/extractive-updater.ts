@@ -39,7 +39,7 @@ export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
     constraints,
     superseded,
     progress: progressOf(batch, show),
-    pending: pendingOf(previous?.pending ?? [], fresh, supersededTexts, batch),
+    ...pendingOf({ pending: previous?.pending ?? [], workedOn: previous?.workedOn ?? [] }, fresh, supersededTexts, batch),
     files,
     uncertainties: uncertaintiesOf(previous?.uncertainties ?? [], batch, show),
   };
@@ -264,44 +264,73 @@ function uncertaintiesOf(previous: readonly string[], batch: readonly GroupDiges
 }
 
 /**
- * Which requirements the work has not answered yet, judged from the requirement's own group
- * on: an item is answered by a completed edit that names one of its paths or symbols, or
- * whose text holds most of its content words; an item naming no file also by an edit that a
- * passing test run then verified; an item naming nothing by any completed edit.
+ * Which requirements no tool result has shown done yet, and which of those an edit worked on.
+ * Judged from the requirement's own group on: an edit works on an item when it names one of the
+ * item's paths or symbols, or holds most of its content words, or (an item naming nothing) when
+ * it is any completed edit. Worked on is done only once a passing test run follows the edit (in
+ * its group or a later one); an item worked on before this batch is done at a passing run in it.
+ * An item naming no file counts as worked on by an edit that a passing run then verified.
  */
-function pendingOf(previous: readonly string[], fresh: readonly Candidate[], dropped: readonly string[], batch: readonly GroupDigest[]): string[] {
+function pendingOf(
+  previous: { pending: readonly string[]; workedOn: readonly string[] },
+  fresh: readonly Candidate[],
+  dropped: readonly string[],
+  batch: readonly GroupDigest[],
+): { pending: string[]; workedOn: string[] } {
   const work = batch.map(groupWork);
+  const before = new Set(previous.workedOn.map(flatLower));
   const items = [
-    ...previous.filter((text) => !dropped.some((gone) => sameText(gone, text))).map((text) => ({ text, group: 0 })),
-    ...fresh.map(({ text, group }) => ({ text, group })),
+    ...previous.pending
+      .filter((text) => !dropped.some((gone) => sameText(gone, text)))
+      .map((text) => ({ text, group: 0, worked: before.has(flatLower(text)) })),
+    ...fresh.map(({ text, group }) => ({ text, group, worked: false })),
   ];
-  const answered = ({ text, group }: { text: string; group: number }) => {
+  const passedFrom = (group: number) => work.slice(group).some(({ passed }) => passed);
+  const workedOnAt = ({ text, group }: { text: string; group: number }): number => {
     const signals = extractSignals(text);
     const names = [...signals.paths, ...signals.symbols].map((name) => name.toLowerCase());
     const words = [...new Set(contentWords(text))];
-    return work.slice(group).some(({ edits, editWords, verified }) => {
+    const found = work.slice(group).findIndex(({ edits, editWords, verified }) => {
       if (edits.length === 0) return false;
       if (names.length === 0 || names.some((name) => edits.some((input) => input.includes(name)))) return true;
       if (signals.paths.length === 0 && verified) return true;
       return words.length >= 2 && words.filter((word) => editWords.has(word)).length >= PENDING_WORD_SHARE * words.length;
     });
+    return found < 0 ? -1 : group + found;
   };
-  return items.filter((item) => !answered(item)).map(({ text }) => text);
+  const pending: string[] = [];
+  const workedOn: string[] = [];
+  for (const item of items) {
+    const at = workedOnAt(item);
+    const done = at >= 0 ? work[at]?.verified === true || passedFrom(at + 1) : item.worked && passedFrom(0);
+    if (done) continue;
+    pending.push(item.text);
+    if (at >= 0 || item.worked) workedOn.push(item.text);
+  }
+  return { pending, workedOn };
+}
+
+function flatLower(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
 /** Share of a requirement's content words that an edit's text must hold to answer it. */
 const PENDING_WORD_SHARE = 0.6;
 
-/** A group's completed edits (their inputs, lower-cased), their words, and whether a passing test run followed one. */
-function groupWork(group: GroupDigest): { edits: string[]; editWords: Set<string>; verified: boolean } {
+/** A group's completed edits (their inputs, lower-cased), their words, whether a passing test run followed one, and whether any run passed. */
+function groupWork(group: GroupDigest): { edits: string[]; editWords: Set<string>; verified: boolean; passed: boolean } {
   const edits: string[] = [];
   let verified = false;
+  let passed = false;
   for (const call of toolCallsOf([group])) {
     if (call.status === "completed" && isEditingCall(call)) edits.push(JSON.stringify(call.input).toLowerCase());
-    else if (edits.length > 0 && isTestCommand(commandOf(call)) && testOutcome(call) === "passed") verified = true;
+    else if (isTestCommand(commandOf(call)) && testOutcome(call) === "passed") {
+      passed = true;
+      if (edits.length > 0) verified = true;
+    }
   }
   // JSON escapes (\n, \") would glue words together; split them off first.
-  return { edits, editWords: new Set(edits.flatMap((input) => contentWords(input.replace(/\\[nt"\\]/g, " ")))), verified };
+  return { edits, editWords: new Set(edits.flatMap((input) => contentWords(input.replace(/\\[nt"\\]/g, " ")))), verified, passed };
 }
 
 function commandOf(call: ToolCallDigest): string {

@@ -37,6 +37,8 @@ export const RecordProposalSchema = z.object({
   progress: z.array(z.object({ text: z.string(), sources: z.array(z.string()).default([]) })).default([]),
   /** Complete lists: they replace the previous ones. */
   pending: z.array(z.string()).default([]),
+  /** Of `pending`, the items an edit worked on that no passing run has shown done since. */
+  workedOn: z.array(z.string()).default([]),
   files: z.array(z.string()).default([]),
   uncertainties: z.array(z.string()).default([]),
 });

@@ -55,7 +55,13 @@ export const TaskRecordSchema = z.object({
   goal: z.string(),
   constraints: z.array(ConstraintSchema),
   progress: z.array(ProgressItemSchema),
+  /** What no tool result has shown done yet (worked on or not): complete, in the order asked. */
   pending: z.array(z.string()),
+  /**
+   * Of `pending`, what a completed edit worked on that no passing test run has shown done since:
+   * an edit alone is not "done". Records written before it have none.
+   */
+  workedOn: z.array(z.string()).optional(),
   files: z.array(z.string()),
   uncertainties: z.array(z.string()),
   coverage: CoverageSchema,

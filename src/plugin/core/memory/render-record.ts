@@ -76,8 +76,18 @@ function compose(record: TaskRecord, title: string, shown: Shown): string {
     omitted(record.progress.length, shown.progress),
   );
   const pending = pendingLines(record.pending, active, shown.pending);
-  if (pending.numbers.length > 0) lines.push(`Not yet shown done: ${pending.numbers.join(", ")}`);
-  section(lines, "Also pending", pending.others, omitted(record.pending.length, shown.pending));
+  const worked = new Set((record.workedOn ?? []).map((item) => oneLine(item).toLowerCase()));
+  const workedNumbers = pending.numbers.filter((number) => worked.has(oneLine(active[number - 1]?.text ?? "").toLowerCase()));
+  if (pending.numbers.length > 0)
+    lines.push(
+      `Not yet shown done: ${pending.numbers.join(", ")}${workedNumbers.length > 0 ? ` (worked on, no passing test run since: ${workedNumbers.join(", ")})` : ""}`,
+    );
+  section(
+    lines,
+    "Also pending",
+    pending.others.map((item) => (worked.has(oneLine(item).toLowerCase()) ? `${item} (worked on, no passing test run since)` : item)),
+    omitted(record.pending.length, shown.pending),
+  );
   const files = newest(record.files, shown.files);
   if (files.length > 0) lines.push(`Files: ${files.join(", ")}${omitted(record.files.length, shown.files) ?? ""}`);
   section(lines, "Uncertainties", newest(record.uncertainties, shown.uncertainties), omitted(record.uncertainties.length, shown.uncertainties));
