@@ -342,6 +342,17 @@ describe("files", () => {
     ]);
   });
 
+  it("keeps only files: a bare name a pasted log mentions is none until a tool touches it, and every path is relative to the project root, one spelling each (issue 47)", () => {
+    const log = request("u1", "config.json values are ignored. Log:\n  at loadConfig (proj/src/configLoader.js:12:5)\n  Node.js v20.11.1\nplease fix", [
+      tool("r1", "read", "completed", { filePath: "/tmp/t5/proj/src/configLoader.js" }),
+      tool("b1", "bash", "completed", { command: "cat t5/proj/package.json" }, { output: "{}", exit: 0 }),
+      tool("e1", "edit", "completed", { filePath: "/tmp/t5/proj/config.json", oldString: "a", newString: "b" }),
+    ]);
+    const proposal = proposeExtractively({ ...input([log]), root: "/tmp/t5/proj" });
+    expect(proposal.files).toEqual(["config.json", "src/configLoader.js", "package.json"]);
+    expect(proposal.files).not.toContain("Node.js");
+  });
+
   it("shows paths under a workspace directory the request names relative to it", () => {
     const group = request("u1", "Work in /tmp/run-17/ws3 on src/x.py.", [
       tool("w1", "write", "completed", { filePath: "/tmp/run-17/ws3/lib/y.py", content: "" }),

@@ -120,6 +120,8 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
           guard,
           threshold: options.confidenceThreshold,
           replaceBatchTokens: options.memory.replaceBatchTokens,
+          // OpenCode names "/" the worktree of a project outside git: its directory is the root then.
+          root: host.project.worktree === "/" ? host.project.directory : host.project.worktree,
         })
       : undefined;
   // Read from the host itself: the memory never pushes a call over the window the host compacts at.

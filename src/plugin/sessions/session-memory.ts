@@ -72,6 +72,8 @@ export function createSessionMemory(deps: {
    * finished turn, whatever the updater, so the memory is there from the start.
    */
   replaceBatchTokens: number;
+  /** The project's root directory: records show files relative to it. */
+  root?: string | undefined;
   maxSessions?: number;
 }): SessionMemory {
   const { threshold, replaceBatchTokens } = deps;
@@ -103,7 +105,7 @@ export function createSessionMemory(deps: {
       const requestIDs = requestIDsOf(state.ledger, task.id, threshold);
       while (remaining.length > 0) {
         const batch = nextBatch(remaining, deps.updater.limits);
-        const result = await deps.updater.update({ task, previous, batch, requestIDs, sessionID });
+        const result = await deps.updater.update({ task, previous, batch, requestIDs, sessionID, root: deps.root });
         const log = { task: task.id, updater: deps.updater.name, groups: batch.length, read };
         if (!result.ok) {
           failedAt.set(key, remaining.length);

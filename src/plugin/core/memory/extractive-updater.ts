@@ -27,7 +27,7 @@ const SHOWN_CHARS = 120;
 /** Proposes the next record from the batch alone: pure and deterministic. */
 export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
   const { previous, batch } = input;
-  const { files, show } = collectFiles(previous?.files ?? [], batch);
+  const { files, show } = collectFiles(previous?.files ?? [], batch, input.root);
   const { constraints, superseded, fresh, supersededTexts } = extractConstraints(input);
   return {
     goal:
@@ -141,44 +141,65 @@ function flat(text: string): string {
 }
 
 /**
- * Files named by requests, tool inputs and bash commands; first seen first, one form per
- * file. Absolute paths are shown relative to a workspace root when one is known: a bash
- * `workdir`, a directory a request names, or the prefix an absolute path adds to a relative
- * one (`/ws/` + `src/a.py`).
+ * The files the task worked with, first seen first, one spelling per file: paths a tool call
+ * touched (its path inputs, a patch's headers, the paths of a bash command), and paths a request
+ * names with a folder (`src/a.py`). A bare name a request mentions (`config.json`, or `Node.js`
+ * in a pasted version line) counts only once a tool touched a file of that name. Paths are shown
+ * relative to the project root (`root`), else to a workspace root when one is known: a bash
+ * `workdir`, a directory a request names, or the prefix an absolute path adds to a relative one
+ * (`/ws/` + `src/a.py`); a relative path that starts with the root's last folders
+ * (`proj/src/a.py` under `/tmp/proj`) loses them.
  */
-function collectFiles(previous: readonly string[], batch: readonly GroupDigest[]) {
+function collectFiles(previous: readonly string[], batch: readonly GroupDigest[], root: string | undefined) {
+  const touched: string[] = [];
   const named: string[] = [];
   const roots = new Set<string>();
+  if (root !== undefined && root.startsWith("/") && root !== "/") roots.add(`${root.replace(/\/+$/, "")}/`);
   for (const group of batch) {
     const request = extractSignals(group.requestText);
     // A request's "paths" include things like "0/false/no/off": only names with an extension are files.
     named.push(...request.paths.filter((path) => /\.[A-Za-z]\w{0,7}$/.test(path)));
     for (const workspace of request.workspaces) roots.add(`${workspace}/`);
     for (const call of toolCallsOf([group])) {
-      named.push(...pathsOf(call));
+      touched.push(...pathsOf(call));
       const command = commandOf(call);
-      if (command !== "") named.push(...extractSignals(command).paths);
+      if (command !== "") touched.push(...extractSignals(command).paths.filter((path) => /\.[A-Za-z]\w{0,7}$/.test(path)));
       const workdir = call.input["workdir"];
       if (typeof workdir === "string" && workdir.startsWith("/")) roots.add(`${workdir.replace(/\/+$/, "")}/`);
     }
   }
-  const relatives = [...previous, ...named].filter((path) => !path.startsWith("/") && path.includes("/"));
-  for (const path of named) {
+  const touchedNames = new Set(touched.map((path) => path.split("/").at(-1) ?? path));
+  const candidates = [...named.filter((path) => path.includes("/") || touchedNames.has(path)), ...touched];
+  const relatives = [...previous, ...candidates].filter((path) => !path.startsWith("/") && path.includes("/"));
+  for (const path of candidates) {
     for (const relative of relatives) if (path.startsWith("/") && path.endsWith(`/${relative}`)) roots.add(path.slice(0, -relative.length));
   }
   const sortedRoots = [...roots].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const rootTails = root === undefined ? [] : rootTailsOf(root);
   const show = (path: string): string => {
-    const root = sortedRoots.find((candidate) => path.startsWith(candidate) && path.length > candidate.length);
-    if (root) return path.slice(root.length);
+    if (!path.startsWith("/")) {
+      const tail = rootTails.find((candidate) => path.startsWith(candidate) && path.length > candidate.length);
+      return tail ? path.slice(tail.length) : path;
+    }
+    const found = sortedRoots.find((candidate) => path.startsWith(candidate) && path.length > candidate.length);
+    if (found) return path.slice(found.length);
     const segments = path.split("/").filter((segment) => segment !== "");
     return segments.length > 3 ? segments.slice(-3).join("/") : path;
   };
   const files = [...previous];
-  for (const path of named) {
-    const form = path.startsWith("/") && sortedRoots.some((root) => path.startsWith(root)) ? show(path) : path;
+  for (const path of candidates) {
+    const plain = path.replace(/^\.\//, "");
+    // An absolute path outside every root is shown whole: a file elsewhere, one spelling.
+    const form = plain.startsWith("/") && !sortedRoots.some((known) => plain.startsWith(known)) ? plain : show(plain);
     if (form !== "" && !files.some((known) => samePath(known, form))) files.push(form);
   }
   return { files, show };
+}
+
+/** "proj/", "t5/proj/" ... for the root /tmp/t5/proj: the root's last folders, longest first. */
+function rootTailsOf(root: string): string[] {
+  const segments = root.split("/").filter((segment) => segment !== "");
+  return segments.map((_, start) => `${segments.slice(start).join("/")}/`).filter((tail) => tail !== "/");
 }
 
 /** Paths a call works on: its path inputs and the file headers of a patch. */

@@ -13,6 +13,8 @@ export interface MemoryUpdateInput {
   requestIDs: readonly string[];
   /** The OpenCode session (a model updater calls OpenCode's models for it). */
   sessionID?: string | undefined;
+  /** The project's root directory: a record's files are shown relative to it. */
+  root?: string | undefined;
 }
 
 export type MemoryUpdateResult =
