@@ -154,7 +154,7 @@ function collectFiles(previous: readonly string[], batch: readonly GroupDigest[]
   const touched: string[] = [];
   const named: string[] = [];
   const roots = new Set<string>();
-  if (root !== undefined && root.startsWith("/") && root !== "/") roots.add(`${root.replace(/\/+$/, "")}/`);
+  if (root?.startsWith("/") && root !== "/") roots.add(`${root.replace(/\/+$/, "")}/`);
   for (const group of batch) {
     const request = extractSignals(group.requestText);
     // A request's "paths" include things like "0/false/no/off": only names with an extension are files.
