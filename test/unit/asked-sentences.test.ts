@@ -58,7 +58,7 @@ describe("asked sentences: what the user asked, whole and in their words", () =>
     const [first, second] = askedSentences("values may be wrapped in double quotes, strip them. add a test for that");
     expect(second?.pointsBack).toBe(true);
     expect(resolvedText(second ?? { text: "", pointsBack: false }, first?.text)).toBe(
-      "add a test for that (that: values may be wrapped in double quotes, strip them)",
+      'add a test for that [opencode-rcm reads "that" as: values may be wrapped in double quotes, strip them]',
     );
     expect(resolvedText({ text: "add a test for that", pointsBack: true }, undefined)).toBe("add a test for that");
   });

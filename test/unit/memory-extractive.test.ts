@@ -541,11 +541,31 @@ describe("the parser session of the routing-precision issue: t1's requirements i
     return record(input([request(`u${index + 1}`, text)], previous, earlier));
   }, undefined);
 
+  it("resolves a reference only to a clear referent, marked as its reading; after a question, keeps the ask with the question (issue 47)", () => {
+    const asks = (texts: string[]) =>
+      texts
+        .reduce<TaskRecord | undefined>((previous, text, index) => {
+          const earlier = texts.slice(0, index).map((_, position) => `u${position + 1}`);
+          return record(input([request(`u${index + 1}`, text)], previous, earlier));
+        }, undefined)
+        ?.constraints.map((constraint) => constraint.text);
+    expect(asks(["The limiter must cap the map at 10k keys.", "what happens to retryAfterMs when capacity is 0? handle it"])).toEqual([
+      "The limiter must cap the map at 10k keys",
+      "what happens to retryAfterMs when capacity is 0? handle it",
+    ]);
+    // The latest ask came from the task's request just before: the clear referent.
+    expect(asks(["The limiter must cap the map at 10k keys.", "add a test for that"])?.[1]).toBe(
+      'add a test for that [opencode-rcm reads "that" as: The limiter must cap the map at 10k keys]',
+    );
+    // A request of the task in between, with no ask of its own: no clear referent, kept as typed.
+    expect(asks(["The limiter must cap the map at 10k keys.", "thanks!", "add a test for that"])?.[1]).toBe("add a test for that");
+  });
+
   it("holds every parser request, resolved and without cue words, and nothing typed to the plug-in", () => {
     expect(final?.constraints.map((constraint) => [constraint.text, constraint.sources])).toEqual([
       ["It should reject impossible dates with a ValueError naming the bad field", ["u1"]],
       ["parse_line: values may be wrapped in double quotes, strip them", ["u2"]],
-      ["add a test for that (that: parse_line: values may be wrapped in double quotes, strip them)", ["u3"]],
+      ['add a test for that [opencode-rcm reads "that" as: parse_line: values may be wrapped in double quotes, strip them]', ["u3"]],
       ["also handle the empty case", ["u4"]],
       ["the date thing should also accept slashes", ["u5"]],
       ["parse_date must reject Feb 30", ["u7"]],

@@ -67,7 +67,7 @@ function extractConstraints(input: MemoryUpdateInput) {
   input.batch.forEach((group, index) => {
     const by = group.requestID;
     if (group.kind !== "request" || by === undefined) return;
-    fresh.push(...newClauses({ text: group.requestText, by, index, active, fresh }));
+    fresh.push(...newClauses({ text: group.requestText, by, index, active, fresh, requestIDs: input.requestIDs }));
     markOverrides({ text: group.requestText, by, index, order, active, fresh, superseded });
   });
   const gone = new Set(superseded.map((entry) => entry.id));
@@ -86,25 +86,51 @@ function extractConstraints(input: MemoryUpdateInput) {
 }
 
 /**
- * The request's asked sentences not known yet, references resolved against the sentence
- * before (in the request, else the task's latest requirement); a repeat of a new one adds
- * its message as a source.
+ * The request's asked sentences not known yet; a repeat of a new one adds its message as a
+ * source. A sentence that points back ("handle it", "add a test for that") is resolved only
+ * where its referent is clear: the asked sentence before it in the request, or, for the
+ * request's first, the task's latest ask when that came from the task's request just before
+ * this one. After a question in the same request ("what happens when capacity is 0? handle it")
+ * it answers the question: kept as typed, with the question. Otherwise it stays as typed.
  */
-function newClauses(options: { text: string; by: string; index: number; active: readonly Constraint[]; fresh: readonly Candidate[] }): Candidate[] {
-  const { text, by, index, active, fresh } = options;
+function newClauses(options: {
+  text: string;
+  by: string;
+  index: number;
+  active: readonly Constraint[];
+  fresh: readonly Candidate[];
+  requestIDs: readonly string[];
+}): Candidate[] {
+  const { text, by, index, active, fresh, requestIDs } = options;
   const request = flat(text);
   const added: Candidate[] = [];
-  let referent = fresh.at(-1)?.text ?? active.at(-1)?.text;
+  const before = requestIDs[requestIDs.indexOf(by) - 1];
+  const latest = fresh.at(-1) ?? active.at(-1);
+  let referent = latest && before !== undefined && latest.sources.includes(before) ? latest.text : undefined;
+  let seen = 0;
   for (const sentence of askedSentences(text)) {
-    const clause = resolvedText(sentence, referent);
+    const at = request.indexOf(flat(sentence.text).slice(0, 40));
+    const question = sentence.pointsBack ? questionBefore(request, at, seen) : undefined;
+    const clause = question !== undefined ? `${question} ${sentence.text}` : resolvedText(sentence, referent);
     referent = clause;
+    seen = at >= 0 ? at + flat(sentence.text).length : seen;
     if (active.some((known) => sameText(known.text, clause))) continue;
     const same = fresh.find((candidate) => candidate.supersededBy === undefined && sameText(candidate.text, clause));
     if (same) {
       if (!same.sources.includes(by)) same.sources.push(by);
-    } else added.push({ text: clause, sources: [by], group: index, at: Math.max(0, request.indexOf(flat(clause).slice(0, 40))) });
+    } else added.push({ text: clause, sources: [by], group: index, at: Math.max(0, at) });
   }
   return added;
+}
+
+/** The question a sentence at `at` follows in the request, after the text already taken (`from`): "what happens when ...?". */
+function questionBefore(request: string, at: number, from: number): string | undefined {
+  if (at <= from) return undefined;
+  const between = request.slice(from, at).trim();
+  if (!between.endsWith("?")) return undefined;
+  // The last question only: from the end of the sentence before it.
+  const start = Math.max(between.lastIndexOf(". ", between.length - 2), between.lastIndexOf("! ", between.length - 2));
+  return between.slice(start < 0 ? 0 : start + 2).trim();
 }
 
 /** Marks what the request overrides: earlier new constraints in place, previous ones in `superseded`. */

@@ -1,5 +1,6 @@
 import { estimateTokens } from "./estimate-tokens.js";
 import { activeConstraints, type Constraint, overriddenConstraints, type TaskRecord } from "./record.js";
+import { READING_MARK } from "./resolve-references.js";
 
 /** The tags around a rendered record; tests and the compaction prompt look for them. */
 export const RECORD_OPEN = "<rcm-task-memory";
@@ -52,9 +53,10 @@ function compose(record: TaskRecord, title: string, shown: Shown): string {
     "This is opencode-rcm's record of the task so far in this session. Where earlier assistant and tool exchanges of the task are missing below, it stands for them; the user's requests are kept verbatim. The user's current request overrides anything recorded here.",
     `Goal: ${oneLine(record.goal)}`,
   ];
+  const readings = active.some((constraint) => constraint.text.includes(`[${READING_MARK}`));
   section(
     lines,
-    "Asked by the user (their words)",
+    `Asked by the user (their words${readings ? `; a [${READING_MARK} ...] note is the plug-in's guess at what a word points to, not the user's words` : ""})`,
     active.map((constraint, index) => `${index + 1}. ${oneLine(constraint.text)}`),
     undefined,
     "",

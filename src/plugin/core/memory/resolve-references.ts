@@ -5,19 +5,22 @@ const REFERENT_CHARS = 140;
 
 /**
  * The sentence as the record keeps it: one that points back at something it does not name
- * ("add a test for that") says what, from the sentence it follows (the request's previous
- * asked sentence, or the task's latest requirement): "add a test for that (that: values may
- * be wrapped in double quotes, strip them)". Without anything to point at, it stays as is.
+ * ("add a test for that") says what, from its clear referent (the caller's choice), marked as
+ * the plug-in's reading, not the user's words: "add a test for that [opencode-rcm reads "that"
+ * as: values may be wrapped in double quotes, strip them]". Without a referent it stays as typed.
  */
 export function resolvedText(sentence: AskedSentence, referent: string | undefined): string {
   if (!sentence.pointsBack || referent === undefined || referent.trim() === "") return sentence.text;
   const word = /\b(that|this|it|them|those|these|the same)\b/i.exec(sentence.text)?.[1]?.toLowerCase() ?? "that";
-  return `${sentence.text} (${word}: ${short(withoutReference(referent))})`;
+  return `${sentence.text} [${READING_MARK} "${word}" as: ${short(withoutReference(referent))}]`;
 }
+
+/** How a resolution is marked: the plug-in's reading, never the user's words. */
+export const READING_MARK = "opencode-rcm reads";
 
 /** A referent that was itself resolved points at what it was resolved to, not at a chain. */
 function withoutReference(text: string): string {
-  return text.replace(/\s\((?:that|this|it|them|those|these|the same): [^()]*\)$/, "");
+  return text.replace(/\s\[opencode-rcm reads "[^"]*" as: [^[\]]*\]$/, "");
 }
 
 function short(text: string): string {
