@@ -1,13 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { packageRoot } from "../kit/package-root.js";
-import { renderMemoryEval, runMemoryEval } from "../lab/memory-eval/run-memory-eval.js";
+import { modelUpdaterFromEnv, renderMemoryEval, runMemoryEval } from "../lab/memory-eval/run-memory-eval.js";
 import { TASK_IDS } from "../lab/route-eval/evaluate-routing.js";
 import { renderReliabilitySvg } from "../lab/route-eval/render-reliability-svg.js";
 import { renderRouteEval, routeEvalJson } from "../lab/route-eval/render-route-eval.js";
 import { runRouteEval } from "../lab/route-eval/run-route-eval.js";
 import { DEFAULT_OPTIONS, ROUTERS } from "../plugin/config/options-schema.js";
-import { defineCli, mustBeOneOf } from "./declare.js";
+import { defineCli, mustBeEither, mustBeOneOf } from "./declare.js";
 
 /** `opencode-rcm route-eval`: a router online over labelled sessions. */
 export const routeEvalCommand = defineCli({
@@ -69,17 +69,25 @@ reliability table), new-task precision/recall, and the same per session shape an
 /** `opencode-rcm memory-eval`: the extractive memory updater against labelled requirement clauses. */
 export const memoryEvalCommand = defineCli({
   name: "memory-eval",
-  description: "Score the extractive memory updater's constraints against labelled requirement clauses.",
+  description: "Score a memory updater's constraints (extractive by default) against labelled requirement clauses.",
   details: "The labelled clauses: fixtures/requirements. Precision and recall per clause, per file.",
   misuse: () => "memory-eval takes one or more files (or directories) of labelled requests",
   args: {
     paths: { type: "positional", variadic: true, required: true, description: "<file.jsonl | directory>...: labelled requests" },
+    updater: {
+      type: "enum",
+      options: ["extractive", "model"] as const,
+      default: "extractive",
+      invalid: mustBeEither,
+      description: "model: the record the model updater writes for each request, its endpoint from RCM_AUX_BASE_URL, RCM_AUX_MODEL and RCM_AUX_API_KEY",
+    },
     json: { type: "boolean", description: "print {requests, gold, predicted, matched, precision, recall}" },
     verbose: { type: "boolean", description: "list every missed and extra clause" },
   },
   async run(args) {
-    const evaluation = await runMemoryEval(args.paths);
-    process.stdout.write(`${args.json ? JSON.stringify(evaluation.total) : renderMemoryEval(evaluation, { verbose: args.verbose })}\n`);
+    const updater = args.updater === "model" ? modelUpdaterFromEnv(process.env) : undefined;
+    const evaluation = await runMemoryEval(args.paths, updater ? { updater } : {});
+    process.stdout.write(`${args.json ? JSON.stringify(evaluation.total) : renderMemoryEval(evaluation, { verbose: args.verbose, updater: args.updater })}\n`);
     return 0;
   },
 });

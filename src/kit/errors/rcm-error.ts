@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   "labelled-sessions": { exitCode: 2, showUsage: false },
   "requirement-set": { exitCode: 2, showUsage: false },
   "route-eval-setup": { exitCode: 2, showUsage: false },
+  "memory-eval-setup": { exitCode: 2, showUsage: false },
   "swebench-reports": { exitCode: 2, showUsage: false },
   corpus: { exitCode: 2, showUsage: false },
   session: { exitCode: 2, showUsage: false },
