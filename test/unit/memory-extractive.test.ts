@@ -541,6 +541,16 @@ describe("the parser session of the routing-precision issue: t1's requirements i
     return record(input([request(`u${index + 1}`, text)], previous, earlier));
   }, undefined);
 
+  it("puts the founding request's asks first, and states the goal from them, when it is settled after a follow-up (issue 47)", () => {
+    const followUp = request("u2", "also the negative case: null and undefined must return an empty string");
+    const founding = request("u1", "escapeHtml.js misses quotes. It must escape double quotes as &quot; and single quotes as &#39;.");
+    const first = record({ task, previous: undefined, batch: [followUp], requestIDs: ["u2"] });
+    expect(first.goal).toMatch(/null and undefined must return an empty string/);
+    const second = record({ task, previous: first, batch: [founding], requestIDs: ["u1", "u2"] });
+    expect(second.constraints.map((constraint) => constraint.sources)).toEqual([["u1"], ["u2"]]);
+    expect(second.goal).toMatch(/escape double quotes/);
+  });
+
   it("resolves a reference only to a clear referent, marked as its reading; after a question, keeps the ask with the question (issue 47)", () => {
     const asks = (texts: string[]) =>
       texts

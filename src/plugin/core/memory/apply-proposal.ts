@@ -111,6 +111,10 @@ export function applyProposal(options: {
 
   const groups = [...(previous?.coverage.groups ?? [])];
   for (const group of batch) if (!groups.includes(group.id)) groups.push(group.id);
+  // The asks in the order the task's requests came (its founding request's first), whatever
+  // order their requests were settled and recorded in; ids keep naming them.
+  const firstAsked = (constraint: Constraint) => Math.min(...constraint.sources.map((source) => order.get(source) ?? Number.MAX_SAFE_INTEGER));
+  constraints.sort((a, b) => firstAsked(a) - firstAsked(b));
   return {
     version: RECORD_VERSION,
     task: task.id,

@@ -29,11 +29,16 @@ export function proposeExtractively(input: MemoryUpdateInput): RecordProposal {
   const { previous, batch } = input;
   const { files, show } = collectFiles(previous?.files ?? [], batch, input.root);
   const { constraints, superseded, fresh, supersededTexts } = extractConstraints(input);
+  // The goal is the founding request's: stated from its first ask once that is recorded (a
+  // founding request settled after its follow-ups replaces a goal stated from theirs).
+  const founding = input.requestIDs[0];
+  const foundingAsks = constraints.filter((constraint) => founding !== undefined && constraint.sources.includes(founding));
+  const foundingNow = batch.some((group) => group.requestID !== undefined && group.requestID === founding);
   return {
     goal:
-      previous?.goal ||
+      (foundingNow && foundingAsks.length > 0 ? undefined : previous?.goal) ||
       goalOf(
-        constraints.map((constraint) => constraint.text),
+        (foundingAsks.length > 0 ? foundingAsks : constraints).map((constraint) => constraint.text),
         batch.map((group) => group.requestText),
       ),
     constraints,
