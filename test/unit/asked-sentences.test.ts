@@ -54,6 +54,15 @@ describe("asked sentences: what the user asked, whole and in their words", () =>
     expect(asked("The menu closes.\n\n**To reproduce**\n1. Open the menu\n2. Scroll\n\n**Environment**\n- Firefox 126, macOS 14")).toEqual([]);
   });
 
+  it("drops a pasted log that a colon leads into, and stack frames wherever they stand (issue 47)", () => {
+    expect(
+      asked("Back to the rate limiter, it crashed:\n    at check (src/limiter.js:3:9)\n    Node.js v20.11.1\nIt must also set a Retry-After header."),
+    ).toEqual(["It must also set a Retry-After header"]);
+    expect(asked("It fails with\nat check (src/limiter.js:3:9)\nat Server.emit (node:events:519:28)\nThe limiter must not throw.")).toEqual([
+      "The limiter must not throw",
+    ]);
+  });
+
   it("says what a sentence that points back points at", () => {
     const [first, second] = askedSentences("values may be wrapped in double quotes, strip them. add a test for that");
     expect(second?.pointsBack).toBe(true);

@@ -92,7 +92,11 @@ export async function answerRcmCommand(
       if (!deps.split) throw new Error("this server part cannot open sessions");
       const done = await deps.split.split(sessionID, split.task);
       const seeded = `${done.record ? "its memory record and " : ""}${done.requests === 1 ? "its request" : `its ${done.requests} requests`}`;
-      return `Split ${done.task.id} "${taskName(done.task.title)}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}. This session routes no more requests to ${done.task.id}.`;
+      const left =
+        done.unsure.length > 0
+          ? ` Not ${done.unsure.map((number) => `#${number}`).join(", ")}: unsure, maybe ${done.task.id}'s, left in this session (move ${done.unsure.length === 1 ? "it" : "them"} where ${done.unsure.length === 1 ? "it belongs" : "they belong"}).`
+          : "";
+      return `Split ${done.task.id} "${taskName(done.task.title)}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}.${left} This session routes no more requests to ${done.task.id}.`;
     }
     case "off":
       await setOff(store, sessionID, true);

@@ -33,6 +33,8 @@ export interface SplitDone {
   title: string;
   requests: number;
   record: boolean;
+  /** Requests guessed to the task whose place was not settled: left in the old session (numbered as status counts them). */
+  unsure: number[];
 }
 
 /** `/rcm split`: a task goes on in its own OpenCode session. */
@@ -87,7 +89,7 @@ export function createSessionSplit(deps: {
     );
     // The split stands without a TUI to show it in.
     await host.show(created).catch((error: unknown) => logger.log("warn", `could not show the split session in the TUI: ${messageOf(error)}`, { sessionID }));
-    return { task, sessionID: created, title, requests: requests.length, record };
+    return { task, sessionID: created, title, requests: requests.length, record, unsure };
   };
 
   store.handleSplits(async (session, intent) => {

@@ -41,20 +41,31 @@ export function requestBlocks(text: string): MaskedRequest {
   return { blocks: blocksOf(masked), unmask };
 }
 
-/** Fenced blocks, indented blocks after a blank line, and quoted lines become blank lines. */
+/**
+ * A stack frame of a pasted log: "at check (src/limiter.js:3:9)", "at src/a.js:3:9",
+ * 'File "app.py", line 12, in main'. Never prose, wherever it stands.
+ */
+const STACK_FRAME = /^\s*(?:at\s+(?:\S+\s+\(\S+:\d+(?::\d+)?\)|\S+:\d+(?::\d+)?)|File "[^"]+", line \d+.*)\s*$/;
+
+/**
+ * Fenced blocks, indented blocks after a blank line or after a line that leads into them with a
+ * colon ("it crashed:"), stack frames, and quoted lines become blank lines.
+ */
 function withoutCodeBlocks(text: string): string {
   const lines = text.replace(/(?:```|~~~)[\s\S]*?(?:```|~~~|$)/g, "\n\n").split("\n");
   let previousBlank = true;
+  let previousLeads = false;
   let inCode = false;
   let inList = false;
   return lines
     .map((line) => {
       const blank = line.trim() === "";
       const indented = /^(?: {4}|\t)/.test(line);
-      inCode = !blank && indented && !inList && (previousBlank || inCode);
+      inCode = !blank && indented && !inList && !BULLET.test(line.trim()) && (previousBlank || previousLeads || inCode);
       if (!blank && !indented) inList = BULLET.test(line.trim());
       previousBlank = blank;
-      return inCode || /^\s*>/.test(line) ? "" : line;
+      previousLeads = !indented && /:\s*$/.test(line);
+      return inCode || STACK_FRAME.test(line) || /^\s*>/.test(line) ? "" : line;
     })
     .join("\n");
 }

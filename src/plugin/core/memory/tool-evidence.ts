@@ -32,7 +32,7 @@ const READ_ONLY_GIT = new Set(["status", "diff", "log", "show", "blame", "branch
 
 // A test runner in command position: at the start of a pipeline segment, after env assignments or npx.
 const TEST_RUNNER =
-  /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:npx\s+|uv run\s+|poetry run\s+)?(?:pytest|py\.test|tox|nox|jest|vitest|mocha|go test|cargo test|npm (?:run )?test|pnpm (?:run )?test|yarn test|bun test|make (?:check|test)|python[\d.]* -m (?:pytest|unittest)|ctest|mvn test|gradle test|rspec|phpunit)\b/;
+  /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:npx\s+|uv run\s+|poetry run\s+)?(?:pytest|py\.test|tox|nox|jest|vitest|mocha|go test|cargo test|npm (?:run )?test|pnpm (?:run )?test|yarn test|bun test|node --test|deno test|dotnet test|swift test|make (?:check|test)|python[\d.]* -m (?:pytest|unittest)|ctest|mvn test|(?:\.\/)?gradlew? test|rspec|phpunit)\b/;
 
 /** A completed call that changed the repository or ran a command that did more than look. */
 export function isProgressEvidence(call: ToolCallDigest): boolean {
