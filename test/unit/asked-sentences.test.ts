@@ -54,6 +54,12 @@ describe("asked sentences: what the user asked, whole and in their words", () =>
     expect(asked("The menu closes.\n\n**To reproduce**\n1. Open the menu\n2. Scroll\n\n**Environment**\n- Firefox 126, macOS 14")).toEqual([]);
   });
 
+  it("keeps the semicolon that ends an HTML entity the user typed, dropping only the sentence's own end", () => {
+    expect(asked("escapeHtml must escape double quotes as &quot; and single quotes as &#39;.")).toEqual([
+      "escapeHtml must escape double quotes as &quot; and single quotes as &#39;",
+    ]);
+  });
+
   it("drops a pasted log that a colon leads into, and stack frames wherever they stand (issue 47)", () => {
     expect(
       asked("Back to the rate limiter, it crashed:\n    at check (src/limiter.js:3:9)\n    Node.js v20.11.1\nIt must also set a Retry-After header."),

@@ -37,7 +37,7 @@ export function bareOf(clause: string): string {
 export function withoutLabels(clause: string): string {
   let rest = clause
     .replace(WORKSPACE, "")
-    .replace(/[.;,!"]+$/, "")
+    .replace(/[.;,!"]+$/, keepEntityEnd)
     .replace(/^[—–:,;"-]+\s*/, "");
   for (let previous = ""; previous !== rest; ) {
     previous = rest;
@@ -64,4 +64,12 @@ export function stripFillers(text: string): string {
 /** The clause without workspace path and task or section labels; a deliverable heading ("tests:") stays. */
 export function withoutLabelsButDeliverable(clause: string): string {
   return clause.replace(WORKSPACE, "").replace(TASK_LABEL, "").replace(SECTION_LABEL, "");
+}
+
+/**
+ * For `replace` on a sentence's end punctuation: drops it, but keeps the semicolon that ends an
+ * HTML entity the user typed ("&#39;", "&quot;"): it is part of what they asked for.
+ */
+export function keepEntityEnd(match: string, offset: number, text: string): string {
+  return match.startsWith(";") && /&#?\w+$/.test(text.slice(0, offset)) ? ";" : "";
 }

@@ -1,4 +1,4 @@
-import { withoutTaskReference } from "./clause-labels.js";
+import { keepEntityEnd, withoutTaskReference } from "./clause-labels.js";
 
 /**
  * Words in front of a request that steer the conversation, not the work: "separate thing:",
@@ -23,7 +23,7 @@ export function withoutCueWords(sentence: string): string {
   }
   rest = rest
     .replace(/^[,:;—–-]+\s*/, "")
-    .replace(/[.;,]+$/, "")
+    .replace(/[.;,]+$/, keepEntityEnd)
     .trim();
   return rest === "" ? sentence.trim() : rest;
 }
