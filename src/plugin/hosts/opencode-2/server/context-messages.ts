@@ -11,6 +11,9 @@ import type { ContextContent, ContextMessage, ContextToolCall, ContextToolResult
  * tool parts it completes. Anything else (a system update, a message with no id) is not the
  * plug-in's to route: it is kept in its place whatever the plug-in leaves out.
  */
+/** How OpenCode 2.0.15 opens the first user message after a compaction. */
+const CHECKPOINT = "<conversation-checkpoint>";
+
 export interface ConvertedRequest {
   messages: MessageWithParts[];
   /** The request's messages after the plug-in changed `messages` in place. */
@@ -45,6 +48,11 @@ export function fromContext(request: { sessionID: string; agent: string; model: 
         model: { providerID: model.providerID, modelID: model.id },
       };
       const parts = textParts(sessionID, message.id, contentOf(message));
+      // After a compaction the request opens with OpenCode 2's checkpoint (summary and recent tail): a compaction marker, no request.
+      if (parts[0]?.type === "text" && parts[0].text.startsWith(CHECKPOINT)) {
+        parts[0] = { ...parts[0], synthetic: true };
+        parts.unshift({ id: `prt-${message.id}-compaction`, sessionID, messageID: message.id, type: "compaction", auto: false });
+      }
       const entry = { info, parts };
       converted.push(entry);
       origins.set(info, { messages: [message], position, parts: [...parts] });
@@ -136,7 +144,12 @@ function textParts(sessionID: string, messageID: string, content: readonly Conte
 
 function pendingTool(sessionID: string, messageID: string, id: string, call: ContextToolCall): ToolPart {
   const input = typeof call.input === "object" && call.input !== null ? (call.input as Record<string, unknown>) : {};
-  return { id, sessionID, messageID, type: "tool", callID: call.id, tool: call.name, state: { status: "running", input, time: { start: 0 } } };
+  return { id, sessionID, messageID, type: "tool", callID: call.id, tool: coreToolName(call.name), state: { status: "running", input, time: { start: 0 } } };
+}
+
+/** OpenCode 2's tool names as the plug-in reads tools (OpenCode 1.18's): its `shell` is the `bash` whose test runs the memory notes. */
+export function coreToolName(name: string): string {
+  return name === "shell" ? "bash" : name;
 }
 
 /** The call's part, completed (or failed) with the result the request carries. */

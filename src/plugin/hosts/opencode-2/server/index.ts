@@ -21,10 +21,11 @@ import { followTurns } from "./turn-events.js";
 export async function setup(ctx: PluginContext): Promise<void> {
   let debug = process.env["OPENCODE_RCM_DEBUG"] === "1";
   const logger = stderrLogger({ debug: () => debug });
+  const source = contextSessionSource(ctx.session);
   const host: Host = {
     logger,
     project: { id: ctx.location.project.id, worktree: ctx.location.project.directory, directory: ctx.location.directory },
-    source: contextSessionSource(ctx.session),
+    source,
     split: contextSplitHost(ctx.session),
     modelLimits: contextModelLimits(ctx.model),
     models: (latest) => generateModels(ctx, latest),
@@ -46,6 +47,6 @@ export async function setup(ctx: PluginContext): Promise<void> {
       for (const tool of tools) editor.add(tool);
     });
   ctx.session.hook("context", createContextHook({ rcm, logger, answered }));
-  ctx.session.hook("compaction", createCompactionHook({ rcm, logger, answered }));
+  ctx.session.hook("compaction", createCompactionHook({ rcm, logger, answered, source }));
   if (rcm.routes) void followTurns(ctx, rcm, logger);
 }

@@ -5,6 +5,7 @@ import type { Logger } from "../../../sessions/logger.js";
 import type { ContextMessage, RequestEvent } from "./api.js";
 import { fromContext } from "./context-messages.js";
 import { isAnswerText } from "./rcm-commands.js";
+import type { ContextSessionSource } from "./session-source.js";
 
 /** Requests already routed by this server (a turn's later calls carry the same one); forgotten past this many. */
 const REMEMBERED = 5000;
@@ -51,13 +52,15 @@ export function createContextHook(deps: { rcm: Rcm; logger: Logger; answered: Re
  * the exchanges it covers (the transform's compaction clone), and the text the summary must
  * keep added after the history. OpenCode 2 still writes the summary with the session's model.
  */
-export function createCompactionHook(deps: { rcm: Rcm; logger: Logger; answered: ReadonlySet<string> }) {
-  const { rcm, logger, answered } = deps;
+export function createCompactionHook(deps: { rcm: Rcm; logger: Logger; answered: ReadonlySet<string>; source: ContextSessionSource }) {
+  const { rcm, logger, answered, source } = deps;
   return async (event: RequestEvent): Promise<void> => {
     const native = withoutAnswers(event.messages, answered);
     try {
       const keep = await rcm.compacting(event.sessionID);
       const converted = fromContext({ sessionID: event.sessionID, agent: event.agent, model: event.model, messages: native });
+      // Before the records take the exchanges' place: the history as it was, for rcm_recall and the memory.
+      source.archive(event.sessionID, converted.messages);
       await rcm.modelCall(converted.messages);
       event.messages = [...converted.back(), ...(keep === undefined ? [] : [{ role: "user" as const, content: [{ type: "text" as const, text: keep }] }])];
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { AssistantMessage, MessageWithParts, Part, ToolState } from "../../../core/messages.js";
 import type { StoredContent, StoredMessage } from "./api.js";
-import { resultText } from "./context-messages.js";
+import { coreToolName, resultText } from "./context-messages.js";
 
 /** Marks the plug-in's own answers to /rcm-text in a session (synthetic messages the model never gets). */
 export const ANSWER_METADATA = { "opencode-rcm": "answer" } as const;
@@ -85,7 +85,7 @@ function storedPart(sessionID: string, messageID: string, index: number, item: S
   if (item.type === "text" && "text" in item) return [{ id, sessionID, messageID, type: "text", text: item.text }];
   if (item.type === "reasoning" && "text" in item) return [{ id, sessionID, messageID, type: "reasoning", text: item.text }];
   if (item.type === "tool" && "state" in item)
-    return [{ id, sessionID, messageID, type: "tool", callID: item.id, tool: item.name, state: toolState(item.state) }];
+    return [{ id, sessionID, messageID, type: "tool", callID: item.id, tool: coreToolName(item.name), state: toolState(item.state) }];
   return [];
 }
 
