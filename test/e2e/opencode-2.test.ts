@@ -207,7 +207,8 @@ describe("opencode-rcm in the real OpenCode 2.0.15", () => {
   it("offers rcm_tasks and rcm_recall as top-level tools and answers them", async () => {
     await main.prompt(TOOLS);
     const requests = (await turnRequests()).filter((request) => userTexts(request.body).includes(TOOLS));
-    const names = ((requests[0]?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((tool) => tool.function.name);
+    const offered = (requests[0]?.body ?? {}) as { tools?: Array<{ function: { name: string } }> };
+    const names = (offered.tools ?? []).map((tool) => tool.function.name);
     expect(names).toEqual(expect.arrayContaining(["rcm_tasks", "rcm_recall"]));
     const answered = requests.at(-1)?.body as ChatRequestBody;
     const results = answered.messages.filter((message) => message.role === "tool").map((message) => JSON.stringify(message.content));
