@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { createGitRepo } from "../../src/lab/harness/git-repo.js";
@@ -28,6 +30,8 @@ const TOOLS = "Back to slugify in textkit/slugify.py: first list the tasks of th
 const X1 = "Rename the helper in notes/todo.md to something clearer.";
 const X2 = "Add a line about the release date to notes/todo.md.";
 const X3 = "One more line in notes/todo.md: thank the testers.";
+
+const run = promisify(execFile);
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let repo: string;
@@ -203,6 +207,12 @@ describe("opencode-rcm in the real OpenCode 2.0.15", () => {
     expect(Object.keys(state.records).sort()).toEqual(["t1", "t2"]);
     expect(server.output()).toContain("compaction: the records of t1, t2 in place of the exchanges they cover");
   }, 60_000);
+
+  it("leaves its state where the shell's opencode-rcm reads it", async () => {
+    const { stdout } = await run(process.execPath, [join(packageRoot(), "dist", "cli.js"), "status", main.id, `--dir=${repo}`, `--state-dir=${stateDir}`]);
+    expect(stdout).toContain("opencode-rcm is on: mode full, lexical router");
+    expect(stdout).toMatch(/t1 .*\n.*t2 /);
+  }, 30_000);
 
   it("offers rcm_tasks and rcm_recall as top-level tools and answers them", async () => {
     await main.prompt(TOOLS);
