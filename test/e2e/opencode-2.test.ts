@@ -162,6 +162,12 @@ describe("opencode-rcm in the real OpenCode 2.0.15", () => {
     expect(userTexts(atB1[0]?.body)).toEqual([A1, B1]);
     const state = await stateOf(main.id);
     expect(state.ledger.tasks.map((task) => task.id)).toEqual(["t1", "t2"]);
+    // Each task's first record is written when its first turn ends (OpenCode 2's session.execution.succeeded).
+    const recorded = await until(async () => {
+      const { records } = await stateOf(main.id);
+      return records["t1"] && records["t2"] ? records : undefined;
+    });
+    expect(recorded["t2"]?.coverage.groups).toHaveLength(1);
   }, 60_000);
 
   it("answers each /rcm-text verb (and /rcm) in the session with no model request, and keeps the answers from the model", async () => {

@@ -4,9 +4,9 @@ import type { Logger } from "../../../sessions/logger.js";
 import type { PluginContext } from "./api.js";
 import { fromStored } from "./stored-messages.js";
 
-/** OpenCode 2.0.15's event when a session's loop has ended its turn (also `.failed`, `.interrupted`). */
-const TURN_ENDED = /^session\.execution\.(succeeded|failed|interrupted|cancelled)$/;
-const SESSION_DELETED = /^session\.(deleted|removed)$/;
+/** OpenCode 2.0.15's events when a session's loop has ended its turn, however it ended. */
+const TURN_ENDED = new Set(["session.execution.succeeded", "session.execution.failed", "session.execution.interrupted"]);
+const SESSION_DELETED = "session.deleted";
 
 /**
  * Follows OpenCode 2's events for as long as the server runs: a turn's end feeds its steps'
@@ -19,12 +19,13 @@ export async function followTurns(ctx: Pick<PluginContext, "event" | "session">,
       const sessionID = event.data?.sessionID;
       if (typeof sessionID !== "string") continue;
       try {
-        if (SESSION_DELETED.test(event.type)) rcm.sessionDeleted(sessionID);
-        else if (TURN_ENDED.test(event.type)) {
+        if (event.type === SESSION_DELETED) rcm.sessionDeleted(sessionID);
+        else if (TURN_ENDED.has(event.type)) {
           const messages = fromStored(sessionID, await ctx.session.context({ sessionID }));
           const lastRequest = messages.findLastIndex((message) => message.info.role === "user");
           for (const { info } of messages.slice(lastRequest + 1)) if (info.role === "assistant") rcm.stepUpdated(info);
           await rcm.turnEnded(sessionID);
+          await logger.log("debug", `${event.type}: the turn's state written, its records scheduled`, { sessionID });
         }
       } catch (error) {
         await logger.log("warn", `${event.type}: ${messageOf(error)}`, { sessionID });
