@@ -13,7 +13,7 @@ import {
   sessionOf,
   startOpencode2Server,
 } from "../../src/lab/harness/opencode-2-server.js";
-import { type ChatRequestBody, type RecordedRequest, type ScriptedModel, startScriptedModel } from "../../src/lab/scripted-model/index.js";
+import { type ChatRequestBody, messageText, type RecordedRequest, type ScriptedModel, startScriptedModel } from "../../src/lab/scripted-model/index.js";
 import { readSessionState } from "../../src/plugin/store/read-session-state.js";
 import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -249,5 +249,61 @@ describe("opencode-rcm in the real OpenCode 2.0.15", () => {
     expect(server.output()).toMatch(/opencode-rcm warn session state was unreadable \(not JSON.*\); moved it aside and started a new ledger/);
     const kept = await readdir(join(stateDir, "sessions"));
     expect(kept.some((name) => name.startsWith(`${other.id}.json.`) && name !== `${other.id}.json`)).toBe(true);
+  }, 90_000);
+});
+
+// The router prompt's opening line: how the scripted model tells the plug-in's aux call from the agent's own.
+const ROUTER_SYSTEM = "You assign requests in a coding-agent session to tasks.";
+const FIRST = "Add a parse_duration function to timeutil/parse.py that accepts values like 90s and 5m and returns seconds.";
+const FOLLOW_UP = "run the tests again";
+const UNSURE = "also add a dark mode toggle to the settings page";
+
+describe("the model router through the user's OpenCode 2 models (ctx.generate.text; no endpoint, no key)", () => {
+  it("asks the session's model for each request after the first, with no tools, and routes as it answers", async () => {
+    const root = join(temp.path, "aux");
+    const auxRepo = join(root, "repo");
+    const auxState = join(root, "state");
+    await createGitRepo(auxRepo, { "timeutil/parse.py": "def parse(text):\n    return text\n" });
+    const isAux = (body: ChatRequestBody) => body.messages.some((message) => messageText(message.content).includes(ROUTER_SYSTEM));
+    const routed = (body: ChatRequestBody) =>
+      /<request>\n?([\s\S]*?)\n?<\/request>/.exec(body.messages.map((message) => messageText(message.content)).join("\n"))?.[1]?.trim();
+    const auxModel = await startScriptedModel({
+      logFile: join(root, "model-requests.jsonl"),
+      script: ({ body }) => {
+        if (isTitleRequest(body)) return { text: "Scripted title" };
+        if (!isAux(body)) return { text: "Done." };
+        const task = routed(body) === UNSURE ? "new" : "t1";
+        const title = task === "new" ? "Settings page dark mode" : "";
+        return {
+          text: JSON.stringify({ task, title, confidence: 0.9, related: [], shared: false, reason: task === "new" ? "a different page" : "same parser work" }),
+        };
+      },
+    });
+    const auxServer = await startOpencode2Server({
+      root: join(root, "home"),
+      cwd: auxRepo,
+      config: opencode2Config({
+        modelBaseURL: auxModel.url,
+        plugins: [{ package: packageRoot(), options: { mode: "router", router: "model", stateDir: auxState, aux: { source: "opencode", timeoutMs: 5000 } } }],
+      }),
+    });
+    try {
+      const session = await openSession(auxServer, auxRepo);
+      for (const text of [FIRST, FOLLOW_UP, UNSURE]) await session.prompt(text);
+      const bodies = (await auxModel.requests()).map((request) => request.body as ChatRequestBody);
+      const aux = bodies.filter(isAux);
+      expect(aux.map(routed)).toEqual([FOLLOW_UP, UNSURE]);
+      for (const body of aux) expect((body as { tools?: unknown[] }).tools ?? []).toEqual([]);
+      const read = await readSessionState(auxState, session.id);
+      if (read.status !== "loaded") throw new Error(`no state: ${JSON.stringify(read)}`);
+      const { ledger } = read.state;
+      const entries = ledger.order.map((id) => ledger.decisions[id]);
+      expect(entries[0]).toMatchObject({ router: "lexical", task: "t1", opened: true });
+      expect(entries[1]).toMatchObject({ router: "model", task: "t1", confidence: 0.9, reason: "same parser work" });
+      expect(entries[2]).toMatchObject({ router: "model", task: "t2", opened: true });
+    } finally {
+      await auxServer.close();
+      await auxModel.close();
+    }
   }, 90_000);
 });
