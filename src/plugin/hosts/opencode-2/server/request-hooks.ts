@@ -62,6 +62,8 @@ export function createCompactionHook(deps: { rcm: Rcm; logger: Logger; answered:
       // Before the records take the exchanges' place: the history as it was, for rcm_recall and the memory.
       source.archive(event.sessionID, converted.messages);
       await rcm.modelCall(converted.messages);
+      // The same tools as the session's calls: a request's tools change only where the plug-in's own gates say.
+      withoutGatedTools(event, converted.messages);
       event.messages = [...converted.back(), ...(keep === undefined ? [] : [{ role: "user" as const, content: [{ type: "text" as const, text: keep }] }])];
     } catch (error) {
       event.messages = native;
