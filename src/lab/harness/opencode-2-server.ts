@@ -79,15 +79,10 @@ process.once("exit", () => {
 });
 
 /**
- * Starts `opencode serve` of OpenCode 2 on loopback with a random free port and password, in
- * private HOME and XDG dirs under `root` (the config written as the global one).
+ * Private HOME and XDG dirs for OpenCode 2 under `root`, `config` written as the global
+ * opencode.json; the environment that runs OpenCode 2 in them (offline, no autoupdate).
  */
-export async function startOpencode2Server(options: {
-  root: string;
-  cwd: string;
-  config: Record<string, unknown>;
-  timeoutMs?: number;
-}): Promise<Opencode2Server> {
+export async function createOpencode2Home(options: { root: string; config: Record<string, unknown> }): Promise<{ env: Record<string, string> }> {
   const xdg = {
     XDG_DATA_HOME: join(options.root, "data"),
     XDG_CONFIG_HOME: join(options.root, "config"),
@@ -97,18 +92,25 @@ export async function startOpencode2Server(options: {
   await Promise.all(Object.values(xdg).map((dir) => mkdir(dir, { recursive: true })));
   await mkdir(join(xdg.XDG_CONFIG_HOME, "opencode"), { recursive: true });
   await writeFile(join(xdg.XDG_CONFIG_HOME, "opencode", "opencode.json"), JSON.stringify(options.config, null, 2));
+  return { env: { HOME: options.root, ...xdg, OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" } };
+}
+
+/**
+ * Starts `opencode serve` of OpenCode 2 on loopback with a random free port and password, in
+ * private HOME and XDG dirs under `root` (the config written as the global one).
+ */
+export async function startOpencode2Server(options: {
+  root: string;
+  cwd: string;
+  config: Record<string, unknown>;
+  timeoutMs?: number;
+}): Promise<Opencode2Server> {
+  const home = await createOpencode2Home({ root: options.root, config: options.config });
   const password = randomBytes(12).toString("hex");
   const port = await freePort();
   const child = spawn(opencode2Binary(), ["serve", "--hostname", "127.0.0.1", "--port", String(port), "--print-logs", "--log-level", "info"], {
     cwd: options.cwd,
-    env: {
-      PATH: process.env["PATH"] ?? "/usr/bin:/bin",
-      HOME: options.root,
-      ...xdg,
-      OPENCODE_DISABLE_MODELS_FETCH: "1",
-      OPENCODE_DISABLE_AUTOUPDATE: "1",
-      OPENCODE_PASSWORD: password,
-    },
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...home.env, OPENCODE_PASSWORD: password },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -36,7 +36,7 @@ export function rcmCommands(deps: { rcm: PluginDeps; session: PluginContext["ses
         const posted = await session.synthetic({
           sessionID,
           text: `${ANSWER_HEADER}${line}\n${answer}`,
-          description: `opencode-rcm: ${line}`,
+          description: `opencode-rcm: ${line}\n${answer}`,
           metadata: { ...ANSWER_METADATA },
           resume: false,
         });
