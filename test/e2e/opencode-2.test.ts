@@ -320,7 +320,7 @@ describe("in OpenCode 2.0.15's TUI under tmux", () => {
       root: join(root, "home"),
       config: opencode2Config({ modelBaseURL: model.url, plugins: [{ package: packageRoot(), options: { stateDir: join(root, "state") } }] }),
     });
-    const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"] });
+    const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
     try {
       await tui.submit("What does textkit/slugify.py do today?", (screen) => screen.includes("Done."), 60_000);
       const before = (await model.requests()).length;

@@ -40,6 +40,8 @@ export async function startTui(options: {
   rows?: number;
   /** The command to run instead of the pinned OpenCode 1.18 binary (OpenCode 2: its binary with `--standalone`). */
   command?: readonly string[];
+  /** A panel is drawn beside the prompt's rows (OpenCode 2's "Getting started"): text past a wide gap is not the prompt's. */
+  panelBesidePrompt?: boolean;
 }): Promise<TuiSession> {
   const socket = `rcm-tui-${randomBytes(4).toString("hex")}`;
   const tmux = async (...args: string[]): Promise<string> => (await run("tmux", ["-L", socket, ...args], { encoding: "utf8" })).stdout;
@@ -74,12 +76,8 @@ export async function startTui(options: {
     if (at < 2) return undefined;
     const rows: string[] = [];
     for (let row = at - 2; row >= 0; row -= 1) {
-      // A sidebar drawn beside the prompt (OpenCode 2's "Getting started") sits past a wide gap: not the prompt's.
       const match = /^\s*┃(.*)$/.exec(lines[row] ?? "");
-      const text = (match?.[1] ?? "")
-        .replace(/(\S)\s{12,}\S.*$/, "$1")
-        .replace(/^\s{12,}\S.*$/, "")
-        .trim();
+      const text = options.panelBesidePrompt ? besidePanel(match?.[1] ?? "") : (match?.[1] ?? "").trim();
       if (!match || text === "") break;
       rows.unshift(text);
     }
@@ -133,4 +131,12 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A prompt row's own text when a panel is drawn beside it, past a wide gap. */
+function besidePanel(row: string): string {
+  return row
+    .replace(/(\S)\s{12,}\S.*$/, "$1")
+    .replace(/^\s{12,}\S.*$/, "")
+    .trim();
 }
