@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -329,6 +329,10 @@ describe("in OpenCode 2.0.15's TUI under tmux", () => {
       const why = await tui.submit("/rcm why", (screen) => screen.includes("◈ opencode-rcm: /rcm why") && screen.includes("Last model call (mode full)"));
       expect(why).toContain("only t1's history");
       expect((await model.requests()).length).toBe(before);
+      // A TUI's server keeps no plug-in's stderr: the log file in the state root has the lines.
+      const log = await readFile(join(root, "home", "data", "opencode", "rcm", "opencode-rcm.log"), "utf8");
+      expect(log).toMatch(/Z opencode-rcm info routed to t1 \(new\)/);
+      expect(log).toContain("opencode-rcm info /rcm why answered without a model call");
     } finally {
       await tui.close();
     }

@@ -1,6 +1,8 @@
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { createRcm } from "../../../handlers/rcm.js";
 import type { Host } from "../../../sessions/host.js";
+import { defaultStateRoot } from "../../../store/state-dir.js";
 import type { PluginContext } from "./api.js";
 import { generateModels } from "./generate-models.js";
 import { contextModelLimits } from "./model-limits.js";
@@ -12,6 +14,9 @@ import { contextSplitHost } from "./split-host.js";
 import { stderrLogger } from "./stderr-logger.js";
 import { followTurns } from "./turn-events.js";
 
+/** The log file's name in the state root (`${XDG_DATA_HOME:-~/.local/share}/opencode/rcm/`), for every project. */
+const LOG_FILE = "opencode-rcm.log";
+
 /**
  * The OpenCode 2 server part (`setup`): fills the host's ports from OpenCode 2's plug-in
  * context and maps its hooks to the plug-in's handlers (handlers/rcm.ts), which know no host.
@@ -20,7 +25,7 @@ import { followTurns } from "./turn-events.js";
  */
 export async function setup(ctx: PluginContext): Promise<void> {
   let debug = process.env["OPENCODE_RCM_DEBUG"] === "1";
-  const logger = stderrLogger({ debug: () => debug });
+  const logger = stderrLogger({ debug: () => debug, file: join(defaultStateRoot(process.env, homedir()), LOG_FILE) });
   const source = contextSessionSource(ctx.session);
   const host: Host = {
     logger,
