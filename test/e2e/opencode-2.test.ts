@@ -338,3 +338,44 @@ describe("in OpenCode 2.0.15's TUI under tmux", () => {
     }
   }, 120_000);
 });
+
+describe("opencode-rcm in mode native in OpenCode 2.0.15", () => {
+  it("sends the model the same requests as a run without the plug-in", async () => {
+    const runOnce = async (name: string, plugins: Array<{ package: string; options?: Record<string, unknown> }>): Promise<string[]> => {
+      const root = join(temp.path, name);
+      const project = join(root, "repo");
+      await createGitRepo(project, { "textkit/slugify.py": "def slugify(text):\n    return text\n" });
+      const script = {
+        stages: [
+          {
+            id: "a1",
+            when: A1,
+            steps: [{ toolCalls: [{ name: "write", arguments: { path: join(project, "textkit/slugify.py"), content: "x = 1\n" } }] }, { text: "Added." }],
+          },
+        ],
+        fallback: { text: "Done." },
+      };
+      const own = await startScriptedModel({ script: opencode2Responder(script), logFile: join(root, "model-requests.jsonl") });
+      const started = await startOpencode2Server({ root: join(root, "home"), cwd: project, config: opencode2Config({ modelBaseURL: own.url, plugins }) });
+      try {
+        const session = await openSession(started, project);
+        for (const text of [A1, B1, A2]) await session.prompt(text);
+        const bodies = (await own.requests()).map((request) => request.body as ChatRequestBody).filter((body) => !isTitleRequest(body));
+        // What differs between two runs by nature: the session id, the folder, the scripted model's call ids.
+        return bodies.map((body) =>
+          JSON.stringify(body)
+            .replaceAll(root, "<root>")
+            .replace(/ses_[A-Za-z0-9]+/g, "<session>")
+            .replace(/call_\d+_\d+/g, "<call>"),
+        );
+      } finally {
+        await started.close();
+        await own.close();
+      }
+    };
+    const without = await runOnce("native-without", []);
+    const native = await runOnce("native-with", [{ package: packageRoot(), options: { mode: "native", stateDir: join(temp.path, "native-state") } }]);
+    expect(without).toHaveLength(4);
+    expect(native).toEqual(without);
+  }, 90_000);
+});
