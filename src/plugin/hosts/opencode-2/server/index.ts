@@ -9,9 +9,9 @@ import { contextModelLimits } from "./model-limits.js";
 import { rcmCommands } from "./rcm-commands.js";
 import { rcmTools } from "./rcm-tools.js";
 import { createCompactionHook, createContextHook } from "./request-hooks.js";
+import { serverLogger } from "./server-logger.js";
 import { contextSessionSource } from "./session-source.js";
 import { contextSplitHost } from "./split-host.js";
-import { stderrLogger } from "./stderr-logger.js";
 import { followTurns } from "./turn-events.js";
 
 /** The log file's name in the state root (`${XDG_DATA_HOME:-~/.local/share}/opencode/rcm/`), for every project. */
@@ -25,7 +25,7 @@ const LOG_FILE = "opencode-rcm.log";
  */
 export async function setup(ctx: PluginContext): Promise<void> {
   let debug = process.env["OPENCODE_RCM_DEBUG"] === "1";
-  const logger = stderrLogger({ debug: () => debug, file: join(defaultStateRoot(process.env, homedir()), LOG_FILE) });
+  const logger = serverLogger({ debug: () => debug, file: join(defaultStateRoot(process.env, homedir()), LOG_FILE) });
   const source = contextSessionSource(ctx.session);
   const host: Host = {
     logger,

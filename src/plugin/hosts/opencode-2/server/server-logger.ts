@@ -11,7 +11,7 @@ const LOG_FILE_BYTES = 5 * 1024 * 1024;
  * `<ISO time> opencode-rcm <level> <message> {extra as JSON}`. Debug lines only with the `debug`
  * option or OPENCODE_RCM_DEBUG=1. A failing write is swallowed.
  */
-export function stderrLogger(options: { debug: () => boolean; file: string; write?: (line: string) => void }): Logger {
+export function serverLogger(options: { debug: () => boolean; file: string; write?: (line: string) => void }): Logger {
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   let queue: Promise<void> = Promise.resolve();
   let checked = false;
