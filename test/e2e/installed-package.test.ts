@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtEntry, packageRoot } from "../../src/kit/package-root.js";
 import { createGitRepo } from "../../src/lab/harness/git-repo.js";
 import { createIsolatedHome } from "../../src/lab/harness/isolated-home.js";
+import { opencode2Config, openSession, startOpencode2Server } from "../../src/lab/harness/opencode-2-server.js";
 import { opencodeBinary } from "../../src/lab/harness/opencode-binary.js";
 import { offlineConfig, type PluginEntry } from "../../src/lab/harness/opencode-config.js";
 import { startScriptedModel } from "../../src/lab/scripted-model/index.js";
@@ -162,6 +163,32 @@ describe("the package as installed from its tarball", () => {
       await model.close();
     }
   }, 400_000);
+
+  it("loads in OpenCode 2.0.15 too, from the installed folder as the README's plugins entry names it", async () => {
+    const model = await startScriptedModel({ script: EVERYDAY_SCRIPT, logFile: join(temp.path, "v2-requests.jsonl") });
+    const project = join(temp.path, "project-v2");
+    await createGitRepo(project, { "README.md": "# tools\n" });
+    const server = await startOpencode2Server({
+      root: join(temp.path, "home-v2"),
+      cwd: project,
+      config: opencode2Config({ modelBaseURL: model.url, plugins: [resolve(installed)] }),
+    });
+    try {
+      await openSession(server, project).then((session) => session.prompt(ASK.dates));
+      const listed = await server.api<{ data: Array<{ id: string; source: { path?: string }; state: { status: string } }> }>(
+        "GET",
+        `/api/plugin?location%5Bdirectory%5D=${encodeURIComponent(project)}`,
+      );
+      expect(listed.data.find((plugin) => plugin.id === "opencode-rcm")).toMatchObject({
+        source: { path: join(resolve(installed), "server.js") },
+        state: { status: "active" },
+      });
+      expect(server.output()).toContain("opencode-rcm info routed to t1 (new)");
+    } finally {
+      await server.close();
+      await model.close();
+    }
+  }, 120_000);
 
   it("runs --version, route-eval on the split it ships, and a two-session bench with the OpenCode binary it is given", async () => {
     const env = { ...process.env, PATH: `${join(process.execPath, "..")}${delimiter}${PATH}` };

@@ -32,7 +32,17 @@ const BUSY = /esc interrupt/;
  * Starts `opencode` (the pinned binary) in `directory` inside a new tmux server of its own
  * (`-L`, no user config), with only the isolated home's environment.
  */
-export async function startTui(options: { directory: string; home: IsolatedHome; modelName: string; columns?: number; rows?: number }): Promise<TuiSession> {
+export async function startTui(options: {
+  directory: string;
+  home: Pick<IsolatedHome, "env">;
+  modelName: string;
+  columns?: number;
+  rows?: number;
+  /** The command to run instead of the pinned OpenCode 1.18 binary (OpenCode 2: its binary with `--standalone`). */
+  command?: readonly string[];
+  /** A panel is drawn beside the prompt's rows (OpenCode 2's "Getting started"): text past a wide gap is not the prompt's. */
+  panelBesidePrompt?: boolean;
+}): Promise<TuiSession> {
   const socket = `rcm-tui-${randomBytes(4).toString("hex")}`;
   const tmux = async (...args: string[]): Promise<string> => (await run("tmux", ["-L", socket, ...args], { encoding: "utf8" })).stdout;
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", TERM: "xterm-256color", COLORTERM: "truecolor", LANG: "C.UTF-8", ...options.home.env };
@@ -52,7 +62,7 @@ export async function startTui(options: { directory: string; home: IsolatedHome;
     "env",
     "-i",
     ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
-    opencodeBinary(),
+    ...(options.command ?? [opencodeBinary()]),
   );
   await tmux("set-option", "-t", "oc", "remain-on-exit", "on");
   const pid = Number((await tmux("list-panes", "-t", "oc", "-F", "#{pane_pid}")).trim());
@@ -67,8 +77,9 @@ export async function startTui(options: { directory: string; home: IsolatedHome;
     const rows: string[] = [];
     for (let row = at - 2; row >= 0; row -= 1) {
       const match = /^\s*┃(.*)$/.exec(lines[row] ?? "");
-      if (!match || (match[1] ?? "").trim() === "") break;
-      rows.unshift((match[1] ?? "").trim());
+      const text = options.panelBesidePrompt ? besidePanel(match?.[1] ?? "") : (match?.[1] ?? "").trim();
+      if (!match || text === "") break;
+      rows.unshift(text);
     }
     return rows.join(" ");
   };
@@ -120,4 +131,12 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A prompt row's own text when a panel is drawn beside it, past a wide gap. */
+function besidePanel(row: string): string {
+  return row
+    .replace(/(\S)\s{12,}\S.*$/, "$1")
+    .replace(/^\s{12,}\S.*$/, "")
+    .trim();
 }

@@ -45,9 +45,11 @@ describe("the README", () => {
   it("says how to make the tarball it installs, and which OpenCode lines work", async () => {
     const readme = await readFile(join(ROOT, "README.md"), "utf8");
     expect(readme).toContain("npm ci && npm pack");
-    const manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
+    const manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { opencode: string } };
     expect(readme).toContain(`opencode-rcm-${manifest.version}.tgz`);
-    expect(readme).toMatch(/OpenCode 2 is not supported yet/);
+    expect(readme).toMatch(/\*\*OpenCode 1\.18\*\* works/);
+    expect(readme).toMatch(/\*\*OpenCode 2\.0\.x\*\* works: tested on 2\.0\.15/);
+    expect(manifest.engines.opencode).toBe(">=1.18.33 <2 || >=2.0.15 <2.1");
   });
 
   it("stays short: the rest is in docs/", async () => {

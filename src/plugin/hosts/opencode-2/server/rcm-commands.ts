@@ -1,0 +1,51 @@
+import { messageOf } from "../../../../kit/errors/message-of.js";
+import type { PluginDeps } from "../../../handlers/deps.js";
+import { answerRcmCommand, RCM_COMMAND, RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import type { CommandDefinition, PluginContext } from "./api.js";
+import { ANSWER_METADATA } from "./stored-messages.js";
+
+/** The first line of every answer: how the context hook knows one (and the person reads which command it answers). */
+export const ANSWER_HEADER = "opencode-rcm answers ";
+
+/** Whether a request message's text is one of the plug-in's answers. */
+export function isAnswerText(text: string): boolean {
+  return text.startsWith(ANSWER_HEADER);
+}
+
+/**
+ * `/rcm-text` and `/rcm` as OpenCode 2 commands. OpenCode 2 lets a command finish with no model
+ * turn, so both answer at once, in the session, as a synthetic message that starts no turn and
+ * that the plug-in's context hook keeps from the model (2.0.15 has no TUI part of this plug-in
+ * yet, so `/rcm` answers as `/rcm-text` does). A failure becomes the answer.
+ */
+export function rcmCommands(deps: { rcm: PluginDeps; session: PluginContext["session"]; answered: Set<string> }): CommandDefinition[] {
+  const { rcm, session, answered } = deps;
+  const command = (name: string): CommandDefinition => ({
+    name,
+    description: RCM_COMMAND_CONFIG.description.replace(/^opencode-rcm as a message \([^)]*\)/, "opencode-rcm"),
+    async execute({ sessionID, prompt }) {
+      const words = prompt.text.trim();
+      let answer: string;
+      try {
+        answer = await answerRcmCommand(rcm, sessionID, words);
+      } catch (error) {
+        answer = `opencode-rcm: ${messageOf(error)}`;
+      }
+      const line = `/${name}${words === "" ? "" : ` ${words}`}`;
+      try {
+        const posted = await session.synthetic({
+          sessionID,
+          text: `${ANSWER_HEADER}${line}\n${answer}`,
+          description: `opencode-rcm: ${line}\n${answer}`,
+          metadata: { ...ANSWER_METADATA },
+          resume: false,
+        });
+        answered.add(posted.id);
+      } catch (error) {
+        await rcm.logger.log("warn", `could not post the ${line} answer: ${messageOf(error)}`, { sessionID, answer });
+      }
+      await rcm.logger.log("info", `${line} answered without a model call`, { sessionID });
+    },
+  });
+  return [command(RCM_COMMAND), command(RCM_TYPED_COMMAND)];
+}
