@@ -6,12 +6,12 @@
 // lexical router's confidence (it asks the model only below the threshold) or the safety
 // rules. Build first:
 //   npm run build && node scripts/route-eval-oracle.mjs --router hybrid <file.jsonl | dir>...
-import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
 import { renderRouteEval } from "../dist/lab/route-eval/render-route-eval.js";
 import { runRouteEval } from "../dist/lab/route-eval/run-route-eval.js";
 import { DEFAULT_OPTIONS } from "../dist/plugin/config/options-schema.js";
+import { startOracleEndpoint } from "./lib/oracle-endpoint.mjs";
 
 const { values, positionals } = parseArgs({
   options: { router: { type: "string", default: "hybrid" }, threshold: { type: "string", default: String(DEFAULT_OPTIONS.confidenceThreshold) } },
@@ -54,44 +54,16 @@ function answer(prompt) {
     : { task: "new", title: gold, confidence: 0.95, related: [], shared: false, reason: "no listed task covers it" };
 }
 
-let calls = 0;
-let unplaced = 0;
-const server = createServer((req, res) => {
-  let body = "";
-  req.on("data", (chunk) => (body += chunk));
-  req.on("end", () => {
-    const parsed = JSON.parse(body);
-    const prompt = parsed.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join("\n");
-    const reply = answer(prompt);
-    if (!reply) unplaced += 1;
-    const json = JSON.stringify(reply ?? { task: "new", title: "unplaced", confidence: 0.1, related: [], shared: false, reason: "not found" });
-    // Answers vary in shape as models' do: bare, fenced, or with a remark after the object.
-    const content = [json, `\`\`\`json\n${json}\n\`\`\``, `${json}\nThat is my best reading.`][calls++ % 3];
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(
-      JSON.stringify({
-        id: `oracle-${calls}`,
-        object: "chat.completion",
-        created: 0,
-        model: "oracle",
-        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-        usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: 0 },
-      }),
-    );
-  });
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
-const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-const env = { ...process.env, RCM_AUX_BASE_URL: `http://127.0.0.1:${port}/v1`, RCM_AUX_MODEL: "oracle", RCM_AUX_API_KEY: "oracle" };
+const oracle = await startOracleEndpoint(answer, { task: "new", title: "unplaced", confidence: 0.1, related: [], shared: false, reason: "not found" });
 try {
   const evaluation = await runRouteEval({
     paths: positionals,
     router: /** @type {"lexical" | "model" | "hybrid"} */ (values.router),
     threshold: Number(values.threshold),
-    env,
+    env: oracle.env,
   });
   console.log(renderRouteEval(evaluation).split("\nwrong decisions")[0]);
-  console.log(`  oracle: ${calls} calls, ${unplaced} it could not place`);
+  console.log(`  oracle: ${oracle.calls()} calls, ${oracle.unplaced()} it could not place`);
 } finally {
-  server.close();
+  oracle.close();
 }
