@@ -67,7 +67,7 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         expect(status).toMatch(/ {2}t2 +suspended +1 request +3 requests ago/);
         expect(status).toMatch(/ {2}t3 +suspended +1 request/);
         expect(status).toMatch(/ {2}t4 +suspended +1 request/);
-        expect(status).toMatch(/Last request: t1 "Fix the date parser.*", \d+% sure: /);
+        expect(status).toMatch(/Last request \(#\d+\): t1 "Fix the date parser.*", \d+% sure: /);
         expect(status).toMatch(/Saved so far: ~[1-9][\d.]*k? tokens kept out of \d+ model calls \(routing ~[1-9]/);
 
         const why = await command("why");

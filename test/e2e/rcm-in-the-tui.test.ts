@@ -110,7 +110,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(status).toContain("opencode-rcm is on: mode router, lexical router, sure from 80%.");
         expect(status).toMatch(/\* t3 +current +1 request +latest request +The install guide/);
         // The dialog wraps its lines: fragments that fit on one.
-        expect(status).toMatch(/Last request: new task t3 "The install guide is out of date", 9\d% sure:/);
+        expect(status).toMatch(/Last request \(#\d+\): new task t3 "The install guide is out of date", 9\d% sure:/);
         expect(status).toContain("says it starts a new task.");
         await keep("rcm-status", status);
         await closeDialog(tui, "/rcm status");

@@ -24,7 +24,7 @@ describe("the /rcm verbs, listed once", () => {
     expect(rcmVerb("tasks")?.kind).toBe("read");
     const tasks = rcmVerb("tasks");
     if (tasks?.kind !== "read") throw new Error("tasks is a reading verb");
-    expect(tasks.answer({ options, state })).toContain("Tasks (2):");
+    expect(tasks.answer({ options, state })).toContain("Tasks (2; #n: the request numbers move takes):");
     const show = rcmVerb("show");
     if (show?.kind !== "read") throw new Error("show is a reading verb");
     const status = rcmVerb("status");

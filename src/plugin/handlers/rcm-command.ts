@@ -1,6 +1,6 @@
 import type { Options } from "../config/options-schema.js";
 import { taskName } from "../core/memory/task-name.js";
-import { requestNumbersText } from "../session-views/move-selection.js";
+import { moveSideEffectLines, requestNumbersText } from "../session-views/move-selection.js";
 import { RCM_VERBS, rcmVerb } from "../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../session-views/render-status.js";
 import { parseTypedVerb } from "../session-views/typed-verb.js";
@@ -83,7 +83,13 @@ export async function answerRcmCommand(
         ledger,
         done.moved.map((request) => request.messageID),
       );
-      return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${taskName(done.task.title)}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry, options.confidenceThreshold)}` : ""}`;
+      const besides = moveSideEffectLines({ ledger, held: done.held, followed: done.followed, moveCommand: `/${RCM_COMMAND} move` });
+      const only = besides.length === 0 ? " Nothing else moved." : "";
+      return [
+        `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${taskName(done.task.title)}".${only} The next model call gets ${done.task.id}'s history.`,
+        ...besides,
+        ...(ledger ? [`Now: ${describeDecision(ledger, done.entry, options.confidenceThreshold)}`] : []),
+      ].join("\n");
     }
     case "split": {
       const split = verb.intent(state, rest);

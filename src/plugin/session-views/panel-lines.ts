@@ -5,7 +5,7 @@ import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { problemsLine } from "./config-problems.js";
-import { requestNumber } from "./move-selection.js";
+import { requestNumber, requestNumberRuns } from "./move-selection.js";
 import { recallSummary } from "./recalls.js";
 import { recordCallsOf, recordUseBrief, usedThisRecord } from "./record-calls.js";
 import type { ViewSettings } from "./render-status.js";
@@ -62,7 +62,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
   for (const row of taskRows(state.ledger, waiting)) {
     const mark = row.current ? "▶" : " ";
     lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
-    lines.push({ text: `${row.status} · ${plural(row.requests, "req")} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
+    lines.push({ text: `${row.status} · ${requestNumberRuns(row.numbers) || "0 reqs"} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
   }
   const last = lastEntry(state.ledger);
   if (off) {

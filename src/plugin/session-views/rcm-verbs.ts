@@ -1,10 +1,9 @@
 import type { Options } from "../config/options-schema.js";
-import { listTasks } from "../core/memory/describe-tasks.js";
 import type { SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { MOVE_WORDS, moveFromWords } from "./move-selection.js";
 import { renderRecordAsModelGetsIt, renderRecordForPerson } from "./record-for-person.js";
-import { renderStatus, renderTaskTable, renderWhy, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
+import { renderStatus, renderTaskGoals, renderWhy, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
 import { canSplit, splitFromWords } from "./split-selection.js";
 
 /** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
@@ -72,8 +71,7 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     kind: "read",
     summary: "each task and its goal",
     help: "the session's tasks with their goals",
-    answer: ({ options, state, words }) =>
-      state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state, words),
+    answer: ({ options, state, words }) => (state ? renderTaskGoals(state) : renderStatus(options, state, words)),
   },
   {
     name: "show",

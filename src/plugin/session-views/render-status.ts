@@ -6,6 +6,7 @@ import { taskName } from "../core/memory/task-name.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
+import { requestNumber, requestNumberRuns, taskRequestNumbers } from "./move-selection.js";
 import { recallLines } from "./recalls.js";
 import { recordUseClause } from "./record-calls.js";
 import { plural, surePercent, thresholdPercent, tokens } from "./words.js";
@@ -55,9 +56,10 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   if (unrouted > 0) lines.push(`Latest request: no decision, opencode-rcm is off (${plural(unrouted, "request")} sent while off, routed once it is on).`);
   if (last)
     lines.push(
-      `${unrouted > 0 ? "Last routed request, before off" : "Last request"}: ${describeDecision(ledger, last, options.confidenceThreshold)}`,
+      `${unrouted > 0 ? "Last routed request, before off" : "Last request"} (#${ledger.order.length}): ${describeDecision(ledger, last, options.confidenceThreshold)}`,
       `  ${consequence(options, state, last)}`,
     );
+  lines.push(...heldLines(state));
   const total = saved.routingTokens + saved.memoryTokens;
   lines.push(
     `Saved so far: ${tokens(total)} tokens kept out of ${plural(saved.calls, "model call")} (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}; estimates).`,
@@ -65,17 +67,37 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   return lines.join("\n");
 }
 
+/** Requests your moves left where they are although their edits are in another task's files (each while it still is). */
+function heldLines(state: SessionState): string[] {
+  const { ledger } = state;
+  const still = (state.held ?? []).flatMap((hold) => {
+    const entry = ledger.decisions[hold.messageID];
+    const number = requestNumber(ledger, hold.messageID);
+    return entry && number !== undefined && entry.router !== "user" && entry.task !== hold.task ? [{ ...hold, number, in: entry.task }] : [];
+  });
+  if (still.length === 0) return [];
+  return [
+    "Left where they are by your moves (their edits are in another task's files; move them to follow):",
+    ...still.map(
+      (hold) => `  #${hold.number} stays in ${hold.in}; its edits (${hold.files.join(", ")}) are in ${hold.task}'s files: move ${hold.number} ${hold.task}`,
+    ),
+  ];
+}
+
 /** A title's share of a task-table row: the row stays on one line of a dialog or terminal. */
 const TABLE_TITLE_CHARS = 48;
 
-/** The session's tasks, one line each: id, status, requests, when last active, title. */
+/** The session's tasks, one line each: id, status, requests (with the numbers `move` takes), when last active, title. */
 export function renderTaskTable(ledger: Ledger, unrouted = 0): string[] {
-  if (ledger.tasks.length === 0) return ["No tasks yet: the first request opens t1."];
+  const rows = taskRows(ledger, unrouted);
+  if (rows.length === 0) return ["No tasks yet: the first request opens t1."];
+  const counts = rows.map((row) => `${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`);
+  const width = Math.max(12, ...counts.map((count) => count.length));
   return [
-    `Tasks (${ledger.tasks.length}):`,
-    ...taskRows(ledger, unrouted).map(
-      (row) =>
-        `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`,
+    `Tasks (${rows.length}; #n: the request numbers move takes):`,
+    ...rows.map(
+      (row, index) =>
+        `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${(counts[index] ?? "").padEnd(width)}  ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`,
     ),
   ];
 }
@@ -85,28 +107,49 @@ export interface TaskRow {
   title: string;
   current: boolean;
   /** A task split out (`/rcm split`) names the session it goes on in. */
-  status: "current" | "suspended" | "empty" | `split → ${string}`;
+  status: "current" | "suspended" | `split → ${string}`;
   requests: number;
-  /** "latest request", "3 requests ago", "never". */
+  /** The numbers of its requests in the session (from 1, as `move` takes them). */
+  numbers: number[];
+  /** "latest request", "3 requests ago". */
   lastActive: string;
 }
 
-/** The task table's rows, for the TUI's panel and the text views alike; `unrouted`: later requests no task has (sent while off). */
+/**
+ * The task table's rows, for the TUI's panel and the text views alike; `unrouted`: later
+ * requests no task has (sent while off). A task that moves or relabels left without a
+ * request is not listed (its id is not given to another task), unless it was split out.
+ */
 export function taskRows(ledger: Ledger, unrouted = 0): TaskRow[] {
   const current = lastEntry(ledger)?.task;
-  return ledger.tasks.map((task) => {
-    const positions = ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === task.id ? [position] : []));
-    const lastPosition = positions.at(-1);
-    const since = lastPosition === undefined ? undefined : ledger.order.length - 1 - lastPosition + unrouted;
-    return {
-      id: task.id,
-      title: taskName(task.title),
-      current: task.id === current,
-      status: task.split ? `split → ${task.split.session}` : task.id === current ? "current" : positions.length === 0 ? "empty" : "suspended",
-      requests: positions.length,
-      lastActive: since === undefined ? "never" : since === 0 ? "latest request" : `${plural(since, "request")} ago`,
-    };
+  return ledger.tasks.flatMap((task) => {
+    const numbers = taskRequestNumbers(ledger, task.id);
+    const last = numbers.at(-1);
+    if (last === undefined && !task.split) return [];
+    const since = last === undefined ? undefined : ledger.order.length - last + unrouted;
+    return [
+      {
+        id: task.id,
+        title: taskName(task.title),
+        current: task.id === current,
+        status: task.split ? `split → ${task.split.session}` : task.id === current ? "current" : "suspended",
+        requests: numbers.length,
+        numbers,
+        lastActive: since === undefined ? "no requests" : since === 0 ? "latest request" : `${plural(since, "request")} ago`,
+      },
+    ];
   });
+}
+
+/** `/rcm tasks`: the task table, then each listed task's goal as its memory record has it. */
+export function renderTaskGoals(state: SessionState): string {
+  const rows = taskRows(state.ledger);
+  const goals = rows.map((row) => {
+    const record = state.records[row.id];
+    const pending = record && record.pending.length > 0 ? `; ${record.pending.length} pending` : "";
+    return `${row.id} goal: ${record ? record.goal : "(no record yet)"}${pending}`;
+  });
+  return [...renderTaskTable(state.ledger), ...(goals.length > 0 ? ["", ...goals] : [])].join("\n");
 }
 
 /** A decision in words: the task, how sure, and why ("t2 \"Fix the parser\", 92% sure: named its file src/parser.py"). */
@@ -162,7 +205,8 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
   const { onCommand } = viewWords(words);
   if (state?.off) return `opencode-rcm is off for this session: every model call gets the native history (${onCommand} to resume).`;
   if (!report) return "No model call of this session has passed through opencode-rcm yet.";
-  const lines = [`Last model call (mode ${options.mode}): ${callHead(options, report)}`];
+  const number = report.requestID === undefined || !state ? undefined : requestNumber(state.ledger, report.requestID);
+  const lines = [`Last model call (mode ${options.mode}${number === undefined ? "" : `, answering request #${number}`}): ${callHead(options, report)}`];
   lines.push(...callLines(report).map((line) => `  ${line}`));
   if (state) lines.push(...recallLines(state.ledger, report.requestID));
   lines.push(...relabelLines(state));

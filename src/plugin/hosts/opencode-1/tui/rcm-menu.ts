@@ -1,7 +1,7 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
 import { messageOf } from "../../../../kit/errors/message-of.js";
-import { describeMove } from "../../../session-views/move-selection.js";
+import { describeMove, requestNumberRuns } from "../../../session-views/move-selection.js";
 import { RCM_VERBS, type RcmVerb, rcmVerb } from "../../../session-views/rcm-verbs.js";
 import { taskRows } from "../../../session-views/render-status.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -145,7 +145,7 @@ function taskOptions(state: SessionState): TuiDialogSelectOption<string>[] {
   return taskRows(state.ledger).map((row) => ({
     title: `${row.id}  ${row.title}`,
     value: row.id,
-    description: `${row.status}, ${plural(row.requests, "request")}`,
+    description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
   }));
 }
 
