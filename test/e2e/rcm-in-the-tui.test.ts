@@ -98,7 +98,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(side).toMatch(/ {2}t2 Add a --json flag/);
         expect(side).toMatch(/▶ t3 The install guide/);
         expect(side).toMatch(/current · 1 req · latest request/);
-        expect(side).toMatch(/Last request: t3, 9\d% sure/);
+        expect(side).toMatch(/Last request: opened t3, 9\d% sure it is new/);
         expect(side).toContain("says it starts a new task");
         expect(side).toContain("the model gets only t3's history");
         expect(side).toContain("Last call: kept t3 1");
@@ -110,13 +110,13 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(status).toContain("opencode-rcm is on: mode router, lexical router, sure from 80%.");
         expect(status).toMatch(/\* t3 +current +1 request +latest request +The install guide/);
         // The dialog wraps its lines: fragments that fit on one.
-        expect(status).toMatch(/Last request \(#\d+\): new task t3 "The install guide is out of date", 9\d% sure:/);
+        expect(status).toMatch(/Last request \(#\d+\): new task t3 "The install guide is out of date", 9\d% sure it is new:/);
         expect(status).toContain("says it starts a new task.");
         await keep("rcm-status", status);
         await closeDialog(tui, "/rcm status");
 
         const why = await menu(tui, 1, (screen) => screen.includes("/rcm why") && screen.includes("Left out:"), "/rcm why");
-        expect(why).toMatch(/Last model call \(mode router\): only t3's history, 9\d% sure\./);
+        expect(why).toMatch(/Last model call \(mode router, answering request #\d+\): only t3's history, 9\d% sure\./);
         expect(why).toMatch(/Left out: t1 1, t2 1/);
         await keep("rcm-why", why);
         await closeDialog(tui, "/rcm why");

@@ -75,7 +75,7 @@ describe("/rcm answered by the plug-in", () => {
     await store.step(sessionID, (session) => store.stage(session, withCallNoted(session.state, report)));
     const why = await answerRcmCommand({ ...router, ...parts }, sessionID, "why");
     expect(why).toMatch(
-      /^Last model call \(mode router, answering request #3\): only t1's history, \d+% sure\.\n {2}Kept \(exchanges\): t1 2\n {2}Left out: t2 1\n/,
+      /^Last model call \(mode router, answering request #3\): only t1's history, \d+% sure\.\n {2}Kept \(exchanges, this request.s own included\): t1 2\n {2}Left out: t2 1\n/,
     );
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
     const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), ...parts };

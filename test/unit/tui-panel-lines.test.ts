@@ -51,7 +51,7 @@ describe("the TUI's task panel", () => {
       "    suspended · #2 · 2 reqs ago",
       "▶ t3 The install guide is out of da…",
       "    current · #4 · latest request",
-      "Last request: t3, 61% sure",
+      "Last request: opened t3, 61% sure it is new",
       "  names no task and brings words no task used: may be a new task",
       "  full history: under 80% sure",
       "Memory of t3: written when its first turn ends",

@@ -1,5 +1,6 @@
-import type { Ledger } from "../core/routing/ledger.js";
+import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
 import type { SessionIntent } from "../store/session-inbox.js";
+import { surePercent } from "./words.js";
 
 export type MoveIntent = Extract<SessionIntent, { kind: "move" }>;
 
@@ -156,4 +157,18 @@ export function moveSideEffectLines(options: {
       return `${number === undefined ? "A request" : `Request ${number}`} goes to ${follow.task} by its own turn's edits (${follow.files.join(", ")}, all ${follow.task}'s files), as it would have without this move`;
     }),
   ];
+}
+
+/**
+ * What the move picker says beside a request (shown under its current task): whose the
+ * confidence is. The router's confidence is for the task it routed to, which a relabel or a
+ * move may since have changed: "routed to t1, 35% sure; its edits put it in t2".
+ */
+export function requestRowNote(entry: LedgerEntry, threshold: number): string {
+  if (entry.router === "user") return `you moved it to ${entry.task}`;
+  const routedTo = entry.relabelled?.from ?? entry.task;
+  const routed = `${entry.opened && !entry.relabelled ? "opened" : "routed to"} ${routedTo}, ${surePercent(entry.confidence, threshold)} sure`;
+  if (entry.relabelled) return `${routed}; ${entry.relabelled.by === "recall" ? "the model's recall" : "its edits"} put it in ${entry.task}`;
+  if (entry.confirmed) return `${routed}; ${entry.confirmed.by === "next-request" ? "the next request" : "its edits"} bore it out`;
+  return routed;
 }

@@ -73,9 +73,11 @@ export function panelLines(input: PanelInput): PanelLine[] {
       lines.push({ text: `${plural(waiting, "request")} sent while off: routed when it is on`, tone: "muted", indent: 2 });
     }
   } else if (last) {
-    const sure =
-      last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${surePercent(last.confidence, settings.confidenceThreshold)} sure`;
-    lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
+    const percent = surePercent(last.confidence, settings.confidenceThreshold);
+    // A request that opened its task: the confidence is that it is new at all.
+    const opened = last.opened && last.router !== "user" && !last.shared && last.relabelled === undefined;
+    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : opened ? `${percent} sure it is new` : `${percent} sure`;
+    lines.push({ text: `Last request: ${opened ? "opened " : ""}${last.task}, ${sure}`, tone: "text" });
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
     lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });

@@ -158,7 +158,8 @@ export function describeDecision(ledger: Ledger, entry: LedgerEntry, threshold: 
   if (entry.router === "user") return `${entry.task} "${title}": you moved it there.`;
   if (entry.shared) return `a rule for every task (kept with ${entry.task}), ${surePercent(entry.confidence, threshold)} sure.`;
   const what = `${entry.opened ? "new task " : ""}${entry.task} "${title}"`;
-  return `${what}, ${surePercent(entry.confidence, threshold)} sure: ${entry.reason}.`;
+  // Opening a task, the confidence is that the request is new at all.
+  return `${what}, ${surePercent(entry.confidence, threshold)} sure${entry.opened && !entry.relabelled ? " it is new" : ""}: ${entry.reason}.`;
 }
 
 /** With `fallback: "candidates"`, the tasks an unsure decision keeps, when that leaves some task out. */
@@ -198,7 +199,8 @@ function memoryNote(options: ViewSettings, state: SessionState, entry: LedgerEnt
   return state.records[entry.task] ? " No model call has answered it yet." : ` ${entry.task} has no memory record yet.`;
 }
 
-const MAX_RELABELS_SHOWN = 3;
+/** Relabelled requests `/rcm why` lists (the latest); the header says how many there are in all. */
+const MAX_RELABELS_SHOWN = 10;
 
 /** `/rcm why`: what the last model call received and why. */
 export function renderWhy(options: ViewSettings, report: CallReport | undefined, state: SessionState | undefined, words: ViewWords = {}): string {
@@ -228,7 +230,7 @@ export function callLines(report: CallReport): string[] {
   const { kept, left, replaced } = callTallies(report, labelOf);
   const { native, routingSaved, memorySaved } = report.tokens;
   return [
-    `Kept (exchanges): ${kept.join(", ") || "none"}`,
+    `Kept (exchanges, this request's own included): ${kept.join(", ") || "none"}`,
     `Left out: ${left.join(", ") || "nothing"}`,
     ...(replaced.length > 0 ? [`Replaced by the task's record: ${replaced.join(", ")}`] : []),
     recordLine(report),
@@ -246,8 +248,8 @@ export function callTallies(report: CallReport, label: (id: string) => string = 
 function recordLine(report: CallReport): string {
   const { record } = report;
   if (record) {
-    const verbatim = record.verbatim > 0 ? `; ${plural(record.verbatim, "other exchange")} of ${record.task} went word for word` : "";
-    return `Record: the call ${recordUseClause(record, `${record.task}'s memory record (covering ${plural(record.covers, "exchange")})`)}${verbatim}`;
+    // What the record covers counts exchanges of the whole session, in this call's view or not: not a share of the kept ones above.
+    return `Record: the call ${recordUseClause(record, `${record.task}'s memory record`)} (the record covers ${plural(record.covers, "exchange")} of ${record.task} in all, in this call's view or not)`;
   }
   if (report.memory === undefined) return "Record: none (memory is off in this mode)";
   return `Record: ${report.memory.replace(/^none \((.*)\)$/, "none: $1")}`;
@@ -269,7 +271,9 @@ function relabelLines(state: SessionState | undefined): string[] {
   });
   if (relabelled.length === 0) return [];
   const by = Object.values(decisions).some((entry) => entry.relabelled?.by === "recall") ? "their edits or the model's recalls" : "their edits";
-  return [`Relabelled by ${by} (${relabelled.length}; later routing and memory follow them):`, ...relabelled.slice(-MAX_RELABELS_SHOWN)];
+  const shown = relabelled.slice(-MAX_RELABELS_SHOWN);
+  const which = shown.length < relabelled.length ? `the latest ${shown.length} of ${relabelled.length}` : `${relabelled.length}`;
+  return [`Relabelled by ${by} (${which}; later routing and memory follow them):`, ...shown];
 }
 
 /** When a task without a record gets one, as the options have it (for `/rcm show`). */

@@ -2,9 +2,9 @@ import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tu
 import { clip } from "../../../core/clip.js";
 import { userRequestText } from "../../../core/interaction-groups.js";
 import type { Part } from "../../../core/messages.js";
-import { describeMove, type MoveIntent, moveOf, requestNumberRuns } from "../../../session-views/move-selection.js";
+import { describeMove, type MoveIntent, moveOf, requestNumberRuns, requestRowNote } from "../../../session-views/move-selection.js";
 import { taskRows } from "../../../session-views/render-status.js";
-import { plural, surePercent } from "../../../session-views/words.js";
+import { plural } from "../../../session-views/words.js";
 import type { SessionState } from "../../../store/session-state-file.js";
 
 /** What the picker needs from the menu: its dialogs, and how a change is posted. */
@@ -53,7 +53,7 @@ export function openMovePicker(
     rows.push({
       title: `${mark} #${number} ${entry?.task ?? "?"}  ${clip(requestText(api, messageID), ROW_TEXT)}`,
       value: number,
-      description: entry ? (entry.router === "user" ? "you moved it" : `${surePercent(entry.confidence, threshold)} sure`) : "",
+      description: entry ? requestRowNote(entry, threshold) : "",
     });
   }
   dialogs.select(`/rcm move: which request? (newest first)`, rows, (number) => {
