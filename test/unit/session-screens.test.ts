@@ -5,7 +5,7 @@ import { confirmRequest, type Ledger, moveRequests, relabelRequest } from "../..
 import { requestNumberRuns, requestRowNote } from "../../src/plugin/session-views/move-selection.js";
 import { panelLines } from "../../src/plugin/session-views/panel-lines.js";
 import { rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
-import { renderStatus, renderWhy, taskRows } from "../../src/plugin/session-views/render-status.js";
+import { renderWhy, taskRows } from "../../src/plugin/session-views/render-status.js";
 import type { SessionState } from "../../src/plugin/store/session-state-file.js";
 import { ledgerOf, stateOf } from "../support/routing.js";
 
