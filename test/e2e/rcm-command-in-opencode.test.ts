@@ -37,11 +37,13 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         const events = await recordEvents(client);
         const session = await client.session.create({}, { throwOnError: true });
         const sessionID = session.data.id;
+        const bodies: string[] = [];
         const command = async (args: string): Promise<string> => {
           const before = (await model.requests()).length;
           const result = await client.session.command({ sessionID, command: "rcm-text", arguments: args });
           // OpenCode 1.18 has no "handled" flag: the plug-in stops the command with an error.
           expect(result.response?.status).toBe(500);
+          bodies.push(JSON.stringify(result.error));
           expect((await model.requests()).length).toBe(before);
           const answer = answers(await messages(sessionID)).at(-1);
           if (answer === undefined) throw new Error(`no answer to /rcm-text ${args}`);
@@ -64,7 +66,7 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         const status = await command("status");
         expect(status).toMatch(/^\/rcm-text status\nopencode-rcm is on: mode router, lexical router, sure from 80%\./);
         expect(status).toMatch(/\* t1 +current +2 requests/);
-        expect(status).toMatch(/ {2}t2 +suspended +1 request +3 requests ago/);
+        expect(status).toMatch(/ {2}t2 +suspended +1 request #2 +3 requests ago/);
         expect(status).toMatch(/ {2}t3 +suspended +1 request/);
         expect(status).toMatch(/ {2}t4 +suspended +1 request/);
         expect(status).toMatch(/Last request \(#\d+\): t1 "Fix the date parser.*", \d+% sure: /);
@@ -109,6 +111,28 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         expect(back.whileOff).toBeUndefined();
         expect(back.ledger.decisions[back.ledger.order.at(-2) ?? ""]?.task).toBe("t1");
         expect(await command("bogus")).toContain('unknown /rcm-text command "bogus"');
+
+        // A web or desktop client sends /rcm (the TUI's command): no terminal UI shows the session, so /rcm-text's answer lands in it.
+        const typed = await client.session.command({ sessionID, command: "rcm", arguments: "status" });
+        expect(typed.response?.status).toBe(500);
+        expect(answers(await messages(sessionID)).at(-1)).toMatch(
+          /^\/rcm status\n\(\/rcm answers in a dialog of the terminal UI, and no terminal UI shows this session: answered as \/rcm-text, the command for this client\)\nopencode-rcm is on:/,
+        );
+        // OpenCode writes its log behind the answer: wait for the typed command's line.
+        const logFile = join(runDir, "home", "data", "opencode", "log", "opencode.log");
+        let log = "";
+        for (let tries = 0; tries < 50 && !log.includes("answered /rcm itself"); tries += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          log = await readFile(logFile, "utf8");
+        }
+        expect(log).toContain("CommandAnswered: expected, not a failure: opencode-rcm answered /rcm-text itself (in the session");
+        expect(log).toContain("answered /rcm itself (in the session, as a message the model never gets)");
+        // OpenCode 1.18 answers the client with its own words, whatever the plug-in threw: only the
+        // body's ref leads to the log line that says it is expected and names /rcm-text.
+        const body = JSON.parse(bodies.at(-1) ?? "{}") as { name?: string; data?: { message?: string; ref?: string } };
+        expect(body).toMatchObject({ name: "UnknownError", data: { message: "Unexpected server error. Check server logs for details." } });
+        expect(log.split("\n").find((line) => line.includes(`ref=${body.data?.ref}`))).toContain("CommandAnswered: expected, not a failure");
+        expect(log).toContain("web, desktop and opencode run: /rcm-text");
 
         // Toasts: nothing for the first request, two new tasks, the fallback, the switch back; none
         // after the move, the follow-up stays on the current task (t2), none while off, and the

@@ -285,7 +285,8 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       const errors = log.split("\n").filter((line) => line.includes("level=ERROR"));
       expect(errors.length, errors.join("\n")).toBeGreaterThanOrEqual(5);
       expect(errors.length, errors.join("\n")).toBeLessThanOrEqual(6);
-      for (const line of errors) expect(line).toContain("CommandAnswered: opencode-rcm answered /rcm itself");
+      for (const line of errors)
+        expect(line).toContain("CommandAnswered: expected, not a failure: opencode-rcm answered /rcm itself (in the terminal UI's dialog)");
     } finally {
       await model.close();
     }
