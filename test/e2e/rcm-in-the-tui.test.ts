@@ -97,8 +97,9 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(side).toMatch(/ {2}t1 Fix the date parser/);
         expect(side).toMatch(/ {2}t2 Add a --json flag/);
         expect(side).toMatch(/▶ t3 The install guide/);
-        expect(side).toMatch(/current · 1 req · latest request/);
-        expect(side).toMatch(/Last request: opened t3, 9\d% sure it is new/);
+        expect(side).toMatch(/current · #3 · latest request/);
+        expect(side).toContain("Last request: opened t3");
+        expect(side).toMatch(/^ +9\d% sure it is a new task$/m);
         expect(side).toContain("says it starts a new task");
         expect(side).toContain("the model gets only t3's history");
         expect(side).toContain("Last call: kept t3 1");
@@ -106,12 +107,24 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await keep("panel-three-tasks", side);
         const calls = (await model.requests()).length;
 
+        // Typing /rcm lists the TUI part's menu and the server's /rcm side by side (1.18 cannot hide either): each says what it is.
+        await tui.keys("C-u");
+        await tui.keys("-l", "/rcm");
+        const slash = await tui.waitFor(
+          (screen) => screen.includes("opencode-rcm menu:") && screen.includes("a verb typed after it"),
+          "the slash list for /rcm",
+        );
+        await keep("slash-list-rcm", slash);
+        expect(slash).toContain("opencode-rcm for web, desktop, opencode run");
+        await tui.keys("C-u");
+        await tui.keys("Escape");
+
         const status = await menu(tui, 0, (screen) => screen.includes("/rcm status") && screen.includes("Saved so far"), "/rcm status");
         expect(status).toContain("opencode-rcm is on: mode router, lexical router, sure from 80%.");
-        expect(status).toMatch(/\* t3 +current +1 request +latest request +The install guide/);
+        expect(status).toMatch(/\* t3 +current +1 request #3 +latest request +The install guide/);
         // The dialog wraps its lines: fragments that fit on one.
         expect(status).toMatch(/Last request \(#\d+\): new task t3 "The install guide is out of date", 9\d% sure it is new:/);
-        expect(status).toContain("says it starts a new task.");
+        expect(dialogText(status, "/rcm status")).toContain("says it starts a new task.");
         await keep("rcm-status", status);
         await closeDialog(tui, "/rcm status");
 
@@ -122,7 +135,8 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await closeDialog(tui, "/rcm why");
 
         const tasks = await menu(tui, 2, (screen) => screen.includes("/rcm tasks") && screen.includes("goal:"), "/rcm tasks");
-        expect(tasks).toContain("t1 [suspended] Fix the date parser");
+        expect(tasks).toMatch(/ {2}t1 +suspended +1 request #1 /);
+        expect(tasks).toContain("t1 goal: (no record yet)");
         await closeDialog(tui, "/rcm tasks");
 
         await menu(tui, 3, (screen) => screen.includes("/rcm show: which task?"), "the task list of /rcm show");
@@ -135,6 +149,8 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         const list = await menu(tui, 4, (screen) => screen.includes("/rcm move: which request? (newest first)"), "the move picker");
         expect(list).toMatch(/#3 t3 {2}New task: the install guide is out of date/);
         expect(list).toMatch(/#1 t1 {2}Fix the date parser in src\/dates\.py/);
+        // Whose confidence each row shows: the task the request opened or was routed to.
+        expect(list).toMatch(/opened t3, 9\d% sure/);
         await keep("rcm-move-picker", list);
         await tui.keys("Enter");
         const what = await tui.waitFor((screen) => screen.includes("/rcm move #3: what moves?"), "what moves");
@@ -149,6 +165,9 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(moved).toContain("/rcm move: request 3 moves from t3 to t1");
         expect(sidebar(moved)).toMatch(/▶ t1 Fix the date parser/);
         expect(sidebar(moved)).toContain("Call before the move: kept t3 1");
+        // t3 had one request, now moved: an empty task is listed nowhere.
+        expect(sidebar(moved)).not.toMatch(/t3 The install guide/);
+        expect(sidebar(moved)).toMatch(/current · #1 #3 · latest request/);
         await keep("panel-after-move", moved);
         // Every /rcm so far ran in the TUI: no model request.
         expect((await model.requests()).length).toBe(calls);
@@ -161,7 +180,17 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(next).not.toContain(ASK.json.slice(0, 40));
 
         await menu(tui, 5, (screen) => sidebar(screen).includes("RCM · router · OFF"), "the panel switched off");
-        await menu(tui, 5, (screen) => /RCM · router\s*\n/.test(`${sidebar(screen)}\n`) && !sidebar(screen).includes("OFF"), "the panel switched on");
+        await tui.submit(ASK.rename, (screen) => screen.includes(replyOf("rename")));
+        // On again, the request sent while off waits for the next one: the panel says so instead of the older decision.
+        const on = await menu(
+          tui,
+          5,
+          (screen) => /RCM · router\s*\n/.test(`${sidebar(screen)}\n`) && !sidebar(screen).includes("OFF") && sidebar(screen).includes("On again"),
+          "the panel switched on",
+        );
+        expect(sidebar(on)).toContain("On again: no decision yet");
+        expect(sidebar(on)).not.toContain("Last request:");
+        await keep("panel-after-on", on);
       } finally {
         await tui.close();
       }

@@ -135,3 +135,17 @@ describe("the move picker's notes say whose confidence they show (issue 48)", ()
     expect(note("m8")).toBe("routed to t1, 95% sure");
   });
 });
+
+describe("the panel and status after /rcm on (issue 48)", () => {
+  it("say the request sent while off has no decision yet instead of showing the older decision as the latest", () => {
+    const state: SessionState = { ...stateOf("ses_on", trialLedger()), off: false, whileOff: [{ messageID: "m9", text: "rename parse_date" }] };
+    const panel = panelLines({ settings: options, state, pending: 0, problems: [], width: 36 }).map((line) => line.text);
+    expect(panel).toContain("On again: no decision yet");
+    expect(panel).toContain("1 request sent while off: routed with the next request");
+    expect(panel.some((line) => line.startsWith("Last request"))).toBe(false);
+    expect(panel).toContain("current · #1 #3-4 #6-8 · 1 req ago");
+    const status = read("status", state);
+    expect(status).toContain("Latest request: no decision yet (1 request sent while off, routed with the next request now that it is on).");
+    expect(status).toMatch(/^\* t1 +current +6 requests #1 #3-4 #6-8 +1 request ago/m);
+  });
+});

@@ -27,14 +27,19 @@ export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name
  */
 export const RCM_TYPED_COMMAND = "rcm";
 
+/**
+ * OpenCode 1.18's TUI lists its own slash commands and the server's side by side, with no way
+ * to hide a server command (a command's config has no such field): typing `/rcm` shows the
+ * TUI part's menu entry and this one. Their descriptions say which is which.
+ */
 export const RCM_TYPED_COMMAND_CONFIG = {
-  description: `opencode-rcm in the terminal UI: ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")} (elsewhere /${RCM_COMMAND})`,
+  description: `opencode-rcm, a verb typed after it: /${RCM_TYPED_COMMAND} status, /${RCM_TYPED_COMMAND} move 3 t2... (the other /${RCM_TYPED_COMMAND}: the menu)`,
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 
 /** The config entry that makes `/rcm-text` a command; its template is never sent (the plug-in answers). */
 export const RCM_COMMAND_CONFIG = {
-  description: `opencode-rcm as a message (web, desktop, opencode run): ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")}`,
+  description: `opencode-rcm for web, desktop, opencode run (in the terminal UI: /${RCM_TYPED_COMMAND}): ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")}`,
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 

@@ -58,7 +58,8 @@ export function panelLines(input: PanelInput): PanelLine[] {
     return lines;
   }
   // Requests sent while off have no decision: the latest request is none of the tasks'.
-  const waiting = off ? (state.whileOff?.length ?? 0) : 0;
+  // Switched on again, they wait for the next request to be routed: the decision before them is no longer the latest.
+  const waiting = state.whileOff?.length ?? 0;
   for (const row of taskRows(state.ledger, waiting)) {
     const mark = row.current ? "▶" : " ";
     lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
@@ -72,12 +73,19 @@ export function panelLines(input: PanelInput): PanelLine[] {
       lines.push({ text: "Latest request: no decision (off)", tone: "text" });
       lines.push({ text: `${plural(waiting, "request")} sent while off: routed when it is on`, tone: "muted", indent: 2 });
     }
+  } else if (waiting > 0) {
+    lines.push({ text: "On again: no decision yet", tone: "text" });
+    lines.push({ text: `${plural(waiting, "request")} sent while off: routed with the next request`, tone: "muted", indent: 2 });
   } else if (last) {
     const percent = surePercent(last.confidence, settings.confidenceThreshold);
     // A request that opened its task: the confidence is that it is new at all.
     const opened = last.opened && last.router !== "user" && !last.shared && last.relabelled === undefined;
-    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : opened ? `${percent} sure it is new` : `${percent} sure`;
-    lines.push({ text: `Last request: ${opened ? "opened " : ""}${last.task}, ${sure}`, tone: "text" });
+    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${percent} sure`;
+    if (opened) {
+      // Its own line: the sidebar is narrow.
+      lines.push({ text: `Last request: opened ${last.task}`, tone: "text" });
+      lines.push({ text: `${percent} sure it is a new task`, tone: "text", indent: 2 });
+    } else lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
     lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });
@@ -86,7 +94,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
     if (modeParts(settings.mode).remembers) lines.push(...memoryLines(state, last.task, width));
   }
   const call = state.lastCall;
-  if (call && !off) {
+  if (call && !off && waiting === 0) {
     const { kept, left, replaced } = callTallies(call);
     lines.push({ text: `${callLabel(state, call.requestID)}: ${call.fallback ? "full history, " : ""}kept ${kept.join(", ") || "none"}`, tone: "text" });
     if (left.length > 0) lines.push({ text: `left out ${left.join(", ")}`, tone: "muted", indent: 2 });

@@ -125,6 +125,12 @@ export const RCM_VERBS: readonly RcmVerb[] = [
   },
 ];
 
+/**
+ * The TUI part's own `/rcm` (its menu) as the slash list and the palette show it, told apart
+ * from the server's `/rcm` (a verb typed after it), which 1.18 lists beside it.
+ */
+export const RCM_MENU_TITLE = `opencode-rcm menu: ${RCM_VERBS.map((verb) => verb.name).join(", ")} (no model turn)`;
+
 /** The verb of that name, if there is one. */
 export function rcmVerb(name: string): RcmVerb | undefined {
   return RCM_VERBS.find((verb) => verb.name === name);

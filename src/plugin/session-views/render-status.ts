@@ -49,11 +49,17 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   if (!state) return `opencode-rcm: ${absent} (${head}).`;
   const { ledger, saved } = state;
   const lines = [state.off ? `opencode-rcm is OFF for this session: native history (${onCommand} to resume; ${head}).` : `opencode-rcm is on: ${head}.`];
-  const unrouted = state.off ? (state.whileOff?.length ?? 0) : 0;
+  // Sent while off, routed with the first request once it is on again: until then, no decision is theirs.
+  const unrouted = state.whileOff?.length ?? 0;
   lines.push(...renderTaskTable(ledger, unrouted));
   const last = lastEntry(ledger);
   // Sent while off: no decision was made for it, and the one before is not the latest request's.
-  if (unrouted > 0) lines.push(`Latest request: no decision, opencode-rcm is off (${plural(unrouted, "request")} sent while off, routed once it is on).`);
+  if (unrouted > 0)
+    lines.push(
+      state.off
+        ? `Latest request: no decision, opencode-rcm is off (${plural(unrouted, "request")} sent while off, routed once it is on).`
+        : `Latest request: no decision yet (${plural(unrouted, "request")} sent while off, routed with the next request now that it is on).`,
+    );
   if (last)
     lines.push(
       `${unrouted > 0 ? "Last routed request, before off" : "Last request"} (#${ledger.order.length}): ${describeDecision(ledger, last, options.confidenceThreshold)}`,

@@ -16,7 +16,7 @@ export interface PickerDialogs {
 }
 
 /** Characters of a request's text a row shows. */
-const ROW_TEXT = 72;
+const ROW_TEXT = 56;
 
 /**
  * `/rcm move` with nothing typed after it: the session's requests by their text (newest

@@ -127,10 +127,10 @@ async function act(
         : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
     return change(api, scope, sessionID, intent, message);
   }
-  // Wide: a row shows a request's text, and how sure its decision was.
+  // The widest: a row shows a request's text, and whose confidence it had (a note up to ~50 characters).
   const wide: PickerDialogs["select"] = (pickTitle, pickOptions, chosen) => {
     select(api, pickTitle, pickOptions, chosen);
-    api.ui.dialog.setSize("large");
+    api.ui.dialog.setSize("xlarge");
   };
   openMovePicker(api, state, options.confidenceThreshold, { select: wide, alert: (alertTitle, message) => alert(api, alertTitle, message), post });
 }
