@@ -103,7 +103,7 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
   if ("problem" in move) throw new RcmError("session", `session ${session.sessionID}: ${move.problem}`);
   await postIntent(stateDir, session.sessionID, move);
   const to = move.target.kind === "new" ? "a new task" : move.target.task;
-  return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${describeMove(ledger, move, to)}.\n${APPLIED_WHEN}\n`;
+  return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${describeMove(ledger, move, to)}; nothing else moves (a request whose edits are in their files stays where it is: opencode-rcm status lists it).\n${APPLIED_WHEN}\n`;
 }
 
 /** `opencode-rcm split [session] <task>`: the task goes on in a new OpenCode session, which the server opens. */
