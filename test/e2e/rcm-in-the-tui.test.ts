@@ -245,7 +245,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         for (const id of ["parser", "export", "export2", "docs1", "docs2", "docs3"] as const)
           await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
         const misfiled = await tui.waitFor(
-          (screen) => /▶ t2 export_csv in src\/export/.test(sidebar(screen)) && /current · 5 reqs/.test(sidebar(screen)),
+          (screen) => /▶ t2 export_csv in src\/export/.test(sidebar(screen)) && /current · #2-6 · /.test(sidebar(screen)),
           "the docs requests under t2",
         );
         await keep("panel-misfiled", sidebar(misfiled));
@@ -269,7 +269,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
           "/rcm move 4.. new",
           (screen) => /▶ t3 Explain in docs\/usage/.test(sidebar(screen)) && screen.includes("requests 4, 5 and 6 move from t2 to a new"),
         );
-        expect(sidebar(moved)).toMatch(/current · 3 reqs/);
+        expect(sidebar(moved)).toMatch(/current · #4-6 · /);
         await keep("panel-after-typed-move", sidebar(moved));
         // t2's record is written again from its own requests: the docs are gone from it.
         const after = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Asked for"), 30_000);
