@@ -61,7 +61,9 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
           variant: "warning",
           message: expect.stringMatching(/^\d+% sure, under 80%\. Best guess t\d: ".*"\nNot t\d\? \/rcm-text move <task> \(or new\)$/),
         });
-        expect(await command("move new")).toMatch(/^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py/);
+        expect(await command("move new")).toMatch(
+          /^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py.*"\. Nothing else moved\./,
+        );
         await prompt(sessionID, ASK.datesAgain);
         const status = await command("status");
         expect(status).toMatch(/^\/rcm-text status\nopencode-rcm is on: mode router, lexical router, sure from 80%\./);

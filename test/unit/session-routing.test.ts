@@ -317,6 +317,9 @@ describe("a move changes only the requests named (issue 48)", () => {
     ]);
     expect(logger.lines.some((line) => line.startsWith("info: relabelled"))).toBe(false);
     expect(renderStatus(resolveOptions([]).options, after)).toMatch(/^ {2}#3 stays in t2; its edits \(.*slugify\.py\) are in t3's files: move 3 t3$/m);
+    const panel = panelLines({ settings: resolveOptions([]).options, state: after, pending: 0, problems: [], width: 36 }).map((line) => line.text);
+    expect(panel).toContain("Your move left #3 in t2");
+    expect(panel).toContain("its edits are t3's: /rcm move 3 t3");
 
     // The next request ends no turn that could settle it: still in t2, at the next step and after a restart.
     const next: InteractionGroup = { ...emptyRequest, id: "msg_next", sessionID };
@@ -331,6 +334,9 @@ describe("a move changes only the requests named (issue 48)", () => {
     const moved = await restarted.store.read(sessionID);
     expect(moved?.ledger.decisions[third as string]?.task).toBe("t3");
     expect(renderStatus(resolveOptions([]).options, moved)).not.toContain("stays in");
+    expect(panelLines({ settings: resolveOptions([]).options, state: moved, pending: 0, problems: [], width: 36 }).map((line) => line.text)).not.toContain(
+      "Your move left #3 in t2",
+    );
   });
 
   it("refuses a move into a task split out, naming the task, its session and why", async () => {

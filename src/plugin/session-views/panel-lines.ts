@@ -9,7 +9,7 @@ import { requestNumber, requestNumberRuns } from "./move-selection.js";
 import { recallSummary } from "./recalls.js";
 import { recordCallsOf, recordUseBrief, usedThisRecord } from "./record-calls.js";
 import type { ViewSettings } from "./render-status.js";
-import { callTallies, candidatesKept, lastEntry, taskRows } from "./render-status.js";
+import { callTallies, candidatesKept, heldRequests, lastEntry, taskRows } from "./render-status.js";
 import { plural, surePercent, thresholdPercent, tokens } from "./words.js";
 
 /** Asks (constraints in force) of the current task's record the panel lists; /rcm show has them all. */
@@ -99,6 +99,11 @@ export function panelLines(input: PanelInput): PanelLine[] {
     lines.push({ text: `${callLabel(state, call.requestID)}: ${call.fallback ? "full history, " : ""}kept ${kept.join(", ") || "none"}`, tone: "text" });
     if (left.length > 0) lines.push({ text: `left out ${left.join(", ")}`, tone: "muted", indent: 2 });
     if (replaced.length > 0) lines.push({ text: `replaced by a record: ${replaced.join(", ")}`, tone: "muted", indent: 2 });
+  }
+  // What your moves left in place though its edits point elsewhere: the panel is where a TUI move's result shows.
+  for (const hold of heldRequests(state)) {
+    lines.push({ text: `Your move left #${hold.number} in ${hold.in}`, tone: "warning" });
+    lines.push({ text: `its edits are ${hold.task}'s: /rcm move ${hold.number} ${hold.task}`, tone: "muted", indent: 2 });
   }
   const { saved } = state;
   lines.push({ text: `Saved ${tokens(saved.routingTokens + saved.memoryTokens)} tokens in ${plural(saved.calls, "call")}`, tone: "muted" });

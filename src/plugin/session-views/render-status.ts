@@ -73,14 +73,28 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   return lines.join("\n");
 }
 
-/** Requests your moves left where they are although their edits are in another task's files (each while it still is). */
-function heldLines(state: SessionState): string[] {
+/** A request a move left where it is although its edits are in `task`'s files: its number and the task it is in. */
+export interface HeldRequest {
+  number: number;
+  in: string;
+  task: string;
+  files: readonly string[];
+}
+
+/** The requests your moves left where they are, while they still are (a later move of them by name ends it). */
+export function heldRequests(state: SessionState): HeldRequest[] {
   const { ledger } = state;
-  const still = (state.held ?? []).flatMap((hold) => {
+  return (state.held ?? []).flatMap((hold) => {
     const entry = ledger.decisions[hold.messageID];
     const number = requestNumber(ledger, hold.messageID);
-    return entry && number !== undefined && entry.router !== "user" && entry.task !== hold.task ? [{ ...hold, number, in: entry.task }] : [];
+    return entry && number !== undefined && entry.router !== "user" && entry.task !== hold.task
+      ? [{ number, in: entry.task, task: hold.task, files: hold.files }]
+      : [];
   });
+}
+
+function heldLines(state: SessionState): string[] {
+  const still = heldRequests(state);
   if (still.length === 0) return [];
   return [
     "Left where they are by your moves (their edits are in another task's files; move them to follow):",
