@@ -152,6 +152,53 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
     );
   });
 
+  it("moves only the requests named: an unsure request whose edits the move gave to the target stays, and the answer says so (issue 48)", async () => {
+    const repo = join(temp.path, "repo-held");
+    await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n", "src/cli.py": "def main():\n    pass\n" });
+    const runDir = join(temp.path, "run-held");
+    const stateDir = join(temp.path, "state-held");
+    const write = (file: string | undefined, id: string) =>
+      file
+        ? [{ toolCalls: [{ name: "write", arguments: { filePath: join(repo, file), content: `# ${id}\n` } }] }, { text: `REPLY-${id}` }]
+        : [{ text: `REPLY-${id}` }];
+    const say = {
+      dates: [ASK.dates, "src/dates.py"],
+      json: [ASK.json, "src/cli.py"],
+      doc: ["Both src/dates.py and src/cli.py need a module docstring.", "src/textutil.py"],
+      jsonTest: ["Also print the --json output of src/cli.py sorted by key.", "src/cli.py"],
+      helper: ["Both src/dates.py and src/cli.py should share one helper for trimming input.", "src/textutil.py"],
+      again: [ASK.datesAgain, undefined],
+    } as const;
+    const script = { stages: Object.entries(say).map(([id, [when, file]]) => ({ id, when, steps: write(file, id) })) };
+    await withScriptedOpencode(
+      { runDir, directory: repo, script, plugins: [[join(PLUGIN), { mode: "router", stateDir }]] },
+      async ({ client, prompt, messages }) => {
+        const session = await client.session.create({}, { throwOnError: true });
+        const sessionID = session.data.id;
+        const ledger = async () => SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
+        for (const id of ["dates", "json", "doc", "jsonTest", "helper"] as const) await prompt(sessionID, say[id][0]);
+        // Requests 3 and 5 name both tasks: unsure, guessed t2, both wrote src/textutil.py, which no settled work had touched.
+        const before = await ledger();
+        const [, , third, , fifth] = before.ledger.order;
+        expect([third, fifth].map((id) => before.ledger.decisions[id ?? ""]?.task)).toEqual(["t2", "t2"]);
+        await client.session.command({ sessionID, command: "rcm-text", arguments: "move 3 t1" });
+        const answer = answers(await messages(sessionID)).at(-1);
+        expect(answer).toMatch(/^\/rcm-text move 3 t1\nMoved request 3 from t2 to t1 "Fix the date parser.*"\. The next model call gets t1's history\.\n/);
+        expect(answer).toMatch(
+          /\nRequest 5 stays in t2 although its edits \(.*src\/textutil\.py\) are now in t1's files; to move it too: \/rcm-text move 5 t1\n/,
+        );
+        // Request 5 stays, at the move and at every later step, until it is moved by name.
+        await prompt(sessionID, say.again[0]);
+        const after = await ledger();
+        expect(after.ledger.decisions[third ?? ""]).toMatchObject({ task: "t1", router: "user" });
+        expect(after.ledger.decisions[fifth ?? ""]).toMatchObject({ task: "t2", router: "lexical" });
+        expect(after.ledger.decisions[fifth ?? ""]?.relabelled).toBeUndefined();
+        await client.session.command({ sessionID, command: "rcm-text", arguments: "status" });
+        expect(answers(await messages(sessionID)).at(-1)).toMatch(/\n {2}#5 stays in t2; its edits \(.*textutil\.py\) are in t1's files: move 5 t1\n/);
+      },
+    );
+  });
+
   it("shows config problems at start-up in a toast and in OpenCode's log file, and runs on with the rest of the options", async () => {
     const repo = join(temp.path, "repo-config");
     await createGitRepo(repo, { "README.md": "# tools\n" });
