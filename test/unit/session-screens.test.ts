@@ -149,3 +149,34 @@ describe("the panel and status after /rcm on (issue 48)", () => {
     expect(status).toMatch(/^\* t1 +current +6 requests #1 #3-4 #6-8 +1 request ago/m);
   });
 });
+
+describe("why for a request that opened its task unsure (issue 48)", () => {
+  it("says it opened the task and how sure it is new, not that the task it made is a best guess", () => {
+    const ledger = ledgerOf([
+      ["m1", "new:Fix the date parser"],
+      ["m2", "new:Create src/report.py that prints a weekly summary", 0.253, { reason: "asks for a file no task has: may be a new task" }],
+    ]);
+    const report: CallReport = {
+      messagesBefore: 4,
+      messagesAfter: 4,
+      groups: [
+        { label: "t1", kept: 1, dropped: 0, replaced: 0 },
+        { label: "t2", kept: 1, dropped: 0, replaced: 0 },
+      ],
+      fallback: true,
+      reason: "confidence 0.253 below 0.8",
+      task: "t2",
+      confidence: 0.253,
+      requestID: "m2",
+      tokens: { native: 100, routingSaved: 0, memorySaved: 0 },
+    };
+    const why = renderWhy(options, report, stateOf("ses_opened", ledger));
+    expect(why).toMatch(
+      /^Last model call \(mode router, answering request #2\): the full history \(opened t2, 25% sure it is new\): confidence 0\.253 below 0\.8\./,
+    );
+    expect(why).not.toContain("best guess t2");
+    // Moved away since, the same call's report no longer speaks of an opening.
+    const moved = moveRequests(ledger, ["m2"], { kind: "task", task: "t1" }).ledger;
+    expect(renderWhy(options, report, stateOf("ses_opened", moved))).toContain("(best guess t2, 25% sure)");
+  });
+});

@@ -228,7 +228,10 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
   if (state?.off) return `opencode-rcm is off for this session: every model call gets the native history (${onCommand} to resume).`;
   if (!report) return "No model call of this session has passed through opencode-rcm yet.";
   const number = report.requestID === undefined || !state ? undefined : requestNumber(state.ledger, report.requestID);
-  const lines = [`Last model call (mode ${options.mode}${number === undefined ? "" : `, answering request #${number}`}): ${callHead(options, report)}`];
+  const entry = report.requestID === undefined ? undefined : state?.ledger.decisions[report.requestID];
+  // The request opened the task it is guessed to (and is still in it): the doubt is whether it is new at all.
+  const opened = entry !== undefined && entry.opened && entry.router !== "user" && !entry.relabelled && entry.task === report.task;
+  const lines = [`Last model call (mode ${options.mode}${number === undefined ? "" : `, answering request #${number}`}): ${callHead(options, report, opened)}`];
   lines.push(...callLines(report).map((line) => `  ${line}`));
   if (state) lines.push(...recallLines(state.ledger, report.requestID));
   lines.push(...relabelLines(state));
@@ -236,11 +239,11 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
 }
 
 /** One line on what the call was: narrowed to a task, or the full history and why. */
-export function callHead(options: ViewSettings, report: CallReport): string {
-  const sure = report.confidence === undefined ? "" : `, ${surePercent(report.confidence, options.confidenceThreshold)} sure`;
-  if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
-  if (report.confidence !== undefined && report.confidence < options.confidenceThreshold)
-    return `the tasks it could be (best guess ${report.task ?? "?"}${sure}): ${report.reason}.`;
+export function callHead(options: ViewSettings, report: CallReport, opened = false): string {
+  const sure = report.confidence === undefined ? "" : `, ${surePercent(report.confidence, options.confidenceThreshold)} sure${opened ? " it is new" : ""}`;
+  const guess = `${opened ? "opened" : "best guess"} ${report.task ?? "?"}${sure}`;
+  if (report.fallback) return `the full history${report.task ? ` (${guess})` : ""}: ${report.reason}.`;
+  if (report.confidence !== undefined && report.confidence < options.confidenceThreshold) return `the tasks it could be (${guess}): ${report.reason}.`;
   if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view.`;
   return `only ${report.task ?? "?"}'s history${sure}.`;
 }
