@@ -230,7 +230,7 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
   const number = report.requestID === undefined || !state ? undefined : requestNumber(state.ledger, report.requestID);
   const entry = report.requestID === undefined ? undefined : state?.ledger.decisions[report.requestID];
   // The request opened the task it is guessed to (and is still in it): the doubt is whether it is new at all.
-  const opened = entry !== undefined && entry.opened && entry.router !== "user" && !entry.relabelled && entry.task === report.task;
+  const opened = entry?.opened === true && entry.router !== "user" && !entry.relabelled && entry.task === report.task;
   const lines = [`Last model call (mode ${options.mode}${number === undefined ? "" : `, answering request #${number}`}): ${callHead(options, report, opened)}`];
   lines.push(...callLines(report).map((line) => `  ${line}`));
   if (state) lines.push(...recallLines(state.ledger, report.requestID));
