@@ -147,6 +147,9 @@ describe("the panel and status after /rcm on (issue 48)", () => {
     const status = read("status", state);
     expect(status).toContain("Latest request: no decision yet (1 request sent while off, routed with the next request now that it is on).");
     expect(status).toMatch(/^\* t1 +current +6 requests #1 #3-4 #6-8 +1 request ago/m);
+    // tasks counts the same way: the two tables agree row for row.
+    const table = (text: string) => text.split("\n").filter((line) => /^[* ] t\d/.test(line));
+    expect(table(read("tasks", state))).toEqual(table(status));
   });
 });
 

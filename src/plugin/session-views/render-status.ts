@@ -163,13 +163,15 @@ export function taskRows(ledger: Ledger, unrouted = 0): TaskRow[] {
 
 /** `/rcm tasks`: the task table, then each listed task's goal as its memory record has it. */
 export function renderTaskGoals(state: SessionState): string {
-  const rows = taskRows(state.ledger);
+  // Counted as status counts them: requests sent while off are later than any routed one.
+  const unrouted = state.whileOff?.length ?? 0;
+  const rows = taskRows(state.ledger, unrouted);
   const goals = rows.map((row) => {
     const record = state.records[row.id];
     const pending = record && record.pending.length > 0 ? `; ${record.pending.length} pending` : "";
     return `${row.id} goal: ${record ? record.goal : "(no record yet)"}${pending}`;
   });
-  return [...renderTaskTable(state.ledger), ...(goals.length > 0 ? ["", ...goals] : [])].join("\n");
+  return [...renderTaskTable(state.ledger, unrouted), ...(goals.length > 0 ? ["", ...goals] : [])].join("\n");
 }
 
 /** A decision in words: the task, how sure, and why ("t2 \"Fix the parser\", 92% sure: named its file src/parser.py"). */
