@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
 import type { CallReport } from "../../src/plugin/core/context/call-report.js";
 import { confirmRequest, type Ledger, moveRequests, relabelRequest } from "../../src/plugin/core/routing/ledger.js";
-import { requestNumberRuns, requestRowNote } from "../../src/plugin/session-views/move-selection.js";
+import { moveFromWords, requestNumberRuns, requestRowNote } from "../../src/plugin/session-views/move-selection.js";
 import { panelLines } from "../../src/plugin/session-views/panel-lines.js";
 import { rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
 import { renderWhy, taskRows } from "../../src/plugin/session-views/render-status.js";
@@ -181,5 +181,17 @@ describe("why for a request that opened its task unsure (issue 48)", () => {
     // Moved away since, the same call's report no longer speaks of an opening.
     const moved = moveRequests(ledger, ["m2"], { kind: "task", task: "t1" }).ledger;
     expect(renderWhy(options, report, stateOf("ses_opened", moved))).toContain("(best guess t2, 25% sure)");
+  });
+});
+
+describe("what a refused move offers instead (issue 48)", () => {
+  it("names the tasks the table lists: not the split one, not one emptied by moves", () => {
+    const ledger = trialLedger();
+    const split = { ...ledger, tasks: ledger.tasks.map((task) => (task.id === "t2" ? { ...task, split: { session: "ses_new" } } : task)) };
+    expect(moveFromWords(split, ["8", "t2"])).toEqual({
+      problem:
+        "t2 is split out into session ses_new: no model call in this session gets its history, so a request moved there would be lost (move it to t1, t4, new, or continue t2 in ses_new)",
+    });
+    expect(moveFromWords(split, ["8", "t9"])).toEqual({ problem: 'no task "t9" in this session (tasks: t1, t4, or new)' });
   });
 });

@@ -57,9 +57,9 @@ export function splitTargetProblem(ledger: Ledger, task: string): string | undef
   return `${task} is split out into session ${split.session}: no model call in this session gets its history, so a request moved there would be lost (move it to ${[...others, "new"].join(", ")}, or continue ${task} in ${split.session})`;
 }
 
-/** The tasks a request can move to: every task not split out. */
+/** The tasks a request is offered to move to, as the task table lists them: not split out, not emptied by moves. */
 export function moveTargets(ledger: Ledger): string[] {
-  return ledger.tasks.filter((task) => !task.split).map((task) => task.id);
+  return ledger.tasks.filter((task) => !task.split && taskRequestNumbers(ledger, task.id).length > 0).map((task) => task.id);
 }
 
 /** `3`, `3 5`, `3-5`, `3..` (and every later one), `3,5`: request numbers from 1 to `count`. */
