@@ -129,7 +129,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await closeDialog(tui, "/rcm status");
 
         const why = await menu(tui, 1, (screen) => screen.includes("/rcm why") && screen.includes("Left out:"), "/rcm why");
-        expect(why).toMatch(/Last model call \(mode router, answering request #\d+\): only t3's history, 9\d% sure\./);
+        expect(why).toMatch(/Last model call \(mode router, answering request #\d+\): only t3.s history, 9\d% sure it is new\./);
         expect(why).toMatch(/Left out: t1 1, t2 1/);
         await keep("rcm-why", why);
         await closeDialog(tui, "/rcm why");
