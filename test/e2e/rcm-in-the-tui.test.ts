@@ -111,11 +111,13 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await tui.keys("C-u");
         await tui.keys("-l", "/rcm");
         const slash = await tui.waitFor(
-          (screen) => screen.includes("opencode-rcm menu:") && screen.includes("a verb typed after it"),
+          (screen) => screen.includes("opencode-rcm menu:") && screen.includes("with a verb typed after it"),
           "the slash list for /rcm",
         );
         await keep("slash-list-rcm", slash);
         expect(slash).toContain("opencode-rcm for web, desktop, opencode run");
+        // The menu is listed first: /rcm and Enter opens it.
+        expect(slash.indexOf("opencode-rcm menu:")).toBeLessThan(slash.indexOf("with a verb typed after it"));
         await tui.keys("C-u");
         await tui.keys("Escape");
 

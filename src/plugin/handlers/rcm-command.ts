@@ -33,7 +33,9 @@ export const RCM_TYPED_COMMAND = "rcm";
  * TUI part's menu entry and this one. Their descriptions say which is which.
  */
 export const RCM_TYPED_COMMAND_CONFIG = {
-  description: `opencode-rcm, a verb typed after it: /${RCM_TYPED_COMMAND} status, /${RCM_TYPED_COMMAND} move 3 t2... (the other /${RCM_TYPED_COMMAND}: the menu)`,
+  // No "rcm" in it: the TUI ranks its slash list by the typed text's match in each description too,
+  // and the menu entry must stay first, so that `/rcm` and Enter opens the menu.
+  description: "with a verb typed after it: status, why, show t2, move 3 t2... (without one: the menu)",
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 
