@@ -489,6 +489,10 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await keep("screen-tui-part-missing", shown);
         await tui.keys("Escape");
         await tui.submit(ASK.json, (screen) => screen.includes(replyOf("json")) && !screen.includes("TUI part not loaded"), 60_000);
+        // OpenCode writes its log behind the screen: wait for the line before the TUI is closed (a close can cut an unwritten line).
+        const logFile = join(homeRoot, "data", "opencode", "log", "opencode.log");
+        for (let tries = 0; tries < 100 && !(await readFile(logFile, "utf8").catch(() => "")).includes("TUI part not loaded"); tries += 1)
+          await new Promise((resolve) => setTimeout(resolve, 100));
       } finally {
         await tui.close();
       }
