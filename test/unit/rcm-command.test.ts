@@ -130,6 +130,15 @@ describe("/rcm answered by the plug-in", () => {
     await expect(answerRcmCommand({ ...router, ...parts }, sessionID, "show t9")).rejects.toThrow('no task "t9" in this session (tasks: t1, t2)');
   });
 
+  it("help gives the usage and what OpenCode 1.18 imposes: the expected error and 500, toasts under the sidebar, /rcm listed twice (issue 48)", async () => {
+    const { parts } = await routedSession();
+    const help = await answerRcmCommand({ ...router, ...parts }, sessionID, "help");
+    expect(help.startsWith(RCM_USAGE)).toBe(true);
+    expect(help).toContain('an ERROR "CommandAnswered: expected, not a failure" log line and HTTP 500 to the client');
+    expect(help).toContain("under the sidebar on a narrow screen");
+    expect(help).toContain("typing /rcm lists the terminal UI's menu and the server's /rcm side by side");
+  });
+
   it("a mistyped command answers with what went wrong and the usage", async () => {
     const { parts } = await routedSession();
     for (const [args, problem] of [

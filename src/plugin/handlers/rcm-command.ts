@@ -20,6 +20,14 @@ export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name
   "\n",
 );
 
+/** What OpenCode 1.18 imposes on these commands and toasts, said where the usage is (README's troubleshooting has the same). */
+export const OPENCODE_LIMITS = [
+  "OpenCode 1.18 limits, expected:",
+  `- each /${RCM_COMMAND} (and typed /rcm) ends with an error once answered: an ERROR "CommandAnswered: expected, not a failure" log line and HTTP 500 to the client (1.18 has no "handled" flag)`,
+  "- toasts sit at the top right, under the sidebar on a narrow screen (a plug-in cannot place them): the task panel shows the same",
+  "- typing /rcm lists the terminal UI's menu and the server's /rcm side by side (1.18 cannot hide either)",
+].join("\n");
+
 /**
  * `/rcm` as the TUI sends it when typed with words (`/rcm why`, `/rcm show t2`): the TUI
  * sends typed text to a server command of the slash name, and without one the text went to
@@ -53,7 +61,7 @@ export async function answerRcmCommand(
 ): Promise<string> {
   const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
   const { options, store, routing } = deps;
-  if (name === "help") return RCM_USAGE;
+  if (name === "help") return `${RCM_USAGE}\n\n${OPENCODE_LIMITS}`;
   const words = {
     onCommand: `/${RCM_COMMAND} on`,
     absent: "leaves this sub-agent session untouched",
