@@ -37,11 +37,13 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         const events = await recordEvents(client);
         const session = await client.session.create({}, { throwOnError: true });
         const sessionID = session.data.id;
+        const bodies: string[] = [];
         const command = async (args: string): Promise<string> => {
           const before = (await model.requests()).length;
           const result = await client.session.command({ sessionID, command: "rcm-text", arguments: args });
           // OpenCode 1.18 has no "handled" flag: the plug-in stops the command with an error.
           expect(result.response?.status).toBe(500);
+          bodies.push(JSON.stringify(result.error));
           expect((await model.requests()).length).toBe(before);
           const answer = answers(await messages(sessionID)).at(-1);
           if (answer === undefined) throw new Error(`no answer to /rcm-text ${args}`);
@@ -59,15 +61,17 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
           variant: "warning",
           message: expect.stringMatching(/^\d+% sure, under 80%\. Best guess t\d: ".*"\nNot t\d\? \/rcm-text move <task> \(or new\)$/),
         });
-        expect(await command("move new")).toMatch(/^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py/);
+        expect(await command("move new")).toMatch(
+          /^\/rcm-text move new\nMoved request \d+ from t\d to t4 \(new task\) "Both src\/dates\.py.*"\. Nothing else moved\./,
+        );
         await prompt(sessionID, ASK.datesAgain);
         const status = await command("status");
         expect(status).toMatch(/^\/rcm-text status\nopencode-rcm is on: mode router, lexical router, sure from 80%\./);
         expect(status).toMatch(/\* t1 +current +2 requests/);
-        expect(status).toMatch(/ {2}t2 +suspended +1 request +3 requests ago/);
+        expect(status).toMatch(/ {2}t2 +suspended +1 request #2 +3 requests ago/);
         expect(status).toMatch(/ {2}t3 +suspended +1 request/);
         expect(status).toMatch(/ {2}t4 +suspended +1 request/);
-        expect(status).toMatch(/Last request: t1 "Fix the date parser.*", \d+% sure: /);
+        expect(status).toMatch(/Last request \(#\d+\): t1 "Fix the date parser.*", \d+% sure: /);
         expect(status).toMatch(/Saved so far: ~[1-9][\d.]*k? tokens kept out of \d+ model calls \(routing ~[1-9]/);
 
         const why = await command("why");
@@ -110,6 +114,28 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
         expect(back.ledger.decisions[back.ledger.order.at(-2) ?? ""]?.task).toBe("t1");
         expect(await command("bogus")).toContain('unknown /rcm-text command "bogus"');
 
+        // A web or desktop client sends /rcm (the TUI's command): no terminal UI shows the session, so /rcm-text's answer lands in it.
+        const typed = await client.session.command({ sessionID, command: "rcm", arguments: "status" });
+        expect(typed.response?.status).toBe(500);
+        expect(answers(await messages(sessionID)).at(-1)).toMatch(
+          /^\/rcm status\n\(\/rcm answers in a dialog of the terminal UI, and no terminal UI shows this session: answered as \/rcm-text, the command for this client\)\nopencode-rcm is on:/,
+        );
+        // OpenCode writes its log behind the answer: wait for the typed command's line.
+        const logFile = join(runDir, "home", "data", "opencode", "log", "opencode.log");
+        let log = "";
+        for (let tries = 0; tries < 50 && !log.includes("answered /rcm itself"); tries += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          log = await readFile(logFile, "utf8");
+        }
+        expect(log).toContain("CommandAnswered: expected, not a failure: opencode-rcm answered /rcm-text itself (in the session");
+        expect(log).toContain("answered /rcm itself (in the session, as a message the model never gets)");
+        // OpenCode 1.18 answers the client with its own words, whatever the plug-in threw: only the
+        // body's ref leads to the log line that says it is expected and names /rcm-text.
+        const body = JSON.parse(bodies.at(-1) ?? "{}") as { name?: string; data?: { message?: string; ref?: string } };
+        expect(body).toMatchObject({ name: "UnknownError", data: { message: "Unexpected server error. Check server logs for details." } });
+        expect(log.split("\n").find((line) => line.includes(`ref=${body.data?.ref}`))).toContain("CommandAnswered: expected, not a failure");
+        expect(log).toContain("web, desktop and opencode run: /rcm-text");
+
         // Toasts: nothing for the first request, two new tasks, the fallback, the switch back; none
         // after the move, the follow-up stays on the current task (t2), none while off, and the
         // table of contents after it goes back to the install guide (t3).
@@ -122,6 +148,53 @@ describe("/rcm-text (the server's command, for clients without the TUI part) and
           "RCM: switched to t3",
         ]);
         events.close();
+      },
+    );
+  });
+
+  it("moves only the requests named: an unsure request whose edits the move gave to the target stays, and the answer says so (issue 48)", async () => {
+    const repo = join(temp.path, "repo-held");
+    await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n", "src/cli.py": "def main():\n    pass\n" });
+    const runDir = join(temp.path, "run-held");
+    const stateDir = join(temp.path, "state-held");
+    const write = (file: string | undefined, id: string) =>
+      file
+        ? [{ toolCalls: [{ name: "write", arguments: { filePath: join(repo, file), content: `# ${id}\n` } }] }, { text: `REPLY-${id}` }]
+        : [{ text: `REPLY-${id}` }];
+    const say = {
+      dates: [ASK.dates, "src/dates.py"],
+      json: [ASK.json, "src/cli.py"],
+      doc: ["Both src/dates.py and src/cli.py need a module docstring.", "src/textutil.py"],
+      jsonTest: ["Also print the --json output of src/cli.py sorted by key.", "src/cli.py"],
+      helper: ["Both src/dates.py and src/cli.py should share one helper for trimming input.", "src/textutil.py"],
+      again: [ASK.datesAgain, undefined],
+    } as const;
+    const script = { stages: Object.entries(say).map(([id, [when, file]]) => ({ id, when, steps: write(file, id) })) };
+    await withScriptedOpencode(
+      { runDir, directory: repo, script, plugins: [[join(PLUGIN), { mode: "router", stateDir }]] },
+      async ({ client, prompt, messages }) => {
+        const session = await client.session.create({}, { throwOnError: true });
+        const sessionID = session.data.id;
+        const ledger = async () => SessionStateSchema.parse(JSON.parse(await readFile(sessionStatePath(stateDir, sessionID), "utf8")).data);
+        for (const id of ["dates", "json", "doc", "jsonTest", "helper"] as const) await prompt(sessionID, say[id][0]);
+        // Requests 3 and 5 name both tasks: unsure, guessed t2, both wrote src/textutil.py, which no settled work had touched.
+        const before = await ledger();
+        const [, , third, , fifth] = before.ledger.order;
+        expect([third, fifth].map((id) => before.ledger.decisions[id ?? ""]?.task)).toEqual(["t2", "t2"]);
+        await client.session.command({ sessionID, command: "rcm-text", arguments: "move 3 t1" });
+        const answer = answers(await messages(sessionID)).at(-1);
+        expect(answer).toMatch(/^\/rcm-text move 3 t1\nMoved request 3 from t2 to t1 "Fix the date parser.*"\. The next model call gets t1's history\.\n/);
+        expect(answer).toMatch(
+          /\nRequest 5 stays in t2 although its edits \(.*src\/textutil\.py\) are now in t1's files; to move it too: \/rcm-text move 5 t1\n/,
+        );
+        // Request 5 stays, at the move and at every later step, until it is moved by name.
+        await prompt(sessionID, say.again[0]);
+        const after = await ledger();
+        expect(after.ledger.decisions[third ?? ""]).toMatchObject({ task: "t1", router: "user" });
+        expect(after.ledger.decisions[fifth ?? ""]).toMatchObject({ task: "t2", router: "lexical" });
+        expect(after.ledger.decisions[fifth ?? ""]?.relabelled).toBeUndefined();
+        await client.session.command({ sessionID, command: "rcm-text", arguments: "status" });
+        expect(answers(await messages(sessionID)).at(-1)).toMatch(/\n {2}#5 stays in t2; its edits \(.*textutil\.py\) are in t1's files: move 5 t1\n/);
       },
     );
   });

@@ -67,8 +67,9 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     const listed = await sessionsCommand(scope);
     expect(listed).toContain(`Sessions of ${stateDir}`);
     expect(listed).toMatch(new RegExp(`${sessionID} +\\d+ s ago +3 requests, 2 tasks`));
-    expect(listed).toMatch(/\* t1 +Task A: add textkit\/slugify\.py/);
-    expect(listed).toMatch(/ {3}t2 +Task B: write a CHANGELOG entry/);
+    // Each task with the request numbers move takes (issue 48).
+    expect(listed).toMatch(/\* t1 +#1 #3 +Task A: add textkit\/slugify\.py/);
+    expect(listed).toMatch(/ {3}t2 +#2 +Task B: write a CHANGELOG entry/);
     const files = async () =>
       Promise.all((await readdir(join(stateDir, "sessions"))).map(async (name) => [name, (await stat(join(stateDir, "sessions", name))).mtimeMs]));
     const before = await files();
@@ -128,7 +129,7 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
   it("move, off and on wait in the session's inbox; the server applies them at its next step, and status says what still waits", async () => {
     const store = await servedSession();
     const scope = { directory: project, env };
-    expect(await moveCommand(scope, undefined, ["t2"])).toContain(`In session ${sessionID}, request 3 moves from t1 to t2.`);
+    expect(await moveCommand(scope, undefined, ["t2"])).toContain(`In session ${sessionID}, request 3 moves from t1 to t2; nothing else moves`);
     expect(await switchCommand(scope, undefined, true)).toContain("opencode-rcm turns off for this session");
     expect((await pendingIntents(stateDir, sessionID)).map((pending) => pending.intent.kind)).toEqual(["move", "off"]);
     expect(await statusCommand(scope, undefined)).toContain("Waiting for OpenCode to apply (at the session's next request): move request 3 to t2; switch off");
@@ -201,7 +202,9 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
     // Every /rcm verb is a command too: tasks and show read the state as /rcm does.
     const tasks = await run(process.execPath, [CLI, "tasks", "--dir", project], { env: { ...process.env, ...env } });
     expect(tasks.stdout).toMatch(
-      new RegExp(`^Session ${sessionID} \\(untitled\\) \\(no TUI open here: the latest session opencode-rcm wrote\\)\\nTasks \\(2\\):`),
+      new RegExp(
+        `^Session ${sessionID} \\(untitled\\) \\(no TUI open here: the latest session opencode-rcm wrote\\)\\nTasks \\(2; #n: the request numbers move takes\\):\n\\* t1 +current +2 requests #1 #3 `,
+      ),
     );
     const shown = await run(process.execPath, [CLI, "show", "t2", "--dir", project], { env: { ...process.env, ...env } });
     expect(shown.stdout).toContain("No memory record yet");

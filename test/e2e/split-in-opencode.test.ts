@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { moveCommand } from "../../src/cli/sessions/session-verbs.js";
 import { builtEntry, packageRoot } from "../../src/kit/package-root.js";
 import { createGitRepo } from "../../src/lab/harness/git-repo.js";
 import { createIsolatedHome } from "../../src/lab/harness/isolated-home.js";
@@ -54,6 +55,12 @@ describe("/rcm split in the real OpenCode", () => {
         await client.session.command({ sessionID: oldID, command: "rcm-text", arguments: "status" });
         expect(answers(await messages(oldID)).at(-1)).toMatch(new RegExp(`t1 +split → ${newID}`));
         await events.waitFor((event) => event.type === "tui.session.select" && event.properties["sessionID"] === newID);
+        // A move into the split task is refused, naming the task, its session and why: here and from a shell (issue 48).
+        const refused = `t1 is split out into session ${newID}: no model call in this session gets its history, so a request moved there would be lost (move it to t2, new, or continue t1 in ${newID})`;
+        await client.session.command({ sessionID: oldID, command: "rcm-text", arguments: "move 2 t1" });
+        expect(answers(await messages(oldID)).at(-1)).toContain(`opencode-rcm: /rcm-text move: ${refused}`);
+        await expect(moveCommand({ directory: repo, stateDir, env: {} }, oldID, ["2", "t1"])).rejects.toThrow(refused);
+        expect((await readState(stateDir, oldID))?.ledger.decisions[(await readState(stateDir, oldID))?.ledger.order[1] ?? ""]?.task).toBe("t2");
 
         // The new session: titled after the task, in the same directory, one seed message and no reply yet.
         const created = (await client.session.get({ sessionID: newID }, { throwOnError: true })).data;

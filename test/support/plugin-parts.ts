@@ -11,6 +11,8 @@ export function sourceFor(sessions: Record<string, { parentID?: string; messages
   const cut = new Map<string, number>();
   return {
     upTo(id) {
+      // An id no session has: every session's whole history again (every turn over).
+      if (!Object.values(sessions).some(({ messages }) => messages.some((message) => message.info.id === id))) cut.clear();
       for (const [session, { messages }] of Object.entries(sessions)) {
         const index = messages.findIndex((message) => message.info.id === id);
         if (index >= 0) cut.set(session, index);

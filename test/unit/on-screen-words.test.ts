@@ -49,14 +49,14 @@ describe("/rcm status", () => {
 
   it("says 79.7% under 80% and names the task without its cue", () => {
     const status = renderStatus(DEFAULT_OPTIONS, state);
-    expect(status).toContain('Last request: new task t1 "export_csv should quote", 79.7% sure: r.');
+    expect(status).toContain('Last request (#1): new task t1 "export_csv should quote", 79.7% sure it is new: r.');
     expect(status).toContain("79.7% is under 80%");
   });
 
   it("after off and a request, says no decision was made for the latest request", () => {
     const status = renderStatus(DEFAULT_OPTIONS, { ...state, off: true, whileOff: [{ messageID: "m2", text: "more" }] });
     expect(status).toContain("Latest request: no decision, opencode-rcm is off (1 request sent while off, routed once it is on).");
-    expect(status).toContain("Last routed request, before off: new task t1");
+    expect(status).toContain("Last routed request, before off (#1): new task t1");
     expect(status).not.toMatch(/^Last request:/m);
   });
 
@@ -73,9 +73,14 @@ describe("a task's name on screen", () => {
     expect(taskName("New task: the install guide is out of date")).toBe("The install guide is out of date");
     expect(taskName("New task: add a --json flag to the command line in src/cli.py")).toBe("Add a --json flag to the command line in src/cli.py");
     expect(taskName("one more on parse_line: strip quotes")).toBe("parse_line: strip quotes");
+    // Nothing the user did not type in front (issue 48): no code name or file brought forward as a prefix.
     expect(taskName("ok so can you make the retry logic in the HTTP client back off for fetchWithRetry")).toBe(
-      "fetchWithRetry: make the retry logic in the HTTP client back off for fetchWithRetry",
+      "Make the retry logic in the HTTP client back off for fetchWithRetry",
     );
+    expect(taskName("Also the healthz route should answer HEAD requests, see package.json")).toBe(
+      "The healthz route should answer HEAD requests, see package.json",
+    );
+    expect(taskName("separate thing: config.json values should be validated on load")).toBe("config.json values should be validated on load");
   });
 
   it("leaves a title that already names its task as it is, and is the same every time", () => {

@@ -54,10 +54,10 @@ describe("/rcm answered by the plug-in", () => {
     const status = await answerRcmCommand({ ...router, ...parts }, sessionID, "");
     expect(status.split("\n")).toEqual([
       "opencode-rcm is on: mode router, lexical router, sure from 80%.",
-      "Tasks (2):",
-      "* t1   current   2 requests   latest request  Task A: add textkit/slugify.py with a slugify(t…",
-      "  t2   suspended 1 request    1 request ago   Task B: write a CHANGELOG entry for the 0.2 rel…",
-      expect.stringMatching(/^Last request: t1 "Task A: .*", \d+% sure: .+\.$/),
+      "Tasks (2; #n: the request numbers move takes):",
+      "* t1   current   2 requests #1 #3  latest request  Task A: add textkit/slugify.py with a slugify(t…",
+      "  t2   suspended 1 request #2      1 request ago   Task B: write a CHANGELOG entry for the 0.2 rel…",
+      expect.stringMatching(/^Last request \(#3\): t1 "Task A: .*", \d+% sure: .+\.$/),
       "  The model sees only t1's history; the other tasks are left out.",
       "Saved so far: ~0 tokens kept out of 0 model calls (routing ~0, memory ~0; estimates).",
     ]);
@@ -74,10 +74,14 @@ describe("/rcm answered by the plug-in", () => {
     const report = reportCall({ view, active: activeTask(view, THRESHOLD), narrowed: plan, final: plan, narrowingReason: "task t1" });
     await store.step(sessionID, (session) => store.stage(session, withCallNoted(session.state, report)));
     const why = await answerRcmCommand({ ...router, ...parts }, sessionID, "why");
-    expect(why).toMatch(/^Last model call \(mode router\): only t1's history, \d+% sure\.\n {2}Kept \(exchanges\): t1 2\n {2}Left out: t2 1\n/);
+    expect(why).toMatch(
+      /^Last model call \(mode router, answering request #3\): only t1's history, \d+% sure\.\n {2}Kept \(exchanges, this request.s own included\): t1 2\n {2}Left out: t2 1\n/,
+    );
     expect(report.tokens.routingSaved).toBeGreaterThan(0);
     const memoryMode = { options: OptionsSchema.parse({ mode: "memory" }), ...parts };
-    expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(/^Last model call \(mode memory\): task t1, \d+% sure; every task stays in view/);
+    expect(await answerRcmCommand(memoryMode, sessionID, "why")).toMatch(
+      /^Last model call \(mode memory, answering request #3\): task t1, \d+% sure; every task stays in view/,
+    );
     expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "status")).toContain(
       `Saved so far: ${tokens(report.tokens.routingSaved)} tokens kept out of 1 model call (routing ${tokens(report.tokens.routingSaved)}, memory ~0; estimates).`,
     );
@@ -86,7 +90,7 @@ describe("/rcm answered by the plug-in", () => {
   it("move: the last request goes to the named task, is stored as the user's decision, and routing learns it", async () => {
     const { parts, routing, store } = await routedSession();
     const answer = await answerRcmCommand({ ...router, ...parts }, sessionID, "move t2");
-    expect(answer).toMatch(/^Moved request 3 from t1 to t2 "Task B: .*"\. The next model call gets t2's history\./);
+    expect(answer).toMatch(/^Moved request 3 from t1 to t2 "Task B: .*"\. Nothing else moved\. The next model call gets t2's history\./);
     const state = await store.read(sessionID);
     const last = state?.ledger.order.at(-1) ?? "";
     expect(state?.ledger.decisions[last]).toMatchObject({ task: "t2", confidence: 1, reason: "user", router: "user" });
@@ -119,10 +123,20 @@ describe("/rcm answered by the plug-in", () => {
   it("tasks and show: the list with goals, one task's record; an unknown task names the known ones", async () => {
     const { parts } = await routedSession();
     const tasks = await answerRcmCommand({ ...router, ...parts }, sessionID, "tasks");
-    expect(tasks).toContain("Tasks (2):");
-    expect(tasks).toContain("t1 [current] Task A:");
+    expect(tasks).toContain("Tasks (2; #n: the request numbers move takes):");
+    expect(tasks).toContain("* t1   current   2 requests #1 #3");
+    expect(tasks).toContain("t1 goal: (no record yet)");
     expect(await answerRcmCommand({ ...router, ...parts }, sessionID, "show t2")).toContain("No memory record yet");
     await expect(answerRcmCommand({ ...router, ...parts }, sessionID, "show t9")).rejects.toThrow('no task "t9" in this session (tasks: t1, t2)');
+  });
+
+  it("help gives the usage and what OpenCode 1.18 imposes: the expected error and 500, toasts under the sidebar, /rcm listed twice (issue 48)", async () => {
+    const { parts } = await routedSession();
+    const help = await answerRcmCommand({ ...router, ...parts }, sessionID, "help");
+    expect(help.startsWith(RCM_USAGE)).toBe(true);
+    expect(help).toContain('an ERROR "CommandAnswered: expected, not a failure" log line and HTTP 500 to the client');
+    expect(help).toContain("under the sidebar on a narrow screen");
+    expect(help).toContain("typing /rcm lists the terminal UI's menu and the server's /rcm side by side");
   });
 
   it("a mistyped command answers with what went wrong and the usage", async () => {

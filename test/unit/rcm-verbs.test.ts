@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
-import { RCM_COMMAND_CONFIG, RCM_USAGE } from "../../src/plugin/handlers/rcm-command.js";
-import { RCM_VERBS, rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
+import { RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND_CONFIG, RCM_USAGE } from "../../src/plugin/handlers/rcm-command.js";
+import { RCM_MENU_TITLE, RCM_VERBS, rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
 import { ledgerOf, stateOf } from "../support/routing.js";
 
 const options = { ...DEFAULT_OPTIONS, mode: "router" as const };
@@ -24,7 +24,7 @@ describe("the /rcm verbs, listed once", () => {
     expect(rcmVerb("tasks")?.kind).toBe("read");
     const tasks = rcmVerb("tasks");
     if (tasks?.kind !== "read") throw new Error("tasks is a reading verb");
-    expect(tasks.answer({ options, state })).toContain("Tasks (2):");
+    expect(tasks.answer({ options, state })).toContain("Tasks (2; #n: the request numbers move takes):");
     const show = rcmVerb("show");
     if (show?.kind !== "read") throw new Error("show is a reading verb");
     const status = rcmVerb("status");
@@ -55,6 +55,17 @@ describe("the /rcm verbs, listed once", () => {
     if (off?.kind !== "change" || on?.kind !== "change") throw new Error("off and on are changing verbs");
     expect([off.offered(state), on.offered(state)]).toEqual([true, false]);
     expect([off.offered({ ...state, off: true }), on.offered({ ...state, off: true })]).toEqual([false, true]);
+  });
+});
+
+describe("the three entries typing /rcm lists in the TUI (issue 48)", () => {
+  it("say which is which: the menu, a verb typed after it, and the command for other clients", () => {
+    expect(RCM_MENU_TITLE).toMatch(/^opencode-rcm menu: status, why, tasks, show, move, off, on, split \(no model turn\)$/);
+    expect(RCM_TYPED_COMMAND_CONFIG.description).toMatch(/^with a verb typed after it: .*\(without one: the menu\)$/);
+    // The TUI ranks its slash list by each description's match of the typed "rcm" too: the menu's must win.
+    expect(RCM_TYPED_COMMAND_CONFIG.description.toLowerCase()).not.toContain("rcm");
+    expect(RCM_COMMAND_CONFIG.description).toMatch(/^opencode-rcm for web, desktop, opencode run \(in the terminal UI: \/rcm\)/);
+    expect(new Set([RCM_MENU_TITLE, RCM_TYPED_COMMAND_CONFIG.description, RCM_COMMAND_CONFIG.description]).size).toBe(3);
   });
 });
 

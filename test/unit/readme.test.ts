@@ -52,6 +52,19 @@ describe("the README", () => {
     expect(manifest.engines.opencode).toBe(">=1.18.33 <2 || >=2.0.15 <2.1");
   });
 
+  it("starts with the install, whose first row is the tarball that works, and offers no registry install while the package is unpublished (issue 48)", async () => {
+    const readme = await readFile(join(ROOT, "README.md"), "utf8");
+    expect(readme.match(/^## .+$/m)?.[0]).toBe("## Install into OpenCode");
+    const manifest = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
+    const rows = readme.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| ---"));
+    const installRows = rows.slice(rows.findIndex((line) => line.startsWith("| You install it")) + 1);
+    expect(installRows[0]).toContain(`npm i -D /path/to/opencode-rcm-${manifest.version}.tgz`);
+    expect(readme).not.toMatch(/npm i (-D|-g) opencode-rcm\b(?!-)/);
+    expect(readme).toContain("not on the npm registry yet");
+    // Where a person reading the log looks first: the troubleshooting section says the ERROR line is expected.
+    expect(readme).toMatch(/## Troubleshooting\n[\s\S]*CommandAnswered: expected, not a failure/);
+  });
+
   it("stays short: the rest is in docs/", async () => {
     const readme = await readFile(join(ROOT, "README.md"), "utf8");
     expect(readme.split("\n").length).toBeLessThanOrEqual(260);

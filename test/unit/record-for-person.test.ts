@@ -262,11 +262,15 @@ describe("/rcm show, status and why say what the last call carried", () => {
       "  The model sees only t1's history; the other tasks are left out. The last call carried t1's memory record in place of 1 earlier exchange.",
     );
     const why = renderWhy(settings("full"), state.lastCall, state);
-    expect(why).toContain("  Record: the call carried t1's memory record (covering 1 exchange) in place of 1 earlier exchange");
+    expect(why).toContain(
+      "  Record: the call carried t1's memory record in place of 1 earlier exchange (the record covers 1 exchange of t1 in all, in this call's view or not)",
+    );
     expect(why).toContain("  Replaced by the task's record: t1 1");
     // Mode memory keeps every task in view: the same exact words about the record.
     const memory = await afterCall({ mode: "memory", memory: { replaceBatchTokens: 0 } }, slugifyRecord());
-    expect(renderWhy(settings("memory"), memory.lastCall, memory)).toMatch(/^Last model call \(mode memory\): task t1, 93% sure; every task stays in view\.\n/);
+    expect(renderWhy(settings("memory"), memory.lastCall, memory)).toMatch(
+      /^Last model call \(mode memory, answering request #\d+\): task t1, 93% sure; every task stays in view\.\n/,
+    );
     expect(renderStatus(settings("memory"), memory)).toContain(
       "  Every task stays in view. The last call carried t1's memory record in place of 1 earlier exchange.",
     );
@@ -281,7 +285,7 @@ describe("/rcm show, status and why say what the last call carried", () => {
     expect(status).not.toMatch(/record for the old part|stands in for/);
     const why = renderWhy(settings("full"), state.lastCall, state);
     expect(why).toContain(
-      "  Record: the call did not carry t1's memory record (covering 1 exchange): every exchange it covers was still in view; 1 other exchange of t1 went word for word",
+      "  Record: the call did not carry t1's memory record: every exchange it covers was still in view (the record covers 1 exchange of t1 in all, in this call's view or not)",
     );
     expect(why).not.toContain("Replaced by");
     const memory = await afterCall({ mode: "memory" }, slugifyRecord());

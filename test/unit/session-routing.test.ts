@@ -5,9 +5,11 @@ import { resolveOptions } from "../../src/plugin/config/resolve-options.js";
 import type { CallReport } from "../../src/plugin/core/context/call-report.js";
 import { type InteractionGroup, toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import { emptyLedger, markSplit } from "../../src/plugin/core/routing/ledger.js";
 import type { Router } from "../../src/plugin/core/routing/router.js";
+import { moveFromWords, moveSideEffectLines } from "../../src/plugin/session-views/move-selection.js";
 import { panelLines } from "../../src/plugin/session-views/panel-lines.js";
-import { renderWhy } from "../../src/plugin/session-views/render-status.js";
+import { renderStatus, renderWhy } from "../../src/plugin/session-views/render-status.js";
 import type { SessionRouting } from "../../src/plugin/sessions/session-routing.js";
 import type { SessionSource } from "../../src/plugin/sessions/session-source.js";
 import { SESSION_STATE_VERSION } from "../../src/plugin/store/session-state-file.js";
@@ -282,6 +284,87 @@ describe("the session teaching itself", () => {
     expect(moved).toEqual([sessionID]);
   });
 });
+
+describe("a move changes only the requests named (issue 48)", () => {
+  it("leaves an unsure request whose edits the move gave to the target where it is, says so, and keeps it there at later steps and after a restart", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const logger = recordingLogger();
+    // The return to slugify is guessed unsure into the changelog task; its turn ends unsettled.
+    const unsureRouter: Router = {
+      name: "lexical",
+      route: async (request, index) =>
+        request.text.startsWith("Back to slugify")
+          ? { target: { kind: "task", task: "t2" }, confidence: 0.5, related: [], shared: false, reason: "unsure", basis: "content", router: "lexical" }
+          : namedTaskRouter.route(request, index),
+    };
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger });
+    await routeAll(routing, source, users.slice(0, 3));
+    const [first, , third] = (await store.read(sessionID))?.ledger.order ?? [];
+    // The move comes after the third turn ended: the whole history is stored.
+    source.upTo("none");
+    // The user moves request 1 (the one that wrote textkit/slugify.py) to a new task: request 3's edit is now in t3's file.
+    const done = await routing.move(sessionID, { kind: "move", requests: [{ messageID: first as string, from: "t1" }], target: { kind: "new" } });
+    expect(done.task.id).toBe("t3");
+    expect(done.held.map((hold) => [hold.messageID, hold.task])).toEqual([[third, "t3"]]);
+    const after = await store.read(sessionID);
+    expect(after?.ledger.decisions[third as string]?.task).toBe("t2");
+    expect(after?.ledger.decisions[third as string]?.relabelled).toBeUndefined();
+    const lines = moveSideEffectLines({ ledger: after?.ledger, held: done.held, followed: done.followed, moveCommand: "/rcm-text move" });
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^Request 3 stays in t2 although its edits \(.*textkit\/slugify\.py\) are now in t3's files; to move it too: \/rcm-text move 3 t3$/,
+      ),
+    ]);
+    expect(logger.lines.some((line) => line.startsWith("info: relabelled"))).toBe(false);
+    expect(renderStatus(resolveOptions([]).options, after)).toMatch(/^ {2}#3 stays in t2; its edits \(.*slugify\.py\) are in t3's files: move 3 t3$/m);
+    const panel = panelLines({ settings: resolveOptions([]).options, state: after, pending: 0, problems: [], width: 36 }).map((line) => line.text);
+    expect(panel).toContain("Your move left #3 in t2");
+    expect(panel).toContain("its edits are t3's: /rcm move 3 t3");
+
+    // The next request ends no turn that could settle it: still in t2, at the next step and after a restart.
+    const next: InteractionGroup = { ...emptyRequest, id: "msg_next", sessionID };
+    await store.step(sessionID, (session) => routing.learn(session, [...toInteractionGroups(history), next]));
+    expect((await store.read(sessionID))?.ledger.decisions[third as string]?.task).toBe("t2");
+    const restarted = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger });
+    await restarted.store.step(sessionID, (session) => restarted.routing.learn(session, [...toInteractionGroups(history), next]));
+    expect((await restarted.store.read(sessionID))?.ledger.decisions[third as string]?.task).toBe("t2");
+
+    // Moving it by name takes it, and the status stops listing it.
+    await restarted.routing.move(sessionID, { kind: "move", requests: [{ messageID: third as string, from: "t2" }], target: { kind: "task", task: "t3" } });
+    const moved = await restarted.store.read(sessionID);
+    expect(moved?.ledger.decisions[third as string]?.task).toBe("t3");
+    expect(renderStatus(resolveOptions([]).options, moved)).not.toContain("stays in");
+    expect(panelLines({ settings: resolveOptions([]).options, state: moved, pending: 0, problems: [], width: 36 }).map((line) => line.text)).not.toContain(
+      "Your move left #3 in t2",
+    );
+  });
+
+  it("refuses a move into a task split out, naming the task, its session and why", async () => {
+    const source = sourceFor({ [sessionID]: { messages: history } });
+    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    await routeAll(routing, source, users.slice(0, 2));
+    await store.step(sessionID, (session) => store.commit(session, { ...session.state, ledger: markSplit(session.state.ledger, "t1", "ses_split") }));
+    const state = await store.read(sessionID);
+    const second = state?.ledger.order[1] as string;
+    const problem =
+      "t1 is split out into session ses_split: no model call in this session gets its history, so a request moved there would be lost (move it to t2, new, or continue t1 in ses_split)";
+    expect(moveFromWords(state?.ledger ?? emptyLedger(), ["2", "t1"])).toEqual({ problem });
+    await expect(
+      routing.move(sessionID, { kind: "move", requests: [{ messageID: second, from: "t2" }], target: { kind: "task", task: "t1" } }),
+    ).rejects.toThrow(problem);
+    expect((await store.read(sessionID))?.ledger.decisions[second]?.task).toBe("t2");
+  });
+});
+
+const emptyRequest: Omit<InteractionGroup, "id" | "sessionID"> = {
+  kind: "request",
+  indices: [],
+  requestText: "thanks",
+  toolCalls: [],
+  aborted: false,
+  errors: [],
+  subagentSessionIDs: [],
+};
 
 describe("a reply bears out the unsure request before it (issue 45)", () => {
   /** Decisions in order: the first opens t1; the rest go to t1 with the given confidence, pointing to t1. */

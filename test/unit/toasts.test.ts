@@ -77,6 +77,22 @@ describe("routing toasts", () => {
     ).toBe("RCM: full history");
   });
 
+  it("asks of an unsure request that opened its task whether it is new at all, not whether the task it made is right", () => {
+    const toast = routingToast({
+      entry: entry({ task: "t3", opened: true, confidence: 0.27 }),
+      task: task("t3", "Also the healthz route should answer HEAD"),
+      previous: "t1",
+      threshold: THRESHOLD,
+      ledger: ledgerOf("t1", "t1", "t3"),
+    });
+    expect(toast).toEqual({
+      title: "RCM: full history",
+      message: '27% sure it is new, under 80%: opened t3 "The healthz route should answer HEAD"\nPart of an earlier task? /rcm move t1',
+      variant: "warning",
+    });
+    expect(toast?.message).not.toContain("Not t3?");
+  });
+
   it("decides a fallback matters only when more than one task has history and the kept candidates leave one out", () => {
     expect(fallbackChangesView({ ledger: ledgerOf("t1", "t1", "t1") })).toBe(false);
     expect(fallbackChangesView({ ledger: ledgerOf("t1", "t2") })).toBe(true);

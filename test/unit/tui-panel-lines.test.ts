@@ -46,12 +46,13 @@ describe("the TUI's task panel", () => {
     expect(lines).toEqual([
       "RCM · full",
       "  t1 Fix the date parser in src/dat…",
-      "    suspended · 2 reqs · 1 req ago",
+      "    suspended · #1 #3 · 1 req ago",
       "  t2 Add a --json flag to the comma…",
-      "    suspended · 1 req · 2 reqs ago",
+      "    suspended · #2 · 2 reqs ago",
       "▶ t3 The install guide is out of da…",
-      "    current · 1 req · latest request",
-      "Last request: t3, 61% sure",
+      "    current · #4 · latest request",
+      "Last request: opened t3",
+      "  61% sure it is a new task",
       "  names no task and brings words no task used: may be a new task",
       "  full history: under 80% sure",
       "Memory of t3: written when its first turn ends",
@@ -184,8 +185,8 @@ describe("the TUI's task panel", () => {
     }).map(shown);
     expect(lines).toContain("Latest request: no decision (off)");
     expect(lines.some((line) => line.startsWith("Last request"))).toBe(false);
-    expect(lines).not.toContain("    current · 1 req · latest request");
-    expect(lines).toContain("    current · 1 req · 1 req ago");
+    expect(lines).not.toContain("    current · #4 · latest request");
+    expect(lines).toContain("    current · #4 · 1 req ago");
   });
 
   it("says when it is off, in native mode, or has no task yet", () => {

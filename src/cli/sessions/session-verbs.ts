@@ -4,10 +4,12 @@ import { messageOf } from "../../kit/errors/message-of.js";
 import { RcmError } from "../../kit/errors/rcm-error.js";
 import { loadOptions } from "../../plugin/config/load-options.js";
 import type { Options } from "../../plugin/config/options-schema.js";
-import { currentTask, type Ledger } from "../../plugin/core/routing/ledger.js";
-import { describeMove, moveFromWords, requestNumbersText } from "../../plugin/session-views/move-selection.js";
+import type { Ledger } from "../../plugin/core/routing/ledger.js";
+import { describeMove, moveFromWords, requestNumberRuns, requestNumbersText } from "../../plugin/session-views/move-selection.js";
 import { type ReadVerb, rcmVerb } from "../../plugin/session-views/rcm-verbs.js";
+import { taskRows } from "../../plugin/session-views/render-status.js";
 import { splitFromWords } from "../../plugin/session-views/split-selection.js";
+import { plural } from "../../plugin/session-views/words.js";
 import { quoted, type SessionChooser } from "../../plugin/store/on-screen-session.js";
 import { projectFile } from "../../plugin/store/project-file.js";
 import { liveScreenMarkers } from "../../plugin/store/screen-markers.js";
@@ -40,14 +42,14 @@ export async function sessionsCommand(scope: SessionScope, options: { all?: bool
   const lines = [`Sessions of ${stateDir} (most recent first${shown.length < sessions.length ? `; ${sessions.length - shown.length} more with --all` : ""}):`];
   for (const session of shown) {
     const { ledger, off } = session.state;
-    const current = currentTask(ledger);
     const requests = ledger.order.length;
     const shownIn = markers.find((marker) => marker.sessionID === session.sessionID);
     const title = quoted(shownIn?.title ?? titles[session.sessionID]?.title);
     lines.push(
-      `${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${ledger.tasks.length} task${ledger.tasks.length === 1 ? "" : "s"}${off ? "  (off)" : ""}  ${title}${shownIn ? "  (on screen in a TUI)" : ""}`,
+      `${session.sessionID}  ${ago(session.modified, now)}  ${requests} request${requests === 1 ? "" : "s"}, ${plural(taskRows(ledger).length, "task")}${off ? "  (off)" : ""}  ${title}${shownIn ? "  (on screen in a TUI)" : ""}`,
     );
-    for (const task of ledger.tasks) lines.push(`  ${task.id === current ? "*" : " "} ${task.id.padEnd(4)} ${task.title}`);
+    for (const row of taskRows(ledger))
+      lines.push(`  ${row.current ? "*" : " "} ${row.id.padEnd(4)} ${requestNumberRuns(row.numbers).padEnd(10)} ${row.title}`);
   }
   for (const problem of problems) lines.push(`unreadable (left as it is): ${problem}`);
   return `${lines.join("\n")}\n`;
@@ -101,7 +103,7 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
   if ("problem" in move) throw new RcmError("session", `session ${session.sessionID}: ${move.problem}`);
   await postIntent(stateDir, session.sessionID, move);
   const to = move.target.kind === "new" ? "a new task" : move.target.task;
-  return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${describeMove(ledger, move, to)}.\n${APPLIED_WHEN}\n`;
+  return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${describeMove(ledger, move, to)}; nothing else moves (a request whose edits are in their files stays where it is: opencode-rcm status lists it).\n${APPLIED_WHEN}\n`;
 }
 
 /** `opencode-rcm split [session] <task>`: the task goes on in a new OpenCode session, which the server opens. */

@@ -1,6 +1,6 @@
 import type { Options } from "../config/options-schema.js";
 import { taskName } from "../core/memory/task-name.js";
-import { requestNumbersText } from "../session-views/move-selection.js";
+import { moveSideEffectLines, requestNumbersText } from "../session-views/move-selection.js";
 import { RCM_VERBS, rcmVerb } from "../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../session-views/render-status.js";
 import { parseTypedVerb } from "../session-views/typed-verb.js";
@@ -20,6 +20,14 @@ export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name
   "\n",
 );
 
+/** What OpenCode 1.18 imposes on these commands and toasts, said where the usage is (README's troubleshooting has the same). */
+export const OPENCODE_LIMITS = [
+  "OpenCode 1.18 limits, expected:",
+  `- each /${RCM_COMMAND} (and typed /rcm) ends with an error once answered: an ERROR "CommandAnswered: expected, not a failure" log line and HTTP 500 to the client (1.18 has no "handled" flag)`,
+  "- toasts sit at the top right, under the sidebar on a narrow screen (a plug-in cannot place them): the task panel shows the same",
+  "- typing /rcm lists the terminal UI's menu and the server's /rcm side by side (1.18 cannot hide either)",
+].join("\n");
+
 /**
  * `/rcm` as the TUI sends it when typed with words (`/rcm why`, `/rcm show t2`): the TUI
  * sends typed text to a server command of the slash name, and without one the text went to
@@ -27,14 +35,21 @@ export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name
  */
 export const RCM_TYPED_COMMAND = "rcm";
 
+/**
+ * OpenCode 1.18's TUI lists its own slash commands and the server's side by side, with no way
+ * to hide a server command (a command's config has no such field): typing `/rcm` shows the
+ * TUI part's menu entry and this one. Their descriptions say which is which.
+ */
 export const RCM_TYPED_COMMAND_CONFIG = {
-  description: `opencode-rcm in the terminal UI: ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")} (elsewhere /${RCM_COMMAND})`,
+  // No "rcm" in it: the TUI ranks its slash list by the typed text's match in each description too,
+  // and the menu entry must stay first, so that `/rcm` and Enter opens the menu.
+  description: "with a verb typed after it: status, why, show t2, move 3 t2... (without one: the menu)",
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 
 /** The config entry that makes `/rcm-text` a command; its template is never sent (the plug-in answers). */
 export const RCM_COMMAND_CONFIG = {
-  description: `opencode-rcm as a message (web, desktop, opencode run): ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")}`,
+  description: `opencode-rcm for web, desktop, opencode run (in the terminal UI: /${RCM_TYPED_COMMAND}): ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")}`,
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 
@@ -46,7 +61,7 @@ export async function answerRcmCommand(
 ): Promise<string> {
   const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
   const { options, store, routing } = deps;
-  if (name === "help") return RCM_USAGE;
+  if (name === "help") return `${RCM_USAGE}\n\n${OPENCODE_LIMITS}`;
   const words = {
     onCommand: `/${RCM_COMMAND} on`,
     absent: "leaves this sub-agent session untouched",
@@ -83,7 +98,13 @@ export async function answerRcmCommand(
         ledger,
         done.moved.map((request) => request.messageID),
       );
-      return `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${taskName(done.task.title)}". The next model call gets ${done.task.id}'s history.${ledger ? `\nNow: ${describeDecision(ledger, done.entry, options.confidenceThreshold)}` : ""}`;
+      const besides = moveSideEffectLines({ ledger, held: done.held, followed: done.followed, moveCommand: `/${RCM_COMMAND} move` });
+      const only = besides.length === 0 ? " Nothing else moved." : "";
+      return [
+        `Moved ${which} from ${froms} to ${done.task.id}${done.entry.opened ? " (new task)" : ""} "${taskName(done.task.title)}".${only} The next model call gets ${done.task.id}'s history.`,
+        ...besides,
+        ...(ledger ? [`Now: ${describeDecision(ledger, done.entry, options.confidenceThreshold)}`] : []),
+      ].join("\n");
     }
     case "split": {
       const split = verb.intent(state, rest);

@@ -1,5 +1,6 @@
-import type { Ledger } from "../core/routing/ledger.js";
+import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
 import type { SessionIntent } from "../store/session-inbox.js";
+import { surePercent } from "./words.js";
 
 export type MoveIntent = Extract<SessionIntent, { kind: "move" }>;
 
@@ -17,7 +18,7 @@ export function moveFromWords(ledger: Ledger, words: readonly string[]): MoveInt
   if (targetWord === undefined) return { problem: `needs a task id or new, e.g. move t2 (the last request); move 3 5 t2, move 3.. t2 (3 and every later one)` };
   const target = targetWord.toLowerCase() === "new" ? ({ kind: "new" } as const) : ({ kind: "task", task: targetWord.toLowerCase() } as const);
   if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) {
-    return { problem: `no task "${targetWord}" in this session (tasks: ${ledger.tasks.map((task) => task.id).join(", ") || "none"}, or new)` };
+    return { problem: `no task "${targetWord}" in this session (tasks: ${moveTargets(ledger).join(", ") || "none"}, or new)` };
   }
   if (ledger.order.length === 0) return { problem: "no request has been routed in this session yet" };
   const numbers = words.length === 1 ? [ledger.order.length] : requestNumbers(words.slice(0, -1), ledger.order.length);
@@ -35,9 +36,30 @@ export function moveOf(ledger: Ledger, numbers: readonly number[], target: MoveI
       return messageID === undefined || from === undefined ? [] : [{ messageID, from }];
     });
   if (requests.length === 0) return { problem: "no such request in this session" };
+  if (target.kind === "task") {
+    const refused = splitTargetProblem(ledger, target.task);
+    if (refused) return { problem: refused };
+  }
   if (target.kind === "task" && requests.every((request) => request.from === target.task))
     return { problem: `${requests.length === 1 ? "that request is" : "those requests are"} in ${target.task} already` };
   return { kind: "move", requests, target };
+}
+
+/**
+ * Why a request cannot move into `task`, if it cannot: a task split out (`/rcm split`) goes on
+ * in its own session, and no model call of this one gets its history again, so a request
+ * moved there would reach no call at all.
+ */
+export function splitTargetProblem(ledger: Ledger, task: string): string | undefined {
+  const split = ledger.tasks.find((known) => known.id === task)?.split;
+  if (!split) return undefined;
+  const others = moveTargets(ledger);
+  return `${task} is split out into session ${split.session}: no model call in this session gets its history, so a request moved there would be lost (move it to ${[...others, "new"].join(", ")}, or continue ${task} in ${split.session})`;
+}
+
+/** The tasks a request is offered to move to, as the task table lists them: not split out, not emptied by moves. */
+export function moveTargets(ledger: Ledger): string[] {
+  return ledger.tasks.filter((task) => !task.split && taskRequestNumbers(ledger, task.id).length > 0).map((task) => task.id);
 }
 
 /** `3`, `3 5`, `3-5`, `3..` (and every later one), `3,5`: request numbers from 1 to `count`. */
@@ -71,6 +93,31 @@ export function requestNumbersText(ledger: Ledger | undefined, messageIDs: reado
   return `requests ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
 }
 
+/**
+ * Request numbers as `move` takes them, runs shortened: "#1-4 #6 #9-10". Each piece can be
+ * typed back after `move` as it is.
+ */
+export function requestNumberRuns(numbers: readonly number[]): string {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+  const runs: string[] = [];
+  for (let index = 0; index < sorted.length; ) {
+    const first = sorted[index] as number;
+    let last = first;
+    while (sorted[index + 1] === last + 1) {
+      index += 1;
+      last += 1;
+    }
+    index += 1;
+    runs.push(last === first ? `#${first}` : `#${first}-${last}`);
+  }
+  return runs.join(" ");
+}
+
+/** The numbers of the requests routed to `task`, from 1 in session order. */
+export function taskRequestNumbers(ledger: Ledger, task: string): number[] {
+  return ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === task ? [position + 1] : []));
+}
+
 /** A move in words: which requests, from which tasks, to which task. */
 export function describeMove(ledger: Ledger | undefined, move: { requests: readonly { messageID: string; from: string }[] }, to: string): string {
   const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
@@ -78,4 +125,50 @@ export function describeMove(ledger: Ledger | undefined, move: { requests: reado
     ledger,
     move.requests.map((request) => request.messageID),
   )} ${move.requests.length === 1 ? "moves" : "move"} from ${froms} to ${to}`;
+}
+
+/** A request a move touched only by its files: its edits landed in `task`'s files. */
+export interface MoveSideEffect {
+  messageID: string;
+  task: string;
+  files: readonly string[];
+}
+
+/**
+ * What a move did besides the requests named, in words, one line each: requests it left where
+ * they are although their edits now land in the target's files (with the move that takes them
+ * too), and requests their own turn's edits settled in the same step.
+ */
+export function moveSideEffectLines(options: {
+  ledger: Ledger | undefined;
+  held: readonly MoveSideEffect[];
+  followed: readonly MoveSideEffect[];
+  moveCommand: string;
+}): string[] {
+  const { ledger, held, followed, moveCommand } = options;
+  const where = (messageID: string) => ledger?.decisions[messageID]?.task ?? "its task";
+  return [
+    ...held.map((hold) => {
+      const number = requestNumber(ledger, hold.messageID);
+      return `${number === undefined ? "A request" : `Request ${number}`} stays in ${where(hold.messageID)} although its edits (${hold.files.join(", ")}) are now in ${hold.task}'s files; to move it too: ${moveCommand} ${number ?? "<n>"} ${hold.task}`;
+    }),
+    ...followed.map((follow) => {
+      const number = requestNumber(ledger, follow.messageID);
+      return `${number === undefined ? "A request" : `Request ${number}`} goes to ${follow.task} by its own turn's edits (${follow.files.join(", ")}, all ${follow.task}'s files), as it would have without this move`;
+    }),
+  ];
+}
+
+/**
+ * What the move picker says beside a request (shown under its current task): whose the
+ * confidence is. The router's confidence is for the task it routed to, which a relabel or a
+ * move may since have changed: "routed to t1, 35% sure; its edits put it in t2".
+ */
+export function requestRowNote(entry: LedgerEntry, threshold: number): string {
+  if (entry.router === "user") return `you moved it to ${entry.task}`;
+  const routedTo = entry.relabelled?.from ?? entry.task;
+  const routed = `${entry.opened && !entry.relabelled ? "opened" : "routed to"} ${routedTo}, ${surePercent(entry.confidence, threshold)} sure`;
+  if (entry.relabelled) return `${routed}; ${entry.relabelled.by === "recall" ? "the model's recall" : "its edits"} put it in ${entry.task}`;
+  if (entry.confirmed) return `${routed}; ${entry.confirmed.by === "next-request" ? "the next request" : "its edits"} bore it out`;
+  return routed;
 }

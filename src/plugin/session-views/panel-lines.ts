@@ -5,11 +5,11 @@ import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { problemsLine } from "./config-problems.js";
-import { requestNumber } from "./move-selection.js";
+import { requestNumber, requestNumberRuns } from "./move-selection.js";
 import { recallSummary } from "./recalls.js";
 import { recordCallsOf, recordUseBrief, usedThisRecord } from "./record-calls.js";
 import type { ViewSettings } from "./render-status.js";
-import { callTallies, candidatesKept, lastEntry, taskRows } from "./render-status.js";
+import { callTallies, candidatesKept, heldRequests, lastEntry, taskRows } from "./render-status.js";
 import { plural, surePercent, thresholdPercent, tokens } from "./words.js";
 
 /** Asks (constraints in force) of the current task's record the panel lists; /rcm show has them all. */
@@ -58,11 +58,12 @@ export function panelLines(input: PanelInput): PanelLine[] {
     return lines;
   }
   // Requests sent while off have no decision: the latest request is none of the tasks'.
-  const waiting = off ? (state.whileOff?.length ?? 0) : 0;
+  // Switched on again, they wait for the next request to be routed: the decision before them is no longer the latest.
+  const waiting = state.whileOff?.length ?? 0;
   for (const row of taskRows(state.ledger, waiting)) {
     const mark = row.current ? "▶" : " ";
     lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
-    lines.push({ text: `${row.status} · ${plural(row.requests, "req")} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
+    lines.push({ text: `${row.status} · ${requestNumberRuns(row.numbers) || "0 reqs"} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
   }
   const last = lastEntry(state.ledger);
   if (off) {
@@ -72,10 +73,19 @@ export function panelLines(input: PanelInput): PanelLine[] {
       lines.push({ text: "Latest request: no decision (off)", tone: "text" });
       lines.push({ text: `${plural(waiting, "request")} sent while off: routed when it is on`, tone: "muted", indent: 2 });
     }
+  } else if (waiting > 0) {
+    lines.push({ text: "On again: no decision yet", tone: "text" });
+    lines.push({ text: `${plural(waiting, "request")} sent while off: routed with the next request`, tone: "muted", indent: 2 });
   } else if (last) {
-    const sure =
-      last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${surePercent(last.confidence, settings.confidenceThreshold)} sure`;
-    lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
+    const percent = surePercent(last.confidence, settings.confidenceThreshold);
+    // A request that opened its task: the confidence is that it is new at all.
+    const opened = last.opened && last.router !== "user" && !last.shared && last.relabelled === undefined;
+    const sure = last.router === "user" ? "you moved it" : last.shared ? "a rule for every task" : `${percent} sure`;
+    if (opened) {
+      // Its own line: the sidebar is narrow.
+      lines.push({ text: `Last request: opened ${last.task}`, tone: "text" });
+      lines.push({ text: `${percent} sure it is a new task`, tone: "text", indent: 2 });
+    } else lines.push({ text: `Last request: ${last.task}, ${sure}`, tone: "text" });
     if (last.router !== "user" && !last.shared) lines.push({ text: clip(last.reason, width * 3), tone: "muted", indent: 2 });
     const { text, fallback } = panelConsequence(settings, state, last);
     lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });
@@ -84,11 +94,16 @@ export function panelLines(input: PanelInput): PanelLine[] {
     if (modeParts(settings.mode).remembers) lines.push(...memoryLines(state, last.task, width));
   }
   const call = state.lastCall;
-  if (call && !off) {
+  if (call && !off && waiting === 0) {
     const { kept, left, replaced } = callTallies(call);
     lines.push({ text: `${callLabel(state, call.requestID)}: ${call.fallback ? "full history, " : ""}kept ${kept.join(", ") || "none"}`, tone: "text" });
     if (left.length > 0) lines.push({ text: `left out ${left.join(", ")}`, tone: "muted", indent: 2 });
     if (replaced.length > 0) lines.push({ text: `replaced by a record: ${replaced.join(", ")}`, tone: "muted", indent: 2 });
+  }
+  // What your moves left in place though its edits point elsewhere: the panel is where a TUI move's result shows.
+  for (const hold of heldRequests(state)) {
+    lines.push({ text: `Your move left #${hold.number} in ${hold.in}`, tone: "warning" });
+    lines.push({ text: `its edits are ${hold.task}'s: /rcm move ${hold.number} ${hold.task}`, tone: "muted", indent: 2 });
   }
   const { saved } = state;
   lines.push({ text: `Saved ${tokens(saved.routingTokens + saved.memoryTokens)} tokens in ${plural(saved.calls, "call")}`, tone: "muted" });

@@ -1,10 +1,9 @@
 import type { Options } from "../config/options-schema.js";
-import { listTasks } from "../core/memory/describe-tasks.js";
 import type { SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { MOVE_WORDS, moveFromWords } from "./move-selection.js";
 import { renderRecordAsModelGetsIt, renderRecordForPerson } from "./record-for-person.js";
-import { renderStatus, renderTaskTable, renderWhy, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
+import { renderStatus, renderTaskGoals, renderWhy, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
 import { canSplit, splitFromWords } from "./split-selection.js";
 
 /** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
@@ -72,8 +71,7 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     kind: "read",
     summary: "each task and its goal",
     help: "the session's tasks with their goals",
-    answer: ({ options, state, words }) =>
-      state ? [...renderTaskTable(state.ledger), "", listTasks(state.ledger, state.records)].join("\n") : renderStatus(options, state, words),
+    answer: ({ options, state, words }) => (state ? renderTaskGoals(state) : renderStatus(options, state, words)),
   },
   {
     name: "show",
@@ -133,6 +131,12 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     intent: (state, words) => splitFromWords(state?.ledger, words),
   },
 ];
+
+/**
+ * The TUI part's own `/rcm` (its menu) as the slash list and the palette show it, told apart
+ * from the server's `/rcm` (a verb typed after it), which 1.18 lists beside it.
+ */
+export const RCM_MENU_TITLE = `opencode-rcm menu: ${RCM_VERBS.map((verb) => verb.name).join(", ")} (no model turn)`;
 
 /** The verb of that name, if there is one. */
 export function rcmVerb(name: string): RcmVerb | undefined {

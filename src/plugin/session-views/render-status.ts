@@ -6,6 +6,7 @@ import { taskName } from "../core/memory/task-name.js";
 import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
+import { requestNumber, requestNumberRuns, taskRequestNumbers } from "./move-selection.js";
 import { recallLines } from "./recalls.js";
 import { recordUseClause } from "./record-calls.js";
 import { plural, surePercent, thresholdPercent, tokens } from "./words.js";
@@ -48,16 +49,23 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   if (!state) return `opencode-rcm: ${absent} (${head}).`;
   const { ledger, saved } = state;
   const lines = [state.off ? `opencode-rcm is OFF for this session: native history (${onCommand} to resume; ${head}).` : `opencode-rcm is on: ${head}.`];
-  const unrouted = state.off ? (state.whileOff?.length ?? 0) : 0;
+  // Sent while off, routed with the first request once it is on again: until then, no decision is theirs.
+  const unrouted = state.whileOff?.length ?? 0;
   lines.push(...renderTaskTable(ledger, unrouted));
   const last = lastEntry(ledger);
   // Sent while off: no decision was made for it, and the one before is not the latest request's.
-  if (unrouted > 0) lines.push(`Latest request: no decision, opencode-rcm is off (${plural(unrouted, "request")} sent while off, routed once it is on).`);
+  if (unrouted > 0)
+    lines.push(
+      state.off
+        ? `Latest request: no decision, opencode-rcm is off (${plural(unrouted, "request")} sent while off, routed once it is on).`
+        : `Latest request: no decision yet (${plural(unrouted, "request")} sent while off, routed with the next request now that it is on).`,
+    );
   if (last)
     lines.push(
-      `${unrouted > 0 ? "Last routed request, before off" : "Last request"}: ${describeDecision(ledger, last, options.confidenceThreshold)}`,
+      `${unrouted > 0 ? "Last routed request, before off" : "Last request"} (#${ledger.order.length}): ${describeDecision(ledger, last, options.confidenceThreshold)}`,
       `  ${consequence(options, state, last)}`,
     );
+  lines.push(...heldLines(state));
   const total = saved.routingTokens + saved.memoryTokens;
   lines.push(
     `Saved so far: ${tokens(total)} tokens kept out of ${plural(saved.calls, "model call")} (routing ${tokens(saved.routingTokens)}, memory ${tokens(saved.memoryTokens)}; estimates).`,
@@ -65,17 +73,51 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   return lines.join("\n");
 }
 
+/** A request a move left where it is although its edits are in `task`'s files: its number and the task it is in. */
+export interface HeldRequest {
+  number: number;
+  in: string;
+  task: string;
+  files: readonly string[];
+}
+
+/** The requests your moves left where they are, while they still are (a later move of them by name ends it). */
+export function heldRequests(state: SessionState): HeldRequest[] {
+  const { ledger } = state;
+  return (state.held ?? []).flatMap((hold) => {
+    const entry = ledger.decisions[hold.messageID];
+    const number = requestNumber(ledger, hold.messageID);
+    return entry && number !== undefined && entry.router !== "user" && entry.task !== hold.task
+      ? [{ number, in: entry.task, task: hold.task, files: hold.files }]
+      : [];
+  });
+}
+
+function heldLines(state: SessionState): string[] {
+  const still = heldRequests(state);
+  if (still.length === 0) return [];
+  return [
+    "Left where they are by your moves (their edits are in another task's files; move them to follow):",
+    ...still.map(
+      (hold) => `  #${hold.number} stays in ${hold.in}; its edits (${hold.files.join(", ")}) are in ${hold.task}'s files: move ${hold.number} ${hold.task}`,
+    ),
+  ];
+}
+
 /** A title's share of a task-table row: the row stays on one line of a dialog or terminal. */
 const TABLE_TITLE_CHARS = 48;
 
-/** The session's tasks, one line each: id, status, requests, when last active, title. */
+/** The session's tasks, one line each: id, status, requests (with the numbers `move` takes), when last active, title. */
 export function renderTaskTable(ledger: Ledger, unrouted = 0): string[] {
-  if (ledger.tasks.length === 0) return ["No tasks yet: the first request opens t1."];
+  const rows = taskRows(ledger, unrouted);
+  if (rows.length === 0) return ["No tasks yet: the first request opens t1."];
+  const counts = rows.map((row) => `${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`);
+  const width = Math.max(12, ...counts.map((count) => count.length));
   return [
-    `Tasks (${ledger.tasks.length}):`,
-    ...taskRows(ledger, unrouted).map(
-      (row) =>
-        `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${plural(row.requests, "request").padEnd(12)} ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`,
+    `Tasks (${rows.length}; #n: the request numbers move takes):`,
+    ...rows.map(
+      (row, index) =>
+        `${row.current ? "*" : " "} ${row.id.padEnd(4)} ${row.status.padEnd(9)} ${(counts[index] ?? "").padEnd(width)}  ${row.lastActive.padEnd(15)} ${clip(row.title, TABLE_TITLE_CHARS)}`,
     ),
   ];
 }
@@ -85,28 +127,51 @@ export interface TaskRow {
   title: string;
   current: boolean;
   /** A task split out (`/rcm split`) names the session it goes on in. */
-  status: "current" | "suspended" | "empty" | `split → ${string}`;
+  status: "current" | "suspended" | `split → ${string}`;
   requests: number;
-  /** "latest request", "3 requests ago", "never". */
+  /** The numbers of its requests in the session (from 1, as `move` takes them). */
+  numbers: number[];
+  /** "latest request", "3 requests ago". */
   lastActive: string;
 }
 
-/** The task table's rows, for the TUI's panel and the text views alike; `unrouted`: later requests no task has (sent while off). */
+/**
+ * The task table's rows, for the TUI's panel and the text views alike; `unrouted`: later
+ * requests no task has (sent while off). A task that moves or relabels left without a
+ * request is not listed (its id is not given to another task), unless it was split out.
+ */
 export function taskRows(ledger: Ledger, unrouted = 0): TaskRow[] {
   const current = lastEntry(ledger)?.task;
-  return ledger.tasks.map((task) => {
-    const positions = ledger.order.flatMap((id, position) => (ledger.decisions[id]?.task === task.id ? [position] : []));
-    const lastPosition = positions.at(-1);
-    const since = lastPosition === undefined ? undefined : ledger.order.length - 1 - lastPosition + unrouted;
-    return {
-      id: task.id,
-      title: taskName(task.title),
-      current: task.id === current,
-      status: task.split ? `split → ${task.split.session}` : task.id === current ? "current" : positions.length === 0 ? "empty" : "suspended",
-      requests: positions.length,
-      lastActive: since === undefined ? "never" : since === 0 ? "latest request" : `${plural(since, "request")} ago`,
-    };
+  return ledger.tasks.flatMap((task) => {
+    const numbers = taskRequestNumbers(ledger, task.id);
+    const last = numbers.at(-1);
+    if (last === undefined && !task.split) return [];
+    const since = last === undefined ? undefined : ledger.order.length - last + unrouted;
+    return [
+      {
+        id: task.id,
+        title: taskName(task.title),
+        current: task.id === current,
+        status: task.split ? `split → ${task.split.session}` : task.id === current ? "current" : "suspended",
+        requests: numbers.length,
+        numbers,
+        lastActive: since === undefined ? "no requests" : since === 0 ? "latest request" : `${plural(since, "request")} ago`,
+      },
+    ];
   });
+}
+
+/** `/rcm tasks`: the task table, then each listed task's goal as its memory record has it. */
+export function renderTaskGoals(state: SessionState): string {
+  // Counted as status counts them: requests sent while off are later than any routed one.
+  const unrouted = state.whileOff?.length ?? 0;
+  const rows = taskRows(state.ledger, unrouted);
+  const goals = rows.map((row) => {
+    const record = state.records[row.id];
+    const pending = record && record.pending.length > 0 ? `; ${record.pending.length} pending` : "";
+    return `${row.id} goal: ${record ? record.goal : "(no record yet)"}${pending}`;
+  });
+  return [...renderTaskTable(state.ledger, unrouted), ...(goals.length > 0 ? ["", ...goals] : [])].join("\n");
 }
 
 /** A decision in words: the task, how sure, and why ("t2 \"Fix the parser\", 92% sure: named its file src/parser.py"). */
@@ -115,7 +180,8 @@ export function describeDecision(ledger: Ledger, entry: LedgerEntry, threshold: 
   if (entry.router === "user") return `${entry.task} "${title}": you moved it there.`;
   if (entry.shared) return `a rule for every task (kept with ${entry.task}), ${surePercent(entry.confidence, threshold)} sure.`;
   const what = `${entry.opened ? "new task " : ""}${entry.task} "${title}"`;
-  return `${what}, ${surePercent(entry.confidence, threshold)} sure: ${entry.reason}.`;
+  // Opening a task, the confidence is that the request is new at all.
+  return `${what}, ${surePercent(entry.confidence, threshold)} sure${entry.opened && !entry.relabelled ? " it is new" : ""}: ${entry.reason}.`;
 }
 
 /** With `fallback: "candidates"`, the tasks an unsure decision keeps, when that leaves some task out. */
@@ -155,14 +221,19 @@ function memoryNote(options: ViewSettings, state: SessionState, entry: LedgerEnt
   return state.records[entry.task] ? " No model call has answered it yet." : ` ${entry.task} has no memory record yet.`;
 }
 
-const MAX_RELABELS_SHOWN = 3;
+/** Relabelled requests `/rcm why` lists (the latest); the header says how many there are in all. */
+const MAX_RELABELS_SHOWN = 10;
 
 /** `/rcm why`: what the last model call received and why. */
 export function renderWhy(options: ViewSettings, report: CallReport | undefined, state: SessionState | undefined, words: ViewWords = {}): string {
   const { onCommand } = viewWords(words);
   if (state?.off) return `opencode-rcm is off for this session: every model call gets the native history (${onCommand} to resume).`;
   if (!report) return "No model call of this session has passed through opencode-rcm yet.";
-  const lines = [`Last model call (mode ${options.mode}): ${callHead(options, report)}`];
+  const number = report.requestID === undefined || !state ? undefined : requestNumber(state.ledger, report.requestID);
+  const entry = report.requestID === undefined ? undefined : state?.ledger.decisions[report.requestID];
+  // The request opened the task it is guessed to (and is still in it): the doubt is whether it is new at all.
+  const opened = entry?.opened === true && entry.router !== "user" && !entry.relabelled && entry.task === report.task;
+  const lines = [`Last model call (mode ${options.mode}${number === undefined ? "" : `, answering request #${number}`}): ${callHead(options, report, opened)}`];
   lines.push(...callLines(report).map((line) => `  ${line}`));
   if (state) lines.push(...recallLines(state.ledger, report.requestID));
   lines.push(...relabelLines(state));
@@ -170,11 +241,11 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
 }
 
 /** One line on what the call was: narrowed to a task, or the full history and why. */
-export function callHead(options: ViewSettings, report: CallReport): string {
-  const sure = report.confidence === undefined ? "" : `, ${surePercent(report.confidence, options.confidenceThreshold)} sure`;
-  if (report.fallback) return `the full history${report.task ? ` (best guess ${report.task}${sure})` : ""}: ${report.reason}.`;
-  if (report.confidence !== undefined && report.confidence < options.confidenceThreshold)
-    return `the tasks it could be (best guess ${report.task ?? "?"}${sure}): ${report.reason}.`;
+export function callHead(options: ViewSettings, report: CallReport, opened = false): string {
+  const sure = report.confidence === undefined ? "" : `, ${surePercent(report.confidence, options.confidenceThreshold)} sure${opened ? " it is new" : ""}`;
+  const guess = `${opened ? "opened" : "best guess"} ${report.task ?? "?"}${sure}`;
+  if (report.fallback) return `the full history${report.task ? ` (${guess})` : ""}: ${report.reason}.`;
+  if (report.confidence !== undefined && report.confidence < options.confidenceThreshold) return `the tasks it could be (${guess}): ${report.reason}.`;
   if (keepsEveryTask(options.mode)) return `task ${report.task ?? "?"}${sure}; every task stays in view.`;
   return `only ${report.task ?? "?"}'s history${sure}.`;
 }
@@ -184,7 +255,7 @@ export function callLines(report: CallReport): string[] {
   const { kept, left, replaced } = callTallies(report, labelOf);
   const { native, routingSaved, memorySaved } = report.tokens;
   return [
-    `Kept (exchanges): ${kept.join(", ") || "none"}`,
+    `Kept (exchanges, this request's own included): ${kept.join(", ") || "none"}`,
     `Left out: ${left.join(", ") || "nothing"}`,
     ...(replaced.length > 0 ? [`Replaced by the task's record: ${replaced.join(", ")}`] : []),
     recordLine(report),
@@ -202,8 +273,8 @@ export function callTallies(report: CallReport, label: (id: string) => string = 
 function recordLine(report: CallReport): string {
   const { record } = report;
   if (record) {
-    const verbatim = record.verbatim > 0 ? `; ${plural(record.verbatim, "other exchange")} of ${record.task} went word for word` : "";
-    return `Record: the call ${recordUseClause(record, `${record.task}'s memory record (covering ${plural(record.covers, "exchange")})`)}${verbatim}`;
+    // What the record covers counts exchanges of the whole session, in this call's view or not: not a share of the kept ones above.
+    return `Record: the call ${recordUseClause(record, `${record.task}'s memory record`)} (the record covers ${plural(record.covers, "exchange")} of ${record.task} in all, in this call's view or not)`;
   }
   if (report.memory === undefined) return "Record: none (memory is off in this mode)";
   return `Record: ${report.memory.replace(/^none \((.*)\)$/, "none: $1")}`;
@@ -225,7 +296,9 @@ function relabelLines(state: SessionState | undefined): string[] {
   });
   if (relabelled.length === 0) return [];
   const by = Object.values(decisions).some((entry) => entry.relabelled?.by === "recall") ? "their edits or the model's recalls" : "their edits";
-  return [`Relabelled by ${by} (${relabelled.length}; later routing and memory follow them):`, ...relabelled.slice(-MAX_RELABELS_SHOWN)];
+  const shown = relabelled.slice(-MAX_RELABELS_SHOWN);
+  const which = shown.length < relabelled.length ? `the latest ${shown.length} of ${relabelled.length}` : `${relabelled.length}`;
+  return [`Relabelled by ${by} (${which}; later routing and memory follow them):`, ...shown];
 }
 
 /** When a task without a record gets one, as the options have it (for `/rcm show`). */

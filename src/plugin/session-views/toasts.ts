@@ -39,8 +39,16 @@ export function routingToast(options: {
     if (!fallbackChangesView({ ledger, kept })) return undefined;
     const others = historyTasks(ledger).filter((id) => id !== task.id);
     const to = others.length === 1 ? `${others[0]}` : "<task>";
+    const head = kept ? `RCM: unsure, kept ${kept.join(", ")}` : "RCM: full history";
+    // The request opened the task it is guessed to: the doubt is whether it is new at all.
+    if (entry.opened)
+      return {
+        title: head,
+        message: `${sure} sure it is new, under ${thresholdPercent(threshold)}: opened ${task.id} "${title}"\nPart of an earlier task? ${moveCommand} ${to}`,
+        variant: "warning",
+      };
     return {
-      title: kept ? `RCM: unsure, kept ${kept.join(", ")}` : "RCM: full history",
+      title: head,
       message: `${sure} sure, under ${thresholdPercent(threshold)}. Best guess ${task.id}: "${title}"\nNot ${task.id}? ${moveCommand} ${to} (or new)`,
       variant: "warning",
     };

@@ -22,7 +22,7 @@ import type { Router } from "../core/routing/router.js";
 import { extractSignals } from "../core/routing/signals.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
-import type { MoveIntent } from "../session-views/move-selection.js";
+import { type MoveIntent, splitTargetProblem } from "../session-views/move-selection.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore, StoredSession } from "./session-store.js";
@@ -68,6 +68,10 @@ export interface MoveDone {
   moved: readonly { messageID: string; from: string }[];
   entry: LedgerEntry;
   task: LedgerTask;
+  /** Requests whose edits now land in `task`'s files, which the move left where they are (they are never relabelled by those edits). */
+  held: readonly { messageID: string; task: string; files: readonly string[] }[];
+  /** Requests relabelled in the same step by their own turn's edits, as they would have been at the next request anyway. */
+  followed: readonly { messageID: string; task: string; files: readonly string[] }[];
 }
 
 /** What routing keeps beside a stored session: the task index and what is folded into it. */
@@ -119,17 +123,34 @@ export function createSessionRouting(deps: {
     if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) {
       throw new Error(`no task ${target.task} in this session (tasks: ${ledger.tasks.map((task) => task.id).join(", ")})`);
     }
+    const refused = target.kind === "task" ? splitTargetProblem(ledger, target.task) : undefined;
+    if (refused) throw new Error(refused);
     const groups = toInteractionGroups(await deps.source.messages(sessionID));
     const ids = move.requests.map((request) => request.messageID);
     const firstID = ledger.order.find((id) => ids.includes(id));
     const title = taskTitle(groups.find((group) => group.id === firstID)?.requestText ?? "");
     const moved = moveRequests(ledger, ids, target.kind === "new" ? { kind: "new", title } : target);
+    // What the move alone would settle besides the requests named: a request whose edits land in
+    // files the moved requests took along would follow them. It stays; the answer says so.
+    // Every turn counts as over (a move comes between turns): the latest one settles at the next request.
+    const relabels = (of: Ledger) =>
+      settlementsOf({ groups, ledger: of, threshold, finishedBefore: groups.length }).filter((settlement) => settlement.kind === "relabel");
+    const already = new Set(relabels(ledger).map((settlement) => `${settlement.messageID} ${settlement.task}`));
+    const known = new Set((session.state.held ?? []).map((hold) => hold.messageID));
+    const held = relabels(moved.ledger)
+      .filter((settlement) => !ids.includes(settlement.messageID) && !already.has(`${settlement.messageID} ${settlement.task}`))
+      .map(({ messageID, task, files }) => ({ messageID, task, files }));
+    // Settled by the turn's own edits whatever the move (now, or when the next request ends its turn): the answer says so.
+    const followed = relabels(moved.ledger)
+      .filter((settlement) => !ids.includes(settlement.messageID) && already.has(`${settlement.messageID} ${settlement.task}`))
+      .map(({ messageID, task, files }) => ({ messageID, task, files }));
+    const holds = [...(session.state.held ?? []).filter((hold) => !ids.includes(hold.messageID)), ...held.filter((hold) => !known.has(hold.messageID))];
     // The records of the tasks the requests left and joined no longer match the ledger: dropped,
     // the memory writes them again from the groups each task now has (never patched by hand).
     const touched = new Set([moved.task.id, ...move.requests.map((request) => request.from)]);
     const records = Object.fromEntries(Object.entries(session.state.records).filter(([task]) => !touched.has(task)));
     const dropped = Object.keys(session.state.records).filter((task) => touched.has(task));
-    await store.commit(session, { ...session.state, ledger: moved.ledger, records });
+    await store.commit(session, { ...session.state, ledger: moved.ledger, records, ...(holds.length > 0 ? { held: holds } : {}) });
     // The index forgets what it folded under the old tasks and folds the history again.
     const indexed = emptyIndex(moved.ledger, threshold);
     indexes.set(session, indexed);
@@ -144,8 +165,15 @@ export function createSessionRouting(deps: {
         recordsDropped: dropped,
       },
     );
+    for (const hold of held) {
+      await deps.logger.log(
+        "info",
+        `left a request in ${moved.ledger.decisions[hold.messageID]?.task ?? "?"} that the move would have relabelled to ${hold.task} (its edits: ${hold.files.join(", ")}): only the requests named move`,
+        { sessionID, messageID: hold.messageID },
+      );
+    }
     deps.onMoved?.(sessionID);
-    return { moved: move.requests, entry: moved.entry, task: moved.task };
+    return { moved: move.requests, entry: moved.entry, task: moved.task, held, followed };
   };
 
   store.handleMoves(async (session, intent) => {
@@ -155,6 +183,11 @@ export function createSessionRouting(deps: {
     if (still.length === 0) return "the requests were never routed here, or moved since";
     const { target } = intent;
     if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) return `no task ${target.task} in this session`;
+    // Split out after the move was asked for: refused (the CLI and the TUI refuse it when it was asked after).
+    if (target.kind === "task") {
+      const refused = splitTargetProblem(ledger, target.task);
+      if (refused) return refused;
+    }
     await applyMove(session, { ...intent, requests: still });
     return undefined;
   });
@@ -200,7 +233,11 @@ export function createSessionRouting(deps: {
       settles = group !== undefined && !finished?.has(group.id) && maySettle({ group, ledger: current, threshold });
     }
     if (!settles) return undefined;
-    const settlements = settlementsOf({ groups, ledger: current, threshold, finishedBefore: latest });
+    // A request a user's move left where it was is never relabelled by its edits (see SessionState.held).
+    const held = new Set((session.state.held ?? []).map((hold) => hold.messageID));
+    const settlements = settlementsOf({ groups, ledger: current, threshold, finishedBefore: latest }).filter(
+      (settlement) => settlement.kind !== "relabel" || !held.has(settlement.messageID),
+    );
     if (settlements.length === 0) return undefined;
     let ledger = current;
     for (const { messageID, kind, task, files } of settlements) {

@@ -64,6 +64,12 @@ export const SessionStateSchema = z.object({
    * before it have none: the next call renders the record anew.
    */
   shownRecords: ShownRecordsSchema.optional(),
+  /**
+   * Requests a user's move left where they were although their edits now land in another
+   * task's files (the moved requests gave that task the files): the edits never relabel them,
+   * so a move changes only the requests it names. Files written before it have none.
+   */
+  held: z.array(z.object({ messageID: z.string().min(1), task: z.string().min(1), files: z.array(z.string()) })).optional(),
   /** Keyed by task id: what the model calls did with the task's record (files written before it have none). */
   recordCalls: z.record(z.string(), RecordCallsSchema).optional(),
 });

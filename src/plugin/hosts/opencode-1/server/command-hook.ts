@@ -3,6 +3,7 @@ import { messageOf } from "../../../../kit/errors/message-of.js";
 import type { OpencodeModelRef } from "../../../auxiliary/opencode-client.js";
 import type { PluginDeps } from "../../../handlers/deps.js";
 import { answerRcmCommand, RCM_COMMAND, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import { liveScreenMarkers } from "../../../store/screen-markers.js";
 import { leaveTypedVerb, TYPED_VERB_COMMAND } from "../../../store/typed-verb-file.js";
 import { CommandAnswered, deliverCommandAnswer } from "./deliver-answer.js";
 
@@ -22,8 +23,16 @@ export function createCommandHook(options: {
 }) {
   const { deps, client, sessionModels, sessionAgents, stateDir } = options;
   return async (input: { command: string; sessionID: string; arguments: string }): Promise<void> => {
-    if (input.command === RCM_TYPED_COMMAND) return handToTui(client, deps, stateDir, input.sessionID, input.arguments);
+    if (input.command === RCM_TYPED_COMMAND) {
+      // No terminal UI shows the session (a web or desktop client sent it): /rcm-text's answer, in the session.
+      if (!(await shownInTui(stateDir, input.sessionID))) return answerInSession(input, TYPED_ELSEWHERE);
+      return handToTui(client, deps, stateDir, input.sessionID, input.arguments);
+    }
     if (input.command !== RCM_COMMAND) return;
+    return answerInSession(input);
+  };
+
+  async function answerInSession(input: { command: string; sessionID: string; arguments: string }, note?: string): Promise<never> {
     const { sessionID } = input;
     let answer: string;
     try {
@@ -32,17 +41,30 @@ export function createCommandHook(options: {
       answer = `opencode-rcm: ${messageOf(error)}`;
     }
     // Headed by the command line, so consecutive answers read apart in the transcript.
-    const line = `/${RCM_COMMAND}${input.arguments.trim() === "" ? "" : ` ${input.arguments.trim()}`}`;
-    await deliverCommandAnswer({
+    const line = `/${input.command}${input.arguments.trim() === "" ? "" : ` ${input.arguments.trim()}`}`;
+    return deliverCommandAnswer({
       client,
       logger: deps.logger,
       sessionID,
-      command: RCM_COMMAND,
-      answer: `${line}\n${answer}`,
+      command: input.command,
+      answer: [line, ...(note ? [note] : []), answer].join("\n"),
       model: sessionModels.get(sessionID),
       agent: sessionAgents.get(sessionID),
     });
-  };
+  }
+}
+
+/** What a typed `/rcm` answered in the session says first: where `/rcm` answers, and which command to use here. */
+const TYPED_ELSEWHERE = `(/${RCM_TYPED_COMMAND} answers in a dialog of the terminal UI, and no terminal UI shows this session: answered as /${RCM_COMMAND}, the command for this client)`;
+
+/** Whether a running terminal UI with the plug-in's TUI part shows the session (its screen marker says so). */
+async function shownInTui(stateDir: string, sessionID: string): Promise<boolean> {
+  try {
+    return (await liveScreenMarkers(stateDir)).some((marker) => marker.sessionID === sessionID);
+  } catch {
+    // Unreadable: the TUI path, as before.
+    return true;
+  }
 }
 
 /**
@@ -63,5 +85,5 @@ async function handToTui(client: PluginInput["client"], deps: PluginDeps, stateD
       { sessionID },
     );
   }
-  throw new CommandAnswered(RCM_TYPED_COMMAND);
+  throw new CommandAnswered(RCM_TYPED_COMMAND, "tui");
 }

@@ -3,6 +3,7 @@ import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plug
 import { messageOf } from "../../../../kit/errors/message-of.js";
 import { packageRoot } from "../../../../kit/package-root.js";
 import { problemsToastMessage, problemsToastTitle, TOAST_TEXT_WIDTH } from "../../../session-views/config-problems.js";
+import { RCM_MENU_TITLE } from "../../../session-views/rcm-verbs.js";
 import { locateState, type TuiScope } from "../../../store/locate-state.js";
 import { removeTuiPartMarker, writeTuiPartMarker } from "../../../store/tui-part-marker.js";
 import { TYPED_VERB_COMMAND } from "../../../store/typed-verb-file.js";
@@ -78,7 +79,7 @@ const tui: TuiPlugin = async (api) => {
  * runs for a typed `/rcm <words>`: 1.18's command layer, or the older `api.command` where that is all there is.
  */
 function registerRcmCommand(api: TuiPluginApi, run: { menu: () => void; typed: () => void }): void {
-  const title = "opencode-rcm: status, why, tasks, show, move, off/on";
+  const title = RCM_MENU_TITLE;
   const typedTitle = "opencode-rcm: a typed /rcm";
   if (typeof api.keymap?.registerLayer === "function") {
     api.keymap.registerLayer({

@@ -2,9 +2,9 @@ import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tu
 import { clip } from "../../../core/clip.js";
 import { userRequestText } from "../../../core/interaction-groups.js";
 import type { Part } from "../../../core/messages.js";
-import { describeMove, type MoveIntent, moveOf } from "../../../session-views/move-selection.js";
+import { describeMove, type MoveIntent, moveOf, requestNumberRuns, requestRowNote } from "../../../session-views/move-selection.js";
 import { taskRows } from "../../../session-views/render-status.js";
-import { plural, surePercent } from "../../../session-views/words.js";
+import { plural } from "../../../session-views/words.js";
 import type { SessionState } from "../../../store/session-state-file.js";
 
 /** What the picker needs from the menu: its dialogs, and how a change is posted. */
@@ -16,7 +16,7 @@ export interface PickerDialogs {
 }
 
 /** Characters of a request's text a row shows. */
-const ROW_TEXT = 72;
+const ROW_TEXT = 56;
 
 /**
  * `/rcm move` with nothing typed after it: the session's requests by their text (newest
@@ -53,7 +53,7 @@ export function openMovePicker(
     rows.push({
       title: `${mark} #${number} ${entry?.task ?? "?"}  ${clip(requestText(api, messageID), ROW_TEXT)}`,
       value: number,
-      description: entry ? (entry.router === "user" ? "you moved it" : `${surePercent(entry.confidence, threshold)} sure`) : "",
+      description: entry ? requestRowNote(entry, threshold) : "",
     });
   }
   dialogs.select(`/rcm move: which request? (newest first)`, rows, (number) => {
@@ -81,8 +81,12 @@ function pickTarget(state: SessionState, dialogs: PickerDialogs, numbers: readon
   const froms = new Set(numbers.map((number) => ledger.decisions[ledger.order[number - 1] ?? ""]?.task));
   const targets: TuiDialogSelectOption<string>[] = [
     ...taskRows(ledger)
-      .filter((row) => !(froms.size === 1 && froms.has(row.id)))
-      .map((row) => ({ title: `${row.id}  ${row.title}`, value: row.id, description: `${row.status}, ${plural(row.requests, "request")}` })),
+      .filter((row) => !(froms.size === 1 && froms.has(row.id)) && !row.status.startsWith("split"))
+      .map((row) => ({
+        title: `${row.id}  ${row.title}`,
+        value: row.id,
+        description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
+      })),
     { title: "new", value: "new", description: "a new task, titled after the first request" },
   ];
   const which = numbers.length === 1 ? `#${numbers[0]}` : `${numbers.length} requests`;

@@ -1,7 +1,7 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
 import { messageOf } from "../../../../kit/errors/message-of.js";
-import { describeMove } from "../../../session-views/move-selection.js";
+import { describeMove, requestNumberRuns } from "../../../session-views/move-selection.js";
 import { RCM_VERBS, type RcmVerb, rcmVerb } from "../../../session-views/rcm-verbs.js";
 import { taskRows } from "../../../session-views/render-status.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -127,10 +127,10 @@ async function act(
         : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
     return change(api, scope, sessionID, intent, message);
   }
-  // Wide: a row shows a request's text, and how sure its decision was.
+  // The widest: a row shows a request's text, and whose confidence it had (a note up to ~50 characters).
   const wide: PickerDialogs["select"] = (pickTitle, pickOptions, chosen) => {
     select(api, pickTitle, pickOptions, chosen);
-    api.ui.dialog.setSize("large");
+    api.ui.dialog.setSize("xlarge");
   };
   openMovePicker(api, state, options.confidenceThreshold, { select: wide, alert: (alertTitle, message) => alert(api, alertTitle, message), post });
 }
@@ -145,7 +145,7 @@ function taskOptions(state: SessionState): TuiDialogSelectOption<string>[] {
   return taskRows(state.ledger).map((row) => ({
     title: `${row.id}  ${row.title}`,
     value: row.id,
-    description: `${row.status}, ${plural(row.requests, "request")}`,
+    description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
   }));
 }
 
