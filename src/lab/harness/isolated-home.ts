@@ -20,13 +20,7 @@ export async function createIsolatedHome(options: {
   /** The global tui.json (where the TUI finds its plug-ins), if any. */
   tui?: Record<string, unknown>;
 }): Promise<IsolatedHome> {
-  const xdg = {
-    XDG_DATA_HOME: join(options.root, "data"),
-    XDG_CONFIG_HOME: join(options.root, "config"),
-    XDG_CACHE_HOME: join(options.root, "cache"),
-    XDG_STATE_HOME: join(options.root, "state"),
-  };
-  await Promise.all(Object.values(xdg).map((dir) => mkdir(dir, { recursive: true })));
+  const xdg = await xdgDirsUnder(options.root);
   const configDir = join(xdg.XDG_CONFIG_HOME, "opencode");
   await prepareConfigDir(configDir);
   await writeFile(join(configDir, "opencode.json"), JSON.stringify(options.config, null, 2));
@@ -68,4 +62,16 @@ export async function prepareConfigDir(configDir: string): Promise<void> {
   const dependencies = { "@opencode-ai/plugin": "1.18.33" };
   await writeFile(join(configDir, "package.json"), JSON.stringify({ dependencies }, null, 2));
   await writeFile(join(configDir, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, requires: true, packages: { "": { dependencies } } }, null, 2));
+}
+
+/** The four XDG base directories under `root`, made: what every OpenCode line reads its config, data, cache and state from. */
+export async function xdgDirsUnder(root: string): Promise<{ XDG_DATA_HOME: string; XDG_CONFIG_HOME: string; XDG_CACHE_HOME: string; XDG_STATE_HOME: string }> {
+  const xdg = {
+    XDG_DATA_HOME: join(root, "data"),
+    XDG_CONFIG_HOME: join(root, "config"),
+    XDG_CACHE_HOME: join(root, "cache"),
+    XDG_STATE_HOME: join(root, "state"),
+  };
+  await Promise.all(Object.values(xdg).map((dir) => mkdir(dir, { recursive: true })));
+  return xdg;
 }

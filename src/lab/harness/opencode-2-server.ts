@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { RcmError } from "../../kit/errors/rcm-error.js";
 import { packageRoot } from "../../kit/package-root.js";
 import { freePort } from "./free-port.js";
+import { xdgDirsUnder } from "./isolated-home.js";
 
 /** The OpenCode 2 package this harness runs (a dev dependency, pinned; linux x64 only). */
 export const OPENCODE_2_PACKAGE = "@opencode/cli-linux-x64-baseline";
@@ -83,13 +84,7 @@ process.once("exit", () => {
  * opencode.json; the environment that runs OpenCode 2 in them (offline, no autoupdate).
  */
 export async function createOpencode2Home(options: { root: string; config: Record<string, unknown> }): Promise<{ env: Record<string, string> }> {
-  const xdg = {
-    XDG_DATA_HOME: join(options.root, "data"),
-    XDG_CONFIG_HOME: join(options.root, "config"),
-    XDG_CACHE_HOME: join(options.root, "cache"),
-    XDG_STATE_HOME: join(options.root, "state"),
-  };
-  await Promise.all(Object.values(xdg).map((dir) => mkdir(dir, { recursive: true })));
+  const xdg = await xdgDirsUnder(options.root);
   await mkdir(join(xdg.XDG_CONFIG_HOME, "opencode"), { recursive: true });
   await writeFile(join(xdg.XDG_CONFIG_HOME, "opencode", "opencode.json"), JSON.stringify(options.config, null, 2));
   return { env: { HOME: options.root, ...xdg, OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" } };
