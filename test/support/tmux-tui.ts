@@ -26,6 +26,8 @@ export interface TuiSession {
 }
 
 // While a turn runs, the footer offers "esc interrupt".
+/** A row of the slash-command list the TUI opens over the prompt: "┃ /rcm      opencode-rcm menu: ...". */
+const SLASH_LIST_ROW = /^\s*┃ \/[\w-]+ {2,}\S/m;
 const BUSY = /esc interrupt/;
 
 /**
@@ -115,6 +117,17 @@ export async function startTui(options: {
       const typed = (text: string) => promptText(text)?.replace(/\s+/g, "") === line.replace(/\s+/g, "");
       await waitFor(typed, `the prompt to read ${JSON.stringify(line)}`, 10_000);
       await tmux("send-keys", "-t", "oc", "Enter");
+      // While the slash list is still being filtered, the TUI can swallow Enter: the line stays in
+      // the prompt with the list open under it. Press Enter again then (never once the list is gone,
+      // where it would pick in a dialog), at most twice.
+      const swallowed = (text: string) => typed(text) && SLASH_LIST_ROW.test(text);
+      for (let retry = 0; retry < 2; retry += 1) {
+        const settled = await waitFor((text) => (done(text) && !BUSY.test(text)) || swallowed(text), `the answer to ${JSON.stringify(line)}`, timeoutMs);
+        if (!swallowed(settled) || done(settled)) break;
+        // An Enter the TUI took is handled well within this; one it swallowed is still not after it.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        if (swallowed(await screen())) await tmux("send-keys", "-t", "oc", "Enter");
+      }
       return waitFor((text) => done(text) && !BUSY.test(text), `the answer to ${JSON.stringify(line)}`, timeoutMs);
     },
     async keys(...keys) {
