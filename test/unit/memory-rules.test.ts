@@ -370,10 +370,19 @@ describe("lists and texts", () => {
 
   it("caps pending at 30, files at 40 and uncertainties at 20, keeping the newest", () => {
     const many = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix} ${index}`);
-    const next = apply(busyInput, { goal: "g", pending: many("todo", 35), files: many("file", 45), uncertainties: many("doubt", 25) });
+    const paths = Array.from({ length: 45 }, (_, index) => `src/file${index}.py`);
+    const next = apply(busyInput, { goal: "g", pending: many("todo", 35), files: paths, uncertainties: many("doubt", 25) });
     expect(next.pending).toEqual(many("todo", 35).slice(5));
-    expect(next.files).toEqual(many("file", 45).slice(5));
+    expect(next.files).toEqual(paths.slice(5));
     expect(next.uncertainties).toEqual(many("doubt", 25).slice(5));
+  });
+
+  it("keeps only the paths a model proposes as files, relative to the project root (issue 47)", () => {
+    const next = apply(
+      { ...busyInput, root: "/tmp/t5/proj" },
+      { goal: "g", files: ["/tmp/t5/proj/src/server.js", "t5/proj/package.json", "proj/src/configLoader.js", "Node.js", "src/limiter.js"] },
+    );
+    expect(next.files).toEqual(["src/server.js", "package.json", "src/configLoader.js", "src/limiter.js"]);
   });
 
   it("keeps unverified claims when uncertainties are capped (they come last)", () => {
@@ -394,7 +403,7 @@ describe("lists and texts", () => {
         { text: long("claim"), sources: ["read1"] },
       ],
       pending: [long("pending")],
-      files: [long("file")],
+      files: [`src/${long("file")}`],
       uncertainties: [long("uncertainty")],
     });
     const texts = [next.goal, ...next.progress.map((item) => item.text), ...next.pending, ...next.files, ...next.uncertainties];

@@ -2,6 +2,7 @@ import { clip } from "../clip.js";
 import type { AuxUsage } from "../routing/decision.js";
 import { toolCallsOf } from "./group-digest.js";
 import { overrideMark } from "./override-mark.js";
+import { projectPath } from "./project-path.js";
 import { type Constraint, type ProgressItem, RECORD_VERSION, type TaskRecord } from "./record.js";
 import { MAX_CONSTRAINT_CHARS, MAX_ITEM_CHARS, type RecordProposal } from "./record-proposal.js";
 import { isDeadEnd, isProgressEvidence } from "./tool-evidence.js";
@@ -123,7 +124,7 @@ export function applyProposal(options: {
     progress,
     pending: list(proposal.pending, MAX_LIST.pending),
     ...workedOnOf(proposal),
-    files: list(proposal.files, MAX_LIST.files),
+    files: list(updater === "model" ? modelFiles(proposal.files, input) : proposal.files, MAX_LIST.files),
     uncertainties: list([...proposal.uncertainties, ...claims], MAX_LIST.uncertainties),
     coverage: { through: last.id, groups },
     lastUpdate: { updater, groups: batch.length, ...(aux ? { aux } : {}), notes },
@@ -188,4 +189,17 @@ function workedOnOf(proposal: RecordProposal): { workedOn?: string[] } {
   const pending = new Set(list(proposal.pending, MAX_LIST.pending));
   const workedOn = list(proposal.workedOn, MAX_LIST.pending).filter((item) => pending.has(item));
   return workedOn.length > 0 ? { workedOn } : {};
+}
+
+/**
+ * The files a model proposes, kept as the extractive updater keeps its own: relative to the
+ * project root, and only paths (a name with a folder, one the record had, or one a tool call of
+ * the batch touched), not product names a log mentioned ("Node.js").
+ */
+function modelFiles(files: readonly string[], input: MemoryUpdateInput): string[] {
+  const touched = toolCallsOf(input.batch).flatMap((call) => Object.values(call.input).filter((value): value is string => typeof value === "string"));
+  const known = new Set(input.previous?.files ?? []);
+  return files
+    .filter((file) => file.includes("/") || known.has(file) || touched.some((value) => value === file || value.endsWith(`/${file}`)))
+    .map((file) => projectPath(file, input.root));
 }

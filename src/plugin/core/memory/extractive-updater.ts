@@ -5,6 +5,7 @@ import { askedSentences } from "./asked-sentences.js";
 import { findOverrides } from "./find-overrides.js";
 import { goalOf } from "./goal.js";
 import { type GroupDigest, type ToolCallDigest, toolCallsOf } from "./group-digest.js";
+import { projectPath } from "./project-path.js";
 import { activeConstraints, type Constraint } from "./record.js";
 import type { RecordProposal } from "./record-proposal.js";
 import { resolvedText } from "./resolve-references.js";
@@ -206,12 +207,8 @@ function collectFiles(previous: readonly string[], batch: readonly GroupDigest[]
     for (const relative of relatives) if (path.startsWith("/") && path.endsWith(`/${relative}`)) roots.add(path.slice(0, -relative.length));
   }
   const sortedRoots = [...roots].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  const rootTails = root === undefined ? [] : rootTailsOf(root);
   const show = (path: string): string => {
-    if (!path.startsWith("/")) {
-      const tail = rootTails.find((candidate) => path.startsWith(candidate) && path.length > candidate.length);
-      return tail ? path.slice(tail.length) : path;
-    }
+    if (!path.startsWith("/")) return projectPath(path, root);
     const found = sortedRoots.find((candidate) => path.startsWith(candidate) && path.length > candidate.length);
     if (found) return path.slice(found.length);
     const segments = path.split("/").filter((segment) => segment !== "");
@@ -225,12 +222,6 @@ function collectFiles(previous: readonly string[], batch: readonly GroupDigest[]
     if (form !== "" && !files.some((known) => samePath(known, form))) files.push(form);
   }
   return { files, show };
-}
-
-/** "proj/", "t5/proj/" ... for the root /tmp/t5/proj: the root's last folders, longest first. */
-function rootTailsOf(root: string): string[] {
-  const segments = root.split("/").filter((segment) => segment !== "");
-  return segments.map((_, start) => `${segments.slice(start).join("/")}/`).filter((tail) => tail !== "/");
 }
 
 /** Paths a call works on: its path inputs and the file headers of a patch. */
