@@ -258,7 +258,10 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(why).toMatch(/only t2's history/);
         await keep("typed-why", why);
         await closeDialog(tui, "Last model call", "Escape");
-        const before = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Asked for"));
+        const before = await tui.submit(
+          "/rcm show t2",
+          (screen) => screen.includes("/rcm show t2") && screen.includes("Asked for") && screen.includes("The text the model gets"),
+        );
         expect(dialogText(before, "/rcm show t2")).toContain("usage.md");
         await closeDialog(tui, "Asked for", "Escape");
         const typo = await tui.submit("/rcm stauts", (screen) => screen.includes("/rcm stauts: no such command; did you mean /rcm"));
@@ -274,7 +277,11 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(sidebar(moved)).toMatch(/current · #4-6 · /);
         await keep("panel-after-typed-move", sidebar(moved));
         // t2's record is written again from its own requests: the docs are gone from it.
-        const after = await tui.submit("/rcm show t2", (screen) => screen.includes("/rcm show t2") && screen.includes("Asked for"), 30_000);
+        const after = await tui.submit(
+          "/rcm show t2",
+          (screen) => screen.includes("/rcm show t2") && screen.includes("Asked for") && screen.includes("The text the model gets"),
+          30_000,
+        );
         const flatAfter = dialogText(after, "/rcm show t2");
         expect(flatAfter).toContain("quote fields that contain commas");
         expect(flatAfter).not.toContain("usage.md");
@@ -293,7 +300,11 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         // uncued one too, settled by its edit), without the words that steered back to it, and
         // nothing typed to the plug-in.
         for (const id of ["parser2", "parser3"] as const) await tui.submit(say[id][0], (screen) => screen.includes(`REPLY-${id}`), 90_000);
-        const t1 = await tui.submit("/rcm show t1", (screen) => screen.includes("Memory record of t1") && screen.includes("Asked for"), 60_000);
+        const t1 = await tui.submit(
+          "/rcm show t1",
+          (screen) => screen.includes("Memory record of t1") && screen.includes("Asked for") && screen.includes("The text the model gets"),
+          60_000,
+        );
         const record = dialogText(t1, "/rcm show t1");
         for (const asked of [
           "reject impossible months and days",
@@ -344,7 +355,11 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         await keep("panel-memory-first-turn", sidebar(panel));
         await menu(tui, 3, (screen) => screen.includes("/rcm show: which task?"), "the task list of /rcm show");
         await tui.keys("Enter");
-        const show = await tui.waitFor((screen) => screen.includes("/rcm show t1") && screen.includes("Asked for"), "/rcm show t1 with its record");
+        // Read once the dialog is drawn to its last line: a capture mid-draw holds only its top.
+        const show = await tui.waitFor(
+          (screen) => screen.includes("/rcm show t1") && screen.includes("Asked for") && screen.includes("The text the model gets"),
+          "/rcm show t1 with its record",
+        );
         const flat = dialogText(show, "/rcm show t1");
         expect(flat).not.toContain("No memory record yet");
         expect(flat).toContain('Memory record of t1 "Fix the date parser');
