@@ -12,6 +12,14 @@ export const RECALL_TOOL = "rcm_recall";
 /** More exchanges than this never fit the answer's budget anyway. */
 export const RECALL_MAX_LIMIT = 20;
 
+/** What every host tells the model of the recall tool and its arguments. */
+export const RECALL_TEXT = {
+  description:
+    "Read what opencode-rcm left out of your context: the recent exchanges of another task of this session (the user's requests, your tool calls in brief, your answers), newest first, secrets redacted. Use it when the current request depends on earlier work you cannot see.",
+  task: "The task whose hidden history to read, e.g. t2 (an unknown id gets the list of tasks)",
+  limit: "At most this many exchanges, newest first (default: as many as fit about 2,000 tokens)",
+} as const;
+
 /**
  * `rcm_recall`'s answer: what routing left out of the model's context, another task's
  * exchanges, redacted as every text bound for an aux model is. Each use is noted on the

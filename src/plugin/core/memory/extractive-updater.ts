@@ -321,11 +321,11 @@ function pendingOf(
   batch: readonly GroupDigest[],
 ): { pending: string[]; workedOn: string[] } {
   const work = batch.map(groupWork);
-  const before = new Set(previous.workedOn.map(flatLower));
+  const before = new Set(previous.workedOn.map((text) => flat(text).toLowerCase()));
   const items = [
     ...previous.pending
       .filter((text) => !dropped.some((gone) => sameText(gone, text)))
-      .map((text) => ({ text, group: 0, worked: before.has(flatLower(text)) })),
+      .map((text) => ({ text, group: 0, worked: before.has(flat(text).toLowerCase()) })),
     ...fresh.map(({ text, group }) => ({ text, group, worked: false })),
   ];
   const passedFrom = (group: number) => work.slice(group).some(({ passed }) => passed);
@@ -351,10 +351,6 @@ function pendingOf(
     if (at >= 0 || item.worked) workedOn.push(item.text);
   }
   return { pending, workedOn };
-}
-
-function flatLower(text: string): string {
-  return text.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
 /** Share of a requirement's content words that an edit's text must hold to answer it. */

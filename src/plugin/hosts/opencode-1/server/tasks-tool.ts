@@ -1,28 +1,27 @@
 import { type ToolDefinition, tool } from "@opencode-ai/plugin";
-import { type createTasksAnswer, TASKS_TOOL } from "../../../handlers/tasks-answer.js";
-import { parseToolArgs } from "./tool-args.js";
+import { type createTasksAnswer, TASKS_TEXT, TASKS_TOOL } from "../../../handlers/tasks-answer.js";
+import { parseToolArgs } from "../../../handlers/tool-args.js";
 
 const args = {
-  action: tool.schema.enum(["list", "show"]).describe("list: every task of this session; show: one task's memory record"),
+  action: tool.schema.enum(["list", "show"]).describe(TASKS_TEXT.action),
   task: tool.schema
     .string()
     .regex(/^t\d+$/)
     .optional()
-    .describe("The task id for show, e.g. t2"),
+    .describe(TASKS_TEXT.task),
 };
 const ArgsSchema = tool.schema
   .object(args)
   .strict()
   .refine((value) => value.action !== "show" || value.task !== undefined, {
     path: ["task"],
-    message: "show needs a task id, e.g. t2",
+    message: TASKS_TEXT.showNeedsTask,
   });
 
 /** `rcm_tasks` as an OpenCode tool: the agent lists the session's tasks or reads one task's record (handlers/tasks-answer.ts). */
 export function createTasksTool(answer: ReturnType<typeof createTasksAnswer>): ToolDefinition {
   return tool({
-    description:
-      "List the tasks of this session that opencode-rcm tracks (id, title, status, goal), or show one task's memory record (goal, constraints, progress, pending work, files, uncertainties). Use it when resuming a task.",
+    description: TASKS_TEXT.description,
     args,
     async execute(raw, context) {
       const { action, task } = parseToolArgs(TASKS_TOOL, ArgsSchema, raw);
