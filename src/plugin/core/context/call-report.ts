@@ -163,7 +163,6 @@ function isIgnoredNote(message: MessageWithParts | undefined): boolean {
   return message?.info.role === "user" && message.parts.length > 0 && message.parts.every((part) => part.type === "text" && part.ignored === true);
 }
 
-/** A message's estimated tokens: its text, reasoning, tool inputs and results. */
 /** Estimated tokens of the messages a plan sends. */
 export function planTokens(messages: readonly MessageWithParts[], plan: ContextPlan): number {
   let total = 0;
@@ -174,6 +173,7 @@ export function planTokens(messages: readonly MessageWithParts[], plan: ContextP
   return total;
 }
 
+/** A message's estimated tokens: its text, reasoning, tool inputs and results. */
 export function messageTokens(message: MessageWithParts | undefined): number {
   if (!message) return 0;
   let chars = 0;

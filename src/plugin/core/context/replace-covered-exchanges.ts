@@ -112,8 +112,11 @@ export function replaceCoveredExchanges(options: {
   const lacking = (replaced: readonly CoveredExchange[]) => replaced.length > 0 || !active.inView || summaryLacks;
   // A text rendered now goes before the request, or the latest user message when the request is out of view.
   const current = active.inView ? positionOf(active.requestID) : messages.findLastIndex((message, index) => message.info.role === "user" && kept(index));
-  const place = (replaced: readonly CoveredExchange[], chosen: RecordText | undefined) =>
-    placeRecord({
+  // The window tries a cut and then keeps it: the same two arguments give the plan already made.
+  let last: { replaced: readonly CoveredExchange[]; chosen: RecordText | undefined; placed: ReturnType<typeof placeRecord> } | undefined;
+  const place = (replaced: readonly CoveredExchange[], chosen: RecordText | undefined) => {
+    if (last?.replaced === replaced && last.chosen === chosen) return last.placed;
+    const placed = placeRecord({
       messages,
       plan: withDropped(
         plan,
@@ -123,6 +126,9 @@ export function replaceCoveredExchanges(options: {
       chosen: chosen !== undefined && lacking(replaced) ? chosen : undefined,
       at: chosen?.kept && shown ? positionOf(shown.before) : current,
     });
+    last = { replaced, chosen, placed };
+    return placed;
+  };
   const { replaced, chosen, window } = fitWindow({
     candidates,
     cut,
