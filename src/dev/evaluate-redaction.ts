@@ -22,7 +22,7 @@ export interface NegativeEntry {
   context: string;
 }
 
-export interface FamilyScore {
+interface FamilyScore {
   family: string;
   positives: number;
   caught: number;

@@ -1,7 +1,7 @@
 import type { ConfigLayer } from "./resolve-options.js";
 
 /** `RCM_*` variables and the option each sets; they override every file, for one run. */
-export const ENV_KEYS = {
+const ENV_KEYS = {
   RCM_MODE: ["mode"],
   RCM_CONFIDENCE_THRESHOLD: ["confidenceThreshold"],
   RCM_FALLBACK: ["fallback"],

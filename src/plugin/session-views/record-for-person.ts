@@ -88,7 +88,7 @@ export function renderRecordAsModelGetsIt(options: {
 }
 
 /** The task of that id; throws naming the session's tasks when there is none. */
-export function knownTask(ledger: Ledger, id: string): Ledger["tasks"][number] {
+function knownTask(ledger: Ledger, id: string): Ledger["tasks"][number] {
   const task = ledger.tasks.find((candidate) => candidate.id === id);
   if (task) return task;
   const known = ledger.tasks.map((candidate) => candidate.id).join(", ") || "none";

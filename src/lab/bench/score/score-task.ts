@@ -10,7 +10,7 @@ import { runGit } from "./run-git.js";
 import { ScoreHarnessError } from "./score-harness-error.js";
 import { resetAndApplyTestPatch, writePythonShims } from "./test-patch.js";
 
-export interface TestOutcomes {
+interface TestOutcomes {
   success: string[];
   failure: string[];
 }

@@ -6,7 +6,7 @@ import { rememberedRequests } from "./uncovered-groups.js";
 
 /** The tags around each request in a seed: a request may span lines, so each is delimited. */
 export const SEED_REQUEST_OPEN = "<rcm-request";
-export const SEED_REQUEST_CLOSE = "</rcm-request>";
+const SEED_REQUEST_CLOSE = "</rcm-request>";
 
 /**
  * The user's own words of each request whose place in `task` is settled, in session order

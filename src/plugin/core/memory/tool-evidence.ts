@@ -60,7 +60,7 @@ export function isEditingCall(call: ToolCallDigest): boolean {
 }
 
 /** True if every part of a shell pipeline only reads (no redirection into a file). */
-export function isReadOnlyCommand(command: string): boolean {
+function isReadOnlyCommand(command: string): boolean {
   if (/>|\btee\b/.test(command.replace(/\d?>&\d|\d?>\s*\/dev\/null/g, ""))) return false;
   return segments(command)
     .map((segment) => segment.split(/\s+/))
