@@ -100,7 +100,7 @@ function promptTokens(body: ChatRequestBody, neutralDir: string | undefined): nu
 function contextOverflow(body: ChatRequestBody, limit: number | undefined, neutralDir: string | undefined): string | undefined {
   if (limit === undefined) return undefined;
   const prompt = promptTokens(body, neutralDir);
-  const completion = typeof body["max_tokens"] === "number" ? body["max_tokens"] : 0;
+  const completion = typeof body.max_tokens === "number" ? body.max_tokens : 0;
   if (prompt + completion <= limit) return undefined;
   return `This model's maximum context length is ${limit} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion).`;
 }

@@ -44,7 +44,9 @@ export function renderRecordForPerson(options: {
   const active = activeConstraints(record);
   lines.push(active.length === 0 ? "Asked for: nothing recorded as a requirement yet" : `Asked for, in force (${active.length}):`);
   // Numbered as the model's text numbers them, so "ask 2" is the same ask in both.
-  active.forEach((constraint, index) => lines.push(`  ${index + 1}. ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}`));
+  active.forEach((constraint, index) => {
+    lines.push(`  ${index + 1}. ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}`);
+  });
   if (active.length > 0) lines.push("  (#N after an ask: the request it came from, numbered as status and move count them)");
   const overridden = overriddenConstraints(record);
   if (overridden.length > 0) {

@@ -142,8 +142,11 @@ export function replaceCoveredExchanges(options: {
   const lacking = (replaced: number) => replaced > 0 || !active.inView || summaryLacks;
   // The text for a cut of `count`: the one shown before when it stands for that cut, else the record now.
   let now: string | undefined;
-  const textFor = (count: number): { text: string; kept: boolean } =>
-    shown !== undefined && reused === count ? { text: shown.text, kept: true } : { text: (now ??= options.render()), kept: false };
+  const textFor = (count: number): { text: string; kept: boolean } => {
+    if (shown !== undefined && reused === count) return { text: shown.text, kept: true };
+    now ??= options.render();
+    return { text: now, kept: false };
+  };
   // The cut: whole batches, never back from the one shown; a move forward only when it pays for the cache it costs.
   const inForce = reused ?? 0;
   let cut = Math.max(

@@ -55,7 +55,9 @@ export function splitSeed(options: {
     `This session continues task ${task.id} "${oneLine(task.title)}" of OpenCode session ${session}, split out by the user${what ? `; below are ${what}` : ""}.`,
   ];
   if (record) lines.push("", renderRecord(record, { title: task.title, maxTokens: recordTokens }));
-  requests.forEach((text, position) => lines.push("", `${SEED_REQUEST_OPEN} n="${position + 1}">`, text, SEED_REQUEST_CLOSE));
+  requests.forEach((text, position) => {
+    lines.push("", `${SEED_REQUEST_OPEN} n="${position + 1}">`, text, SEED_REQUEST_CLOSE);
+  });
   return lines.join("\n");
 }
 

@@ -39,7 +39,7 @@ export function isProgressEvidence(call: ToolCallDigest): boolean {
   if (call.status !== "completed") return false;
   if (EDITING_TOOLS.has(call.tool)) return true;
   if (call.tool !== "bash") return false;
-  const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  const command = typeof call.input.command === "string" ? call.input.command : "";
   return command.trim() !== "" && !isReadOnlyCommand(command);
 }
 
@@ -50,7 +50,7 @@ export function isProgressEvidence(call: ToolCallDigest): boolean {
 export function isDeadEnd(call: ToolCallDigest): boolean {
   if (call.status !== "error") return false;
   if (EDITING_TOOLS.has(call.tool)) return true;
-  const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  const command = typeof call.input.command === "string" ? call.input.command : "";
   return call.tool === "bash" && isTestCommand(command);
 }
 
