@@ -26,7 +26,7 @@ let app: string;
 let installed: string;
 let cli: string;
 /** This PATH without any directory holding an opencode: the installed package must find it itself or say how. */
-const PATH = (process.env["PATH"] ?? "/usr/bin:/bin")
+const PATH = (process.env.PATH ?? "/usr/bin:/bin")
   .split(delimiter)
   .filter((dir) => dir !== "" && !existsSync(join(dir, "opencode")))
   .join(delimiter);
@@ -68,15 +68,15 @@ async function writeProject(dir: string, spec: string, tarball: Buffer): Promise
   const packages: Record<string, unknown> = {
     "": root,
     "node_modules/opencode-rcm": {
-      version: manifest["version"],
+      version: manifest.version,
       resolved: spec,
       integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
-      license: manifest["license"],
-      dependencies: manifest["dependencies"],
-      peerDependencies: manifest["peerDependencies"],
-      peerDependenciesMeta: manifest["peerDependenciesMeta"],
-      bin: manifest["bin"],
-      engines: manifest["engines"],
+      license: manifest.license,
+      dependencies: manifest.dependencies,
+      peerDependencies: manifest.peerDependencies,
+      peerDependenciesMeta: manifest.peerDependenciesMeta,
+      bin: manifest.bin,
+      engines: manifest.engines,
     },
   };
   // The package's own dependency tree: every entry of this repository's lockfile that is not dev-only.
@@ -108,7 +108,7 @@ describe("the package as installed from its tarball", () => {
     expect(existsSync(join(installed, "fixtures", "routing-corpus", "train"))).toBe(false);
     expect(existsSync(builtEntry("./tui", installed))).toBe(true);
     const schema = JSON.parse(await readFile(join(installed, "rcm.schema.json"), "utf8")) as Record<string, unknown>;
-    expect(schema["$id"]).toBeUndefined();
+    expect(schema.$id).toBeUndefined();
     const files = (await readdir(join(installed, "dist"), { recursive: true })).map(String);
     expect(files.some((file) => file.includes("fake-aux-endpoint"))).toBe(false);
     // Only what the plug-in, the TUI and the CLI run: no development code (dist/dev) and no source maps.

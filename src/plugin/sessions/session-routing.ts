@@ -64,7 +64,7 @@ export interface SessionRouting {
 }
 
 /** What a move did: the requests that moved, the task they came from (each), the task they joined. */
-export interface MoveDone {
+interface MoveDone {
   moved: readonly { messageID: string; from: string }[];
   entry: LedgerEntry;
   task: LedgerTask;

@@ -27,7 +27,7 @@ export interface SplitHost {
 }
 
 /** What a split did: the task, the session it goes on in, and what that session was seeded with. */
-export interface SplitDone {
+interface SplitDone {
   task: LedgerTask;
   sessionID: string;
   title: string;

@@ -21,10 +21,10 @@ export interface StoredSession {
 }
 
 /** Applies a move the TUI or the CLI asked for: undefined once applied, or why there was nothing to do. */
-export type MoveIntentHandler = (session: StoredSession, intent: Extract<SessionIntent, { kind: "move" }>) => Promise<string | undefined>;
+type MoveIntentHandler = (session: StoredSession, intent: Extract<SessionIntent, { kind: "move" }>) => Promise<string | undefined>;
 
 /** Applies a split the TUI or the CLI asked for (session-split.ts): undefined once applied, or why there was nothing to do. */
-export type SplitIntentHandler = (session: StoredSession, intent: Extract<SessionIntent, { kind: "split" }>) => Promise<string | undefined>;
+type SplitIntentHandler = (session: StoredSession, intent: Extract<SessionIntent, { kind: "split" }>) => Promise<string | undefined>;
 
 /**
  * The persisted state of the sessions this server runs (ledger, records, switch, savings,

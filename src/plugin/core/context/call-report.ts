@@ -6,7 +6,7 @@ import type { ActiveTask, CallView } from "./call-view.js";
 import type { ContextPlan } from "./context-plan.js";
 
 /** Where one task's groups went in a model call. */
-export const GroupTallySchema = z.object({
+const GroupTallySchema = z.object({
   /** A task id, or `shared`, `unassigned`, `compaction`. */
   label: z.string(),
   kept: z.number().int().min(0),
@@ -15,7 +15,7 @@ export const GroupTallySchema = z.object({
   /** The request stayed; its exchange was replaced by the record. */
   replaced: z.number().int().min(0),
 });
-export type GroupTally = z.infer<typeof GroupTallySchema>;
+type GroupTally = z.infer<typeof GroupTallySchema>;
 
 /**
  * How a call used its task's memory record: which record (the exchanges it covers, its coverage

@@ -98,8 +98,11 @@ export function replaceCoveredExchanges(options: {
   const inForce = reused ?? 0;
   // Rendered at most once, and only when no shown text will do.
   let now: string | undefined;
-  const textFor = (count: number): RecordText =>
-    shown !== undefined && reused === count ? { text: shown.text, kept: true } : { text: (now ??= options.render()), kept: false };
+  const textFor = (count: number): RecordText => {
+    if (shown !== undefined && reused === count) return { text: shown.text, kept: true };
+    now ??= options.render();
+    return { text: now, kept: false };
+  };
   const cut = chooseCut({
     tokens: candidates.map((candidate) => candidate.tokens),
     batchTokens: options.batchTokens,

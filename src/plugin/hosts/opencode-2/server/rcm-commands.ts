@@ -5,7 +5,7 @@ import type { CommandDefinition, PluginContext } from "./api.js";
 import { ANSWER_METADATA } from "./stored-messages.js";
 
 /** The first line of every answer: how the context hook knows one (and the person reads which command it answers). */
-export const ANSWER_HEADER = "opencode-rcm answers ";
+const ANSWER_HEADER = "opencode-rcm answers ";
 
 /** Whether a request message's text is one of the plug-in's answers. */
 export function isAnswerText(text: string): boolean {
