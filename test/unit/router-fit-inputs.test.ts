@@ -54,6 +54,16 @@ describe("the router parameters' recorded inputs", () => {
     ]);
   });
 
+  it("do not count a comment or a type annotation, and do count a changed constant", async () => {
+    const { root, dataDir } = await copiedTree();
+    const before = routerFitInputs(root, dataDir);
+    const signals = join(root, "src/plugin/core/routing/signals.ts");
+    await appendFile(signals, "\n/** A note for readers only. */\ntype ForReaders = string;\n");
+    expect(changedRouterFitInputs(before, routerFitInputs(root, dataDir))).toEqual([]);
+    await appendFile(signals, "export const ADDED_LIMIT = 3;\n");
+    expect(changedRouterFitInputs(before, routerFitInputs(root, dataDir))).toEqual(["file src/plugin/core/routing/signals.ts: changed"]);
+  });
+
   it("do not count a materialised set this machine does not have, nor CRLF line endings", async () => {
     const { root, dataDir } = await copiedTree();
     const before = routerFitInputs(root, dataDir);

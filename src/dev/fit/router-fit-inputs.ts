@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import ts from "typescript";
 import { z } from "zod";
 import { messageOf } from "../../kit/errors/message-of.js";
 import { FITTING_SPLITS, fittingSplitPath } from "./fitting-sessions.js";
 
 /**
  * What the committed router parameters are a function of, by content: every source file the fit
- * reaches through its imports (features, signals, options, the fit itself, and the parameters it
+ * reaches through its imports (by its code, not its comments) (features, signals, options, the fit itself, and the parameters it
  * wrote), the packages those files import, the fitting splits held in the repository, and the
  * materialised ones outside it. `npm run fit-router` records them beside the parameters
  * (`router-parameters.inputs.json`); a unit test compares them with the tree in milliseconds, so a
@@ -42,6 +43,20 @@ export function routerFitInputsFile(root: string): string {
 /** sha256 of a text file, line endings as LF, so a checkout with CRLF hashes the same. */
 function textHash(file: string): string {
   return createHash("sha256").update(readFileSync(file, "utf8").replaceAll("\r\n", "\n")).digest("hex");
+}
+
+/**
+ * sha256 of a source file's code as it runs: types and comments stripped, so a comment, a
+ * doc line or a type annotation asks for no refit (each costs two minutes and the materialised
+ * sets), while any change to what the code does still does.
+ */
+function codeHash(file: string): string {
+  const text = readFileSync(file, "utf8").replaceAll("\r\n", "\n");
+  const code = ts.transpileModule(text, {
+    fileName: file,
+    compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
+  return createHash("sha256").update(code).digest("hex");
 }
 
 const repoPath = (root: string, file: string): string => relative(root, file).split(sep).join("/");
@@ -100,7 +115,7 @@ const sortedRecord = (entries: Iterable<[string, string]>): Record<string, strin
  */
 export function routerFitInputs(root: string, dataDir?: string): RouterFitInputs {
   const closure = sourceClosure(root, FIT_ENTRIES);
-  const files = new Map(closure.files.map((file) => [file, textHash(join(root, file))] as [string, string]));
+  const files = new Map(closure.files.map((file) => [file, codeHash(join(root, file))] as [string, string]));
   const materialised = new Map<string, string>();
   for (const split of FITTING_SPLITS) {
     const inRepository = join(root, ...split.split("/"));

@@ -12,7 +12,7 @@ export interface ContextPlan {
 }
 
 /** Message positions: all a plan's readers ask of the ones left out. */
-export interface Positions {
+interface Positions {
   has(index: number): boolean;
   readonly size: number;
 }
