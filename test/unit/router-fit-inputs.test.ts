@@ -24,7 +24,8 @@ describe("the router parameters' recorded inputs", () => {
     temps.push(temp);
     const root = join(temp.path, "repo");
     const recorded = readRouterFitInputs(ROOT);
-    for (const file of [...Object.keys(recorded.files), "node_modules/zod/package.json"]) {
+    const manifests = Object.keys(recorded.packages).map((name) => `node_modules/${name}/package.json`);
+    for (const file of [...Object.keys(recorded.files), ...manifests]) {
       await mkdir(dirname(join(root, file)), { recursive: true });
       await copyFile(join(ROOT, file), join(root, file));
     }
