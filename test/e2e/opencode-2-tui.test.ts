@@ -48,6 +48,12 @@ function sidebar(screen: string): string {
     .join("\n");
 }
 
+/** Closes a dialog (Enter on its button) and waits until it is gone. */
+async function closeDialog(tui: TuiSession, title: string): Promise<void> {
+  await tui.keys("Enter");
+  await tui.waitFor((screen) => !screen.includes(title), `${title} to close`, 5_000);
+}
+
 /** Keeps a screen for people to read (RCM_TUI_SCREENS=<dir>). */
 async function keep(name: string, text: string): Promise<void> {
   const dir = process.env["RCM_TUI_SCREENS"];
@@ -95,12 +101,65 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
       const second = await tui.submit(B1, (screen) => screen.includes(B_REPLY) && /RCM: (new task t2|full history)/.test(screen), 60_000);
       await keep("toast-new-task", second);
       const panel = await tui.waitFor((screen) => /▶ t2/.test(sidebar(screen)), "the panel with two tasks");
-      await keep("panel-two-tasks", panel);
-      console.log(panel);
+      await keep("panel-two-tasks", sidebar(panel));
+      const side = sidebar(panel);
+      expect(side).toContain("RCM · full");
+      expect(side).toMatch(/ {2}t1 Add textkit\/slugify\.py/);
+      expect(side).toMatch(/▶ t2 The CSV exporter/);
+      expect(side).toContain("Last request: opened t2");
+      expect(side).toContain("Last call: full history, kept t1 1,");
+      // Where 1.18's server part shows a toast (an unsure guess that changed what the model gets), the TUI part shows it.
+      expect(second).toContain("RCM: full history");
+      expect(second).toContain("Part of an earlier task? /rcm move t1");
       const calls = (await model.requests()).length;
-      const menu = await rcm(tui, "", (screen) => screen.includes("move…") && screen.includes("why"), "the /rcm menu");
+
+      // `/rcm`: the menu of verbs, in the TUI; `why` (the second entry) answers in a dialog.
+      const menu = await rcm(tui, "", (screen) => screen.includes("move…") && screen.includes("split…"), "the /rcm menu");
       await keep("rcm-menu", menu);
-      console.log(menu);
+      expect(menu).toMatch(/status +tasks, last decision, savings/);
+      await tui.keys("Down");
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await tui.keys("Enter");
+      const why = await tui.waitFor((screen) => screen.includes("/rcm why") && screen.includes("Last model call"), "/rcm why from the menu");
+      await keep("rcm-why-menu", why);
+      expect(why).toMatch(/Last model call \(mode full, answering request #2\)/);
+      await closeDialog(tui, "/rcm why");
+
+      // A typed verb runs the TUI's /rcm with its words, before the server's command of that name.
+      const tasks = await rcm(tui, "tasks", (screen) => screen.includes("/rcm tasks") && screen.includes("goal:"), "a typed /rcm tasks");
+      await keep("rcm-tasks-typed", tasks);
+      expect(tasks).toMatch(/t1 +suspended +1 request #1/);
+      await closeDialog(tui, "/rcm tasks");
+      const typedWhy = await rcm(tui, "why", (screen) => screen.includes("/rcm why") && screen.includes("Last model call"), "a typed /rcm why");
+      expect(typedWhy).toContain("full history");
+      await closeDialog(tui, "/rcm why");
+
+      // /rcm move from the menu: request #2 (newest first), only it, to t1; the server applies it at once.
+      await rcm(tui, "", (screen) => screen.includes("move…") && screen.includes("split…"), "the /rcm menu");
+      for (let step = 0; step < 4; step += 1) {
+        await tui.keys("Down");
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      await tui.keys("Enter");
+      const picker = await tui.waitFor((screen) => screen.includes("/rcm move: which request? (newest first)") && screen.includes("#1 t1"), "the move picker");
+      await keep("rcm-move-picker", picker);
+      expect(picker).toMatch(/#2 t2 {2}The CSV exporter in exporters\/csv_export\.py/);
+      await tui.keys("Enter");
+      await tui.waitFor((screen) => screen.includes("/rcm move #2: what moves?") && screen.includes("only #2"), "what moves");
+      await tui.keys("Enter");
+      const targets = await tui.waitFor((screen) => screen.includes("/rcm move #2 to…"), "the move targets");
+      expect(targets).toMatch(/t1 {2}Add textkit\/slugify\.py/);
+      await tui.keys("Enter");
+      const moved = await tui.waitFor((screen) => sidebar(screen).includes("you moved it"), "the panel after the move");
+      await keep("panel-after-move", moved);
+      expect(sidebar(moved)).toMatch(/▶ t1 Add textkit\/slugify\.py/);
+      expect(sidebar(moved)).not.toMatch(/t2 The CSV exporter/);
+      expect(moved).toContain("/rcm move: request 2 moves from t2 to t1");
+
+      // Clients without the TUI part still have the server's /rcm-text, answered in the transcript.
+      const text = await tui.submit("/rcm-text tasks", (screen) => screen.includes("opencode-rcm: /rcm-text tasks") && screen.includes("Tasks ("));
+      expect(text).toMatch(/\* t1 +current +2 requests/);
+      // Every /rcm ran with no model request.
       expect((await model.requests()).length).toBe(calls);
     } finally {
       await tui.close();

@@ -69,9 +69,12 @@ function wide<Value>(api: TuiApi, shown: Promise<Value | undefined>): Promise<Va
   return shown;
 }
 
-/** Each user request's text as the server stored it, by message id; none when the server does not answer. */
+/** The most user messages one page of 2.0.15's message list holds. */
+const PAGE = 200;
+
+/** The user requests' texts as the server stored them (the newest page), by message id; none when the server does not answer. */
 async function requestTexts(api: TuiApi, sessionID: string): Promise<Map<string, string>> {
-  const answer = await api.client.message.list({ sessionID, limit: 500 }).catch(() => [] as ListedMessage[]);
+  const answer = await api.client.message.list({ sessionID, type: "user", order: "desc", limit: PAGE }).catch(() => [] as ListedMessage[]);
   const messages = Array.isArray(answer) ? answer : (answer.data ?? []);
   return new Map(messages.filter((message) => message.type === "user" && typeof message.text === "string").map((message) => [message.id, (message.text ?? "").replace(/\s+/g, " ").trim()]));
 }
