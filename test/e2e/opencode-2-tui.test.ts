@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
@@ -93,7 +93,10 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
     });
     const home = await createOpencode2Home({
       root: join(root, "home"),
-      config: opencode2Config({ modelBaseURL: model.url, plugins: [{ package: packageRoot(), options: { mode: "full", router: "lexical", stateDir: join(root, "state") } }] }),
+      config: opencode2Config({
+        modelBaseURL: model.url,
+        plugins: [{ package: packageRoot(), options: { mode: "full", router: "lexical", stateDir: join(root, "state") } }],
+      }),
     });
     const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
     try {
@@ -161,6 +164,11 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
       expect(text).toMatch(/\* t1 +current +2 requests/);
       // Every /rcm ran with no model request.
       expect((await model.requests()).length).toBe(calls);
+      // A TUI's server keeps no plug-in's stderr: the log file in the state root has the server part's lines.
+      const log = await readFile(join(root, "home", "data", "opencode", "rcm", "opencode-rcm.log"), "utf8");
+      expect(log).toMatch(/Z opencode-rcm info routed to t1 \(new\)/);
+      expect(log).toContain("opencode-rcm info /rcm-text move 2 t1 answered without a model call");
+      expect(log).not.toContain("warn tui:");
     } finally {
       await tui.close();
     }

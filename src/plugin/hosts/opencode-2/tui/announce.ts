@@ -1,6 +1,6 @@
+import { routingToast } from "../../../session-views/toasts.js";
 import { readSession, sessionStamp, type TuiScope } from "../../../store/locate-state.js";
 import type { SessionState } from "../../../store/session-state-file.js";
-import { routingToast } from "../../../session-views/toasts.js";
 import type { TuiApi } from "./api.js";
 import { sessionOnScreen } from "./on-screen.js";
 

@@ -79,6 +79,8 @@ export interface TuiApi {
   client: {
     config: { get(input: { location?: { directory: string } }): Promise<ConfigLayer[] | { data: ConfigLayer[] }> };
     session: { command(input: { sessionID: string; name: string; text: string }): Promise<unknown> };
-    message: { list(input: { sessionID: string; type?: "user"; order?: "asc" | "desc"; limit?: number }): Promise<{ data: ListedMessage[] } | ListedMessage[]> };
+    message: {
+      list(input: { sessionID: string; type?: "user"; order?: "asc" | "desc"; limit?: number }): Promise<{ data: ListedMessage[] } | ListedMessage[]>;
+    };
   };
 }

@@ -49,7 +49,11 @@ export async function pickMove(api: TuiApi, sessionID: string, state: SessionSta
   const targets: SelectOption<string>[] = [
     ...taskRows(ledger)
       .filter((row) => !(numbers.length === 1 && row.id === from) && !row.status.startsWith("split"))
-      .map((row) => ({ title: `${row.id}  ${row.title}`, value: row.id, description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}` })),
+      .map((row) => ({
+        title: `${row.id}  ${row.title}`,
+        value: row.id,
+        description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
+      })),
     { title: "new", value: "new", description: "a new task, titled after the first request" },
   ];
   const which = numbers.length === 1 ? `#${number}` : `${numbers.length} requests`;
@@ -76,5 +80,9 @@ const PAGE = 200;
 async function requestTexts(api: TuiApi, sessionID: string): Promise<Map<string, string>> {
   const answer = await api.client.message.list({ sessionID, type: "user", order: "desc", limit: PAGE }).catch(() => [] as ListedMessage[]);
   const messages = Array.isArray(answer) ? answer : (answer.data ?? []);
-  return new Map(messages.filter((message) => message.type === "user" && typeof message.text === "string").map((message) => [message.id, (message.text ?? "").replace(/\s+/g, " ").trim()]));
+  return new Map(
+    messages
+      .filter((message) => message.type === "user" && typeof message.text === "string")
+      .map((message) => [message.id, (message.text ?? "").replace(/\s+/g, " ").trim()]),
+  );
 }

@@ -83,7 +83,8 @@ async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly s
     const typed = words[0]?.toLowerCase();
     // `/rcm show t1 model`: the text the model gets, instead of the record for a person.
     const asModel = words[1]?.toLowerCase() === "model";
-    if (typed !== undefined) return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
+    if (typed !== undefined)
+      return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
     const task = await api.ui.dialog.select({ title: `${title}: which task?`, options: taskOptions(state) });
     if (task !== undefined) alert(api, `${title} ${task}`, verb.answer({ options, state }, task));
     return;
@@ -96,9 +97,16 @@ async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly s
       if (task === undefined) return;
     }
     const split = task === undefined ? [] : [task];
-    return change(api, opened, verb.intent(state, split), [verb.name, ...split], `${title} ${task ?? ""}: a new session for it, named in the transcript's answer.`);
+    return change(
+      api,
+      opened,
+      verb.intent(state, split),
+      [verb.name, ...split],
+      `${title} ${task ?? ""}: a new session for it, named in the transcript's answer.`,
+    );
   }
-  if (verb.name !== "move") return change(api, opened, verb.intent(state, words), [verb.name], SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
+  if (verb.name !== "move")
+    return change(api, opened, verb.intent(state, words), [verb.name], SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
   if (!state || state.ledger.order.length === 0) return alert(api, title, "No request has been routed in this session yet.");
   let typed = words;
   if (typed.length === 0) {
@@ -141,7 +149,12 @@ async function change(api: TuiApi, opened: Opened, intent: SessionIntent | { pro
     api.ui.toast.show({ title: INTENT_TOAST_TITLE, message, variant: "success", duration: 5000 });
   } catch (error) {
     await postIntent(stateDir, sessionID, intent);
-    api.ui.toast.show({ title: INTENT_TOAST_TITLE, message: `${message} (applied at the next request: ${messageOf(error)})`, variant: "success", duration: 8000 });
+    api.ui.toast.show({
+      title: INTENT_TOAST_TITLE,
+      message: `${message} (applied at the next request: ${messageOf(error)})`,
+      variant: "success",
+      duration: 8000,
+    });
   }
 }
 
@@ -150,4 +163,3 @@ function alert(api: TuiApi, title: string, message: string): void {
   // The widest: the task table keeps its columns on a usual terminal.
   api.ui.dialog.set({ size: "xlarge" });
 }
-
