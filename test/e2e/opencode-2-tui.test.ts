@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,6 +6,8 @@ import { packageRoot } from "../../src/kit/package-root.js";
 import { createGitRepo } from "../../src/lab/harness/git-repo.js";
 import { createOpencode2Home, opencode2Binary, opencode2Config } from "../../src/lab/harness/opencode-2-server.js";
 import { type ScriptedModel, startScriptedModel } from "../../src/lab/scripted-model/index.js";
+import { liveScreenMarkers } from "../../src/plugin/store/screen-markers.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { startTui, type TuiSession } from "../support/tmux-tui.js";
 import { opencode2Responder } from "./support/opencode-2.js";
@@ -86,6 +89,7 @@ async function rcm(tui: TuiSession, words: string, done: (screen: string) => boo
 describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
   it("shows the task panel, a routing toast, the /rcm menu and typed verbs, and moves a request picked in the menu", async () => {
     const root = join(temp.path, "tui");
+    const stateDir = join(root, "state");
     const project = join(root, "repo");
     await createGitRepo(project, {
       "textkit/slugify.py": "def slugify(text):\n    return text\n",
@@ -95,7 +99,7 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
       root: join(root, "home"),
       config: opencode2Config({
         modelBaseURL: model.url,
-        plugins: [{ package: packageRoot(), options: { mode: "full", router: "lexical", stateDir: join(root, "state") } }],
+        plugins: [{ package: packageRoot(), options: { mode: "full", router: "lexical", stateDir } }],
       }),
     });
     const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
@@ -114,6 +118,10 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
       // Where 1.18's server part shows a toast (an unsure guess that changed what the model gets), the TUI part shows it.
       expect(second).toContain("RCM: full history");
       expect(second).toContain("Part of an earlier task? /rcm move t1");
+      // The TUI names the session it shows for the CLI (`opencode-rcm status` answers about it), as on 1.18.
+      const markers = await liveScreenMarkers(stateDir);
+      expect(markers).toHaveLength(1);
+      expect(existsSync(sessionStatePath(stateDir, markers[0]?.sessionID ?? "none"))).toBe(true);
       const calls = (await model.requests()).length;
 
       // `/rcm`: the menu of verbs, in the TUI; `why` (the second entry) answers in a dialog.

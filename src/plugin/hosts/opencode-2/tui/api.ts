@@ -74,6 +74,8 @@ export interface TuiApi {
     };
     router: { current(): Route };
   };
+  /** What the TUI has synced from the server. */
+  data: { session: { get(sessionID: string): { title?: string } | undefined } };
   /** Called inside a component (a slot's render): it needs the keymap's context. */
   keymap: { layer(layer: () => { mode: "global"; commands: LayerCommand[] }): void };
   client: {

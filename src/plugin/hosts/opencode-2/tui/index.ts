@@ -9,6 +9,7 @@ import { announceDecisions } from "./announce.js";
 import type { TuiApi } from "./api.js";
 import { runRcm } from "./rcm-menu.js";
 import { scopeOf } from "./scope.js";
+import { recordScreen } from "./screen-marker.js";
 import { taskPanel } from "./task-panel.js";
 
 /** The log file the server part writes too, in the state root (`${XDG_DATA_HOME:-~/.local/share}/opencode/rcm/`). */
@@ -21,7 +22,7 @@ const LOG_FILE = "opencode-rcm.log";
  * part. It reads what the server part writes and never breaks the TUI: a failure is logged
  * (the state root's log file: the TUI's stderr is its screen) and the TUI goes on without it.
  */
-export async function setup(api: TuiApi): Promise<() => void> {
+export async function setup(api: TuiApi): Promise<() => Promise<void>> {
   const logFile = join(defaultStateRoot(process.env, homedir()), LOG_FILE);
   const log = (what: string, error: unknown): void => {
     const line = `${new Date().toISOString()} opencode-rcm warn tui: ${what}: ${messageOf(error)}\n`;
@@ -80,8 +81,13 @@ export async function setup(api: TuiApi): Promise<() => void> {
       return null;
     },
   });
+  const stopToasts = announceDecisions(api, scope, (error) => log("routing toasts", error));
+  const stopMarker = recordScreen(api, scope, (error) => log("screen marker", error));
   // What `setup` returns, 2.0.15 runs when it unloads the plug-in.
-  return announceDecisions(api, scope, (error) => log("routing toasts", error));
+  return async () => {
+    stopToasts();
+    await stopMarker();
+  };
 }
 
 /** A failure after a dialog closed: in the log, and said on screen. */
