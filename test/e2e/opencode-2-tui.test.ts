@@ -181,4 +181,24 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
       await tui.close();
     }
   }, 120_000);
+
+  it("toasts the options' problems when the TUI starts, with the file and line of each", async () => {
+    const root = join(temp.path, "problems");
+    const project = join(root, "repo");
+    await createGitRepo(project, { "README.md": "# tools\n" });
+    const home = await createOpencode2Home({
+      root: join(root, "home"),
+      config: opencode2Config({ modelBaseURL: model.url, plugins: [{ package: packageRoot(), options: { stateDir: join(root, "state") } }] }),
+    });
+    await writeFile(join(home.env["XDG_CONFIG_HOME"] ?? "", "opencode", "rcm.jsonc"), `{\n  "confidenceTreshold": 0.7,\n  "modee": "full"\n}\n`);
+    const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
+    try {
+      const toast = await tui.waitFor((screen) => screen.includes("opencode-rcm: 2 config problems"), "the config-problems toast", 20_000);
+      await keep("config-problems-toast", toast);
+      const details = toast.replace(/[\s┃]+/g, " ");
+      expect(details).toContain("rcm.jsonc:2: unknown option confidenceTreshold (did you mean confidenceThreshold?); ignored");
+    } finally {
+      await tui.close();
+    }
+  }, 60_000);
 });

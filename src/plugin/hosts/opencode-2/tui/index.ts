@@ -14,6 +14,8 @@ import { taskPanel } from "./task-panel.js";
 
 /** The log file the server part writes too, in the state root (`${XDG_DATA_HOME:-~/.local/share}/opencode/rcm/`). */
 const LOG_FILE = "opencode-rcm.log";
+/** Seconds the options' problems wait for the TUI to know its folder. */
+const LOCATION_TRIES = 30;
 
 /**
  * The OpenCode 2 TUI part (`setup`): the sidebar's task panel, `/rcm` (a menu, or a typed verb)
@@ -33,7 +35,12 @@ export async function setup(api: TuiApi): Promise<() => Promise<void>> {
   const scope = scopeOf(api);
   let problemsShown = false;
   const showProblems = async (): Promise<void> => {
-    const located = await scope();
+    // The TUI may not know its folder yet when it first draws: looked at again for a while.
+    let located = await scope();
+    for (let tries = 0; !located && tries < LOCATION_TRIES; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      located = await scope();
+    }
     if (!located || problemsShown || located.problems.length === 0) return;
     problemsShown = true;
     api.ui.toast.show({
