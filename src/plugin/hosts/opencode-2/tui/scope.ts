@@ -27,7 +27,7 @@ async function locate(api: TuiApi, location: TuiLocation): Promise<TuiScope> {
   return locateState({
     directory: location.directory,
     worktree: location.project.directory,
-    plugins: ourEntries(layers),
+    plugins: rcmEntries(layers, packageRoot()),
     packageDir: packageRoot(),
     env: process.env,
     home: homedir(),
@@ -35,8 +35,11 @@ async function locate(api: TuiApi, location: TuiLocation): Promise<TuiScope> {
   });
 }
 
-/** Our entries of every layer's `plugins`, as `[spec, options]` (the shape the options' reader takes); a later layer wins. */
-function ourEntries(layers: readonly ConfigLayer[]): Array<[string, unknown]> {
+/**
+ * The entries naming this package (installed at `packageDir`) in every layer's `plugins`, as
+ * `[spec, options]` (the shape the options' reader takes), a later layer's first: it wins.
+ */
+export function rcmEntries(layers: readonly ConfigLayer[], packageDir: string): Array<[string, unknown]> {
   const entries: Array<[string, unknown]> = [];
   for (const layer of layers) {
     const plugins = layer.info?.plugins;
@@ -46,7 +49,7 @@ function ourEntries(layers: readonly ConfigLayer[]): Array<[string, unknown]> {
       if (typeof spec !== "string") continue;
       // A relative path is the config file's: `{ "package": "./plugins/opencode-rcm" }`.
       const path = spec.startsWith(".") && layer.path ? resolve(dirname(layer.path), spec) : spec;
-      if (!namesThisPackage(path, packageRoot())) continue;
+      if (!namesThisPackage(path, packageDir)) continue;
       entries.unshift([path, typeof entry === "string" ? undefined : (entry as { options?: unknown }).options]);
     }
   }
