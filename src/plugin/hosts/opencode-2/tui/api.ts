@@ -7,7 +7,7 @@
 export type ThemeColour = unknown;
 
 /** The theme's tokens (`api.theme`): read at draw time, so a theme switch redraws. */
-export interface ThemeTokens {
+interface ThemeTokens {
   text: {
     base: ThemeColour;
     muted: ThemeColour;
@@ -16,7 +16,7 @@ export interface ThemeTokens {
   };
 }
 
-export type ToastVariant = "info" | "success" | "warning" | "error";
+type ToastVariant = "info" | "success" | "warning" | "error";
 
 export interface SelectOption<Value> {
   title: string;
@@ -25,7 +25,7 @@ export interface SelectOption<Value> {
 }
 
 /** What the TUI shows: a route is `{ type: "session", sessionID }` on a session's screen. */
-export type Route = { type: "session"; sessionID: string } | { type: string };
+type Route = { type: "session"; sessionID: string } | { type: string };
 
 /** Where the TUI works: its folder and project (undefined until the TUI has resolved them). */
 export interface TuiLocation {
@@ -34,7 +34,7 @@ export interface TuiLocation {
 }
 
 /** A command of a keymap layer; `slash.arguments` makes `/name <words>` run it with the words. */
-export interface LayerCommand {
+interface LayerCommand {
   id: string;
   title: string;
   group?: string;
