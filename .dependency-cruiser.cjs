@@ -86,9 +86,9 @@ module.exports = {
     },
     {
       name: "no-dev-dependencies-in-src",
-      comment: "What ships runs without the devDependencies.",
+      comment: "What ships runs without the devDependencies (src/dev does not ship: package.json's files leave out dist/dev).",
       severity: "error",
-      from: { path: "^src/" },
+      from: { path: "^src/", pathNot: "^src/dev/" },
       to: { dependencyTypes: ["npm-dev"] },
     },
     {
