@@ -1,6 +1,6 @@
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import type { Toast } from "../../src/plugin/session-views/toasts.js";
-import type { Host } from "../../src/plugin/sessions/host.js";
+import type { Host, LoadedPlugin } from "../../src/plugin/sessions/host.js";
 import type { LogLevel } from "../../src/plugin/sessions/logger.js";
 import { sourceFor } from "./plugin-parts.js";
 
@@ -16,6 +16,8 @@ export interface FakeHost extends Host {
   source: ReturnType<typeof sourceFor>;
   lines: LoggedLine[];
   toasts: Toast[];
+  /** What the plug-in reported as it started. */
+  plugin: LoadedPlugin | undefined;
   /** The sessions a split opened, with what they were seeded with. */
   opened: { sessionID: string; title: string; seed?: { text: string; note: string } }[];
 }
@@ -29,7 +31,8 @@ export function fakeHost(options: { directory: string; sessions: Record<string, 
   const lines: LoggedLine[] = [];
   const toasts: Toast[] = [];
   const opened: FakeHost["opened"] = [];
-  return {
+  const host: FakeHost = {
+    plugin: undefined,
     lines,
     toasts,
     opened,
@@ -57,5 +60,9 @@ export function fakeHost(options: { directory: string; sessions: Record<string, 
     }),
     toast: async (toast) => void toasts.push(toast),
     terminal: undefined,
+    loaded: (plugin) => {
+      host.plugin = plugin;
+    },
   };
+  return host;
 }

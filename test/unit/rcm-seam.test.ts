@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import { createRcm, type Rcm } from "../../src/plugin/handlers/rcm.js";
-import { answerRcmCommand } from "../../src/plugin/handlers/rcm-command.js";
 import { postIntent } from "../../src/plugin/store/session-inbox.js";
 import { type SessionState, sessionStateFile } from "../../src/plugin/store/session-state-file.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { type FakeHost, fakeHost } from "../support/fake-host.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -75,6 +75,28 @@ const ids = (messages: readonly MessageWithParts[]) => messages.map((message) =>
 const taskOf = (state: SessionState, messageID: string | undefined) => state.ledger.decisions[messageID ?? ""]?.task;
 
 describe("createRcm through a host", () => {
+  it("hands the host its handlers only, and what its own parts need through the port", async () => {
+    const { rcm, host } = await started("full");
+    expect(Object.keys(rcm).sort()).toEqual(
+      ["command", "compacting", "intentsAnnounced", "modelCall", "request", "sessionDeleted", "stepUpdated", "tools", "turnEnded"].sort(),
+    );
+    // The lexical router and the extractive updater ask no model: no hidden agent for the host to offer.
+    expect(host.plugin).toEqual({ stateDir, routes: true, usesHostModels: false, debug: false });
+  });
+
+  it("logs a turn end that fails, and never throws it at the host", async () => {
+    const { rcm, host } = await started("router");
+    await replay(rcm, host);
+    // The state file cannot be replaced: a directory with something in it stands in its place.
+    const path = sessionStatePath(stateDir, SESSION);
+    await rm(path);
+    await mkdir(join(path, "blocked"), { recursive: true });
+    await expect(rcm.turnEnded(SESSION)).resolves.toBeUndefined();
+    expect(host.lines.filter((line) => line.level === "error").map((line) => line.message)).toEqual([
+      "turn end failed; the session's state is written at its next step",
+    ]);
+  });
+
   it("routes each request and narrows the next request's calls to its task", async () => {
     const { rcm, host } = await started("router");
     const sent = await replay(rcm, host);
@@ -117,8 +139,20 @@ describe("createRcm through a host", () => {
   it("answers /rcm-text, the tasks tool and the recall tool from the session's state", async () => {
     const { rcm, host } = await started("full");
     await replay(rcm, host);
-    const status = await answerRcmCommand(rcm.deps, SESSION, "status");
-    expect(status).toContain("t2");
+    await rcm.request({
+      sessionID: SESSION,
+      messageID: REQUEST_A_AGAIN ?? "",
+      parts: [],
+      model: { providerID: "p", modelID: "m" },
+      agent: "build",
+      moveCommand: "",
+    });
+    const status = await rcm.command(SESSION, "status");
+    expect(status.text).toContain("t2");
+    // With the session's latest model and agent, for a host that stores the answer as a message.
+    expect(status).toMatchObject({ model: { providerID: "p", modelID: "m" }, agent: "build" });
+    // A mistyped verb: the answer says so, nothing is thrown at the host.
+    expect((await rcm.command(SESSION, "mvoe 3 t1")).text).toMatch(/^opencode-rcm: unknown \/rcm-text command "mvoe"/);
     const { tasks, recall } = rcm.tools;
     expect(await tasks?.({ sessionID: SESSION, action: "list" })).toContain("t1");
     // Task B's history is hidden from task A's calls: the recall tool reads it back.
@@ -131,7 +165,7 @@ describe("createRcm through a host", () => {
     const { rcm, host } = await started("router");
     await replay(rcm, host);
     await rcm.turnEnded(SESSION);
-    const answer = await answerRcmCommand(rcm.deps, SESSION, "split t2");
+    const { text: answer } = await rcm.command(SESSION, "split t2");
     expect(answer).toContain("ses_split1");
     expect(host.opened).toHaveLength(1);
     expect(host.opened[0]?.seed?.text).toContain("CHANGELOG");
@@ -170,8 +204,8 @@ describe("createRcm through a host", () => {
     if (ended?.info.role !== "assistant") throw new Error("the fixture ends with an assistant step");
     rcm.stepUpdated(ended.info);
     await rcm.turnEnded(SESSION);
-    const state = await waitForState((candidate) => candidate.memoryUpdates.length >= 2);
-    expect(state.memoryUpdates.at(-1)?.read).toBe("view");
+    const state = await waitForState((candidate) => candidate.records["t1"]?.coverage.groups.includes(REQUEST_A_AGAIN ?? "") === true);
+    expect(state.memoryUpdates.at(-1)).toMatchObject({ task: "t1", read: "view" });
   });
 
   it("leaves the messages untouched when the state directory cannot be used", async () => {

@@ -4,7 +4,7 @@ import type { OpencodeModelRef } from "../auxiliary/opencode-client.js";
 import { loadOptions } from "../config/load-options.js";
 import { modeParts } from "../config/modes.js";
 import { describeProblem } from "../config/option-problem.js";
-import { auxSourceOf, type Options } from "../config/options-schema.js";
+import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { Message, MessageWithParts, Part } from "../core/messages.js";
@@ -21,6 +21,7 @@ import { createSessionStore } from "../sessions/session-store.js";
 import { noteProject } from "../store/project-file.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import type { PluginDeps } from "./deps.js";
+import { answerRcmCommand } from "./rcm-command.js";
 import { createRecallAnswer } from "./recall-answer.js";
 import { recallToolGated } from "./recall-tool-gate.js";
 import { createTasksAnswer } from "./tasks-answer.js";
@@ -28,18 +29,12 @@ import { tasksToolGated } from "./tasks-tool-gate.js";
 import { createToolGate } from "./tool-gate.js";
 import { createTransformHandler } from "./transform-handler.js";
 
-/** The plug-in in one session-serving object, whatever the host: what a host adapter calls at its events. */
+/**
+ * The plug-in in one session-serving object, whatever the host: the handlers a host adapter
+ * calls at its events, and nothing else (what the host's own parts need at start-up comes
+ * through `Host.loaded`). Every handler is guarded: a failure is logged, never thrown.
+ */
 export interface Rcm {
-  options: Options;
-  deps: PluginDeps;
-  stateDir: string;
-  /** Whether requests are routed (modes router, memory, full): the sessions have state. */
-  routes: boolean;
-  /** Whether the aux model asks the user's own models through the host (the host then offers its hidden agent). */
-  usesHostModels: boolean;
-  /** Each session's latest model and agent, so what the plug-in stores in a session keeps its settings. */
-  sessionModels: ReadonlyMap<string, OpencodeModelRef>;
-  sessionAgents: ReadonlyMap<string, string>;
   /** A user request arrived (before any model call for it): note its model and agent, route it, toast what is news. */
   request(request: {
     sessionID: string;
@@ -62,8 +57,21 @@ export interface Rcm {
   stepUpdated(message: Message): void;
   /** The session's turn ended: write its state and bring its records up to date. */
   turnEnded(sessionID: string): Promise<void>;
+  /**
+   * `/rcm-text <words>` (handlers/rcm-command.ts), answered without a model: the text (a
+   * failure becomes the answer), and the session's latest model and agent, which a host that
+   * stores the answer as a message keeps it with.
+   */
+  command(sessionID: string, words: string): Promise<CommandAnswer>;
   /** The model's tools, when the mode offers them: their answers (the host declares their arguments). */
   tools: { tasks?: ReturnType<typeof createTasksAnswer> | undefined; recall?: ReturnType<typeof createRecallAnswer> | undefined };
+}
+
+/** `Rcm.command`'s result. */
+export interface CommandAnswer {
+  text: string;
+  model?: OpencodeModelRef | undefined;
+  agent?: string | undefined;
 }
 
 /**
@@ -89,9 +97,15 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
   const sessionModels = new Map<string, OpencodeModelRef>();
   // ...and its agent: a /rcm answer is stored with both, so the session keeps its settings.
   const sessionAgents = new Map<string, string>();
-  const aux = routes ? createAux(options, env, host.models(sessionModels)) : undefined;
-  const usesHostModels = aux !== undefined && auxSourceOf(options.aux) === "opencode";
+  const aux = routes
+    ? createAux(
+        options,
+        env,
+        host.models((sessionID) => sessionModels.get(sessionID)),
+      )
+    : undefined;
   const stateDir = resolveStateDir({ stateDir: options.stateDir, projectID: project.id, env, home });
+  host.loaded({ stateDir, routes, usesHostModels: aux !== undefined && auxSourceOf(options.aux) === "opencode", debug: options.debug });
   // So the CLI finds this project's sessions from a folder in it.
   const settings = { mode: options.mode, router: options.router, confidenceThreshold: options.confidenceThreshold };
   if (routes)
@@ -146,13 +160,6 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
   const gateTools = store && gatedTools.length > 0 ? createToolGate({ store, guard, tools: gatedTools }) : undefined;
 
   return {
-    options,
-    deps,
-    stateDir,
-    routes,
-    usesHostModels,
-    sessionModels,
-    sessionAgents,
     async request({ sessionID, messageID, parts, model, agent, moveCommand }) {
       await guard("chat.message", sessionID, async () => {
         const text = userRequestText(parts);
@@ -184,21 +191,37 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
       return text;
     },
     sessionDeleted(sessionID) {
-      store?.forget(sessionID);
-      memory?.forget(sessionID);
-      budgets?.forget(sessionID);
-      sessionModels.delete(sessionID);
-      sessionAgents.delete(sessionID);
+      // Synchronous: the guard runs its body at once.
+      void guard("event", sessionID, () => {
+        store?.forget(sessionID);
+        memory?.forget(sessionID);
+        budgets?.forget(sessionID);
+        sessionModels.delete(sessionID);
+        sessionAgents.delete(sessionID);
+      });
     },
     async intentsAnnounced() {
-      await store?.pickUp();
+      await guard("event", undefined, async () => {
+        await store?.pickUp();
+      });
     },
     stepUpdated(message) {
-      memory?.observeStep(message);
+      void guard("event", message.sessionID, () => memory?.observeStep(message));
     },
     async turnEnded(sessionID) {
-      await store?.flush(sessionID);
-      memory?.scheduleUpdate(sessionID);
+      await guard("turn end", sessionID, async () => {
+        await store?.flush(sessionID);
+        memory?.scheduleUpdate(sessionID);
+      });
+    },
+    async command(sessionID, words) {
+      let text: string;
+      try {
+        text = await answerRcmCommand(deps, sessionID, words);
+      } catch (error) {
+        text = `opencode-rcm: ${messageOf(error)}`;
+      }
+      return { text, model: sessionModels.get(sessionID), agent: sessionAgents.get(sessionID) };
     },
     tools: {
       tasks: offersTasksTool ? createTasksAnswer({ store, recordTokens: options.memory.recordTokens }) : undefined,
