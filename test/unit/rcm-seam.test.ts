@@ -1,9 +1,10 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import { createRcm, type Rcm } from "../../src/plugin/handlers/rcm.js";
-import { postIntent } from "../../src/plugin/store/session-inbox.js";
+import { createLiveSessions, type LiveSessions } from "../../src/plugin/sessions/session-store.js";
+import { postIntent, sessionInboxDir } from "../../src/plugin/store/session-inbox.js";
 import { type SessionState, sessionStateFile } from "../../src/plugin/store/session-state-file.js";
 import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { type FakeHost, fakeHost } from "../support/fake-host.js";
@@ -26,10 +27,12 @@ beforeEach(async () => {
 });
 afterEach(() => dir.remove());
 
-async function started(mode: "router" | "full", options: Record<string, unknown> = {}): Promise<{ rcm: Rcm; host: FakeHost }> {
+async function started(mode: "router" | "full", options: Record<string, unknown> = {}): Promise<{ rcm: Rcm; host: FakeHost; sessions: LiveSessions }> {
   const host = fakeHost({ directory: join(dir.path, "project"), sessions: { [SESSION]: { messages: main } } });
-  const rcm = await createRcm({ host, rawOptions: { mode, stateDir, ...options }, env: {}, home: join(dir.path, "home") });
-  return { rcm, host };
+  // The cache of live sessions, passed in to look inside.
+  const sessions = createLiveSessions();
+  const rcm = await createRcm({ host, rawOptions: { mode, stateDir, ...options }, env: {}, home: join(dir.path, "home"), sessions });
+  return { rcm, host, sessions };
 }
 
 /** What a model call sends: a copy of the recorded call (the plug-in changes it in place). */
@@ -185,11 +188,28 @@ describe("createRcm through a host", () => {
     expect(ids(native)).toEqual(ids(fixture.transformCalls.at(-1) ?? []));
   });
 
-  it("forgets a deleted session: its state is read from disk again at its next call", async () => {
-    const { rcm, host } = await started("router");
+  it("forgets a deleted session whole, in one call: its state is read from disk again at its next call", async () => {
+    const { rcm, host, sessions } = await started("full");
     await replay(rcm, host);
     await rcm.turnEnded(SESSION);
+    // One object held everything: the state, the routing index, the groups, their sizes.
+    const live = sessions.peek(SESSION);
+    expect(live?.stored).toBeDefined();
+    expect(live?.routing?.seen.length).toBeGreaterThan(0);
+    expect(live?.groups?.groups.length).toBe(3);
+    expect(live?.groupTokens.size).toBeGreaterThan(0);
+    await postIntent(stateDir, SESSION, { kind: "on" });
     rcm.sessionDeleted(SESSION);
+    expect(sessions.peek(SESSION)).toBeUndefined();
+    // Its inbox goes too (removed in the background).
+    await expect
+      .poll(() =>
+        stat(sessionInboxDir(stateDir, SESSION)).then(
+          () => "there",
+          () => "gone",
+        ),
+      )
+      .toBe("gone");
     // Switched off on disk behind the server's back: only a server that forgot the session reads it.
     await sessionStateFile(stateDir, SESSION).save({ ...(await stateOnDisk()), off: true });
     const next = call(fixture.transformCalls.length - 1);

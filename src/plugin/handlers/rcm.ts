@@ -13,11 +13,11 @@ import { createCallBudgets } from "../sessions/call-budgets.js";
 import { createFailOpenGuard } from "../sessions/fail-open-guard.js";
 import type { Host } from "../sessions/host.js";
 import { modelThresholds } from "../sessions/model-thresholds.js";
-import { createSessionFlags } from "../sessions/session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "../sessions/session-memory.js";
 import { createSessionRouting } from "../sessions/session-routing.js";
 import { createSessionSplit } from "../sessions/session-split.js";
-import { createSessionStore } from "../sessions/session-store.js";
+import { createLiveSessions, createSessionStore, type IntentApplier, type LiveSessions } from "../sessions/session-store.js";
+import { createVerbDispatcher } from "../sessions/verb-dispatcher.js";
 import { noteProject } from "../store/project-file.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import type { PluginDeps } from "./deps.js";
@@ -78,7 +78,14 @@ export interface CommandAnswer {
  * Builds the plug-in from its raw options and a host (the composition root's host-neutral
  * part): config, state and the sessions' routing and memory, once per server.
  */
-export async function createRcm(start: { host: Host; rawOptions: unknown; env: Readonly<Record<string, string | undefined>>; home: string }): Promise<Rcm> {
+export async function createRcm(start: {
+  host: Host;
+  rawOptions: unknown;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  /** The cache the sessions' live objects go in (a test passes its own to look inside); by default a new one. */
+  sessions?: LiveSessions | undefined;
+}): Promise<Rcm> {
   const { host, env, home } = start;
   const { logger, project, source } = host;
   const { options, problems, files } = await loadOptions({ tuple: start.rawOptions, directory: project.directory, worktree: project.worktree, env, home });
@@ -93,15 +100,14 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
   const toast = options.notify === "toast" ? host.toast : undefined;
   const { routes, narrows, remembers } = modeParts(options.mode);
   const guard = createFailOpenGuard(logger);
-  // The model of each session's latest request: the host-models aux source's last resort.
-  const sessionModels = new Map<string, OpencodeModelRef>();
-  // ...and its agent: a /rcm answer is stored with both, so the session keeps its settings.
-  const sessionAgents = new Map<string, string>();
+  // Everything held in memory about a session, in one object per session.
+  const sessions = start.sessions ?? createLiveSessions();
+  // The model of the session's latest request is the host-models aux source's last resort.
   const aux = routes
     ? createAux(
         options,
         env,
-        host.models((sessionID) => sessionModels.get(sessionID)),
+        host.models((sessionID) => sessions.peek(sessionID)?.model),
       )
     : undefined;
   const stateDir = resolveStateDir({ stateDir: options.stateDir, projectID: project.id, env, home });
@@ -113,13 +119,15 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
       logger.log("warn", `could not note the project in ${stateDir}: ${messageOf(error)}`),
     );
   // Routing and memory are peers over one store of the sessions' state.
-  const store = routes ? createSessionStore({ stateDir, source, logger }) : undefined;
+  // The TUI's and the CLI's moves and splits go through the same verbs as /rcm-text's (made just below).
+  const applyIntent: IntentApplier = (session, intent) => (verbs ? verbs.apply(session, intent) : Promise.reject(new Error("no verbs yet")));
+  const store = routes ? createSessionStore({ stateDir, source, logger, sessions, applyIntent }) : undefined;
   // After a move the records of the tasks involved are written again (memory is made just below).
   const onMoved = (sessionID: string): void => memory?.scheduleUpdate(sessionID);
   const routing = store
     ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved })
     : undefined;
-  // `/rcm split`: a task goes on in a new session; the TUI's and the CLI's splits are applied here too.
+  // `/rcm split`: a task goes on in a new session.
   const split = store
     ? createSessionSplit({ store, source, host: host.split, logger, recordTokens: options.memory.recordTokens, threshold: options.confidenceThreshold })
     : undefined;
@@ -127,6 +135,7 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
   const memory =
     store && memoryUpdater
       ? createSessionMemory({
+          sessions,
           store,
           source,
           updater: memoryUpdater,
@@ -140,7 +149,8 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
       : undefined;
   // Read from the host itself: the memory never pushes a call over the window the host compacts at.
   const budgets = memory ? createCallBudgets(modelThresholds(() => host.modelLimits())) : undefined;
-  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), store, routing, split, memory, budgets };
+  const verbs = store && routing && split ? createVerbDispatcher({ store, routing, split }) : undefined;
+  const deps: PluginDeps = { options, logger, guard, sessions, store, routing, verbs, memory, budgets };
   await logger.log(
     "info",
     `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`,
@@ -163,8 +173,9 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
     async request({ sessionID, messageID, parts, model, agent, moveCommand }) {
       await guard("chat.message", sessionID, async () => {
         const text = userRequestText(parts);
-        if (model) sessionModels.set(sessionID, { providerID: model.providerID, modelID: model.modelID });
-        if (agent) sessionAgents.set(sessionID, agent);
+        const live = sessions.get(sessionID);
+        if (model) live.model = { providerID: model.providerID, modelID: model.modelID };
+        if (agent) live.agent = agent;
         if (!routing || text === "") return;
         const routed = await routing.route(sessionID, messageID, text);
         const kept = options.fallback === "candidates" ? routed?.entry.candidates : undefined;
@@ -181,7 +192,7 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
     async compacting(sessionID) {
       let text: string | undefined;
       await guard("compacting", sessionID, async () => {
-        deps.sessions.markCompactionClone(sessionID);
+        sessions.get(sessionID).compactionClone = true;
         // The summary may be all that is left of a task: bring every record up to date first (the
         // transform then puts them in place of the exchanges they cover in what is summarized).
         await memory?.updateBeforeCompaction(sessionID, COMPACTION_UPDATE_WAIT_MS);
@@ -193,11 +204,9 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
     sessionDeleted(sessionID) {
       // Synchronous: the guard runs its body at once.
       void guard("event", sessionID, () => {
-        store?.forget(sessionID);
-        memory?.forget(sessionID);
-        budgets?.forget(sessionID);
-        sessionModels.delete(sessionID);
-        sessionAgents.delete(sessionID);
+        // Everything held in memory about it at once (and, with a store, its inbox).
+        if (store) store.forget(sessionID);
+        else sessions.forget(sessionID);
       });
     },
     async intentsAnnounced() {
@@ -221,7 +230,8 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
       } catch (error) {
         text = `opencode-rcm: ${messageOf(error)}`;
       }
-      return { text, model: sessionModels.get(sessionID), agent: sessionAgents.get(sessionID) };
+      const live = sessions.peek(sessionID);
+      return { text, model: live?.model, agent: live?.agent };
     },
     tools: {
       tasks: offersTasksTool ? createTasksAnswer({ store, recordTokens: options.memory.recordTokens }) : undefined,

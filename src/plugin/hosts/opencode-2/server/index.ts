@@ -57,5 +57,5 @@ export async function setup(ctx: PluginContext): Promise<void> {
     });
   ctx.session.hook("context", createContextHook({ rcm, logger, answered }));
   ctx.session.hook("compaction", createCompactionHook({ rcm, logger, answered, source }));
-  if (routes) void followTurns(ctx, rcm, logger);
+  if (routes) void followTurns(ctx, rcm, source, logger);
 }
