@@ -15,6 +15,7 @@ import type { Host } from "../sessions/host.js";
 import { modelThresholds } from "../sessions/model-thresholds.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "../sessions/session-memory.js";
 import { createSessionRouting } from "../sessions/session-routing.js";
+import type { SessionSource } from "../sessions/session-source.js";
 import { createSessionSplit } from "../sessions/session-split.js";
 import { createLiveSessions, createSessionStore, type IntentApplier, type LiveSessions } from "../sessions/session-store.js";
 import { createVerbDispatcher } from "../sessions/verb-dispatcher.js";
@@ -157,6 +158,13 @@ export async function createRcm(start: {
     { directory: project.directory, configFiles: files },
   );
 
+  return rcmHandlers({ deps, source, toast, narrows });
+}
+
+/** The handlers over the plug-in's parts: what `createRcm` hands the host. */
+function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Host["toast"] | undefined; narrows: boolean }): Rcm {
+  const { deps, source, toast, narrows } = parts;
+  const { options, guard, sessions, store, routing, memory } = deps;
   const transform = createTransformHandler(deps);
   // rcm_tasks only with memory: records are what it shows (a tool changes what the model is offered).
   const offersTasksTool = store !== undefined && memory !== undefined;

@@ -50,7 +50,7 @@ export interface SessionRouting {
    */
   learn(session: StoredSession, groups: readonly InteractionGroup[]): Promise<readonly GroupTask[] | undefined>;
   /**
-   * Inside a store step: `/rcm move` (session-verbs.ts): the requests now belong to `target`;
+   * Inside a store step: `/rcm move` (verb-dispatcher.ts): the requests now belong to `target`;
    * stored as decisions with reason "user", sure evidence folded back into the index, so later
    * requests route with them. The records of the tasks they left and joined are dropped, to be
    * written again from the moved evidence. Throws why it cannot move them.

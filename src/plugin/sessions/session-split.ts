@@ -40,7 +40,7 @@ export interface SplitDone {
 
 /** `/rcm split`: a task goes on in its own OpenCode session. */
 export interface SessionSplit {
-  /** Inside a store step (session-verbs.ts): splits the task out; throws why it cannot. */
+  /** Inside a store step (verb-dispatcher.ts): splits the task out; throws why it cannot. */
   applySplit(session: StoredSession, task: string): Promise<SplitDone>;
 }
 

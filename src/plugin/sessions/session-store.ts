@@ -49,7 +49,7 @@ export function createLiveSessions(options: { max?: number } = {}): LiveSessions
   };
 }
 
-/** Applies a move or a split from the TUI or the CLI inside a step (session-verbs.ts): undefined once applied, or why there was nothing to do. */
+/** Applies a move or a split from the TUI or the CLI inside a step (verb-dispatcher.ts): undefined once applied, or why there was nothing to do. */
 export type IntentApplier = (session: StoredSession, intent: Extract<SessionIntent, { kind: "move" | "split" }>) => Promise<string | undefined>;
 
 /**
@@ -118,107 +118,27 @@ async function writeBehind(live: LiveSession): Promise<void> {
   }
 }
 
-export function createSessionStore(deps: {
+/** What the store needs: where the state files are, the host's sessions, the live objects' cache. */
+interface StoreDeps {
   stateDir: string;
   source: SessionSource;
   logger: Logger;
   /** The cache the sessions' live objects are in (the store's persisted part is one of their fields). */
   sessions: LiveSessions;
-  /** Applies a move or a split from the TUI or the CLI (session-verbs.ts); without it they wait. */
+  /** Applies a move or a split from the TUI or the CLI (verb-dispatcher.ts); without it they wait. */
   applyIntent?: IntentApplier | undefined;
-}): SessionStore {
-  const serialised = <T>(live: LiveSession, work: () => Promise<T>): Promise<T> => {
-    const next = (live.queue ?? Promise.resolve()).then(work, work);
-    const settled = next.catch(() => undefined);
-    live.queue = settled;
-    // The queue's tail goes once nothing more is waiting on it.
-    void settled.then(() => {
-      if (live.queue === settled) live.queue = undefined;
-    });
-    return next;
-  };
+}
 
-  const load = async (live: LiveSession): Promise<StoredSession> => {
-    const { sessionID } = live;
-    const subagent = (await deps.source.parentID(sessionID)) !== undefined;
-    const file = sessionStateFile(deps.stateDir, sessionID);
-    const loaded = await file.load();
-    if (loaded.status === "rebuilt") {
-      await deps.logger.log("warn", `session state was unreadable (${loaded.reason}); moved it aside and started a new ledger`, {
-        sessionID,
-        movedTo: loaded.movedTo,
-      });
-    }
-    return new OpenSession(live, subagent, file, loaded.value);
-  };
-
-  const open = (live: LiveSession): Promise<StoredSession> => {
-    if (!live.stored) {
-      const stored = load(live);
-      live.stored = stored;
-      // Read again at the next step.
-      stored.catch(() => {
-        if (live.stored === stored) live.stored = undefined;
-      });
-    }
-    return live.stored;
-  };
-
-  const commit = async (session: StoredSession, state: SessionState): Promise<void> => {
-    const open = opened(session);
-    await open.file.save(state);
-    open.state = state;
-    open.dirty = false;
-  };
-
-  const switchOff = async (session: StoredSession, off: boolean): Promise<string | undefined> => {
-    if (session.state.off === off) return `already ${off ? "off" : "on"}`;
-    await commit(session, { ...session.state, off });
-    await deps.logger.log("info", `switched ${off ? "off (native history)" : "on"} for this session by the user`, { sessionID: session.sessionID });
-    return undefined;
-  };
-
-  /**
-   * Applies the session's waiting intents in order, each file removed once it is applied (or
-   * dropped as moot), so a crash in between repeats at most one, and a repeat changes nothing.
-   * One that fails for a passing reason (the history could not be read) stays, with the rest
-   * behind it, for the next step.
-   */
-  const applyIntents = async (session: StoredSession): Promise<void> => {
-    const { sessionID } = session;
-    const onBad = (file: string, reason: string) =>
-      void deps.logger.log("warn", `ignored an unreadable request from the TUI or CLI (${reason}); left as ${file}.bad`, { sessionID });
-    for (const pending of await pendingIntents(deps.stateDir, sessionID, onBad)) {
-      const { intent } = pending;
-      const apply = deps.applyIntent;
-      // Moves and splits wait for their applier; off and on are the store's own.
-      if ((intent.kind === "move" || intent.kind === "split") && !apply) return;
-      try {
-        const moot = session.subagent
-          ? "a sub-agent session is left untouched"
-          : intent.kind === "move" || intent.kind === "split"
-            ? await apply?.(session, intent)
-            : await switchOff(session, intent.kind === "off");
-        if (moot) await deps.logger.log("info", `dropped ${intent.kind} from the TUI or CLI: ${moot}`, { sessionID });
-      } catch (error) {
-        await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI yet (kept for the next step): ${messageOf(error)}`, { sessionID });
-        return;
-      }
-      await removeIntents([pending]);
-    }
-  };
-
+export function createSessionStore(deps: StoreDeps): SessionStore {
   const step: SessionStore["step"] = (sessionID, work, options = {}) => {
     const live = deps.sessions.get(sessionID);
     return serialised(live, async () => {
-      const session = await open(live);
-      if (options.intents !== false) await applyIntents(session);
+      const session = await open(deps, live);
+      if (options.intents !== false) await applyIntents(deps, session);
       return work(session);
     });
   };
-
   const read: SessionStore["read"] = (sessionID) => step(sessionID, (session) => (session.subagent ? undefined : session.state));
-
   return {
     step,
     commit,
@@ -242,7 +162,7 @@ export function createSessionStore(deps: {
         },
         { intents: false },
       ),
-    switchOff,
+    switchOff: (session, off) => switchOff(deps, session, off),
     async pickUp() {
       // Only sessions this server holds: another session gets its intents at its next step,
       // and a session another OpenCode process runs is that process's to change.
@@ -258,6 +178,88 @@ export function createSessionStore(deps: {
       void removeInbox(deps.stateDir, sessionID).catch(() => undefined);
     },
   };
+}
+
+/** Runs `work` after the session's steps before it (whether they failed or not). */
+function serialised<T>(live: LiveSession, work: () => Promise<T>): Promise<T> {
+  const next = (live.queue ?? Promise.resolve()).then(work, work);
+  const settled = next.catch(() => undefined);
+  live.queue = settled;
+  // The queue's tail goes once nothing more is waiting on it.
+  void settled.then(() => {
+    if (live.queue === settled) live.queue = undefined;
+  });
+  return next;
+}
+
+/** The session's persisted part, read from its file at its first step (read again at the next step when that failed). */
+function open(deps: StoreDeps, live: LiveSession): Promise<StoredSession> {
+  if (!live.stored) {
+    const stored = load(deps, live);
+    live.stored = stored;
+    stored.catch(() => {
+      if (live.stored === stored) live.stored = undefined;
+    });
+  }
+  return live.stored;
+}
+
+async function load(deps: StoreDeps, live: LiveSession): Promise<StoredSession> {
+  const { sessionID } = live;
+  const subagent = (await deps.source.parentID(sessionID)) !== undefined;
+  const file = sessionStateFile(deps.stateDir, sessionID);
+  const loaded = await file.load();
+  if (loaded.status === "rebuilt") {
+    await deps.logger.log("warn", `session state was unreadable (${loaded.reason}); moved it aside and started a new ledger`, {
+      sessionID,
+      movedTo: loaded.movedTo,
+    });
+  }
+  return new OpenSession(live, subagent, file, loaded.value);
+}
+
+async function commit(session: StoredSession, state: SessionState): Promise<void> {
+  const open = opened(session);
+  await open.file.save(state);
+  open.state = state;
+  open.dirty = false;
+}
+
+async function switchOff(deps: StoreDeps, session: StoredSession, off: boolean): Promise<string | undefined> {
+  if (session.state.off === off) return `already ${off ? "off" : "on"}`;
+  await commit(session, { ...session.state, off });
+  await deps.logger.log("info", `switched ${off ? "off (native history)" : "on"} for this session by the user`, { sessionID: session.sessionID });
+  return undefined;
+}
+
+/**
+ * Applies the session's waiting intents in order, each file removed once it is applied (or
+ * dropped as moot), so a crash in between repeats at most one, and a repeat changes nothing.
+ * One that fails for a passing reason (the history could not be read) stays, with the rest
+ * behind it, for the next step.
+ */
+async function applyIntents(deps: StoreDeps, session: StoredSession): Promise<void> {
+  const { sessionID } = session;
+  const onBad = (file: string, reason: string) =>
+    void deps.logger.log("warn", `ignored an unreadable request from the TUI or CLI (${reason}); left as ${file}.bad`, { sessionID });
+  for (const pending of await pendingIntents(deps.stateDir, sessionID, onBad)) {
+    const { intent } = pending;
+    const apply = deps.applyIntent;
+    // Moves and splits wait for their applier; off and on are the store's own.
+    if ((intent.kind === "move" || intent.kind === "split") && !apply) return;
+    try {
+      const moot = session.subagent
+        ? "a sub-agent session is left untouched"
+        : intent.kind === "move" || intent.kind === "split"
+          ? await apply?.(session, intent)
+          : await switchOff(deps, session, intent.kind === "off");
+      if (moot) await deps.logger.log("info", `dropped ${intent.kind} from the TUI or CLI: ${moot}`, { sessionID });
+    } catch (error) {
+      await deps.logger.log("warn", `could not apply ${intent.kind} from the TUI or CLI yet (kept for the next step): ${messageOf(error)}`, { sessionID });
+      return;
+    }
+    await removeIntents([pending]);
+  }
 }
 
 /**
