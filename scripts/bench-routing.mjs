@@ -475,8 +475,9 @@ function benchHost(dir, messages) {
 }
 
 /**
- * A record of the last request's task covering every older group of it, with a realistic size.
- * @returns {import("../dist/plugin/core/memory/record.js").TaskRecord}
+ * A record of the last request's task covering every older group of it, with a realistic size;
+ * undefined when the task has no older group (no record can exist yet: it covers at least one).
+ * @returns {import("../dist/plugin/core/memory/record.js").TaskRecord | undefined}
  */
 function recordOfCurrentTask(messages, ledger) {
   const groups = toInteractionGroups(messages);
@@ -486,6 +487,7 @@ function recordOfCurrentTask(messages, ledger) {
     .filter((_, position) => tasks[position]?.kind === "task" && tasks[position].task === current)
     .map((group) => group.id)
     .slice(0, -1);
+  if (covered.length === 0) return undefined;
   const item = (n) => ({ text: `Edited src/module${n}.ts to handle case ${n}`, sources: [`call_${n}`] });
   return {
     version: 1,
