@@ -175,6 +175,26 @@ describe("createRcm through a host", () => {
     expect((await stateOnDisk()).ledger.tasks.find((task) => task.id === "t2")?.split?.session).toBe("ses_split1");
   });
 
+  it("applies a move the TUI or the CLI left in the inbox through the same verbs as /rcm-text, and drops one that is stale", async () => {
+    const { rcm, host } = await started("router");
+    await replay(rcm, host);
+    await rcm.turnEnded(SESSION);
+    const request = REQUEST_A_AGAIN ?? "";
+    // Picked while the request was in t2 (it never was): moot.
+    await postIntent(stateDir, SESSION, { kind: "move", requests: [{ messageID: request, from: "t2" }], target: { kind: "new" } });
+    await postIntent(stateDir, SESSION, { kind: "move", requests: [{ messageID: request, from: "t1" }], target: { kind: "new" } });
+    await rcm.intentsAnnounced();
+    const state = await stateOnDisk();
+    expect(taskOf(state, request)).toBe("t3");
+    expect(state.ledger.decisions[request]?.reason).toContain("user");
+    expect(host.lines.map((line) => line.message)).toContain("dropped move from the TUI or CLI: the requests were never routed here, or moved since");
+    // The next call is the new task's: neither earlier task's exchanges.
+    const next = call(fixture.transformCalls.length - 1);
+    await rcm.modelCall(next);
+    expect(ids(next)).not.toContain(REQUEST_A);
+    expect(ids(next)).not.toContain(REQUEST_B);
+  });
+
   it("applies what the TUI or the CLI left in the inbox as soon as it is announced", async () => {
     const { rcm, host } = await started("router");
     await replay(rcm, host);

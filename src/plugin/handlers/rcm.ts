@@ -69,7 +69,7 @@ export interface Rcm {
 }
 
 /** `Rcm.command`'s result. */
-export interface CommandAnswer {
+interface CommandAnswer {
   text: string;
   model?: OpencodeModelRef | undefined;
   agent?: string | undefined;

@@ -90,7 +90,7 @@ export interface GroupsMemo {
 }
 
 /** What the call budget learned from the session's steps. */
-export interface LearnedBudget {
+interface LearnedBudget {
   sent?: number;
   /** The assistant message the overhead was last learned from. */
   from?: string;

@@ -10,7 +10,7 @@ import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
 
 /** Sessions held in memory; more are read back from disk when used. */
-export const DEFAULT_MAX_SESSIONS = 64;
+const DEFAULT_MAX_SESSIONS = 64;
 
 /**
  * The cache of live sessions (live-session.ts): one object per session, whatever part of the
