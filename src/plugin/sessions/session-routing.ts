@@ -35,11 +35,7 @@ export interface SessionRouting {
    * `previous` is the task current before it. Undefined for a sub-agent session or one
    * the user switched off.
    */
-  route(
-    sessionID: string,
-    messageID: string,
-    text: string,
-  ): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined; ledger: Ledger } | undefined>;
+  route(sessionID: string, messageID: string, text: string): Promise<Routed | undefined>;
   /**
    * Inside a store step (a model call's): folds what the groups of the call show (request
    * texts, finished tool calls) into the router's index, each piece once, so routing the next
@@ -63,6 +59,14 @@ export interface SessionRouting {
    * Returns the decision as it stands, undefined for a request never routed.
    */
   recalled(session: StoredSession, messageID: string, recall: { task: string; exchanges: number }): Promise<LedgerEntry | undefined>;
+}
+
+/** A request routed: its decision and task, the task current before it, the ledger with it. */
+interface Routed {
+  entry: LedgerEntry;
+  task: LedgerTask;
+  previous: string | undefined;
+  ledger: Ledger;
 }
 
 /** What a move did: the requests that moved, the task they came from (each), the task they joined. */
@@ -252,6 +256,83 @@ async function routeWhileOff(deps: RoutingDeps, session: StoredSession, indexed:
   await deps.store.commit(session, { ...rest, ledger });
 }
 
+/** Inside a store step: routes a user request (`SessionRouting.route`). */
+async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID: string, text: string): Promise<Routed | undefined> {
+  const { threshold } = deps;
+  const { sessionID } = session;
+  if (session.subagent) return undefined;
+  if (session.state.off) {
+    await noteWhileOff(deps, session, messageID, text);
+    return undefined;
+  }
+  const indexed = await indexOf(deps, session);
+  await routeWhileOff(deps, session, indexed);
+  // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.
+  if (!session.state.ledger.decisions[messageID]) {
+    const unrouted = indexed.seen.findIndex((group) => group.kind === "request" && !session.state.ledger.decisions[group.id]);
+    fold(deps, session, indexed, indexed.seen, unrouted === -1 ? indexed.seen.length : unrouted);
+  }
+  const { index } = session.live.routing ?? indexed;
+  // The task of the request routed before this one (for a replayed request, before it).
+  const { order, decisions } = session.state.ledger;
+  const position = order.indexOf(messageID);
+  const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
+  const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
+  let { ledger } = routed;
+  if (routed.ledger !== session.state.ledger) {
+    const { entry, task } = routed;
+    // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
+    const before = order[(position === -1 ? order.length : position) - 1];
+    const borneOut = before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
+    if (borneOut) ledger = borneOut;
+    await deps.store.commit(session, { ...session.state, ledger });
+    await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
+      sessionID,
+      messageID,
+      ...(entry.aux ? { aux: entry.aux } : {}),
+    });
+    if (borneOut && before !== undefined) {
+      await deps.logger.log("info", `the next request carried on surely in ${task.id}: bore out an unsure decision for ${task.id}`, {
+        sessionID,
+        messageID: before,
+      });
+      // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
+      const rebuilt = emptyIndex(ledger, threshold);
+      session.live.routing = rebuilt;
+      fold(deps, session, rebuilt, indexed.seen, indexed.seen.length);
+    }
+  }
+  return { entry: routed.entry, task: routed.task, previous, ledger };
+}
+
+/** Inside a store step: the model recalled a task's history (`SessionRouting.recalled`). */
+async function recalled(
+  deps: RoutingDeps,
+  session: StoredSession,
+  messageID: string,
+  recall: { task: string; exchanges: number },
+): Promise<LedgerEntry | undefined> {
+  const { threshold } = deps;
+  const before = session.state.ledger.decisions[messageID];
+  if (session.subagent || !before) return undefined;
+  const ledger = noteRecall(session.state.ledger, messageID, recall, threshold);
+  await deps.store.commit(session, { ...session.state, ledger });
+  const after = ledger.decisions[messageID];
+  if (after && (after.task !== before.task || isSettled(after, threshold) !== isSettled(before, threshold))) {
+    // What counts as evidence changed: the next step builds the index again from the ledger and the whole history.
+    session.live.routing = undefined;
+    await deps.logger.log(
+      "info",
+      `the model recalled ${recall.task}'s history: the unsure request is ${isSettled(after, threshold) ? `now settled in ${after.task}` : "unsure again"}`,
+      {
+        sessionID: session.sessionID,
+        messageID,
+      },
+    );
+  }
+  return after;
+}
+
 /** What routing needs: the store it keeps decisions in, the router, the host's history. */
 interface RoutingDeps {
   store: SessionStore;
@@ -270,80 +351,14 @@ interface RoutingDeps {
  * history at the session's next step, so routing resumes where it left off.
  */
 export function createSessionRouting(deps: RoutingDeps): SessionRouting {
-  const { threshold } = deps;
   return {
-    route: (sessionID, messageID, text) =>
-      deps.store.step(sessionID, async (session) => {
-        if (session.subagent) return undefined;
-        if (session.state.off) {
-          await noteWhileOff(deps, session, messageID, text);
-          return undefined;
-        }
-        const indexed = await indexOf(deps, session);
-        await routeWhileOff(deps, session, indexed);
-        // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.
-        if (!session.state.ledger.decisions[messageID]) {
-          const unrouted = indexed.seen.findIndex((group) => group.kind === "request" && !session.state.ledger.decisions[group.id]);
-          fold(deps, session, indexed, indexed.seen, unrouted === -1 ? indexed.seen.length : unrouted);
-        }
-        const { index } = session.live.routing ?? indexed;
-        // The task of the request routed before this one (for a replayed request, before it).
-        const { order, decisions } = session.state.ledger;
-        const position = order.indexOf(messageID);
-        const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
-        const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
-        let { ledger } = routed;
-        if (routed.ledger !== session.state.ledger) {
-          const { entry, task } = routed;
-          // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
-          const before = order[(position === -1 ? order.length : position) - 1];
-          const borneOut =
-            before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
-          if (borneOut) ledger = borneOut;
-          await deps.store.commit(session, { ...session.state, ledger });
-          await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
-            sessionID,
-            messageID,
-            ...(entry.aux ? { aux: entry.aux } : {}),
-          });
-          if (borneOut && before !== undefined) {
-            await deps.logger.log("info", `the next request carried on surely in ${task.id}: bore out an unsure decision for ${task.id}`, {
-              sessionID,
-              messageID: before,
-            });
-            // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
-            const rebuilt = emptyIndex(ledger, threshold);
-            session.live.routing = rebuilt;
-            fold(deps, session, rebuilt, indexed.seen, indexed.seen.length);
-          }
-        }
-        return { entry: routed.entry, task: routed.task, previous, ledger };
-      }),
+    route: (sessionID, messageID, text) => deps.store.step(sessionID, (session) => routeInStep(deps, session, messageID, text)),
     async learn(session, groups) {
       if (session.subagent) return undefined;
       return fold(deps, session, await indexOf(deps, session), groups);
     },
     applyMove: (session, move) => applyMove(deps, session, move),
-    async recalled(session, messageID, recall) {
-      const before = session.state.ledger.decisions[messageID];
-      if (session.subagent || !before) return undefined;
-      const ledger = noteRecall(session.state.ledger, messageID, recall, threshold);
-      await deps.store.commit(session, { ...session.state, ledger });
-      const after = ledger.decisions[messageID];
-      if (after && (after.task !== before.task || isSettled(after, threshold) !== isSettled(before, threshold))) {
-        // What counts as evidence changed: the next step builds the index again from the ledger and the whole history.
-        session.live.routing = undefined;
-        await deps.logger.log(
-          "info",
-          `the model recalled ${recall.task}'s history: the unsure request is ${isSettled(after, threshold) ? `now settled in ${after.task}` : "unsure again"}`,
-          {
-            sessionID: session.sessionID,
-            messageID,
-          },
-        );
-      }
-      return after;
-    },
+    recalled: (session, messageID, recall) => recalled(deps, session, messageID, recall),
   };
 }
 
