@@ -88,17 +88,21 @@ const server: Plugin = async (input, rawOptions) => {
       if (text !== undefined) output.context.push(text);
     },
     event: async ({ event }) => {
-      // The handlers log their own failures; the titles are the host's.
-      await titles?.observe(event).catch((error: unknown) => logger.log("warn", `could not note a session's title: ${messageOf(error)}`));
-      if (event.type === "session.deleted") return rcm.sessionDeleted(event.properties.info.id);
-      // The TUI's /rcm move, off and on announce themselves with a toast: apply them now, not at the next request.
-      if (event.type === "tui.toast.show" && event.properties.title === INTENT_TOAST_TITLE) return rcm.intentsAnnounced();
-      // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
-      if (event.type === "message.updated") return rcm.stepUpdated(event.properties.info as unknown as Message);
-      if (event.type !== "session.idle") return;
-      // After the first turn, with the TUI showing its session (a toast sent as it switches from the home screen is lost).
-      if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("warn", `TUI part check: ${messageOf(error)}`));
-      await rcm.turnEnded(event.properties.sessionID);
+      // The handlers log their own failures; what the host does here must not fail OpenCode's event loop either.
+      try {
+        await titles?.observe(event);
+        if (event.type === "session.deleted") return rcm.sessionDeleted(event.properties.info.id);
+        // The TUI's /rcm move, off and on announce themselves with a toast: apply them now, not at the next request.
+        if (event.type === "tui.toast.show" && event.properties.title === INTENT_TOAST_TITLE) return rcm.intentsAnnounced();
+        // The hook's declared types are the stale v1 shapes; the runtime objects are v2.
+        if (event.type === "message.updated") return rcm.stepUpdated(event.properties.info as unknown as Message);
+        if (event.type !== "session.idle") return;
+        // After the first turn, with the TUI showing its session (a toast sent as it switches from the home screen is lost).
+        if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("warn", `TUI part check: ${messageOf(error)}`));
+        await rcm.turnEnded(event.properties.sessionID);
+      } catch (error) {
+        await logger.log("warn", `${event.type}: ${messageOf(error)}`);
+      }
     },
   };
   const { tasks, recall } = rcm.tools;
