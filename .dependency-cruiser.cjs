@@ -14,7 +14,7 @@ const FLOORS = [
   { name: "session-views", folders: ["plugin/session-views"], why: "a session's state in words and lines for people: answers, toasts, the panel" },
   { name: "sessions", folders: ["plugin/sessions"], why: "the sessions' state, routing, memory and splits, and the ports a host fills (host.ts)" },
   { name: "handlers", folders: ["plugin/handlers"], why: "what the plug-in does at a host's events: each model call, /rcm, the tool gates; host-neutral" },
-  { name: "host", folders: ["plugin/hosts"], why: "one folder per host: OpenCode 1.18's hooks, client and SDK types stop here (hosts/README.md)" },
+  { name: "host", folders: ["plugin/hosts"], why: "one folder per host: OpenCode 1.18's and OpenCode 2's hooks, clients, TUI APIs and types stop here (hosts/README.md)" },
   { name: "lab-kits", folders: ["lab/jsonl", "lab/svg"], why: "JSON lines and SVG drawing, for the evaluations and the bench" },
   { name: "scripted-model", folders: ["lab/scripted-model"], why: "the offline model server the bench and the tests drive OpenCode with" },
   { name: "harness", folders: ["lab/harness"], why: "starting the real OpenCode in private homes, for the bench, the demo and the tests" },
@@ -116,10 +116,11 @@ module.exports = {
     },
     {
       name: "opencode-only-in-hosts",
-      comment: "The seam: OpenCode's plug-in API, client and SDK types are used in src/plugin/hosts only; below it sessions, routing, memory and the panel's views are host-neutral.",
+      comment:
+        "The seam: OpenCode's plug-in API, client and SDK types, and the TUI's own runtime (OpenTUI and Solid, which both hosts map to their instances), are used in src/plugin/hosts only; below it sessions, routing, memory and the panel's views are host-neutral.",
       severity: "error",
       from: { path: "^src/plugin/", pathNot: "^src/plugin/hosts/" },
-      to: { path: "(^|node_modules/)@opencode-ai/" },
+      to: { path: "(^|node_modules/)(@opencode-ai/|@opentui/|solid-js($|/))" },
     },
     {
       name: "lab-reaches-plugin-through-opencode",

@@ -132,8 +132,8 @@ for (const condition of ["uninterrupted", "switched"]) {
   for (const mode of MODES) {
     const row = rows[mode]?.[condition];
     if (!row) continue;
-    const native = rows["native"]?.[condition];
-    const router = rows["router"]?.[condition];
+    const native = rows.native?.[condition];
+    const router = rows.router?.[condition];
     /** @param {number} value @param {number | undefined} base */
     const ratio = (value, base) => (base ? `${(value / base).toFixed(3)}x` : "n/a");
     console.log(

@@ -88,7 +88,13 @@ try {
       ["base", () => {}, (s) => task.FAIL_TO_PASS.every((test) => !passes(s, test)) && task.PASS_TO_PASS.every((test) => passes(s, test))],
       ["reference patch", (dir) => applyPatch(dir, task.patch), allPass],
       ["agent stage-1 only", (dir) => writeFiles(dir, stages["stage-1"].writes), someF2PFails],
-      ["agent stage-1 then stage-2", (dir) => task.stages.forEach((stage) => writeFiles(dir, stages[stage.id].writes)), allPass],
+      [
+        "agent stage-1 then stage-2",
+        (dir) => {
+          for (const stage of task.stages) writeFiles(dir, stages[stage.id].writes);
+        },
+        allPass,
+      ],
       ["forgetful stage-2", (dir) => writeFiles(dir, forgetful), someF2PFails],
     ];
     variants.forEach(([label, prepare, expected], index) => {

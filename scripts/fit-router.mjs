@@ -5,13 +5,17 @@
 // are never fitted on (scripts/route-eval-styles.mjs fits on generated styles, apart).
 // The development thread sessions are read from the materialised set (scripts/build-thread-sessions.mjs):
 // --rcm-data <dir>, else $OPENCODE_RCM_DATA, else ../rcm-data beside the repository root.
+// A fit of those splits into the committed file also records its inputs beside it
+// (router-parameters.inputs.json: the source files the fit reaches, the splits, by sha256), which a
+// unit test compares with the tree; a fit of --data or to --out records nothing.
 //   node scripts/fit-router.mjs [--l2 1] [--rcm-data <dir>] [--data <dir-or-file>]... [--out <file>]
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { fitRouterParameters } from "../dist/dev/fit/fit-router-parameters.js";
 import { fittingSessions } from "../dist/dev/fit/fitting-sessions.js";
 import { renderRouterParameters } from "../dist/dev/fit/render-router-parameters.js";
+import { renderRouterFitInputs, routerFitInputs, routerFitInputsFile } from "../dist/dev/fit/router-fit-inputs.js";
 import { materialisedDataDir } from "../dist/dev/thread-sessions/thread-references.js";
 import { readLabelledSessions } from "../dist/lab/route-eval/labelled-sessions.js";
 
@@ -21,12 +25,13 @@ const { values } = parseArgs({
     l2: { type: "string", default: "1" },
     data: { type: "string", multiple: true },
     "rcm-data": { type: "string" },
-    out: { type: "string", default: join(root, "src", "plugin", "core", "routing", "router-parameters.ts") },
+    out: { type: "string" },
   },
   strict: true,
 });
 const l2 = Number(values.l2);
 if (!Number.isFinite(l2) || l2 < 0) throw new Error(`--l2 must be a number >= 0, got "${values.l2}"`);
+const committed = join(root, "src", "plugin", "core", "routing", "router-parameters.ts");
 let sessions = [];
 let splits = [];
 if (values.data) {
@@ -42,7 +47,11 @@ if (values.data) {
 }
 const started = performance.now();
 const { parameters, report } = await fitRouterParameters({ sessions, splits, l2 });
-await writeFile(values.out, renderRouterParameters(parameters));
+const out = resolve(values.out ?? committed);
+await writeFile(out, renderRouterParameters(parameters));
+// Recorded after the parameters are written: they are one of the inputs the next fit must see again.
+const recordsInputs = values.data === undefined && out === committed;
+if (recordsInputs) await writeFile(routerFitInputsFile(root), renderRouterFitInputs(routerFitInputs(root, values["rcm-data"] ?? materialisedDataDir(root))));
 console.log(
   `fit-router: ${splits.join(" + ")}: ${sessions.length} sessions, ${report.choices} choices, ${report.groups.length} folds, l2 ${l2}, ${Math.round(performance.now() - started)} ms`,
 );
@@ -51,4 +60,4 @@ console.log(`  out-of-fold online decisions                     ${report.outOfFo
 console.log(`  out-of-fold ECE before calibration               ${report.outOfFold.eceBefore}`);
 console.log(`  out-of-fold ECE after (calibration fitted on them) ${report.outOfFold.eceAfter}`);
 console.log(`  calibration ${JSON.stringify(parameters.calibration)}, caps ${JSON.stringify(parameters.caps)}`);
-console.log(`wrote ${values.out}`);
+console.log(`wrote ${out}${recordsInputs ? ` and ${routerFitInputsFile(root)}` : ""}`);

@@ -1,10 +1,12 @@
 // The code's structure at folder level, from dependency-cruiser's own cruise of src
 // (`npm run structure`): each folder with its files and lines, the import arrows between
-// folders, the arrows that close a loop between folders, and the largest files.
+// folders, the arrows that close a loop between folders, the largest files and the largest
+// functions (named functions, methods and functions assigned to a name, by their lines).
 // `--json` prints the same as JSON (for a before/after diff).
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { cruise } from "dependency-cruiser";
+import ts from "typescript";
 
 const json = process.argv.includes("--json");
 const result = await cruise(["src"], {
@@ -57,6 +59,10 @@ const largest = modules
   .map((module) => ({ file: module.source, lines: lines(module.source) }))
   .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file))
   .slice(0, 10);
+const largestFunctions = modules
+  .flatMap((module) => functionsOf(module.source))
+  .sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name))
+  .slice(0, 10);
 const totals = {
   folders: folders.size,
   files: modules.length,
@@ -66,7 +72,11 @@ const totals = {
 
 if (json) {
   console.log(
-    JSON.stringify({ totals, folders: Object.fromEntries([...folders].sort()), arrows: Object.fromEntries([...arrows].sort()), loops, largest }, null, 2),
+    JSON.stringify(
+      { totals, folders: Object.fromEntries([...folders].sort()), arrows: Object.fromEntries([...arrows].sort()), loops, largest, largestFunctions },
+      null,
+      2,
+    ),
   );
 } else {
   console.log(
@@ -83,6 +93,32 @@ if (json) {
   for (const key of loopArrows.sort()) console.log(`    ${key} (${arrows.get(key)} imports)`);
   console.log("\n## Largest files\n");
   for (const { file, lines } of largest) console.log(`- ${file}: ${lines} lines`);
+  console.log("\n## Largest functions\n");
+  for (const { name, lines } of largestFunctions) console.log(`- ${name}: ${lines} lines`);
+}
+
+/**
+ * The functions of a file with a name a reader would search for: declarations, methods, and
+ * arrow or function expressions bound to a variable or property.
+ * @param {string} file
+ * @returns {{ name: string, lines: number }[]}
+ */
+function functionsOf(file) {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  /** @type {{ name: string, lines: number }[]} */
+  const found = [];
+  const lineOf = (/** @type {number} */ position) => source.getLineAndCharacterOfPosition(position).line;
+  const visit = (/** @type {ts.Node} */ node) => {
+    /** @type {string | undefined} */
+    let name;
+    if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name) name = node.name.getText(source);
+    else if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && (ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent)))
+      name = node.parent.name.getText(source);
+    if (name !== undefined) found.push({ name: `${file} ${name}`, lines: lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1 });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
 }
 
 /**

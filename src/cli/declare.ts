@@ -9,7 +9,7 @@ import { RcmError } from "../kit/errors/rcm-error.js";
  * allowed values and numbers, in the declaration order (required options first), each with its
  * declared message, and the positional arguments.
  */
-export type ArgSpec = FlagSpec | TextSpec | ChoiceSpec | NumberSpec | PositionalSpec;
+type ArgSpec = FlagSpec | TextSpec | ChoiceSpec | NumberSpec | PositionalSpec;
 
 /** `--name`, off unless given. */
 interface FlagSpec {

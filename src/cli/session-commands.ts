@@ -32,7 +32,7 @@ function print(text: string): number {
   return 0;
 }
 
-export const sessionsListCommand = defineCli({
+const sessionsListCommand = defineCli({
   name: "sessions",
   description: "The recent OpenCode sessions of the project in this folder (or --dir) with their tasks.",
   args: { ...SCOPE, all: { type: "boolean", description: "every session, not only the 10 most recent" } },
@@ -79,7 +79,7 @@ export const moveSessionCommand = defineCli({
   run: async (args) => print(await moveCommand(scope(args), args.session, args.target)),
 });
 
-export const splitSessionCommand = defineCli({
+const splitSessionCommand = defineCli({
   name: "split",
   description: "The task goes on in a new OpenCode session that starts with its memory record and its requests; the session routes no more requests to it.",
   details: SAFE,
@@ -99,8 +99,8 @@ function switchSessionCommand(name: "off" | "on", description: string): Command 
   });
 }
 
-export const offSessionCommand = switchSessionCommand("off", "Native history for the session (the model gets the whole history).");
-export const onSessionCommand = switchSessionCommand("on", "The plug-in back on for the session.");
+const offSessionCommand = switchSessionCommand("off", "Native history for the session (the model gets the whole history).");
+const onSessionCommand = switchSessionCommand("on", "The plug-in back on for the session.");
 
 /** The changes the CLI posts to a session's inbox, by verb (each with its own checks and words). */
 const CHANGE_COMMANDS: Readonly<Record<string, Command>> = {

@@ -6,7 +6,7 @@ export interface CorpusSplit {
   files: readonly SessionsFile[];
 }
 
-export interface SplitStats {
+interface SplitStats {
   name: string;
   sessions: number;
   requests: number;

@@ -22,7 +22,7 @@ export interface NegativeEntry {
   context: string;
 }
 
-export interface FamilyScore {
+interface FamilyScore {
   family: string;
   positives: number;
   caught: number;
@@ -60,10 +60,10 @@ export async function loadRedactionCorpus(dir: string): Promise<{ positives: Pos
   const positives = await read<PositiveEntry>("positives.jsonl", (value) => {
     const missing = strings(value, ["id", "split", "family", "format", "context"]);
     if (missing) return `field "${missing}" must be a string`;
-    const secrets = value["secrets"];
+    const secrets = value.secrets;
     if (!Array.isArray(secrets) || secrets.length === 0 || !secrets.every((secret) => typeof secret === "string" && secret !== ""))
       return `field "secrets" must be a non-empty list of strings`;
-    const absent = secrets.find((secret) => !(value["context"] as string).includes(secret));
+    const absent = secrets.find((secret) => !(value.context as string).includes(secret));
     return absent === undefined ? undefined : `field "secrets": "${absent}" is not in the context`;
   });
   const negatives = await read<NegativeEntry>("negatives.jsonl", (value) => {
@@ -81,7 +81,10 @@ export async function scoreRedaction(
   const families = new Map<string, FamilyScore>();
   const family = (name: string) => {
     let score = families.get(name);
-    if (!score) families.set(name, (score = { family: name, positives: 0, caught: 0, negatives: 0, intact: 0 }));
+    if (!score) {
+      score = { family: name, positives: 0, caught: 0, negatives: 0, intact: 0 };
+      families.set(name, score);
+    }
     return score;
   };
   const score: RedactionScore = {

@@ -4,7 +4,7 @@ import { planSession } from "./generate/plan-session.js";
 import { type SeededRandom, seededRandom } from "./generate/seeded-random.js";
 import { writeRequest } from "./generate/write-request.js";
 
-export { GENERATED_STYLES, type GeneratedStyle } from "./generate/styles.js";
+export { GENERATED_STYLES } from "./generate/styles.js";
 
 /** Share of task requests that carry the files the agent's tools touched. */
 const FILES_SHARE = 0.85;

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 const CLI = join(packageRoot(), "dist", "cli.js");
 const SUITE = join(packageRoot(), "fixtures", "bench-small");
 // Built by scripts/docker-test-image.sh (run by scripts/setup.sh): Debian with python3, pytest, git, patch.
-const IMAGE = process.env["RCM_TEST_IMAGE"] ?? "opencode-rcm-test:bookworm";
+const IMAGE = process.env.RCM_TEST_IMAGE ?? "opencode-rcm-test:bookworm";
 const bench = (args: readonly string[]) => run(process.execPath, [CLI, "bench", ...args], { maxBuffer: 20 * 1024 * 1024, timeout: 600_000 });
 
 async function results(out: string): Promise<ResultLine[]> {

@@ -94,17 +94,17 @@ describe("report.html", () => {
         lines: "svg.tokens polyline.mark",
       });
       const opened = results.filter((line) => line.condition === "switched");
-      expect(drawn["bars"]).toBe(4);
-      expect(drawn["dots"]).toBe(opened.reduce((sum, line) => sum + (line.timeline?.length ?? 0), 0));
-      expect(drawn["lines"]).toBeGreaterThanOrEqual(4);
+      expect(drawn.bars).toBe(4);
+      expect(drawn.dots).toBe(opened.reduce((sum, line) => sum + (line.timeline?.length ?? 0), 0));
+      expect(drawn.lines).toBeGreaterThanOrEqual(4);
 
       // And they reached the pixels: the switched bars' mode colours fill part of the chart's screenshot.
       const pixels = await countColours(page, await page.locator("svg.resolution").screenshot(), {
-        native: MODE_COLOURS["native"] ?? "",
-        full: MODE_COLOURS["full"] ?? "",
+        native: MODE_COLOURS.native ?? "",
+        full: MODE_COLOURS.full ?? "",
       });
-      expect(pixels["native"]).toBeGreaterThan((pixels["total"] ?? 0) * 0.03);
-      expect(pixels["full"]).toBeGreaterThan((pixels["total"] ?? 0) * 0.03);
+      expect(pixels.native).toBeGreaterThan((pixels.total ?? 0) * 0.03);
+      expect(pixels.full).toBeGreaterThan((pixels.total ?? 0) * 0.03);
       await page.screenshot({ path: join(out, "report.png"), fullPage: true });
     } finally {
       await browser.close();

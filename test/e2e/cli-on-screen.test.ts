@@ -44,7 +44,7 @@ interface Ran {
 /** A program with stdin closed (opencode run reads it otherwise; the CLI must not ask), whatever its exit status. */
 function ran(file: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = execFile(file, [...args], { cwd, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
+    const child = execFile(file, [...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
     child.stdin?.end();
@@ -72,7 +72,7 @@ describe("opencode-rcm's CLI with no session named (the real TUI under tmux, the
       // OpenCode's own title calls on (quietConfig turns them off): the sessions get real titles.
       const config = { ...offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "router" }]] }), agent: {} };
       const home = await createIsolatedHome({ root: join(temp.path, "home"), config, tui: { plugin: [PACKAGE] } });
-      const dataHome = home.env["XDG_DATA_HOME"] as string;
+      const dataHome = home.env.XDG_DATA_HOME as string;
       const cli = (...args: string[]) => ran(process.execPath, [CLI, ...args, "--dir", repo], repo, home.env);
       const tui = await startTui({ directory: repo, home, modelName: "scripted" });
       let onScreen = "";

@@ -26,7 +26,7 @@ let app: string;
 let installed: string;
 let cli: string;
 /** This PATH without any directory holding an opencode: the installed package must find it itself or say how. */
-const PATH = (process.env["PATH"] ?? "/usr/bin:/bin")
+const PATH = (process.env.PATH ?? "/usr/bin:/bin")
   .split(delimiter)
   .filter((dir) => dir !== "" && !existsSync(join(dir, "opencode")))
   .join(delimiter);
@@ -68,15 +68,15 @@ async function writeProject(dir: string, spec: string, tarball: Buffer): Promise
   const packages: Record<string, unknown> = {
     "": root,
     "node_modules/opencode-rcm": {
-      version: manifest["version"],
+      version: manifest.version,
       resolved: spec,
       integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
-      license: manifest["license"],
-      dependencies: manifest["dependencies"],
-      peerDependencies: manifest["peerDependencies"],
-      peerDependenciesMeta: manifest["peerDependenciesMeta"],
-      bin: manifest["bin"],
-      engines: manifest["engines"],
+      license: manifest.license,
+      dependencies: manifest.dependencies,
+      peerDependencies: manifest.peerDependencies,
+      peerDependenciesMeta: manifest.peerDependenciesMeta,
+      bin: manifest.bin,
+      engines: manifest.engines,
     },
   };
   // The package's own dependency tree: every entry of this repository's lockfile that is not dev-only.
@@ -107,8 +107,10 @@ describe("the package as installed from its tarball", () => {
     expect((await readdir(join(installed, "fixtures", "routing-corpus", "test"))).filter((file) => file.endsWith(".jsonl")).length).toBeGreaterThanOrEqual(6);
     expect(existsSync(join(installed, "fixtures", "routing-corpus", "train"))).toBe(false);
     expect(existsSync(builtEntry("./tui", installed))).toBe(true);
+    // OpenCode 2 loads a folder's TUI part from its tui.js (it reads no exports for a folder).
+    expect(existsSync(join(installed, "tui.js"))).toBe(true);
     const schema = JSON.parse(await readFile(join(installed, "rcm.schema.json"), "utf8")) as Record<string, unknown>;
-    expect(schema["$id"]).toBeUndefined();
+    expect(schema.$id).toBeUndefined();
     const files = (await readdir(join(installed, "dist"), { recursive: true })).map(String);
     expect(files.some((file) => file.includes("fake-aux-endpoint"))).toBe(false);
     // Only what the plug-in, the TUI and the CLI run: no development code (dist/dev) and no source maps.
@@ -175,12 +177,14 @@ describe("the package as installed from its tarball", () => {
     });
     try {
       await openSession(server, project).then((session) => session.prompt(ASK.dates));
-      const listed = await server.api<{ data: Array<{ id: string; source: { path?: string }; state: { status: string } }> }>(
+      const listed = await server.api<{ data: Array<{ id: string; source: { path?: string }; features: { tui?: boolean }; state: { status: string } }> }>(
         "GET",
         `/api/plugin?location%5Bdirectory%5D=${encodeURIComponent(project)}`,
       );
       expect(listed.data.find((plugin) => plugin.id === "opencode-rcm")).toMatchObject({
         source: { path: join(resolve(installed), "server.js") },
+        // The folder's tui.js: OpenCode 2's TUI loads the TUI part of every plug-in listed with it.
+        features: { tui: true },
         state: { status: "active" },
       });
       expect(server.output()).toContain("opencode-rcm info routed to t1 (new)");

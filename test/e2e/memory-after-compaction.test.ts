@@ -77,7 +77,7 @@ describe("the record after a lossy compaction, in the real OpenCode", () => {
         await prompt(sessionID, A1);
         await prompt(sessionID, B1);
         await prompt(sessionID, A2);
-        const state = await waitForState(stateDir, sessionID, (s) => s.records["t1"] !== undefined && s.records["t2"] !== undefined, "both records");
+        const state = await waitForState(stateDir, sessionID, (s) => s.records.t1 !== undefined && s.records.t2 !== undefined, "both records");
         expect(state.memoryUpdates.every((update) => update.ok)).toBe(true);
         expect([...new Set(state.memoryUpdates.map((update) => update.task))].sort()).toEqual(["t1", "t2"]);
         return (await model.requests()).map((request) => request.body as ChatRequestBody);

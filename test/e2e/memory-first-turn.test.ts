@@ -27,7 +27,7 @@ describe("a memory record from the first finished turn, in the real OpenCode", (
       async ({ client, prompt, messages }) => {
         const sessionID = (await client.session.create({}, { throwOnError: true })).data.id;
         await prompt(sessionID, REQUESTS.A1);
-        const state = await waitForState(stateDir, sessionID, (s) => s.records["t1"] !== undefined, "t1's record after one turn");
+        const state = await waitForState(stateDir, sessionID, (s) => s.records.t1 !== undefined, "t1's record after one turn");
         expect(state.memoryUpdates.map((update) => [update.task, update.ok])).toEqual([["t1", true]]);
         await client.session.command({ sessionID, command: "rcm-text", arguments: "show t1" });
         const shown = answers(await messages(sessionID)).at(-1) ?? "";

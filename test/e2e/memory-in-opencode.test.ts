@@ -147,7 +147,7 @@ describe("task memory inside the real OpenCode", () => {
       expect(upToRecord(resumed)).toBe(upToRecord(firstRequestFor(full.requests, REQUESTS.A2)));
 
       // Persisted with the ledger: A's record covers A1 only; the aux model's usage is logged.
-      const t1 = full.state?.records["t1"];
+      const t1 = full.state?.records.t1;
       expect(t1?.coverage.groups).toHaveLength(1);
       expect(t1?.constraints.map((constraint) => constraint.text)).toEqual([REQUESTS.A1]);
       expect(t1?.lastUpdate.notes.join("\n")).toContain('rejected progress source "call_made_up"');
@@ -201,7 +201,7 @@ describe("task memory inside the real OpenCode", () => {
         }
         await prompt(sessionID, REQUESTS.A2);
         await prompt(sessionID, REQUESTS.B2);
-        const state = await waitForState(stateDir, sessionID, (s) => (s.records["t2"]?.coverage.groups.length ?? 0) >= 2, "t2 covering B2");
+        const state = await waitForState(stateDir, sessionID, (s) => (s.records.t2?.coverage.groups.length ?? 0) >= 2, "t2 covering B2");
         // The agent can read the tasks and a record through rcm_tasks; bad arguments get a clear error.
         await prompt(sessionID, REQUESTS.TASKS);
         const calls = (await messages(sessionID))
@@ -215,9 +215,9 @@ describe("task memory inside the real OpenCode", () => {
         expect(show).toContain('<rcm-task-memory task="t2">');
         expect(show).toContain("newlines");
         expect(bad).toContain("rcm_tasks: invalid arguments: task: show needs a task id");
-        expect(state.records["t2"]?.constraints.map((constraint) => constraint.text).join("\n")).toContain("newlines");
+        expect(state.records.t2?.constraints.map((constraint) => constraint.text).join("\n")).toContain("newlines");
         // Both edits of the exporter: one progress item citing both calls.
-        expect(state.records["t2"]?.progress.flatMap((item) => item.sources)).toHaveLength(2);
+        expect(state.records.t2?.progress.flatMap((item) => item.sources)).toHaveLength(2);
         const updates = (await waitForState(stateDir, sessionID, () => true, "the state")).memoryUpdates;
         return { requests: await model.requests(), serverOutput: server.output(), updates };
       },

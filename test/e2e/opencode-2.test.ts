@@ -1,15 +1,13 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { createGitRepo } from "../../src/lab/harness/git-repo.js";
 import {
-  createOpencode2Home,
   type Opencode2Server,
   type Opencode2Session,
-  opencode2Binary,
   opencode2Config,
   openSession,
   sessionOf,
@@ -19,7 +17,6 @@ import { type ChatRequestBody, messageText, type RecordedRequest, type ScriptedM
 import { readSessionState } from "../../src/plugin/store/read-session-state.js";
 import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
-import { startTui } from "../support/tmux-tui.js";
 import { isCompactionCall, isTitleRequest, opencode2Responder, userTexts } from "./support/opencode-2.js";
 
 // The plug-in in the real OpenCode 2.0.15 (the pinned @opencode/cli-linux-x64-baseline), loaded
@@ -309,34 +306,6 @@ describe("the model router through the user's OpenCode 2 models (ctx.generate.te
       await auxModel.close();
     }
   }, 90_000);
-});
-
-describe("in OpenCode 2.0.15's TUI under tmux", () => {
-  it("shows each /rcm-text and /rcm answer in the transcript at once, with no model request", async () => {
-    const root = join(temp.path, "tui");
-    const project = join(root, "repo");
-    await createGitRepo(project, { "textkit/slugify.py": "def slugify(text):\n    return text\n" });
-    const home = await createOpencode2Home({
-      root: join(root, "home"),
-      config: opencode2Config({ modelBaseURL: model.url, plugins: [{ package: packageRoot(), options: { stateDir: join(root, "state") } }] }),
-    });
-    const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
-    try {
-      await tui.submit("What does textkit/slugify.py do today?", (screen) => screen.includes("Done."), 60_000);
-      const before = (await model.requests()).length;
-      const tasks = await tui.submit("/rcm-text tasks", (screen) => screen.includes("◈ opencode-rcm: /rcm-text tasks") && screen.includes("Tasks (1;"));
-      expect(tasks).toMatch(/\* t1 +current +1 request/);
-      const why = await tui.submit("/rcm why", (screen) => screen.includes("◈ opencode-rcm: /rcm why") && screen.includes("Last model call (mode full"));
-      expect(why).toContain("only t1's history");
-      expect((await model.requests()).length).toBe(before);
-      // A TUI's server keeps no plug-in's stderr: the log file in the state root has the lines.
-      const log = await readFile(join(root, "home", "data", "opencode", "rcm", "opencode-rcm.log"), "utf8");
-      expect(log).toMatch(/Z opencode-rcm info routed to t1 \(new\)/);
-      expect(log).toContain("opencode-rcm info /rcm why answered without a model call");
-    } finally {
-      await tui.close();
-    }
-  }, 120_000);
 });
 
 describe("opencode-rcm in mode native in OpenCode 2.0.15", () => {

@@ -31,7 +31,7 @@ function opencode(args: readonly string[], cwd: string, env: Record<string, stri
     const child = execFile(
       opencodeBinary(),
       [...args],
-      { cwd, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env }, maxBuffer: 10 * 1024 * 1024, timeout: 120_000 },
+      { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, maxBuffer: 10 * 1024 * 1024, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
     child.stdin?.end();

@@ -49,7 +49,7 @@ function dialogText(screen: string, title: string): string {
 
 /** Keeps a screen for people to read (RCM_TUI_SCREENS=<dir>). */
 async function keep(name: string, text: string): Promise<void> {
-  const dir = process.env["RCM_TUI_SCREENS"];
+  const dir = process.env.RCM_TUI_SCREENS;
   if (!dir) return;
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, `${name}.txt`), `${text.replace(/\s+$/gm, "")}\n`);

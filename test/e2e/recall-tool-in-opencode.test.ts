@@ -95,7 +95,7 @@ describe("rcm_recall inside the real OpenCode (mode router)", () => {
         // The model got it back in the next call of the turn.
         expect(answered).toContain("[t2 exchange 1 of 1]");
         // The switch lives only in the call it was made for: the stored requests carry none.
-        for (const message of stored) if (message.info.role === "user") expect(message.info.tools?.["rcm_recall"], message.info.id).toBeUndefined();
+        for (const message of stored) if (message.info.role === "user") expect(message.info.tools?.rcm_recall, message.info.id).toBeUndefined();
 
         // A session that never opens a second task: the tool never shows, so its calls are what they were without it.
         const single = (await client.session.create({}, { throwOnError: true })).data.id;
@@ -109,7 +109,9 @@ describe("rcm_recall inside the real OpenCode (mode router)", () => {
         const texts = oneTask.map(serialised);
         const block = 128 * 4;
         const cached = simulatePrefixCache(texts, { minTokens: 1024 * 4, blockTokens: block });
-        cached.slice(1).forEach((call, index) => expect(call.cached, `call ${index + 1}`).toBeGreaterThanOrEqual((texts[index]?.length ?? 0) - 2 * block));
+        cached.slice(1).forEach((call, index) => {
+          expect(call.cached, `call ${index + 1}`).toBeGreaterThanOrEqual((texts[index]?.length ?? 0) - 2 * block);
+        });
       },
     );
   });

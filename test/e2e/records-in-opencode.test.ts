@@ -121,13 +121,13 @@ describe("records a person can trust, in the real OpenCode", () => {
           await client.session.command({ sessionID, command: "rcm-text", arguments: args });
           return answers(await messages(sessionID)).at(-1) ?? "";
         };
-        await say(SAY.limiter, (state) => state.records["t1"] !== undefined, "t1's record");
-        await say(SAY.escape, (state) => state.records["t2"] !== undefined, "t2's record");
+        await say(SAY.limiter, (state) => state.records.t1 !== undefined, "t1's record");
+        await say(SAY.escape, (state) => state.records.t2 !== undefined, "t2's record");
         // Names both tasks' files: routed unsure, so its place is not settled.
         const unsure = await say(SAY.both, (state) => state.ledger.order.length === 3, "the third request routed");
         const guess = unsure.ledger.decisions[unsure.ledger.order[2] ?? ""];
         expect(guess?.confidence).toBeLessThan(0.8);
-        await say(SAY.log, (state) => (state.records["t1"]?.coverage.groups.length ?? 0) >= 2, "t1's record covering the log request");
+        await say(SAY.log, (state) => (state.records.t1?.coverage.groups.length ?? 0) >= 2, "t1's record covering the log request");
 
         const t1 = await command("show t1");
         const t2 = await command("show t2");

@@ -36,9 +36,9 @@ describe("/rcm split in the real OpenCode", () => {
         const events = await recordEvents(client);
         const oldID = (await client.session.create({ title: "Tools work" }, { throwOnError: true })).data.id;
         await prompt(oldID, REQUESTS.A1);
-        await waitForState(stateDir, oldID, (state) => state.records["t1"] !== undefined, "t1's record");
+        await waitForState(stateDir, oldID, (state) => state.records.t1 !== undefined, "t1's record");
         await prompt(oldID, REQUESTS.B1);
-        await waitForState(stateDir, oldID, (state) => state.records["t2"] !== undefined, "t2's record");
+        await waitForState(stateDir, oldID, (state) => state.records.t2 !== undefined, "t2's record");
 
         const before = (await model.requests()).length;
         await client.session.command({ sessionID: oldID, command: "rcm-text", arguments: "split t1" });
@@ -54,7 +54,7 @@ describe("/rcm split in the real OpenCode", () => {
         expect((await readState(stateDir, oldID))?.ledger.tasks.map((task) => task.split?.session)).toEqual([newID, undefined]);
         await client.session.command({ sessionID: oldID, command: "rcm-text", arguments: "status" });
         expect(answers(await messages(oldID)).at(-1)).toMatch(new RegExp(`t1 +split → ${newID}`));
-        await events.waitFor((event) => event.type === "tui.session.select" && event.properties["sessionID"] === newID);
+        await events.waitFor((event) => event.type === "tui.session.select" && event.properties.sessionID === newID);
         // A move into the split task is refused, naming the task, its session and why: here and from a shell (issue 48).
         const refused = `t1 is split out into session ${newID}: no model call in this session gets its history, so a request moved there would be lost (move it to t2, new, or continue t1 in ${newID})`;
         await client.session.command({ sessionID: oldID, command: "rcm-text", arguments: "move 2 t1" });

@@ -50,7 +50,7 @@ describe("rcm_tasks inside the real OpenCode", () => {
         }
 
         // A2's big output made OpenCode compact in the middle of its turn.
-        const a2 = turns["A2"] ?? [];
+        const a2 = turns.A2 ?? [];
         const compaction = a2.findIndex(isCompaction);
         expect(compaction).toBeGreaterThan(0);
         for (const turn of TURNS) {
@@ -71,7 +71,7 @@ describe("rcm_tasks inside the real OpenCode", () => {
         const afterCompaction = withTasks(a2.slice(compaction + 1));
         expect(afterCompaction.length).toBeGreaterThan(0);
         expect(afterCompaction.every((offered) => offered)).toBe(true);
-        expect(withTasks(turns["TASKS"] ?? []).every((offered) => offered)).toBe(true);
+        expect(withTasks(turns.TASKS ?? []).every((offered) => offered)).toBe(true);
 
         const stored = await messages(sessionID);
         const calls = stored.flatMap((message) => message.parts).flatMap((part) => (part.type === "tool" && part.tool === "rcm_tasks" ? [part.state] : []));
@@ -80,7 +80,7 @@ describe("rcm_tasks inside the real OpenCode", () => {
         expect(list).toMatch(/^t1 \[(current|suspended)\] /m);
         expect(list).toMatch(/^t2 \[(current|suspended)\] /m);
         // The switch lives only in the call it was made for: the stored requests carry none.
-        for (const message of stored) if (message.info.role === "user") expect(message.info.tools?.["rcm_tasks"], message.info.id).toBeUndefined();
+        for (const message of stored) if (message.info.role === "user") expect(message.info.tools?.rcm_tasks, message.info.id).toBeUndefined();
       },
     );
   });

@@ -1,7 +1,7 @@
 import { type Browser, chromium } from "playwright-core";
 
 /** Debian's Chromium, which scripts/setup.sh installs; CHROMIUM_BIN overrides. */
-export const CHROMIUM_PATH = process.env["CHROMIUM_BIN"] ?? "/usr/bin/chromium";
+const CHROMIUM_PATH = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 
 /**
  * Headless Chromium with everything that would phone out turned off (this machine's network is

@@ -6,7 +6,6 @@ import { createLexicalRouter } from "../../src/plugin/core/routing/router.js";
 export const THRESHOLD = DEFAULT_OPTIONS.confidenceThreshold;
 export const RECORD_TOKENS = DEFAULT_OPTIONS.memory.recordTokens;
 export const KEEP_RECENT = DEFAULT_OPTIONS.memory.keepRecent;
-export const REPLACE_BATCH_TOKENS = DEFAULT_OPTIONS.memory.replaceBatchTokens;
 export const COOLDOWN_MS = DEFAULT_OPTIONS.aux.cooldownMs;
 export const TIMEOUT_MS = DEFAULT_OPTIONS.aux.timeoutMs;
 export const MODEL_BATCH_LIMITS = { maxGroups: DEFAULT_OPTIONS.memory.batchGroups, maxTokens: DEFAULT_OPTIONS.memory.batchTokens };

@@ -5,7 +5,7 @@ import type { LogLevel } from "../../src/plugin/sessions/logger.js";
 import { sourceFor } from "./plugin-parts.js";
 
 /** One line the plug-in logged through the host. */
-export interface LoggedLine {
+interface LoggedLine {
   level: LogLevel;
   message: string;
   extra?: Record<string, unknown> | undefined;

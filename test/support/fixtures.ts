@@ -27,7 +27,7 @@ export function fixtureNames(): string[] {
 }
 
 export function mainSession(name: string): MessageWithParts[] {
-  const session = loadFixture(name).sessions["main"];
+  const session = loadFixture(name).sessions.main;
   if (!session) throw new Error(`fixture ${name} has no main session`);
   return session;
 }

@@ -1,9 +1,9 @@
 import type { ResultLine } from "../../src/lab/bench/run-dir/result-line.js";
 
 /** A session's usage in the shape results.jsonl keeps: small, round numbers. */
-export const USAGE = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
+const USAGE = { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, modelCalls: 2, toolCalls: 1 };
 /** No aux-model use. */
-export const NO_AUX = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
+const NO_AUX = { calls: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
 
 /** A results.jsonl line: one resolved switched native session, with `extra` over it. */
 export function resultLine(extra: Partial<ResultLine> = {}): ResultLine {

@@ -47,7 +47,7 @@ export async function startTui(options: {
 }): Promise<TuiSession> {
   const socket = `rcm-tui-${randomBytes(4).toString("hex")}`;
   const tmux = async (...args: string[]): Promise<string> => (await run("tmux", ["-L", socket, ...args], { encoding: "utf8" })).stdout;
-  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", TERM: "xterm-256color", COLORTERM: "truecolor", LANG: "C.UTF-8", ...options.home.env };
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm-256color", COLORTERM: "truecolor", LANG: "C.UTF-8", ...options.home.env };
   await tmux(
     "-f",
     "/dev/null",

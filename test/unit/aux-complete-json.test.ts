@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AuxClient, completeJson, createAuxClient } from "../../src/plugin/auxiliary/index.js";
+import type { AuxClient } from "../../src/plugin/auxiliary/aux-client.js";
+import { completeJson } from "../../src/plugin/auxiliary/complete-json.js";
+import { createAuxClient } from "../../src/plugin/auxiliary/endpoint-client.js";
 import { COOLDOWN_MS, TIMEOUT_MS } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { loadPrompt, renderPrompt } from "../../src/plugin/auxiliary/index.js";
+import { loadPrompt, renderPrompt } from "../../src/plugin/auxiliary/prompts.js";
 
 describe("renderPrompt", () => {
   it("replaces every placeholder with its value", () => {

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadRedactionCorpus } from "../../src/dev/evaluate-redaction.js";
-import { completeJson, createAuxClient } from "../../src/plugin/auxiliary/index.js";
+import { completeJson } from "../../src/plugin/auxiliary/complete-json.js";
+import { createAuxClient } from "../../src/plugin/auxiliary/endpoint-client.js";
 import { COOLDOWN_MS } from "../support/defaults.js";
 import { type FakeAuxEndpoint, type FakeReply, startFakeAuxEndpoint } from "../support/fake-aux-endpoint.js";
 

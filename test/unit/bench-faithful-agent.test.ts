@@ -47,9 +47,7 @@ async function decide(messages: ChatMessage[]): Promise<{ reply: Reply; decision
 }
 
 function written(reply: Reply): Record<string, unknown> {
-  return Object.fromEntries(
-    (reply.toolCalls ?? []).filter((tool) => tool.name === "write").map((tool) => [tool.arguments["filePath"], tool.arguments["content"]]),
-  );
+  return Object.fromEntries((reply.toolCalls ?? []).filter((tool) => tool.name === "write").map((tool) => [tool.arguments.filePath, tool.arguments.content]));
 }
 
 const CFG1 = "minicfg__minicfg-1";

@@ -29,11 +29,11 @@ describe("createFailOpenGuard", () => {
     await guard("transform", "s2", () => {
       throw new Error("boom");
     });
-    expect(lines.map((line) => [line.level, line.extra?.["sessionID"]])).toEqual([
+    expect(lines.map((line) => [line.level, line.extra?.sessionID])).toEqual([
       ["error", "s1"],
       ["error", "s2"],
     ]);
-    expect(String(lines[0]?.extra?.["error"])).toContain("boom");
+    expect(String(lines[0]?.extra?.error)).toContain("boom");
   });
 
   it("runs the body and logs nothing when it succeeds", async () => {

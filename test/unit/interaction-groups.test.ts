@@ -20,7 +20,7 @@ describe("toInteractionGroups", () => {
     expect(groups[0]?.requestText).toMatch(/^Task A: add textkit\/slugify\.py/);
     expect(groups[0]?.toolCalls.map((call) => call.tool)).toEqual(["write", "bash"]);
     expect(groups[2]?.toolCalls.map((call) => `${call.tool}:${call.status}`)).toEqual(["edit:error", "edit:completed", "bash:completed"]);
-    expect(groups[2]?.toolCalls[1]?.input["filePath"]).toMatch(/textkit\/slugify\.py$/);
+    expect(groups[2]?.toolCalls[1]?.input.filePath).toMatch(/textkit\/slugify\.py$/);
   });
 
   it("keeps the compaction marker and its summary together as one compaction group", () => {
@@ -59,8 +59,8 @@ describe("toInteractionGroups", () => {
 
   it("links a group to the sub-agent session its task tool started", () => {
     const fixture = loadFixture("subagent");
-    const [group] = toInteractionGroups(fixture.sessions["main"] ?? []);
-    const child = fixture.sessions["child1"] ?? [];
+    const [group] = toInteractionGroups(fixture.sessions.main ?? []);
+    const child = fixture.sessions.child1 ?? [];
     expect(group?.subagentSessionIDs).toEqual([child[0]?.info.sessionID]);
     const childGroups = toInteractionGroups(child);
     expect(childGroups).toHaveLength(1);

@@ -72,7 +72,7 @@ describe("the user's correction (/rcm move)", () => {
   it("opens a new task with the next id for a request moved to new", () => {
     const moved = moveRequest(base(), "m2", { kind: "new", title: "C" });
     expect(moved.task).toEqual({ id: "t3", title: "C", openedBy: "m2" });
-    expect(moved.ledger.decisions["m2"]).toMatchObject({ task: "t3", opened: true, router: "user" });
+    expect(moved.ledger.decisions.m2).toMatchObject({ task: "t3", opened: true, router: "user" });
   });
 
   it("refuses a request that was never routed and a task that does not exist", () => {

@@ -299,7 +299,9 @@ describe("replacing covered exchanges: where the record goes", () => {
     const result = withRecordApplied({ messages, ledger: twoTasks, active, record, renderedRecord: "record", keepRecent: 0 });
     expect(result.messages).not.toBe(messages);
     expect(messages).toHaveLength(history.length);
-    messages.forEach((message, index) => expect(message).toBe(history[index]));
+    messages.forEach((message, index) => {
+      expect(message).toBe(history[index]);
+    });
     expect(JSON.stringify(messages)).toBe(before);
   });
 });
@@ -351,8 +353,8 @@ describe("replacing covered exchanges: batches, and the record only when the vie
     // Covering b1 as well adds less than a batch: the same cut, so the same bytes before the record.
     const second = assemble(history, oneTask, recordCovering("t1", [a1, b1]), 0, batch);
     expect(second.replacedGroups).toBe(1);
-    const before = (messages: readonly MessageWithParts[]) => messages.slice(0, messages.findIndex(isRecordMessage));
-    expect(JSON.stringify(before(second.messages))).toBe(JSON.stringify(before(first.messages)));
+    const aheadOfRecord = (messages: readonly MessageWithParts[]) => messages.slice(0, messages.findIndex(isRecordMessage));
+    expect(JSON.stringify(aheadOfRecord(second.messages))).toBe(JSON.stringify(aheadOfRecord(first.messages)));
   });
 });
 

@@ -226,7 +226,7 @@ describe("superseding", () => {
 describe("records written before overrides were shown", () => {
   it("still parse, and an overridden constraint without words renders as overridden by a later request", () => {
     const stored = JSON.parse(JSON.stringify(afterA1())) as Record<string, unknown>;
-    stored["constraints"] = [{ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id }];
+    stored.constraints = [{ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id }];
     const parsed = TaskRecordSchema.parse(stored);
     expect(parsed.constraints[0]).toEqual({ id: "c1", text: "Join words with dashes.", sources: [a1.id], supersededBy: a2.id });
     expect(renderRecord(parsed, { title: "slugify", maxTokens: RECORD_TOKENS })).toContain("- Join words with dashes. (overridden by a later request)");

@@ -247,10 +247,10 @@ describe("the rcm_recall tool", () => {
     expect(text).not.toContain(API_KEY);
     expect(text).not.toContain("sk-live-4fK9");
     const state = await store.read(SESSION);
-    expect(state?.ledger.decisions["u4"]?.recalled).toEqual([{ task: "t1", exchanges: 2 }]);
+    expect(state?.ledger.decisions.u4?.recalled).toEqual([{ task: "t1", exchanges: 2 }]);
     // A confident decision stays as it was.
-    expect(state?.ledger.decisions["u4"]?.task).toBe("t2");
-    expect(state?.ledger.decisions["u4"]?.relabelled).toBeUndefined();
+    expect(state?.ledger.decisions.u4?.task).toBe("t2");
+    expect(state?.ledger.decisions.u4?.relabelled).toBeUndefined();
   });
 
   it("says the current task is already in view, and lists the tasks for an unknown one, noting nothing", async () => {
@@ -260,7 +260,7 @@ describe("the rcm_recall tool", () => {
     await expect(run({ task: "two" })).rejects.toThrow(/^rcm_recall: invalid arguments: task: /);
     await expect(run({ task: "t1", limit: 0 })).rejects.toThrow(/limit: /);
     await expect(run({ task: "t1", extra: true })).rejects.toThrow(/invalid arguments/);
-    expect((await store.read(SESSION))?.ledger.decisions["u4"]?.recalled).toBeUndefined();
+    expect((await store.read(SESSION))?.ledger.decisions.u4?.recalled).toBeUndefined();
   });
 
   it("answers without reading anything in a sub-agent session or one switched off", async () => {
@@ -278,7 +278,7 @@ describe("the rcm_recall tool", () => {
     ]);
     const { store, routing, logger, run } = recallToolOver(stateOf(SESSION, unsure), history());
     await run({ task: "t1", limit: 1 });
-    const entry = (await store.read(SESSION))?.ledger.decisions["u4"];
+    const entry = (await store.read(SESSION))?.ledger.decisions.u4;
     expect(entry).toMatchObject({ task: "t1", recalled: [{ task: "t1", exchanges: 1 }], relabelled: { from: "t2", files: [], by: "recall" } });
     expect(entry?.reason).toMatch(/; then the model recalled t1's history$/);
     expect(entry && isSettled(entry, THRESHOLD)).toBe(true);
@@ -300,34 +300,34 @@ describe("noteRecall", () => {
   it("notes every use, in order, and leaves a sure decision where it is", () => {
     let ledger = noteRecall(LEDGER, "u4", { task: "t1", exchanges: 2 }, THRESHOLD);
     ledger = noteRecall(ledger, "u4", { task: "t1", exchanges: 1 }, THRESHOLD);
-    expect(ledger.decisions["u4"]).toEqual({
-      ...LEDGER.decisions["u4"],
+    expect(ledger.decisions.u4).toEqual({
+      ...LEDGER.decisions.u4,
       recalled: [
         { task: "t1", exchanges: 2 },
         { task: "t1", exchanges: 1 },
       ],
     });
-    expect(LEDGER.decisions["u4"]?.recalled).toBeUndefined();
+    expect(LEDGER.decisions.u4?.recalled).toBeUndefined();
   });
 
   it("makes an unsure guess settled evidence for the one other task recalled, and unsure again once a second is", () => {
     const before = unsure();
     expect(settledTasks(before, THRESHOLD).has("t1")).toBe(true);
     const once = noteRecall(before, "u4", { task: "t1", exchanges: 3 }, THRESHOLD);
-    const entry = once.decisions["u4"];
+    const entry = once.decisions.u4;
     expect(entry).toMatchObject({ task: "t1", opened: false, relabelled: { from: "t2", by: "recall" } });
     expect(entry && isSettled(entry, THRESHOLD)).toBe(true);
     // Recalling the task it was first routed to changes nothing.
-    const back = noteRecall(once, "u4", { task: "t2", exchanges: 1 }, THRESHOLD).decisions["u4"];
+    const back = noteRecall(once, "u4", { task: "t2", exchanges: 1 }, THRESHOLD).decisions.u4;
     expect(back && isSettled(back, THRESHOLD)).toBe(true);
-    const twice = noteRecall(once, "u4", { task: "t3", exchanges: 1 }, THRESHOLD).decisions["u4"];
+    const twice = noteRecall(once, "u4", { task: "t3", exchanges: 1 }, THRESHOLD).decisions.u4;
     expect(twice?.task).toBe("t1");
     expect(twice?.reason).toMatch(/then the model recalled t1's history; then t3's too, so it is unsure again$/);
     expect(twice && isSettled(twice, THRESHOLD)).toBe(false);
   });
 
   it("settles nothing when the recall found nothing hidden: the model had that history in view already", () => {
-    const entry = noteRecall(unsure(), "u4", { task: "t1", exchanges: 0 }, THRESHOLD).decisions["u4"];
+    const entry = noteRecall(unsure(), "u4", { task: "t1", exchanges: 0 }, THRESHOLD).decisions.u4;
     expect(entry).toMatchObject({ task: "t2", recalled: [{ task: "t1", exchanges: 0 }] });
     expect(entry && isSettled(entry, THRESHOLD)).toBe(false);
   });
@@ -337,11 +337,11 @@ describe("noteRecall", () => {
       ["u1", "new:slugify"],
       ["u2", "new:csv", 0.4],
     ]);
-    expect(noteRecall(opened, "u2", { task: "t1", exchanges: 1 }, THRESHOLD).decisions["u2"]).toMatchObject({
+    expect(noteRecall(opened, "u2", { task: "t1", exchanges: 1 }, THRESHOLD).decisions.u2).toMatchObject({
       task: "t2",
       recalled: [{ task: "t1", exchanges: 1 }],
     });
-    const shared = noteRecall(unsure({ shared: true }), "u4", { task: "t1", exchanges: 1 }, THRESHOLD).decisions["u4"];
+    const shared = noteRecall(unsure({ shared: true }), "u4", { task: "t1", exchanges: 1 }, THRESHOLD).decisions.u4;
     expect(shared?.task).toBe("t2");
     expect(shared?.relabelled).toBeUndefined();
   });

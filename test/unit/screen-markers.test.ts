@@ -131,7 +131,7 @@ describe("the server part notes the sessions' titles for the CLI", () => {
     await recorder.observe({ type: "session.idle", properties: { sessionID: "ses_1" } });
     const file = JSON.parse(await readFile(join(stateDir, "titles.json"), "utf8")) as { data: Record<string, { title: string }> };
     expect(Object.keys(file.data)).toEqual(["ses_1"]);
-    expect(file.data["ses_1"]?.title).toBe("Fix the date parser");
+    expect(file.data.ses_1?.title).toBe("Fix the date parser");
   });
 });
 

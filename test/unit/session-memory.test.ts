@@ -110,7 +110,7 @@ function setup(): Setup {
 }
 
 /** The history up to (not including) a message. */
-function before(id: string): MessageWithParts[] {
+function historyBefore(id: string): MessageWithParts[] {
   return history.slice(
     0,
     history.findIndex((message) => message.info.id === id),
@@ -161,10 +161,10 @@ describe("session memory in the plug-in", () => {
     expect(file.data.ledger).toEqual((await store.read(sessionID))?.ledger);
     expect((file.data.ledger as { order: string[] }).order).toEqual([a1, b1, a2]);
     expect(Object.keys(file.data.records).sort()).toEqual(["t1", "t2"]);
-    expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2]);
-    expect(file.data.records["t2"]?.coverage.groups).toEqual([b1]);
-    expect(file.data.records["t1"]?.goal).toMatch(/^add textkit\/slugify\.py/);
-    expect(file.data.records["t2"]?.goal).toMatch(/^write a CHANGELOG entry/);
+    expect(file.data.records.t1?.coverage.groups).toEqual([a1, a2]);
+    expect(file.data.records.t2?.coverage.groups).toEqual([b1]);
+    expect(file.data.records.t1?.goal).toMatch(/^add textkit\/slugify\.py/);
+    expect(file.data.records.t2?.goal).toMatch(/^write a CHANGELOG entry/);
     expect(file.data.memoryUpdates).toEqual([
       { task: "t1", updater: "extractive", groups: 2, ok: true, read: "whole" },
       { task: "t2", updater: "extractive", groups: 1, ok: true, read: "whole" },
@@ -198,18 +198,18 @@ describe("session memory in the plug-in", () => {
       { task: "t1", updater: "extractive", groups: 1, ok: true, read: "whole" },
       { task: "t2", updater: "extractive", groups: 1, ok: true, read: "whole" },
     ]);
-    expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2]);
+    expect(file.data.records.t1?.coverage.groups).toEqual([a1, a2]);
   });
 
   it("keeps the previous record when an update fails, warns once, and retries only when the task has more to fold", async () => {
     const { source, route, memory: memoryWith, stored, logger, store } = setup();
     const updater = scriptedUpdater();
     const memory = memoryWith(updater);
-    source.view = before(b1);
+    source.view = historyBefore(b1);
     await route(requests[0]);
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
-    const first = (await stored()).data.records["t1"] as TaskRecord;
+    const first = (await stored()).data.records.t1 as TaskRecord;
     expect(first.coverage.groups).toEqual([a1]);
 
     source.view = history;
@@ -219,8 +219,8 @@ describe("session memory in the plug-in", () => {
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
     let file = await stored();
-    expect(file.data.records["t1"]).toEqual(first);
-    expect(file.data.records["t2"]).toBeUndefined();
+    expect(file.data.records.t1).toEqual(first);
+    expect(file.data.records.t2).toBeUndefined();
     expect(file.data.memoryUpdates).toEqual([
       { task: "t1", updater: "extractive", groups: 1, ok: true, read: "whole" },
       { task: "t1", updater: "extractive", groups: 1, ok: false, read: "whole" },
@@ -239,7 +239,7 @@ describe("session memory in the plug-in", () => {
     await memory.settled(sessionID);
     expect(updater.calls).toHaveLength(callsAfterFailure);
     expect(warnings()).toHaveLength(2);
-    expect((await store.read(sessionID))?.records["t1"]).toEqual(first);
+    expect((await store.read(sessionID))?.records.t1).toEqual(first);
 
     // A new turn of task A: A is retried with everything it has uncovered; B still waits.
     const [extraRequest, extraAnswer] = extraTurn("msg_229cd1000001ExtraTurnOfTaskA", "Back to slugify.py: also strip leading and trailing dashes.") as [
@@ -254,8 +254,8 @@ describe("session memory in the plug-in", () => {
       ["t1", [a2, extraRequest.info.id]],
     ]);
     file = await stored();
-    expect(file.data.records["t1"]?.coverage.groups).toEqual([a1, a2, extraRequest.info.id]);
-    expect(file.data.records["t2"]).toBeUndefined();
+    expect(file.data.records.t1?.coverage.groups).toEqual([a1, a2, extraRequest.info.id]);
+    expect(file.data.records.t2).toBeUndefined();
   });
 
   it("never rejects when the updater throws, and logs the failure", async () => {
@@ -291,7 +291,7 @@ describe("session memory in the plug-in", () => {
   it("pins the record per request: a newer record reaches the next request, not the calls of the current one", async () => {
     const { source, route, memory: memoryWith, store } = setup();
     const memory = memoryWith(extractiveUpdater);
-    source.view = before(b1);
+    source.view = historyBefore(b1);
     await route(requests[0]);
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
@@ -304,7 +304,7 @@ describe("session memory in the plug-in", () => {
     // A's turn ends and a background update commits a newer record meanwhile.
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
-    const newer = (await store.read(sessionID))?.records["t1"];
+    const newer = (await store.read(sessionID))?.records.t1;
     expect(newer?.coverage.groups).toEqual([a1, a2]);
 
     expect(await store.step(sessionID, (session) => memory.recordFor(session, a2, "t1"))).toBe(pinned);
@@ -408,14 +408,14 @@ describe("session memory in the plug-in", () => {
     for (const request of requests) await route(request);
     const memory = memoryWith(extractiveUpdater);
     // A view from before B: at least the tail's worth of messages came after it, so the tail cannot show that nothing is missing.
-    const stale = before(b1);
+    const stale = historyBefore(b1);
     expect(history.length - stale.length).toBeGreaterThanOrEqual(TAIL_MESSAGES);
     memory.observe(sessionID, stale);
     const reads = source.reads;
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
     expect(source.reads).toBe(reads + 1);
-    expect((await stored()).data.records["t2"]?.coverage.groups).toEqual([b1]);
+    expect((await stored()).data.records.t2?.coverage.groups).toEqual([b1]);
   });
 
   it("reads the whole history when an uncovered request is out of view (a compaction hid it)", async () => {
@@ -428,8 +428,8 @@ describe("session memory in the plug-in", () => {
     await memory.settled(sessionID);
     expect(source.reads).toBe(reads + 1);
     const records = (await stored()).data.records;
-    expect(records["t1"]?.coverage.groups).toEqual([a1, a2]);
-    expect(records["t2"]?.coverage.groups).toEqual([b1]);
+    expect(records.t1?.coverage.groups).toEqual([a1, a2]);
+    expect(records.t2?.coverage.groups).toEqual([b1]);
   });
 
   it("writes every task's record at its first finished turn, and the extractive updater keeps it current at every turn", async () => {
@@ -439,8 +439,8 @@ describe("session memory in the plug-in", () => {
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
     const records = (await stored()).data.records;
-    expect(records["t1"]?.coverage.groups).toEqual([a1, a2]);
-    expect(records["t2"]?.coverage.groups).toEqual([b1]);
+    expect(records.t1?.coverage.groups).toEqual([a1, a2]);
+    expect(records.t2?.coverage.groups).toEqual([b1]);
   });
 
   it("with an updater that calls a model: the first record at once, then only when a batch is full or a compaction comes", async () => {
@@ -450,14 +450,14 @@ describe("session memory in the plug-in", () => {
     await route(requests[0]!);
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
-    expect((await stored()).data.records["t1"]?.coverage.groups).toEqual([a1]);
+    expect((await stored()).data.records.t1?.coverage.groups).toEqual([a1]);
 
     for (const request of requests.slice(1)) await route(request);
     memory.scheduleUpdate(sessionID);
     await memory.settled(sessionID);
     // t1 has a record and one more turn, far short of a batch: it waits; t2's first record is written.
-    expect((await stored()).data.records["t1"]?.coverage.groups).toEqual([a1]);
-    expect((await stored()).data.records["t2"]?.coverage.groups).toEqual([b1]);
+    expect((await stored()).data.records.t1?.coverage.groups).toEqual([a1]);
+    expect((await stored()).data.records.t2?.coverage.groups).toEqual([b1]);
 
     await memory.updateBeforeCompaction(sessionID, 10_000);
     expect((await store.step(sessionID, (session) => memory.recordFor(session, a2, "t1")))?.coverage.groups).toEqual([a1, a2]);

@@ -87,7 +87,13 @@ describe("session routing in the plug-in", () => {
     const other = history.map((message) => ({ ...message, info: { ...message.info, sessionID: "ses_other" } })) as MessageWithParts[];
     const source = sourceFor({ [sessionID]: { messages: history }, ses_other: { messages: other } });
     const reads: string[] = [];
-    const counting = { ...source, messages: (id: string) => (reads.push(id), source.messages(id)) };
+    const counting = {
+      ...source,
+      messages: (id: string) => {
+        reads.push(id);
+        return source.messages(id);
+      },
+    };
     const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger(), maxSessions: 1 });
     await routeAll(routing, source, users.slice(0, 2));
     const before = await store.read(sessionID);
@@ -144,7 +150,13 @@ describe("evidence for routing", () => {
   it("comes from what the transform sees; the stored history is read once per session and process", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     let reads = 0;
-    const counting: SessionSource = { ...source, messages: async (id) => (reads++, source.messages(id)) };
+    const counting: SessionSource = {
+      ...source,
+      messages: async (id) => {
+        reads++;
+        return source.messages(id);
+      },
+    };
     const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source: counting, logger: recordingLogger() });
     const [a, b, back] = users;
     source.upTo((a as MessageWithParts).info.id);

@@ -43,7 +43,9 @@ describe("the messages-transform handler", () => {
     await createTransformHandler(deps)({}, output);
     expect(output.messages).toBe(messages);
     expect(messages).toEqual(before);
-    messages.forEach((message, index) => expect(message).toBe(before[index]));
+    messages.forEach((message, index) => {
+      expect(message).toBe(before[index]);
+    });
   });
 
   it("applies the debug annotation in place, since OpenCode ignores a new array", async () => {
@@ -179,8 +181,8 @@ describe("the messages-transform handler with memory", () => {
     const first = history();
     await handler({}, { messages: first });
     const state = await store.read(sessionID);
-    expect(state?.shownRecords?.["t1"]).toMatchObject({ task: "t1", replaced: [ids[0]], covers: [ids[0]] });
-    expect(state?.shownRecords?.["t1"]?.text).toContain("Keep unicode letters");
+    expect(state?.shownRecords?.t1).toMatchObject({ task: "t1", replaced: [ids[0]], covers: [ids[0]] });
+    expect(state?.shownRecords?.t1?.text).toContain("Keep unicode letters");
     const second = history();
     await handler({}, { messages: second });
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));

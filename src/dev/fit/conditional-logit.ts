@@ -55,7 +55,7 @@ export function fitConditionalLogit(options: {
 }
 
 /** Probabilities of a choice's candidates under `weights`. */
-export function choiceProbabilities(candidates: readonly (readonly number[])[], weights: readonly number[]): number[] {
+function choiceProbabilities(candidates: readonly (readonly number[])[], weights: readonly number[]): number[] {
   const scores = candidates.map((values) => dot(values, weights));
   const top = Math.max(...scores);
   const exps = scores.map((score) => Math.exp(score - top));

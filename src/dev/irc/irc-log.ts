@@ -14,7 +14,7 @@ import { RcmError } from "../../kit/errors/rcm-error.js";
  * The new channels put `channel yyyy-mm-dd ` first and may give seconds (`[hh:mm:ss]`), and
  * some put a tab after `<nick>`.
  */
-export type IrcLineKind = "message" | "action" | "notice" | "system";
+type IrcLineKind = "message" | "action" | "notice" | "system";
 
 export interface IrcLine {
   /** 0-based, as the annotation counts lines. */

@@ -13,7 +13,7 @@ import type { IrcGoldSession } from "./irc-sessions.js";
  */
 
 /** A router's own figures over some requests (shares of them, 0-1). */
-export interface RouterFigures {
+interface RouterFigures {
   requests: number;
   accuracy: number;
   /** Below the threshold: the full history kept. */
@@ -24,7 +24,7 @@ export interface RouterFigures {
   merge: number;
 }
 
-export interface DisentanglementFigures {
+interface DisentanglementFigures {
   /** The router's tasks as conversations. */
   router: OverlapFigures;
   /** Every request in the previous one's conversation: one conversation a session. */
@@ -33,7 +33,7 @@ export interface DisentanglementFigures {
   eachAlone: OverlapFigures;
 }
 
-export interface PaperSetFigures {
+interface PaperSetFigures {
   router: OverlapFigures;
   /** The paper's Previous: system lines linked to the message before them (section 5). */
   previousLinked: OverlapFigures;
@@ -42,7 +42,7 @@ export interface PaperSetFigures {
   eachAlone: OverlapFigures;
 }
 
-export interface IrcSessionReport {
+interface IrcSessionReport {
   id: string;
   file: string;
   routerTasks: number;

@@ -17,11 +17,11 @@ import { type IrcLine, nicksOf, parseIrcLog, stripAddressees } from "./irc-log.j
 export const IRC_REPO = "jkkummerfeld/irc-disentanglement";
 
 /** How a request stands in its gold conversation, for per-kind figures (route-eval's `style`). */
-export const IRC_STYLES = ["opening", "from-context", "reply"] as const;
-export type IrcStyle = (typeof IRC_STYLES)[number];
+const IRC_STYLES = ["opening", "from-context", "reply"] as const;
+type IrcStyle = (typeof IRC_STYLES)[number];
 
 /** The gold of one annotated line, request or not (system lines and empty messages are not) (the `<split>.gold.json` beside the sessions). */
-export const IrcGoldLineSchema = z
+const IrcGoldLineSchema = z
   .object({
     /** 0-based line of the log, as the annotation counts. */
     line: z.number().int().nonnegative(),
@@ -50,9 +50,8 @@ export const IrcGoldSchema = z
   })
   .strict();
 
-export type IrcGoldLine = z.infer<typeof IrcGoldLineSchema>;
+type IrcGoldLine = z.infer<typeof IrcGoldLineSchema>;
 export type IrcGoldSession = z.infer<typeof IrcGoldSessionSchema>;
-export type IrcGold = z.infer<typeof IrcGoldSchema>;
 
 /** What one file gave, for the builder's counts. */
 export interface IrcSessionCounts {

@@ -6,7 +6,7 @@ import { SessionSpecSchema, SuiteMetaSchema, TaskSchema } from "../../lab/bench/
 import { TaskFileSchema } from "../../lab/bench/suite/task-folder.js";
 
 /** One published JSON schema of a bench file: where it goes under `schemas/`, and the schema. */
-export interface BenchJsonSchema {
+interface BenchJsonSchema {
   /** The file's name in `schemas/`. */
   file: string;
   schema: Record<string, unknown>;
@@ -23,7 +23,7 @@ const DOC = "docs/benchmark-formats.md";
  * (a session's schedule against its tasks, a rule phrase against agent.json's requests) are
  * not expressible in them: the loaders check those and name the file and field.
  */
-export function benchJsonSchemas(): BenchJsonSchema[] {
+function benchJsonSchemas(): BenchJsonSchema[] {
   return [
     described(SuiteMetaSchema, {
       file: "suite.schema.json",

@@ -6,7 +6,7 @@ import { OptionsSchema } from "../../plugin/config/options-schema.js";
  * source of truth) and published as `rcm.schema.json`. Rules across keys are not
  * expressible in it; the plug-in checks those at start-up.
  */
-export function optionsJsonSchema(): Record<string, unknown> {
+function optionsJsonSchema(): Record<string, unknown> {
   const generated = z.toJSONSchema(OptionsSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const properties = generated.properties as Record<string, unknown>;
   return {

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { ResultLineSchema } from "../../lab/bench/run-dir/result-line.js";
 
 /** The markers around the generated table in docs/benchmark-formats.md (`npm run schema` rewrites what is between them). */
-export const RESULT_FIELDS_START = "<!-- results.jsonl fields: generated from ResultLineSchema by npm run schema; do not edit -->";
-export const RESULT_FIELDS_END = "<!-- end of the generated results.jsonl fields -->";
+const RESULT_FIELDS_START = "<!-- results.jsonl fields: generated from ResultLineSchema by npm run schema; do not edit -->";
+const RESULT_FIELDS_END = "<!-- end of the generated results.jsonl fields -->";
 
 interface JsonSchemaNode {
   type?: string | string[];
@@ -21,7 +21,7 @@ interface JsonSchemaNode {
  * schema's JSON schema: nested fields dotted (`usage.inputTokens`), an array's entries as
  * `timeline[].task`, optional fields marked. The meaning is the field's description.
  */
-export function resultFieldTable(): string {
+function resultFieldTable(): string {
   const root = z.toJSONSchema(ResultLineSchema, { io: "input", unrepresentable: "any" }) as JsonSchemaNode;
   const rows = ["| field | type | meaning |", "|---|---|---|", ...fieldRows(root, "")];
   return rows.join("\n");

@@ -4,7 +4,7 @@ import { type SnapshotMessage, type SnapshotReader, snapshotMessage } from "./sn
 import type { ThreadRequestReference, ThreadSessionReference, Trim } from "./thread-references.js";
 
 /** A reference that could not be materialised: names the session, the position and the source. */
-export class ThreadReferenceError extends Error {
+class ThreadReferenceError extends Error {
   constructor(session: string, request: ThreadRequestReference, problem: string) {
     super(`${session}#${request.position} (${request.source}, ${request.snapshot.repo}:${request.snapshot.path} message ${request.message}): ${problem}`);
     this.name = "ThreadReferenceError";
@@ -35,7 +35,7 @@ export function trimmedText(message: SnapshotMessage, trim: Trim): string | { pr
 }
 
 /** One request's text, read from its snapshot and checked against its sha256. */
-export async function materialiseRequest(session: string, request: ThreadRequestReference, reader: SnapshotReader): Promise<string> {
+async function materialiseRequest(session: string, request: ThreadRequestReference, reader: SnapshotReader): Promise<string> {
   let file: string;
   try {
     file = await reader.read(request.snapshot);

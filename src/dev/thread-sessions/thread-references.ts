@@ -42,10 +42,9 @@ export function materialisedSessionsFile(dataDir: string, set: ThreadSet): strin
  * - `issues-api-json` (brson/rust-issue-archive): GitHub API JSON, the opening post in
  *   `NNNNNN-main.json` (`title`, `body`) and the comments in `NNNNNN-comments.json` (an array).
  */
-export const SNAPSHOT_FORMATS = ["rendered-markdown", "issues-api-json"] as const;
-export type SnapshotFormat = (typeof SNAPSHOT_FORMATS)[number];
+const SNAPSHOT_FORMATS = ["rendered-markdown", "issues-api-json"] as const;
 
-export const SnapshotFileSchema = z
+const SnapshotFileSchema = z
   .object({
     /** The snapshot's repository (`owner/name`), brought in with the `fetch` tool (`github:owner/name`). */
     repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name"),
@@ -57,7 +56,7 @@ export const SnapshotFileSchema = z
   .strict();
 
 /** A kept run of body lines, `[from, to]` (1-based, inclusive), or `"blank"`: an empty line the trimming put in. */
-export const KeptLinesSchema = z.union([
+const KeptLinesSchema = z.union([
   z.tuple([z.number().int().min(1), z.number().int().min(1)]).refine(([from, to]) => from <= to, "a line range must run forward ([from, to], from <= to)"),
   z.literal("blank"),
 ]);
@@ -67,14 +66,14 @@ export const KeptLinesSchema = z.union([
  * then, after a blank line, the kept body lines in order, each without its trailing whitespace,
  * joined by newlines. A title with no kept lines is the title alone.
  */
-export const TrimSchema = z
+const TrimSchema = z
   .object({
     title: z.boolean(),
     lines: z.array(KeptLinesSchema),
   })
   .strict();
 
-export const ThreadRequestReferenceSchema = z
+const ThreadRequestReferenceSchema = z
   .object({
     /** 1-based place of the request in its session (route-eval's `session#n`). */
     position: z.number().int().min(1),
@@ -101,7 +100,7 @@ export const ThreadRequestReferenceSchema = z
   .refine((request) => (request.style === "opening") === (request.message === 0), "an opening is message 0 and a comment is not")
   .refine((request) => request.style !== "comment" || !request.trim.title, "only an opening starts with the title");
 
-export const ThreadSessionReferenceSchema = z
+const ThreadSessionReferenceSchema = z
   .object({
     id: z.string().min(1),
     description: z.string().optional(),
@@ -114,7 +113,6 @@ export const ThreadSessionReferenceSchema = z
   .refine((session) => session.requests.every((request, index) => request.position === index + 1), "positions must run 1, 2, 3... in order");
 
 export type SnapshotFile = z.infer<typeof SnapshotFileSchema>;
-export type KeptLines = z.infer<typeof KeptLinesSchema>;
 export type Trim = z.infer<typeof TrimSchema>;
 export type ThreadRequestReference = z.infer<typeof ThreadRequestReferenceSchema>;
 export type ThreadSessionReference = z.infer<typeof ThreadSessionReferenceSchema>;

@@ -61,7 +61,7 @@ export async function mergeRuns(options: {
       `incomplete: ${missing.join("; ")}. Merge every shard once each run is finished, or give --partial to merge what there is (the report says it is partial).`,
     );
   }
-  const modes = (first["modes"] as string[] | undefined) ?? [];
+  const modes = (first.modes as string[] | undefined) ?? [];
   merged.sort(
     (a, b) =>
       modes.indexOf(a.line.mode) - modes.indexOf(b.line.mode) || (a.line.session_id < b.line.session_id ? -1 : a.line.session_id > b.line.session_id ? 1 : 0),
@@ -78,7 +78,7 @@ export async function mergeRuns(options: {
   const partial = missing.length > 0 ? { partial: missing } : {};
   await writeFile(
     runFiles(out).run,
-    `${JSON.stringify({ ...common, ...(typeof first["runs_planned"] === "number" ? { runs_planned: planned(settings) } : {}), parts: runs, ...partial }, null, 2)}\n`,
+    `${JSON.stringify({ ...common, ...(typeof first.runs_planned === "number" ? { runs_planned: planned(settings) } : {}), parts: runs, ...partial }, null, 2)}\n`,
   );
   await writeFile(runFiles(out).results, results.map((line) => `${JSON.stringify(line)}\n`).join(""));
   const title = `Switch-SWE run: merged from ${runs.length} parts${missing.length > 0 ? ` (PARTIAL: ${missing.join("; ")})` : ""}`;
@@ -93,10 +93,10 @@ function checkSameSettings(runs: readonly string[], settings: readonly Record<st
     const differ = (field: string, a: unknown, b: unknown) => {
       throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${field}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
     };
-    if ((setting["setting"] === undefined) !== (first["setting"] === undefined))
-      differ("run.json's shape (one was made before run.json kept the setting)", Boolean(setting["setting"]), Boolean(first["setting"]));
-    if (setting["setting"] !== undefined) {
-      const difference = settingDifferences(first["setting"] as RunSetting, setting["setting"] as RunSetting)[0];
+    if ((setting.setting === undefined) !== (first.setting === undefined))
+      differ("run.json's shape (one was made before run.json kept the setting)", Boolean(setting.setting), Boolean(first.setting));
+    if (setting.setting !== undefined) {
+      const difference = settingDifferences(first.setting as RunSetting, setting.setting as RunSetting)[0];
       // Shown as the settings say them: 7, roomy, faithful.
       if (difference !== undefined)
         throw new RcmError("merge", `${runs[index]} differs from ${runs[0]} in ${difference.field}: ${difference.asked} vs ${difference.made}`);
@@ -127,7 +127,7 @@ function checkLineSettings(merged: readonly { line: ResultLine; run: string }[])
 
 /** What keeps the parts from being the whole run: shards not given, and parts short of their share. */
 function missingParts(runs: readonly string[], settings: readonly Record<string, unknown>[], counts: ReadonlyMap<string, number>): string[] {
-  const shards = settings.map((setting) => (typeof setting["shard"] === "string" ? parseShard(setting["shard"]) : undefined));
+  const shards = settings.map((setting) => (typeof setting.shard === "string" ? parseShard(setting.shard) : undefined));
   const missing: string[] = [];
   if (shards.some((shard) => shard !== undefined)) {
     if (shards.some((shard) => shard === undefined || typeof shard === "string"))
@@ -142,7 +142,7 @@ function missingParts(runs: readonly string[], settings: readonly Record<string,
     for (let index = 1; index <= count; index += 1) if (!of.some((shard) => shard.index === index)) missing.push(`shard ${index}/${count} not given`);
   }
   runs.forEach((run, index) => {
-    const planned = settings[index]?.["runs_planned"];
+    const planned = settings[index]?.runs_planned;
     const have = counts.get(run) ?? 0;
     if (typeof planned === "number" && have < planned) missing.push(`${run} has ${have} of its ${planned} session runs (rerun its command to finish it)`);
   });
@@ -152,8 +152,8 @@ function missingParts(runs: readonly string[], settings: readonly Record<string,
 /** The whole run's planned session runs: the shards' shares add up to it. */
 function planned(settings: readonly Record<string, unknown>[]): number {
   const first = settings[0] ?? {};
-  const modes = Array.isArray(first["modes"]) ? first["modes"].length : 0;
-  return typeof first["sessions"] === "number" ? first["sessions"] * modes : 0;
+  const modes = Array.isArray(first.modes) ? first.modes.length : 0;
+  return typeof first.sessions === "number" ? first.sessions * modes : 0;
 }
 
 async function readRunJson(dir: string): Promise<Record<string, unknown>> {

@@ -56,7 +56,7 @@ function summarizeArguments(text: string | undefined): string {
   if (!text) return "";
   try {
     const value = JSON.parse(text) as Record<string, unknown>;
-    const main = value["filePath"] ?? value["command"] ?? value["pattern"] ?? Object.values(value)[0];
+    const main = value.filePath ?? value.command ?? value.pattern ?? Object.values(value)[0];
     return typeof main === "string" ? main : JSON.stringify(main);
   } catch {
     return text.slice(0, 60);

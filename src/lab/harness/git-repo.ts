@@ -19,7 +19,7 @@ const GIT_ENV = {
 export async function git(cwd: string, args: readonly string[]): Promise<string> {
   const { stdout } = await run("git", [...args], {
     cwd,
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", ...GIT_ENV },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", ...GIT_ENV },
   });
   return stdout;
 }

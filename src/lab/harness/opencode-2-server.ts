@@ -10,7 +10,7 @@ import { freePort } from "./free-port.js";
 import { xdgDirsUnder } from "./isolated-home.js";
 
 /** The OpenCode 2 package this harness runs (a dev dependency, pinned; linux x64 only). */
-export const OPENCODE_2_PACKAGE = "@opencode/cli-linux-x64-baseline";
+const OPENCODE_2_PACKAGE = "@opencode/cli-linux-x64-baseline";
 
 /** A plug-in as OpenCode 2's `plugins` list names it. */
 export type Opencode2PluginEntry = string | { package: string; options?: Record<string, unknown> };

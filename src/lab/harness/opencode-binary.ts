@@ -10,14 +10,14 @@ import { packageRoot } from "../../kit/package-root.js";
  * dependency here, or the user's install next to it); else `opencode` on PATH.
  */
 export function opencodeBinary(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const explicit = env["OPENCODE_BIN"];
+  const explicit = env.OPENCODE_BIN;
   if (explicit) {
     if (!isExecutable(explicit)) throw new RcmError("opencode-not-found", `OPENCODE_BIN (or --opencode-bin) is ${explicit}, which is not an executable file`);
     return explicit;
   }
   const resolved = fromPackage();
   if (resolved) return resolved;
-  const onPath = (env["PATH"] ?? "")
+  const onPath = (env.PATH ?? "")
     .split(delimiter)
     .filter(Boolean)
     .map((dir) => join(dir, "opencode"))

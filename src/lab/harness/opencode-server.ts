@@ -37,11 +37,11 @@ export async function startOpencodeServer(options: {
 }): Promise<OpencodeServer> {
   const port = await freePort();
   const args = ["serve", "--hostname=127.0.0.1", `--port=${port}`, "--print-logs", "--log-level=DEBUG"];
-  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.home.env, ...options.env };
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.home.env, ...options.env };
   const launched = options.launch?.({ binary: opencodeBinary(), args, env });
   const child = spawn(launched?.command ?? opencodeBinary(), launched?.args ?? args, {
     cwd: options.cwd,
-    env: launched ? { PATH: process.env["PATH"] ?? "/usr/bin:/bin" } : env,
+    env: launched ? { PATH: process.env.PATH ?? "/usr/bin:/bin" } : env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

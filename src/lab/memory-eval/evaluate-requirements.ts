@@ -29,14 +29,14 @@ export function scoreRequest(request: LabelledRequest, predicted: readonly strin
   const gold = request.requirements.map(words);
   const guesses = predicted.map(words);
   const pairs: Array<{ g: number; p: number; score: number }> = [];
-  gold.forEach((g, gi) =>
+  gold.forEach((g, gi) => {
     guesses.forEach((p, pi) => {
       const shared = [...g].filter((word) => p.has(word)).length;
       const ofGold = g.size === 0 ? 0 : shared / g.size;
       const ofGuess = p.size === 0 ? 0 : shared / p.size;
       if (ofGold >= 0.6 && ofGuess >= 0.5) pairs.push({ g: gi, p: pi, score: ofGold + ofGuess });
-    }),
-  );
+    });
+  });
   pairs.sort((a, b) => b.score - a.score || a.g - b.g || a.p - b.p);
   const usedGold = new Set<number>();
   const usedGuess = new Set<number>();

@@ -5,7 +5,7 @@ import { RcmError } from "../../kit/errors/rcm-error.js";
 import { atLine, firstIssue, readJsonl } from "../jsonl/read-jsonl.js";
 
 /** One labelled request: its text and the gold requirement clauses (substrings of it). */
-export const LabelledRequestSchema = z
+const LabelledRequestSchema = z
   .object({
     id: z.string().min(1),
     source: z.string().min(1),

@@ -22,7 +22,7 @@ export interface ConversationLabels {
   predicted: readonly string[];
 }
 
-export interface ExactMatch {
+interface ExactMatch {
   /** Predicted conversations of 2+ messages that equal a gold one. */
   matched: number;
   /** Gold conversations of 2+ messages. */

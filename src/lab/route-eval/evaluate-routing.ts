@@ -15,17 +15,17 @@ import { type Reliability, reliabilityOf } from "./reliability.js";
  * existing one (costs tokens, hides nothing the new task had). `shared`: a shared
  * instruction kept by one task only, or a task's request taken for one meant for all.
  */
-export type MistakeKind = "harmful" | "merge" | "shared";
+type MistakeKind = "harmful" | "merge" | "shared";
 
 /**
  * What a request is, by its gold labels alone: it opens its task, continues the task of the
  * request before it, returns to a task after another intervened, or is meant for every task.
  */
-export const REQUEST_KINDS = ["opening", "continuation", "return", "shared"] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
+const REQUEST_KINDS = ["opening", "continuation", "return", "shared"] as const;
+type RequestKind = (typeof REQUEST_KINDS)[number];
 
 /** A call narrowed to one task (a sure decision after the session's first request): what it carried of the earlier requests. */
-export interface NarrowedCall {
+interface NarrowedCall {
   /** It carried an earlier request of another gold task. */
   carriedOther: boolean;
   /** It left out an earlier request of its own gold task. */
@@ -69,7 +69,7 @@ export interface EvaluatedRequest {
   reason: string;
 }
 
-export interface RoutingMetrics {
+interface RoutingMetrics {
   n: number;
   accuracy: number;
   /** Share of decisions below the threshold (full history kept). */
@@ -93,7 +93,7 @@ export interface RoutingMetrics {
   narrowedCalls: { n: number; carriedOther: number; missedOwn: number };
 }
 
-export interface ShapeMetrics {
+interface ShapeMetrics {
   shape: SessionShape;
   sessions: number;
   n: number;
@@ -104,12 +104,12 @@ export interface ShapeMetrics {
 }
 
 /** One writing style's figures (the request's `style`), so the worst style shows, not only the mean. */
-export interface StyleMetrics extends RoutingMetrics {
+interface StyleMetrics extends RoutingMetrics {
   style: string;
 }
 
 /** One kind of request's figures. */
-export interface KindMetrics extends RoutingMetrics {
+interface KindMetrics extends RoutingMetrics {
   kind: RequestKind;
 }
 

@@ -8,7 +8,7 @@ import { jsonlLines, parseJsonl } from "../jsonl/read-jsonl.js";
 /** The gold label of a request meant for every task ("from now on run the tests with -q"). */
 export const SHARED_LABEL = "*";
 
-export const LabelledRequestSchema = z
+const LabelledRequestSchema = z
   .object({
     text: z.string().trim().min(1, "must be non-empty text"),
     /** Gold label; `*` for a shared instruction. */

@@ -1,5 +1,5 @@
 /** One confidence bin of a reliability diagram. */
-export interface ReliabilityBin {
+interface ReliabilityBin {
   /** Inclusive lower and exclusive upper bound (the last bin includes 1). */
   from: number;
   to: number;
@@ -16,7 +16,7 @@ export interface Reliability {
   expectedCalibrationError: number;
 }
 
-export const RELIABILITY_BINS = 10;
+const RELIABILITY_BINS = 10;
 
 /** Bins decisions by confidence and compares each bin's mean confidence with how often it was right. */
 export function reliabilityOf(decisions: ReadonlyArray<{ confidence: number; correct: boolean }>): Reliability {

@@ -3,7 +3,7 @@ import { DEFAULT_FALLBACK, DEFAULT_SUMMARY, type Reply, type Script } from "./sc
 
 // Only the fields the scripted model reads are described; everything else passes through
 // untouched so the log keeps the exact request.
-export const ChatMessageSchema = z.looseObject({
+const ChatMessageSchema = z.looseObject({
   role: z.string(),
   content: z.unknown().optional(),
 });

@@ -29,7 +29,7 @@ export interface ScriptedModelOptions {
   neutralDir?: string;
 }
 
-export const RecordedRequestSchema = z.object({
+const RecordedRequestSchema = z.object({
   index: z.number().int(),
   path: z.string(),
   body: z.unknown(),
@@ -100,7 +100,7 @@ function promptTokens(body: ChatRequestBody, neutralDir: string | undefined): nu
 function contextOverflow(body: ChatRequestBody, limit: number | undefined, neutralDir: string | undefined): string | undefined {
   if (limit === undefined) return undefined;
   const prompt = promptTokens(body, neutralDir);
-  const completion = typeof body["max_tokens"] === "number" ? body["max_tokens"] : 0;
+  const completion = typeof body.max_tokens === "number" ? body.max_tokens : 0;
   if (prompt + completion <= limit) return undefined;
   return `This model's maximum context length is ${limit} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion).`;
 }
@@ -126,7 +126,7 @@ function toolCallsFor(reply: Reply, index: number) {
 }
 
 /** Splits a string into up to `parts` non-empty pieces (deterministic) to exercise stream reassembly. */
-export function splitText(text: string, parts: number): string[] {
+function splitText(text: string, parts: number): string[] {
   if (text.length === 0) return [];
   const size = Math.ceil(text.length / parts);
   const pieces: string[] = [];
@@ -135,7 +135,7 @@ export function splitText(text: string, parts: number): string[] {
 }
 
 /** The full list of SSE chunk objects for one streamed reply, in wire order. */
-export function streamChunks(body: ChatRequestBody, reply: Reply, index: number, neutralDir?: string): unknown[] {
+function streamChunks(body: ChatRequestBody, reply: Reply, index: number, neutralDir?: string): unknown[] {
   const base = { id: `chatcmpl-${index}`, object: "chat.completion.chunk", created: 0, model: body.model ?? "scripted" };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     ...base,
@@ -156,7 +156,7 @@ export function streamChunks(body: ChatRequestBody, reply: Reply, index: number,
 }
 
 /** Non-streaming `chat.completion` response object. */
-export function completionFor(body: ChatRequestBody, reply: Reply, index: number, neutralDir?: string): unknown {
+function completionFor(body: ChatRequestBody, reply: Reply, index: number, neutralDir?: string): unknown {
   const toolCalls = toolCallsFor(reply, index);
   return {
     id: `chatcmpl-${index}`,

@@ -5,7 +5,7 @@ import { AuxError } from "./aux-error.js";
 import { redactSecretsInAll } from "./redact-lazily.js";
 
 /** What one `completeJson` cost, summed over every HTTP call it made. */
-export interface AuxUsage {
+interface AuxUsage {
   calls: number;
   inputTokens: number;
   outputTokens: number;

@@ -9,7 +9,7 @@ import { createModelRouter } from "./model-router.js";
 import { createOpencodeAuxClient, type OpencodeModels } from "./opencode-client.js";
 
 /** True when something the options ask for calls the aux model. */
-export function needsAux(options: Options): boolean {
+function needsAux(options: Options): boolean {
   return options.router !== "lexical" || memoryUpdaterOf(options) === "model";
 }
 

@@ -6,7 +6,7 @@ import type { OptionProblem } from "./option-problem.js";
 import type { ConfigLayer } from "./resolve-options.js";
 
 /** The file name the chain looks for in each config directory. */
-export const CONFIG_FILE = "rcm.jsonc";
+const CONFIG_FILE = "rcm.jsonc";
 
 /**
  * The config files, lowest precedence first: the user's (`$XDG_CONFIG_HOME/opencode`, else

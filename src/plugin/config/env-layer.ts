@@ -1,7 +1,7 @@
 import type { ConfigLayer } from "./resolve-options.js";
 
 /** `RCM_*` variables and the option each sets; they override every file, for one run. */
-export const ENV_KEYS = {
+const ENV_KEYS = {
   RCM_MODE: ["mode"],
   RCM_CONFIDENCE_THRESHOLD: ["confidenceThreshold"],
   RCM_FALLBACK: ["fallback"],
@@ -28,7 +28,8 @@ export function envLayer(env: Readonly<Record<string, string | undefined>>): Con
     const text = env[name];
     if (text === undefined || text === "") continue;
     const [group, key] = path.length === 2 ? path : [undefined, path[0]];
-    const target = group === undefined ? values : ((values[group] ??= {}) as Record<string, unknown>);
+    if (group !== undefined) values[group] ??= {};
+    const target = (group === undefined ? values : values[group]) as Record<string, unknown>;
     target[key] = fromText(key, text);
     names.set(path.join("."), name);
   }

@@ -4,7 +4,7 @@ import type { OptionProblem } from "./option-problem.js";
 import { type ConfigLayer, type ResolvedOptions, resolveOptions } from "./resolve-options.js";
 
 /** What the opencode.json tuple's options are called in messages. */
-export const TUPLE_SOURCE = "opencode.json plug-in options";
+const TUPLE_SOURCE = "opencode.json plug-in options";
 
 /** The tuple's options as a layer. */
 export function tupleLayer(values: unknown): ConfigLayer {

@@ -8,15 +8,15 @@ export { ROUTERS } from "../core/routing/router.js";
 export { MODES, type Mode } from "./modes.js";
 
 /** Where the auxiliary model is: an OpenAI-compatible endpoint, or the user's models through OpenCode. */
-export const AUX_SOURCES = ["endpoint", "opencode"] as const;
+const AUX_SOURCES = ["endpoint", "opencode"] as const;
 export type AuxSource = (typeof AUX_SOURCES)[number];
-export const NOTIFY = ["toast", "off"] as const;
+const NOTIFY = ["toast", "off"] as const;
 
 // The one source of truth for every option and default: the plug-in, the config files, the
 // published JSON schema (`rcm.schema.json`) and the README's table all derive from it. The
 // code that uses an option takes it as a required parameter, and tests take the defaults from
 // DEFAULT_OPTIONS, so no default is restated anywhere else. (The threshold's 0.8 is the paper's.)
-export const AuxOptionsSchema = z
+const AuxOptionsSchema = z
   .object({
     source: z
       .enum(AUX_SOURCES)
@@ -40,7 +40,7 @@ export const AuxOptionsSchema = z
   })
   .strict();
 
-export const MemoryOptionsSchema = z
+const MemoryOptionsSchema = z
   .object({
     updater: z
       .enum(["model", "extractive"])

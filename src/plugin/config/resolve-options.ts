@@ -140,7 +140,7 @@ function isPlainObject(value: unknown): value is Values {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function getPath(target: unknown, path: readonly string[]): unknown {
+function getPath(target: unknown, path: readonly string[]): unknown {
   return path.reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), target);
 }
 

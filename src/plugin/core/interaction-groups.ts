@@ -163,6 +163,6 @@ function addMessage(group: InteractionGroup, message: MessageWithParts, index: n
 function subagentSessionID(part: ToolPart): string | undefined {
   if (part.tool !== "task") return undefined;
   const metadata: Record<string, unknown> | undefined = "metadata" in part.state ? part.state.metadata : undefined;
-  const id = metadata?.["sessionId"];
+  const id = metadata?.sessionId;
   return typeof id === "string" ? id : undefined;
 }

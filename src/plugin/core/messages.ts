@@ -4,7 +4,7 @@
 // would hand the same. Only what the plug-in reads or writes is declared; the objects carry more.
 
 /** Token counts of a model call, as the host reports them. */
-export interface TokenCounts {
+interface TokenCounts {
   total?: number;
   input: number;
   output: number;
@@ -89,25 +89,25 @@ export interface ToolPart extends PartBase {
 }
 
 /** Marks the user message that asked for a compaction. */
-export interface CompactionPart extends PartBase {
+interface CompactionPart extends PartBase {
   type: "compaction";
   auto: boolean;
   overflow?: boolean;
 }
 
-export interface FilePart extends PartBase {
+interface FilePart extends PartBase {
   type: "file";
   mime: string;
   filename?: string;
   url: string;
 }
 
-export interface ReasoningPart extends PartBase {
+interface ReasoningPart extends PartBase {
   type: "reasoning";
   text: string;
 }
 
-export interface StepFinishPart extends PartBase {
+interface StepFinishPart extends PartBase {
   type: "step-finish";
   reason: string;
   cost: number;
@@ -115,7 +115,7 @@ export interface StepFinishPart extends PartBase {
 }
 
 /** Parts the plug-in passes along without reading them. */
-export interface OtherPart extends PartBase {
+interface OtherPart extends PartBase {
   type: "subtask" | "step-start" | "snapshot" | "patch" | "agent" | "retry";
 }
 

@@ -20,7 +20,7 @@ export const RCM_USAGE = RCM_VERBS.map((verb) => `${`/${RCM_COMMAND} ${verb.name
 );
 
 /** What OpenCode 1.18 imposes on these commands and toasts, said where the usage is (README's troubleshooting has the same). */
-export const OPENCODE_LIMITS = [
+const OPENCODE_LIMITS = [
   "OpenCode 1.18 limits, expected:",
   `- each /${RCM_COMMAND} (and typed /rcm) ends with an error once answered: an ERROR "CommandAnswered: expected, not a failure" log line and HTTP 500 to the client (1.18 has no "handled" flag)`,
   "- toasts sit at the top right, under the sidebar on a narrow screen (a plug-in cannot place them): the task panel shows the same",

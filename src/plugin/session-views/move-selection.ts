@@ -58,7 +58,7 @@ export function splitTargetProblem(ledger: Ledger, task: string): string | undef
 }
 
 /** The tasks a request is offered to move to, as the task table lists them: not split out, not emptied by moves. */
-export function moveTargets(ledger: Ledger): string[] {
+function moveTargets(ledger: Ledger): string[] {
   return ledger.tasks.filter((task) => !task.split && taskRequestNumbers(ledger, task.id).length > 0).map((task) => task.id);
 }
 

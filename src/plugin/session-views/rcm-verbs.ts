@@ -7,7 +7,7 @@ import { renderStatus, renderTaskGoals, renderWhy, type ViewSettings, type ViewW
 import { canSplit, splitFromWords } from "./split-selection.js";
 
 /** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
-export interface VerbInput {
+interface VerbInput {
   options: ViewSettings & Pick<Options, "memory">;
   state: SessionState | undefined;
   words?: ViewWords;
@@ -37,7 +37,7 @@ export interface ReadVerb extends VerbBase {
  * A verb that changes the session: the TUI and the CLI post its intent to the session's inbox
  * (session-inbox.ts); the server applies the same change at once.
  */
-export interface ChangeVerb extends VerbBase {
+interface ChangeVerb extends VerbBase {
   kind: "change";
   /** The intent for this state and the words typed after the verb, or why there is none. */
   intent(state: SessionState | undefined, words: readonly string[]): SessionIntent | { problem: string };

@@ -77,7 +77,7 @@ export function clockTime(at: number): string {
 }
 
 /** "request 4, 14:02": which request a call answered and when, as far as the state knows. */
-export function callWhen(ledger: Ledger, call: Pick<RecordCall, "requestID" | "at">, clock: (at: number) => string = clockTime): string {
+function callWhen(ledger: Ledger, call: Pick<RecordCall, "requestID" | "at">, clock: (at: number) => string = clockTime): string {
   const number = call.requestID === undefined ? undefined : requestNumber(ledger, call.requestID);
   return [number === undefined ? undefined : `request ${number}`, call.at === undefined ? undefined : clock(call.at)].filter(Boolean).join(", ");
 }

@@ -44,7 +44,9 @@ export function renderRecordForPerson(options: {
   const active = activeConstraints(record);
   lines.push(active.length === 0 ? "Asked for: nothing recorded as a requirement yet" : `Asked for, in force (${active.length}):`);
   // Numbered as the model's text numbers them, so "ask 2" is the same ask in both.
-  active.forEach((constraint, index) => lines.push(`  ${index + 1}. ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}`));
+  active.forEach((constraint, index) => {
+    lines.push(`  ${index + 1}. ${oneLine(constraint.text)}  ${sources(ledger, constraint.sources)}`);
+  });
   if (active.length > 0) lines.push("  (#N after an ask: the request it came from, numbered as status and move count them)");
   const overridden = overriddenConstraints(record);
   if (overridden.length > 0) {
@@ -88,7 +90,7 @@ export function renderRecordAsModelGetsIt(options: {
 }
 
 /** The task of that id; throws naming the session's tasks when there is none. */
-export function knownTask(ledger: Ledger, id: string): Ledger["tasks"][number] {
+function knownTask(ledger: Ledger, id: string): Ledger["tasks"][number] {
   const task = ledger.tasks.find((candidate) => candidate.id === id);
   if (task) return task;
   const known = ledger.tasks.map((candidate) => candidate.id).join(", ") || "none";

@@ -192,7 +192,7 @@ export function candidatesKept(options: Pick<ViewSettings, "fallback">, state: S
 }
 
 /** What the decision did to the model's view, and why the full history was kept when it was. */
-export function consequence(options: ViewSettings, state: SessionState, entry: LedgerEntry): string {
+function consequence(options: ViewSettings, state: SessionState, entry: LedgerEntry): string {
   if (state.off) return "The model sees the full history: opencode-rcm is off for this session.";
   if (entry.shared) return "The model sees the full history: a rule is meant for every task.";
   if (!isConfident(entry, options.confidenceThreshold)) {
@@ -251,7 +251,7 @@ export function callHead(options: ViewSettings, report: CallReport, opened = fal
 }
 
 /** Kept, left out, replaced; the record; messages and tokens before and after. */
-export function callLines(report: CallReport): string[] {
+function callLines(report: CallReport): string[] {
   const { kept, left, replaced } = callTallies(report, labelOf);
   const { native, routingSaved, memorySaved } = report.tokens;
   return [

@@ -9,7 +9,7 @@ import { surePercent, thresholdPercent } from "./words.js";
 /** A task title's share of a toast's line. */
 const TOAST_TITLE_CHARS = 40;
 
-export type ToastVariant = "info" | "success" | "warning" | "error";
+type ToastVariant = "info" | "success" | "warning" | "error";
 
 export interface Toast {
   title: string;

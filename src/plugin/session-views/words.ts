@@ -1,10 +1,5 @@
 /** Small pieces of the words the plug-in speaks to a person: one way to say each thing everywhere. */
 
-/** A share as a person reads it: "92%". Whole percents: a toast never wraps inside one. For a decision's confidence, `surePercent`. */
-export function percent(share: number): string {
-  return `${Math.round(share * 100)}%`;
-}
-
 /** A threshold as a person reads it: "80%", "82.5%" (never rounded across itself). */
 export function thresholdPercent(threshold: number): string {
   const tenths = Math.round(threshold * 1000);

@@ -1,6 +1,6 @@
 import type { Logger } from "./logger.js";
 
-export type GuardedHook = "chat.message" | "transform" | "tool gate" | "event" | "compacting" | "memory update" | "turn end";
+type GuardedHook = "chat.message" | "transform" | "tool gate" | "event" | "compacting" | "memory update" | "turn end";
 
 export type Guard = (hook: GuardedHook, sessionID: string | undefined, run: () => Promise<void> | void) => Promise<void>;
 

@@ -1,6 +1,6 @@
 import { compactionThreshold, type ModelLimits } from "../core/context/model-window.js";
 
-export interface ModelRef {
+interface ModelRef {
   providerID: string;
   modelID: string;
 }

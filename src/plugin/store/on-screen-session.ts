@@ -2,7 +2,7 @@ import { RcmError } from "../../kit/errors/rcm-error.js";
 import type { ScreenMarker } from "./screen-markers.js";
 
 /** Two TUIs active this close together are "at the same time": which one the user means is not guessed. */
-export const SAME_TIME_MS = 2000;
+const SAME_TIME_MS = 2000;
 
 /** A session on screen in a running TUI, as offered to the user to pick from. */
 export interface ScreenCandidate {

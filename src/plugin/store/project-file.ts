@@ -10,10 +10,10 @@ import { versionedJsonFile } from "./versioned-json-file.js";
  * OpenCode names projects.
  */
 /** The options the server part ran with (the opencode.json tuple included, which the CLI cannot see). */
-export const ProjectSettingsSchema = z.object({ mode: z.enum(MODES), router: z.enum(ROUTERS), confidenceThreshold: z.number().min(0).max(1) });
+const ProjectSettingsSchema = z.object({ mode: z.enum(MODES), router: z.enum(ROUTERS), confidenceThreshold: z.number().min(0).max(1) });
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
-export const ProjectFileSchema = z.object({
+const ProjectFileSchema = z.object({
   projectID: z.string().min(1),
   worktree: z.string().min(1),
   /** Directories OpenCode served this project from (a monorepo's packages, say). */

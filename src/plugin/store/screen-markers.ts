@@ -8,7 +8,7 @@ import { versionedJsonFile } from "./versioned-json-file.js";
  * (one file per TUI process, so two TUIs never write the same file) and read by the CLI,
  * which answers about that session rather than the one whose state was written last.
  */
-export const ScreenMarkerSchema = z.object({
+const ScreenMarkerSchema = z.object({
   sessionID: z.string().regex(/^[A-Za-z0-9_-]+$/),
   /** The session's title as the TUI knows it, when it knows one. */
   title: z.string().optional(),

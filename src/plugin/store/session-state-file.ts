@@ -17,7 +17,7 @@ import { type VersionedJsonFile, versionedJsonFile } from "./versioned-json-file
 export const SESSION_STATE_VERSION = 4;
 
 /** Estimated tokens the plug-in kept out of this session's model calls. */
-export const SavingsSchema = z.object({
+const SavingsSchema = z.object({
   calls: z.number().int().min(0),
   routingTokens: z.number().int().min(0),
   memoryTokens: z.number().int().min(0),
@@ -26,7 +26,7 @@ export type Savings = z.infer<typeof SavingsSchema>;
 export const NO_SAVINGS: Savings = { calls: 0, routingTokens: 0, memoryTokens: 0 };
 
 /** One memory update, for accounting: the aux model's cost counts like the agent's own. */
-export const MemoryUpdateLogSchema = z.object({
+const MemoryUpdateLogSchema = z.object({
   task: z.string().min(1),
   updater: z.enum(["model", "extractive"]),
   groups: z.number().int().min(0),
@@ -38,11 +38,11 @@ export const MemoryUpdateLogSchema = z.object({
 export type MemoryUpdateLog = z.infer<typeof MemoryUpdateLogSchema>;
 
 /** A model call's use of a task's record (see RecordUseSchema), with when it was made and which request it answered. */
-export const RecordCallSchema = RecordUseSchema.extend({ at: z.number().optional(), requestID: z.string().optional() });
+const RecordCallSchema = RecordUseSchema.extend({ at: z.number().optional(), requestID: z.string().optional() });
 export type RecordCall = z.infer<typeof RecordCallSchema>;
 
 /** One task's record as the model calls used it: the last call that had it (sent or not), and the last that sent it. */
-export const RecordCallsSchema = z.object({ last: RecordCallSchema, carried: RecordCallSchema.optional() });
+const RecordCallsSchema = z.object({ last: RecordCallSchema, carried: RecordCallSchema.optional() });
 export type RecordCalls = z.infer<typeof RecordCallsSchema>;
 
 export const SessionStateSchema = z.object({

@@ -7,7 +7,7 @@ import { versionedJsonFile } from "./versioned-json-file.js";
  * id, so the CLI can name a session the way the TUI does. Kept apart from the session state
  * files, whose shape is the routing's and memory's.
  */
-export const SessionTitlesSchema = z.record(z.string().min(1), z.object({ title: z.string(), updatedAt: z.iso.datetime() }));
+const SessionTitlesSchema = z.record(z.string().min(1), z.object({ title: z.string(), updatedAt: z.iso.datetime() }));
 export type SessionTitles = z.infer<typeof SessionTitlesSchema>;
 
 const SESSION_TITLES_VERSION = 1;

@@ -18,7 +18,7 @@ export function resolveStateDir(options: {
 
 /** `<XDG_DATA_HOME or ~/.local/share>/opencode/rcm`: one folder per project below it. */
 export function defaultStateRoot(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  return join(env["XDG_DATA_HOME"] || join(home, ".local", "share"), "opencode", "rcm");
+  return join(env.XDG_DATA_HOME || join(home, ".local", "share"), "opencode", "rcm");
 }
 
 /** One file per session; session ids are OpenCode's (`ses_...`), safe as file names. */

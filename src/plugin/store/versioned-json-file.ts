@@ -5,14 +5,14 @@ import type { z } from "zod";
 import { messageOf } from "../../kit/errors/message-of.js";
 
 /** What `load` found on disk. */
-export type LoadOutcome<T> =
+type LoadOutcome<T> =
   | { status: "loaded"; value: T }
   | { status: "missing"; value: T }
   /** The file could not be used: it was moved to `movedTo` and `value` is a fresh one. */
   | { status: "rebuilt"; value: T; movedTo: string; reason: string };
 
 /** What `peek` found: the value, nothing, or why the file cannot be used (left where it is). */
-export type PeekOutcome<T> = { status: "loaded"; value: T } | { status: "missing" } | { status: "unreadable"; reason: string };
+type PeekOutcome<T> = { status: "loaded"; value: T } | { status: "missing" } | { status: "unreadable"; reason: string };
 
 export interface VersionedJsonFile<T> {
   readonly path: string;

@@ -1,7 +1,7 @@
 import { type ChatRequestBody, messageText, type Reply, type Responder, type Script, selectReply } from "../../../src/lab/scripted-model/index.js";
 
 /** A summary in OpenCode 2.0.15's compaction template: it refuses one without these headings. */
-export const TEMPLATE_SUMMARY = [
+const TEMPLATE_SUMMARY = [
   "## Objective",
   "- (scripted summary)",
   "## Requirements",

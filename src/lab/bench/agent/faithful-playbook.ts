@@ -19,7 +19,7 @@ import { normalizeText } from "./what-was-said.js";
 
 export type Files = Record<string, string>;
 
-export interface Confusion {
+interface Confusion {
   /** The other task's stage whose requirement leaks in, `<task>/<stage>`. */
   with: string;
   /** That stage's rule phrase: seeing it is what makes the agent apply it. */
@@ -69,7 +69,7 @@ export const FaithfulRulesSchema = z
   .describe("Every stage of the task in agent.json, and no other, with its rule phrase.");
 
 /** One entry of `tasks/<id>/faithful/confusions.json`. */
-export const ConfusionSchema = z
+const ConfusionSchema = z
   .strictObject({
     stage: z.string().min(1).describe("The stage of this task at which the other requirement leaks in."),
     with: z

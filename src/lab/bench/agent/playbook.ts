@@ -10,14 +10,14 @@ import { FileProblemsError, formatHint, zodProblems } from "./file-problems-erro
 // the files a correct agent writes. The replay agent plays it as is; the faithful agent also
 // reads each task's `faithful/` folder (what it writes when part of the task is out of view).
 
-export const DEFAULT_CHECK_COMMAND = "python3 -m pytest -q -p no:cacheprovider tests/test_existing.py";
+const DEFAULT_CHECK_COMMAND = "python3 -m pytest -q -p no:cacheprovider tests/test_existing.py";
 
 /** A path relative to the workspace that stays inside it. */
 function isInsidePath(path: string): boolean {
   return path !== "" && !path.startsWith("/") && !path.split("/").some((part) => part === ".." || part === "." || part === "");
 }
 
-export const PlaybookStageSchema = z.strictObject({
+const PlaybookStageSchema = z.strictObject({
   /** The stage's request exactly as the suite words it (the text after `<workspace>: `). */
   request: z
     .string()
@@ -38,7 +38,7 @@ export const PlaybookStageSchema = z.strictObject({
     .describe("The full contents of every file the stage writes, by path relative to the workspace (a/b.py; no leading /, no . or ..)."),
 });
 
-export const PlaybookTaskSchema = z.strictObject({
+const PlaybookTaskSchema = z.strictObject({
   stages: z
     .record(z.string(), PlaybookStageSchema)
     .superRefine((stages, context) => {
@@ -82,7 +82,6 @@ export const PlaybookSchema = z
   });
 
 export type Playbook = z.input<typeof PlaybookSchema>;
-export type PlaybookStage = z.infer<typeof PlaybookStageSchema>;
 
 /** Where the format of agent.json is written down, for the end of its errors. */
 const HINT = formatHint({ anchor: "agentjson", readBy: "--agent scripted and --agent faithful" });

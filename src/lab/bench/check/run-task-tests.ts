@@ -65,7 +65,7 @@ async function runTests(options: { task: Task; checkout: string; binDir: string;
     command: "sh",
     args: ["-c", `exec 2>&1\n${task.test_cmd}`],
     cwd: checkout,
-    env: { ...process.env, PATH: `${binDir}${delimiter}${process.env["PATH"] ?? ""}`, PYTHONDONTWRITEBYTECODE: "1" },
+    env: { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}`, PYTHONDONTWRITEBYTECODE: "1" },
     timeoutMs,
   });
   const output = result.stdout + result.stderr;

@@ -16,7 +16,7 @@ import { DEFAULT_REGIME, REGIMES, type Regime } from "./regimes.js";
  * OpenCode provider/model.
  */
 export const SCRIPTED_AGENTS = ["scripted", "faithful"] as const;
-export type ScriptedAgent = (typeof SCRIPTED_AGENTS)[number];
+type ScriptedAgent = (typeof SCRIPTED_AGENTS)[number];
 
 export type AgentChoice = { kind: ScriptedAgent; regime?: Regime | undefined } | { kind: "model"; model: string; providerConfig?: string | undefined };
 

@@ -11,7 +11,7 @@ import type { ChatMessage } from "../run-dir/chat-body.js";
  * system prompt and the tools are not in the transform hook's view and so not recorded.
  */
 const server: Plugin = async (_input, options) => {
-  const logFile = typeof options?.["logFile"] === "string" ? options["logFile"] : undefined;
+  const logFile = typeof options?.logFile === "string" ? options.logFile : undefined;
   let queue: Promise<void> = Promise.resolve();
   const hooks: Hooks = {
     "experimental.chat.messages.transform": async (_hookInput, output) => {

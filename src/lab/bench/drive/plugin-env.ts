@@ -10,7 +10,7 @@ import { resolveOptions } from "../../../plugin/config/resolve-options.js";
  */
 export function pluginEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const forwarded: Record<string, string> = {};
-  const keyVariable = env["RCM_AUX_API_KEY_ENV"] || "RCM_AUX_API_KEY";
+  const keyVariable = env.RCM_AUX_API_KEY_ENV || "RCM_AUX_API_KEY";
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || (!name.startsWith("RCM_") && name !== keyVariable)) continue;
     if (name === "RCM_MODE" || name === "RCM_STATE_DIR" || name === "RCM_FALLBACK") continue;

@@ -6,7 +6,7 @@ import { RcmError } from "../../../kit/errors/rcm-error.js";
 const run = promisify(execFile);
 
 /** Every container a bench process starts carries this label, so none can be lost track of. */
-export const CONTAINER_LABEL = "opencode-rcm.bench";
+const CONTAINER_LABEL = "opencode-rcm.bench";
 
 /** A container the bench started; removed by `remove()`, and in any case when this process exits. */
 export interface Container {

@@ -4,7 +4,7 @@
  * the repository's .gitignore says (a repository without one would otherwise send binary
  * `.pyc` diffs to the scorer and to exported predictions). Tracked files are never left out.
  */
-export const BUILD_ARTEFACTS = [
+const BUILD_ARTEFACTS = [
   "__pycache__/",
   "*.pyc",
   "*.pyo",

@@ -45,7 +45,7 @@ export function meanTokensChart(results: readonly ResultLine[], condition: Resul
  * The model calls where OpenCode compacted (the call that wrote the summary), as positions in
  * the line's calls in order, each with the number of lines that compacted there.
  */
-export function countCompactions(lines: readonly ResultLine[]): Map<number, number> {
+function countCompactions(lines: readonly ResultLine[]): Map<number, number> {
   const counts = new Map<number, number>();
   for (const line of lines) {
     let offset = 0;

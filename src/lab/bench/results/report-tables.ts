@@ -24,7 +24,7 @@ export interface ReportTable {
 }
 
 /** What near and far mean, as `isNear` (suite/make-sessions.ts) decides when the sessions are made. */
-export const LOCALITY_NOTE =
+const LOCALITY_NOTE =
   "near: an interrupting task's reference patch changes source files in a directory where the focus task's patch does; far: none of them does.";
 
 /** The report's tables in order; tables whose data no line carries are left out. */
@@ -92,7 +92,7 @@ export function gapTable(results: readonly ResultLine[]): ReportTable {
 }
 
 /** How the cost table's and the token charts' counts were made, said once for both reports. */
-export const REPORTED_NOTE =
+const REPORTED_NOTE =
   "Reported: the agent's model's own counts, which OpenCode stored with each model call (the line's usage), summed over the session. input: every prompt token, cached included; cached: of those, read from the provider's prompt cache; cache write: of those, written to it; output: reasoning included. The scripted agents' model reports a call's input as the characters of its messages as JSON over 4, without the tool definitions, and nothing cached.";
 
 function costTable(results: readonly ResultLine[]): ReportTable {

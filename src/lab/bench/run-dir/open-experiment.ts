@@ -112,30 +112,30 @@ async function readRunJson(file: string): Promise<MadeRun | undefined> {
   }
   const parsed = RunJsonSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  if (value["setting"] !== undefined) throw new RcmError("run", `${file}: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+  if (value.setting !== undefined) throw new RcmError("run", `${file}: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
   return legacyRunJson(value);
 }
 
 function legacyRunJson(value: Record<string, unknown>): MadeRun {
-  const agent = (value["agent"] ?? {}) as Record<string, unknown>;
-  const kind = agent["kind"];
+  const agent = (value.agent ?? {}) as Record<string, unknown>;
+  const kind = agent.kind;
   const setting: Partial<RunSetting> = {
     ...(kind === "scripted" || kind === "faithful" || kind === "model" ? { agent: kind } : {}),
-    ...(typeof agent["regime"] === "string" ? { regime: agent["regime"] } : kind === "scripted" || kind === "faithful" ? { regime: "roomy" } : {}),
-    ...(typeof agent["model"] === "string" ? { model: agent["model"] } : {}),
-    ...(typeof value["seed"] === "number" ? { seed: value["seed"] } : {}),
-    ...(typeof value["budgetMs"] === "number" ? { budget_ms: value["budgetMs"] } : {}),
-    ...(typeof value["confidenceThreshold"] === "number" ? { confidence_threshold: value["confidenceThreshold"] } : {}),
+    ...(typeof agent.regime === "string" ? { regime: agent.regime } : kind === "scripted" || kind === "faithful" ? { regime: "roomy" } : {}),
+    ...(typeof agent.model === "string" ? { model: agent.model } : {}),
+    ...(typeof value.seed === "number" ? { seed: value.seed } : {}),
+    ...(typeof value.budgetMs === "number" ? { budget_ms: value.budgetMs } : {}),
+    ...(typeof value.confidenceThreshold === "number" ? { confidence_threshold: value.confidenceThreshold } : {}),
   };
-  const modes = Array.isArray(value["modes"]) ? (value["modes"] as Mode[]) : [];
-  const sessions = typeof value["sessions"] === "number" ? value["sessions"] : 0;
+  const modes = Array.isArray(value.modes) ? (value.modes as Mode[]) : [];
+  const sessions = typeof value.sessions === "number" ? value.sessions : 0;
   return {
-    suite: String(value["suite"] ?? ""),
+    suite: String(value.suite ?? ""),
     setting,
-    agent: value["agent"],
+    agent: value.agent,
     modes,
     sessions,
-    ...(typeof value["shard"] === "string" ? { shard: value["shard"] } : {}),
+    ...(typeof value.shard === "string" ? { shard: value.shard } : {}),
     runs_planned: 0,
     legacy: true,
   };

@@ -42,7 +42,7 @@ function withCurrentUsageNames(value: unknown): unknown {
 function currentUsage(value: unknown): unknown {
   if (typeof value !== "object" || value === null || !("cacheReadTokens" in value)) return value;
   const { cacheReadTokens, ...usage } = value as Record<string, unknown>;
-  const counts = [usage["inputTokens"], cacheReadTokens, usage["cacheWriteTokens"]];
+  const counts = [usage.inputTokens, cacheReadTokens, usage.cacheWriteTokens];
   if (!counts.every((count) => typeof count === "number")) return value;
   const [uncached, read, write] = counts as number[];
   return { ...usage, inputTokens: (uncached as number) + (read as number) + (write as number), cachedInputTokens: read };

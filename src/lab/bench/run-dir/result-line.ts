@@ -82,7 +82,7 @@ const FocusWriteSchema = z.object({
 });
 export type FocusWrite = z.infer<typeof FocusWriteSchema>;
 
-export const FAILURE_CLASSES = ["resolved", "implementation", "submission", "incomplete"] as const;
+const FAILURE_CLASSES = ["resolved", "implementation", "submission", "incomplete"] as const;
 
 /** One line of `results.jsonl`: one session run in one mode, scored. */
 export const ResultLineSchema = z.object({

@@ -16,7 +16,7 @@ const cache = new Map<string, Promise<string>>();
  * cached per `RCM_PYTHON` and `PATH`.
  */
 export function findPython(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const key = JSON.stringify([env["RCM_PYTHON"] ?? null, env["PATH"] ?? null]);
+  const key = JSON.stringify([env.RCM_PYTHON ?? null, env.PATH ?? null]);
   let found = cache.get(key);
   if (found === undefined) {
     found = search(env);
@@ -27,7 +27,7 @@ export function findPython(env: NodeJS.ProcessEnv = process.env): Promise<string
 }
 
 async function search(env: NodeJS.ProcessEnv): Promise<string> {
-  const candidates = [...(env["RCM_PYTHON"] ? [env["RCM_PYTHON"]] : []), ...FALLBACK_CANDIDATES];
+  const candidates = [...(env.RCM_PYTHON ? [env.RCM_PYTHON] : []), ...FALLBACK_CANDIDATES];
   const failures: string[] = [];
   for (const candidate of candidates) {
     const result = await runCommand({ command: candidate, args: ["-c", CHECK_SCRIPT], cwd: process.cwd(), env, timeoutMs: CHECK_TIMEOUT_MS });

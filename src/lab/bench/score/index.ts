@@ -1,10 +1,7 @@
-export { type ApplyMethod, type ApplyResult, applyPatch } from "./apply-patch.js";
-export { type FailureClass, failureClass } from "./failure-class.js";
+export { applyPatch } from "./apply-patch.js";
+export { failureClass } from "./failure-class.js";
 export { findPython } from "./find-python.js";
 export { focusPatch } from "./focus-patch.js";
-export { isPytestPass } from "./is-pytest-pass.js";
-export { type PytestStatus, parsePytestSummary } from "./parse-pytest.js";
-export { type CommandResult, runCommand } from "./run-command.js";
-export { runGit } from "./run-git.js";
-export { ScoreHarnessError, type ScoreHarnessErrorReason } from "./score-harness-error.js";
-export { scoreTask, type TaskReport, type TestOutcomes } from "./score-task.js";
+export { parsePytestSummary } from "./parse-pytest.js";
+export { ScoreHarnessError } from "./score-harness-error.js";
+export { scoreTask, type TaskReport } from "./score-task.js";

@@ -1,6 +1,7 @@
 export type PytestStatus = "PASSED" | "FAILED" | "ERROR" | "SKIPPED" | "XFAIL" | "XPASS";
 
 const STATUS_LINE = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what an ANSI colour code starts with
 const ANSI_ESCAPE = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 /**

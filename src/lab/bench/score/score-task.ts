@@ -10,7 +10,7 @@ import { runGit } from "./run-git.js";
 import { ScoreHarnessError } from "./score-harness-error.js";
 import { resetAndApplyTestPatch, writePythonShims } from "./test-patch.js";
 
-export interface TestOutcomes {
+interface TestOutcomes {
   success: string[];
   failure: string[];
 }
@@ -83,7 +83,7 @@ export async function scoreTask(options: {
       command: "sh",
       args: ["-c", `exec 2>&1\n${task.test_cmd}`],
       cwd: checkout,
-      env: { ...process.env, ...tmp, PATH: `${binDir}${delimiter}${process.env["PATH"] ?? ""}`, PYTHONDONTWRITEBYTECODE: "1" },
+      env: { ...process.env, ...tmp, PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}`, PYTHONDONTWRITEBYTECODE: "1" },
       timeoutMs,
     });
     const output = run.stdout + run.stderr;

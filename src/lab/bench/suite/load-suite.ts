@@ -171,7 +171,10 @@ function checkReferences(options: { session: SessionSpec; tasks: Map<string, Tas
   });
   session.schedule.forEach((entry, index) => {
     const task = tasks.get(entry.task);
-    if (task === undefined) return fail(`schedule.${index}.task`, `unknown task "${entry.task}"`);
+    if (task === undefined) {
+      fail(`schedule.${index}.task`, `unknown task "${entry.task}"`);
+      return;
+    }
     if (entry.stage !== FINALIZE && !task.stages.some((stage) => stage.id === entry.stage)) {
       fail(`schedule.${index}.stage`, `unknown stage "${entry.stage}" of task "${entry.task}"`);
     }

@@ -11,7 +11,7 @@ export const SuiteMetaSchema = z
   })
   .strict();
 
-export const StageSchema = z
+const StageSchema = z
   .object({
     id: z
       .string()
@@ -77,7 +77,7 @@ export const TaskSchema = z
     path: ["repo_url"],
   });
 
-export const ScheduleEntrySchema = z
+const ScheduleEntrySchema = z
   .object({
     task: z.string().min(1).describe("The task whose request is sent: the focus or one of the interruptions."),
     stage: z.string().min(1).describe(`One of that task's stage ids, or "${FINALIZE}" (the last entry only, for the focus).`),

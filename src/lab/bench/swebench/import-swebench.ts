@@ -26,7 +26,7 @@ export interface ImportOptions {
   name?: string | undefined;
 }
 
-export const DEFAULT_REPO_URL = "https://github.com/{repo}.git";
+const DEFAULT_REPO_URL = "https://github.com/{repo}.git";
 
 /**
  * Turns SWE-bench instances (and stages) into a suite folder; `bench make-sessions` then adds its

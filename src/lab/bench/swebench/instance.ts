@@ -32,7 +32,6 @@ export const SwebenchInstanceSchema = z
     environment_setup_commit: z.string().optional(),
   })
   .passthrough();
-export type SwebenchInstance = z.infer<typeof SwebenchInstanceSchema>;
 
 /** A line of the optional stages file: the requests an instance is split into, in order. */
 export const StagesLineSchema = z

@@ -15,14 +15,14 @@ export const PredictionSchema = z
     model_patch: z.string(),
   })
   .strict();
-export type Prediction = z.infer<typeof PredictionSchema>;
+type Prediction = z.infer<typeof PredictionSchema>;
 
 /**
  * The name a run's predictions carry for one mode and condition: the agent, the mode and the
  * condition, so the harness's logs (`logs/run_evaluation/<run_id>/<name>/<instance_id>/`)
  * keep them apart and `bench import-reports` can read them back.
  */
-export function predictionName(agent: string, mode: string, condition: string): string {
+function predictionName(agent: string, mode: string, condition: string): string {
   return `${agent.replace(/[^\w.+-]+/g, "_")}__rcm-${mode}__${condition}`;
 }
 

@@ -6,7 +6,7 @@ import type { ActiveTask, CallView } from "./call-view.js";
 import type { ContextPlan } from "./context-plan.js";
 
 /** Where one task's groups went in a model call. */
-export const GroupTallySchema = z.object({
+const GroupTallySchema = z.object({
   /** A task id, or `shared`, `unassigned`, `compaction`. */
   label: z.string(),
   kept: z.number().int().min(0),
@@ -15,7 +15,7 @@ export const GroupTallySchema = z.object({
   /** The request stayed; its exchange was replaced by the record. */
   replaced: z.number().int().min(0),
 });
-export type GroupTally = z.infer<typeof GroupTallySchema>;
+type GroupTally = z.infer<typeof GroupTallySchema>;
 
 /**
  * How a call used its task's memory record: which record (the exchanges it covers, its coverage
@@ -163,7 +163,6 @@ function isIgnoredNote(message: MessageWithParts | undefined): boolean {
   return message?.info.role === "user" && message.parts.length > 0 && message.parts.every((part) => part.type === "text" && part.ignored === true);
 }
 
-/** A message's estimated tokens: its text, reasoning, tool inputs and results. */
 /** Estimated tokens of the messages a plan sends. */
 export function planTokens(messages: readonly MessageWithParts[], plan: ContextPlan): number {
   let total = 0;
@@ -174,6 +173,7 @@ export function planTokens(messages: readonly MessageWithParts[], plan: ContextP
   return total;
 }
 
+/** A message's estimated tokens: its text, reasoning, tool inputs and results. */
 export function messageTokens(message: MessageWithParts | undefined): number {
   if (!message) return 0;
   let chars = 0;

@@ -22,7 +22,7 @@ export interface CallView {
  * `inView` is false after a compaction that left no request in view: OpenCode's synthetic
  * "Continue" goes on with the session's last routed request, which the ledger still knows.
  */
-export type CurrentRequest = { kind: "routed"; requestID: string; position: number; entry: LedgerEntry; inView: boolean } | { kind: "none"; reason: string };
+type CurrentRequest = { kind: "routed"; requestID: string; position: number; entry: LedgerEntry; inView: boolean } | { kind: "none"; reason: string };
 
 /** The current request's task, when the call may be narrowed to it: routed confidently, not shared. */
 export type ActiveTask =

@@ -6,9 +6,15 @@ import type { MessageWithParts, TextPart } from "../messages.js";
  * which synthetic parts are added to one. Applied once, at the end.
  */
 export interface ContextPlan {
-  readonly dropped: ReadonlySet<number>;
+  readonly dropped: Positions;
   readonly before: ReadonlyMap<number, readonly MessageWithParts[]>;
   readonly appended: ReadonlyMap<number, readonly TextPart[]>;
+}
+
+/** Message positions: all a plan's readers ask of the ones left out. */
+interface Positions {
+  has(index: number): boolean;
+  readonly size: number;
 }
 
 export const EMPTY_PLAN: ContextPlan = { dropped: new Set(), before: new Map(), appended: new Map() };
@@ -19,10 +25,15 @@ export function isEmptyPlan(plan: ContextPlan): boolean {
 
 /** A plan that also leaves out `indices`. */
 export function withDropped(plan: ContextPlan, indices: Iterable<number>): ContextPlan {
-  // Added one by one: a spread of a long history's positions costs more than the step itself.
-  const dropped = new Set(plan.dropped);
-  for (const index of indices) dropped.add(index);
-  return { ...plan, dropped };
+  const added = new Set<number>();
+  for (const index of indices) if (!plan.dropped.has(index)) added.add(index);
+  // A layer over the positions left out so far: a step that leaves out a few more (the memory
+  // step, tried at several cuts) never copies the thousands narrowing left out of a long history.
+  return { ...plan, dropped: plan.dropped.size === 0 ? added : added.size === 0 ? plan.dropped : layered(plan.dropped, added) };
+}
+
+function layered(base: Positions, added: ReadonlySet<number>): Positions {
+  return { has: (index) => added.has(index) || base.has(index), size: base.size + added.size };
 }
 
 /** A plan that also puts `message` right before the message at `index`. */

@@ -8,7 +8,7 @@ import type { Ledger } from "../routing/ledger.js";
  * provider's prefix cache then keeps everything up to the newest turn. Nothing is lost
  * meanwhile: the exchanges after the cut are in view verbatim, and so is every user request.
  */
-export const ShownRecordSchema = z.object({
+const ShownRecordSchema = z.object({
   task: z.string().min(1),
   /** The groups whose assistant/tool exchanges the text stands for, oldest first: the cut. */
   replaced: z.array(z.string().min(1)),
@@ -24,7 +24,6 @@ export type ShownRecord = z.infer<typeof ShownRecordSchema>;
 
 /** Per task id. */
 export const ShownRecordsSchema = z.record(z.string(), ShownRecordSchema);
-export type ShownRecords = z.infer<typeof ShownRecordsSchema>;
 
 /**
  * The shown text still stands for what a call would replace: same task, the same latest

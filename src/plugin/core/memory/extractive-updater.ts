@@ -196,7 +196,7 @@ function collectFiles(previous: readonly string[], batch: readonly GroupDigest[]
       touched.push(...pathsOf(call));
       const command = commandOf(call);
       if (command !== "") touched.push(...extractSignals(command).paths.filter((path) => /\.[A-Za-z]\w{0,7}$/.test(path)));
-      const workdir = call.input["workdir"];
+      const workdir = call.input.workdir;
       if (typeof workdir === "string" && workdir.startsWith("/")) roots.add(`${workdir.replace(/\/+$/, "")}/`);
     }
   }
@@ -373,7 +373,7 @@ function groupWork(group: GroupDigest): { edits: string[]; editWords: Set<string
 }
 
 function commandOf(call: ToolCallDigest): string {
-  const command = call.input["command"];
+  const command = call.input.command;
   return call.tool === "bash" && typeof command === "string" ? command : "";
 }
 

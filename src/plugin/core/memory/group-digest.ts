@@ -75,7 +75,7 @@ function toolCallDigest(messageID: string, part: Extract<MessageWithParts["parts
   if (state.status === "completed") call.output = state.output;
   if (state.status === "error") call.error = state.error;
   const metadata: Record<string, unknown> | undefined = "metadata" in state ? state.metadata : undefined;
-  const exit = metadata?.["exit"];
+  const exit = metadata?.exit;
   if (typeof exit === "number" || exit === null) call.exit = exit;
   return call;
 }

@@ -5,7 +5,7 @@ import { AuxUsageSchema } from "../routing/decision.js";
 export const RECORD_VERSION = 1;
 
 /** A requirement from the user, with the user messages it came from. */
-export const ConstraintSchema = z.object({
+const ConstraintSchema = z.object({
   /** Stable within the record: `c1`, `c2`... in the order constraints were added. */
   id: z.string().regex(/^c\d+$/),
   text: z.string().min(1),
@@ -23,22 +23,21 @@ export const ConstraintSchema = z.object({
 export type Constraint = z.infer<typeof ConstraintSchema>;
 
 /** Completed work, with the tool calls (or messages) that show it. */
-export const ProgressItemSchema = z.object({
+const ProgressItemSchema = z.object({
   text: z.string().min(1),
   sources: z.array(z.string().min(1)).min(1),
 });
 export type ProgressItem = z.infer<typeof ProgressItemSchema>;
 
 /** Which interaction groups the record accounts for: exactly these, in session order. */
-export const CoverageSchema = z.object({
+const CoverageSchema = z.object({
   /** The last group the record accounts for (the coverage mark). */
   through: z.string().min(1),
   groups: z.array(z.string().min(1)).min(1),
 });
-export type Coverage = z.infer<typeof CoverageSchema>;
 
 /** Usage of the update that produced a record; aux fields are zero for the extractive updater. */
-export const RecordUpdateSchema = z.object({
+const RecordUpdateSchema = z.object({
   updater: z.enum(["model", "extractive"]),
   /** Groups folded in by this update. */
   groups: z.number().int().min(0),
@@ -46,7 +45,6 @@ export const RecordUpdateSchema = z.object({
   /** What the rules changed in the updater's proposal (dropped sources, restored constraints...). */
   notes: z.array(z.string()),
 });
-export type RecordUpdate = z.infer<typeof RecordUpdateSchema>;
 
 /** One task's memory: the six fields, their sources, and the coverage mark. */
 export const TaskRecordSchema = z.object({

@@ -6,7 +6,7 @@ import { rememberedRequests } from "./uncovered-groups.js";
 
 /** The tags around each request in a seed: a request may span lines, so each is delimited. */
 export const SEED_REQUEST_OPEN = "<rcm-request";
-export const SEED_REQUEST_CLOSE = "</rcm-request>";
+const SEED_REQUEST_CLOSE = "</rcm-request>";
 
 /**
  * The user's own words of each request whose place in `task` is settled, in session order
@@ -55,7 +55,9 @@ export function splitSeed(options: {
     `This session continues task ${task.id} "${oneLine(task.title)}" of OpenCode session ${session}, split out by the user${what ? `; below are ${what}` : ""}.`,
   ];
   if (record) lines.push("", renderRecord(record, { title: task.title, maxTokens: recordTokens }));
-  requests.forEach((text, position) => lines.push("", `${SEED_REQUEST_OPEN} n="${position + 1}">`, text, SEED_REQUEST_CLOSE));
+  requests.forEach((text, position) => {
+    lines.push("", `${SEED_REQUEST_OPEN} n="${position + 1}">`, text, SEED_REQUEST_CLOSE);
+  });
   return lines.join("\n");
 }
 

@@ -39,7 +39,7 @@ export function isProgressEvidence(call: ToolCallDigest): boolean {
   if (call.status !== "completed") return false;
   if (EDITING_TOOLS.has(call.tool)) return true;
   if (call.tool !== "bash") return false;
-  const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  const command = typeof call.input.command === "string" ? call.input.command : "";
   return command.trim() !== "" && !isReadOnlyCommand(command);
 }
 
@@ -50,7 +50,7 @@ export function isProgressEvidence(call: ToolCallDigest): boolean {
 export function isDeadEnd(call: ToolCallDigest): boolean {
   if (call.status !== "error") return false;
   if (EDITING_TOOLS.has(call.tool)) return true;
-  const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  const command = typeof call.input.command === "string" ? call.input.command : "";
   return call.tool === "bash" && isTestCommand(command);
 }
 
@@ -60,7 +60,7 @@ export function isEditingCall(call: ToolCallDigest): boolean {
 }
 
 /** True if every part of a shell pipeline only reads (no redirection into a file). */
-export function isReadOnlyCommand(command: string): boolean {
+function isReadOnlyCommand(command: string): boolean {
   if (/>|\btee\b/.test(command.replace(/\d?>&\d|\d?>\s*\/dev\/null/g, ""))) return false;
   return segments(command)
     .map((segment) => segment.split(/\s+/))

@@ -17,7 +17,7 @@ export interface MemoryUpdateInput {
   root?: string | undefined;
 }
 
-export type MemoryUpdateResult =
+type MemoryUpdateResult =
   | { ok: true; record: TaskRecord }
   /** The previous record stays in place; `reason` says why. */
   | { ok: false; reason: string; aux?: AuxUsage };

@@ -11,7 +11,7 @@ const FILLER =
 // shows no more of a key than its last four). Fillers after the first need a `-` or `_`, so
 // a long run splits one way only (no backtracking blow-up).
 const MASK = String.raw`(?:\.{3,}|…|[xX]{3,}|\*{3,}|•{3,}|<[^<>\s]+>|your[-_][\w-]+)`;
-const PREFIXED = new RegExp(String.raw`^[A-Za-z][A-Za-z0-9]{0,11}(?:[-_.][A-Za-z0-9]{1,12}){0,3}[-_.]${MASK}(?:[-_]${MASK})*[A-Za-z0-9]{0,4}$`);
+const PREFIXED = new RegExp(`^[A-Za-z][A-Za-z0-9]{0,11}(?:[-_.][A-Za-z0-9]{1,12}){0,3}[-_.]${MASK}(?:[-_]${MASK})*[A-Za-z0-9]{0,4}$`);
 // A prefix of letters glued to its filler: `AKIA...`, `AIza...`, `AKIAXXXXXXXXXXXXXXXX`.
 const GLUED = /^[A-Za-z]{2,8}(?:\.{3,}|…|X{8,}|x{8,}|\*{8,})$/;
 

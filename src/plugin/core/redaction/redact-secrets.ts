@@ -45,7 +45,7 @@ export async function redactSecretsInAll(texts: readonly string[]): Promise<stri
 // Blank lines: no rule reads a secret across them, so a secret never spans two texts.
 const SEPARATOR = "\n\n\n";
 
-export async function findSecrets(text: string): Promise<SecretSpan[]> {
+async function findSecrets(text: string): Promise<SecretSpan[]> {
   const has = literalsOf(text.toLowerCase());
   const spans = [
     ...(await libraryFindings(text, has)),

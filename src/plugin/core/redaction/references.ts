@@ -36,7 +36,7 @@ const LOOSE_IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * Code, not data: a call (`get_password()`), a member path (`self.token`, `config.openai.apiKey`),
  * an index (`os.environ["API_KEY"]`), a type (`Uint8Array`, `Optional[str]`, `str | None`).
  */
-export function isCode(value: string, strong: boolean): boolean {
+function isCode(value: string, strong: boolean): boolean {
   const v = value.replace(/[;,]$/, "");
   const call = /^(?:new\s+|await\s+|typeof\s+)?([A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(.*\)|\[.*\])+$/s.exec(v);
   if (call) return true;

@@ -7,7 +7,7 @@ export interface SecretSpan {
 
 export const MARKER_PREFIX = "[REDACTED:";
 
-export function marker(kind: string): string {
+function marker(kind: string): string {
   return `${MARKER_PREFIX}${kind}]`;
 }
 
@@ -15,7 +15,7 @@ export function marker(kind: string): string {
  * Overlapping or touching spans become one, so replacements never nest and never cut a
  * secret in two; the merged span keeps the kind of its longest part (ties: the first found).
  */
-export function mergeSpans(spans: readonly SecretSpan[]): SecretSpan[] {
+function mergeSpans(spans: readonly SecretSpan[]): SecretSpan[] {
   const sorted = spans.filter((span) => span.end > span.start).sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: (SecretSpan & { longest: number })[] = [];
   for (const span of sorted) {

@@ -3,14 +3,14 @@ import { type RequestFacts, readsAsReply, TASK_FEATURES, type TaskCandidate } fr
 import type { Signals } from "./signals.js";
 
 /** Confidence of a decision a person's anchor makes: one task's file, name or own words. */
-export const ANCHORED_CONFIDENCE = 0.92;
+const ANCHORED_CONFIDENCE = 0.92;
 /**
  * Confidence of a reply kept on the task the session is surely on (see `repliesInPlace`): such
  * replies were right 95.7% of the time on the choice sets (dev, train, generated seeds 1 and 2, threads-dev; 207).
  */
-export const REPLY_CONFIDENCE = 0.9;
+const REPLY_CONFIDENCE = 0.9;
 /** Confidence of a task the request says outright it starts ("New task: ..."). */
-export const CUED_NEW_CONFIDENCE = 0.95;
+const CUED_NEW_CONFIDENCE = 0.95;
 
 /**
  * Words no task has used that make an unanchored request read as a new task ("the shipping

@@ -49,9 +49,9 @@ const SHORT_REQUEST = 16;
 /** A code name two of a task's requests named is one its people call it by. */
 const KEY_REQUESTS = 2;
 /** Two of a task's own key words, or its phrase, name it as a person would. */
-export const STRONG_TERMS = 2;
+const STRONG_TERMS = 2;
 /** In a follow-up (a reply, a review remark), one of a task's key words and one more of its words are enough. */
-export const FOLLOW_UP_TERMS = 1.5;
+const FOLLOW_UP_TERMS = 1.5;
 // A word only one task used once, in passing, is half an anchor: remarks share such words by chance.
 const PASSING_WEIGHT = 0.5;
 // Below this share of a task's own word's weight, a word is too common in the session to name a task.

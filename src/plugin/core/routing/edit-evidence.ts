@@ -140,7 +140,10 @@ export function settlementsOf(options: { groups: readonly InteractionGroup[]; le
     if (task === undefined) return;
     for (const path of touchedPaths(group)) {
       let set = owners.get(path);
-      if (!set) owners.set(path, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        owners.set(path, set);
+      }
       set.add(task);
     }
   });

@@ -17,9 +17,9 @@ export function toolCallEvidence(call: ToolCallSummary): Evidence {
     const value = input[key];
     if (typeof value === "string" && value !== "") paths.push(value);
   }
-  const workdir = input["workdir"];
+  const workdir = input.workdir;
   if (typeof workdir === "string" && workdir.startsWith("/")) workspaces.push(workdir);
-  const command = input["command"];
+  const command = input.command;
   if (typeof command === "string") {
     const signals = extractSignals(command.slice(0, MAX_CODE_CHARS));
     paths.push(...signals.paths);

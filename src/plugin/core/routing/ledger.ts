@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AuxUsageSchema, type RoutingDecision } from "./decision.js";
 
-export const LedgerTaskSchema = z.object({
+const LedgerTaskSchema = z.object({
   id: z.string().min(1),
   title: z.string(),
   /** The user message that opened the task. */

@@ -63,14 +63,14 @@ export function calibrate(probability: number, calibration: RouterParameters["ca
   return sigmoid(calibration.slope * Math.log(p / (1 - p)) + calibration.intercept);
 }
 
-export function softmax(scores: readonly number[]): number[] {
+function softmax(scores: readonly number[]): number[] {
   const top = Math.max(...scores);
   const exps = scores.map((score) => Math.exp(score - top));
   const sum = exps.reduce((total, value) => total + value, 0);
   return exps.map((value) => value / sum);
 }
 
-export function sigmoid(value: number): number {
+function sigmoid(value: number): number {
   return 1 / (1 + Math.exp(-value));
 }
 

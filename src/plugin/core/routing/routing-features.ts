@@ -265,7 +265,7 @@ function evidenceOf(task: TaskProfile, signals: Signals, index: TaskIndex, fileO
 }
 
 /** A test's file, by the SWE-bench convention (a `test`, `tests`, `testing`, `spec` or `e2e` part) or its name (`test_x`, `x_test`, `x.spec`, `x.test`). */
-export function isTestPath(path: string): boolean {
+function isTestPath(path: string): boolean {
   return (
     path.split("/").some((part) => /^(?:tests?|testing|spec|specs|e2e|__tests__)$/i.test(part)) || /(?:^test_|_test\.|\.(?:spec|test)\.)/i.test(basename(path))
   );
@@ -412,7 +412,7 @@ const FOLLOW_UP_MARKER =
   /\b(?:now|still|again|anymore|the new (?:test|code|function|option|flag|check)|(?:your|that|the) (?:change|fix|patch)|you (?:added|wrote|made|changed))\b/i;
 
 /** Short, or opening like a reply to what was just done ("now add a test", "run them"). */
-export function readsAsFollowUp(text: string, signals: Signals): boolean {
+function readsAsFollowUp(text: string, signals: Signals): boolean {
   const words = new Set(signals.words).size;
   if (words <= 5 && signals.paths.length === 0) return true;
   return readsAsReply(text, signals);

@@ -249,7 +249,10 @@ export class TaskIndex {
     profile.ownNames.add(name);
     const key = nameKey(name);
     let owners = this.ownNameTasks.get(key);
-    if (!owners) this.ownNameTasks.set(key, (owners = new Set()));
+    if (!owners) {
+      owners = new Set();
+      this.ownNameTasks.set(key, owners);
+    }
     owners.add(profile.id);
   }
 
@@ -279,7 +282,10 @@ export class TaskIndex {
       this.addOwnName(profile, phrase);
     const name = basename(path);
     let owners = this.fileTasks.get(name);
-    if (!owners) this.fileTasks.set(name, (owners = new Set()));
+    if (!owners) {
+      owners = new Set();
+      this.fileTasks.set(name, owners);
+    }
     owners.add(profile.id);
   }
 }

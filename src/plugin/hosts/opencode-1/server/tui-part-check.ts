@@ -23,7 +23,7 @@ export function ourPluginEntry(plugins: unknown, packageDir: string): string {
 }
 
 /** The line that makes OpenCode load the TUI part. */
-export function tuiJsonLine(entry: string): string {
+function tuiJsonLine(entry: string): string {
   return `{ "plugin": [${JSON.stringify(entry)}] }`;
 }
 

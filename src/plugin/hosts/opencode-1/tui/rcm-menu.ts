@@ -44,7 +44,7 @@ export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope, onError: (
  * `/rcm <words>` typed and sent: what the menu's entry does, with the words as its argument
  * (`/rcm show t2`, `/rcm move 3.. t2`); a word that is no verb gets a one-line hint.
  */
-export async function runTypedRcm(api: TuiPluginApi, scope: TuiScope, line: string, onError: (what: string, error: unknown) => void): Promise<void> {
+async function runTypedRcm(api: TuiPluginApi, scope: TuiScope, line: string, onError: (what: string, error: unknown) => void): Promise<void> {
   const typed = parseTypedVerb(line);
   if (typed.kind === "menu") return openRcmMenu(api, scope, onError);
   if (typed.kind === "unknown") {

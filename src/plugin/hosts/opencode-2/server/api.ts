@@ -4,7 +4,7 @@
 // e2e tests in test/e2e/opencode-2.test.ts, not the compiler.
 
 /** A text part of a message as a model request carries it. */
-export interface ContextTextContent {
+interface ContextTextContent {
   type: "text";
   text: string;
 }
@@ -27,7 +27,7 @@ export interface ContextToolResult {
   providerExecuted?: boolean;
 }
 
-export interface ContextReasoning {
+interface ContextReasoning {
   type: "reasoning";
   text: string;
 }
@@ -92,7 +92,7 @@ export type StoredContent =
     }
   | { type: string };
 
-export interface SessionInfo {
+interface SessionInfo {
   id: string;
   parentID?: string | null;
   title?: string;
@@ -107,7 +107,7 @@ export interface CommandDefinition {
 }
 
 /** What a tool's `execute` gets besides its input. */
-export interface ToolCallContext {
+interface ToolCallContext {
   sessionID: string;
   agent: string;
   messageID: string;
@@ -124,14 +124,14 @@ export interface ToolDefinition {
 }
 
 /** A model of `ctx.model.list`. */
-export interface ModelInfo {
+interface ModelInfo {
   modelID: string;
   providerID: string;
   limit?: { context?: number; output?: number; input?: number };
 }
 
 /** An event of `ctx.event.subscribe()`. */
-export interface HostEvent {
+interface HostEvent {
   type: string;
   data?: { sessionID?: string; [key: string]: unknown };
 }

@@ -6,7 +6,7 @@ import type { CommandDefinition, PluginContext } from "./api.js";
 import { ANSWER_METADATA } from "./stored-messages.js";
 
 /** The first line of every answer: how the context hook knows one (and the person reads which command it answers). */
-export const ANSWER_HEADER = "opencode-rcm answers ";
+const ANSWER_HEADER = "opencode-rcm answers ";
 
 /** Whether a request message's text is one of the plug-in's answers. */
 export function isAnswerText(text: string): boolean {
@@ -16,8 +16,10 @@ export function isAnswerText(text: string): boolean {
 /**
  * `/rcm-text` and `/rcm` as OpenCode 2 commands. OpenCode 2 lets a command finish with no model
  * turn, so both answer at once, in the session, as a synthetic message that starts no turn and
- * that the plug-in's context hook keeps from the model (2.0.15 has no TUI part of this plug-in
- * yet, so `/rcm` answers as `/rcm-text` does). A failure becomes the answer.
+ * that the plug-in's context hook keeps from the model. A failure becomes the answer. In 2.0.15's
+ * TUI the TUI part's `/rcm` (a slash command that takes words) runs before this one, so `rcm`
+ * answers other clients (`opencode run --command rcm`, the API); the TUI part makes its changes
+ * through `/rcm-text` (opencode-2/tui/rcm-menu.ts).
  */
 export function rcmCommands(deps: {
   rcm: Pick<Rcm, "command">;

@@ -75,7 +75,7 @@ export function fromStored(sessionID: string, stored: readonly StoredMessage[]):
 }
 
 /** Whether a stored synthetic message is one of the plug-in's answers. */
-export function isAnswer(message: StoredMessage): boolean {
+function isAnswer(message: StoredMessage): boolean {
   const metadata = "metadata" in message ? message.metadata : undefined;
   return metadata?.["opencode-rcm"] === ANSWER_METADATA["opencode-rcm"];
 }

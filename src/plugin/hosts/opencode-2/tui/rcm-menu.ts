@@ -1,0 +1,165 @@
+import { messageOf } from "../../../../kit/errors/message-of.js";
+import { RCM_COMMAND } from "../../../handlers/rcm-command.js";
+import { describeMove, requestNumberRuns } from "../../../session-views/move-selection.js";
+import { RCM_VERBS, type RcmVerb, rcmVerb } from "../../../session-views/rcm-verbs.js";
+import { taskRows } from "../../../session-views/render-status.js";
+import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
+import { plural } from "../../../session-views/words.js";
+import { readSession, type TuiScope } from "../../../store/locate-state.js";
+import { INTENT_TOAST_TITLE, postIntent, type SessionIntent } from "../../../store/session-inbox.js";
+import type { SessionState } from "../../../store/session-state-file.js";
+import type { SelectOption, TuiApi } from "./api.js";
+import { pickMove } from "./move-picker.js";
+import { sessionOnScreen } from "./on-screen.js";
+
+/** The menu's entries padded to one width, so each description starts in one column. */
+const MENU_TITLE_WIDTH = 8;
+
+interface Opened {
+  sessionID: string;
+  scope: TuiScope;
+  stateDir: string;
+  state: SessionState | undefined;
+  pending: number;
+}
+
+/**
+ * `/rcm` and `/rcm <words>` in OpenCode 2's TUI: with no words, a menu of the verbs; with
+ * words, what the menu's entry does with them as its argument (`/rcm why`, `/rcm show t2`,
+ * `/rcm move 3.. t2`). Reading is straight from the state file, with no model turn. A change
+ * (move, off, on, split) is handed to the server's `/rcm-text`, which applies it at once and
+ * answers in the transcript (2.0.15 lets a command finish with no model turn); when no server
+ * answers, it waits in the session's inbox for the next request, as on 1.18.
+ */
+export async function runRcm(api: TuiApi, scope: () => Promise<TuiScope | undefined>, line: string): Promise<void> {
+  const typed = parseTypedVerb(line);
+  if (typed.kind === "unknown") {
+    api.ui.toast.show({ variant: "warning", title: "opencode-rcm", message: unknownVerbHint(typed, "rcm"), duration: 8000 });
+    return;
+  }
+  const opened = await openSession(api, scope);
+  if (!opened) return;
+  if (typed.kind === "menu") return openMenu(api, opened);
+  // A switch typed the way it already is: said, not sent (the menu offers only the other one).
+  if ((typed.verb.name === "off" || typed.verb.name === "on") && typed.verb.kind === "change" && !typed.verb.offered(opened.state)) {
+    return alert(api, `/rcm ${typed.verb.name}`, `opencode-rcm is ${opened.state?.off ? "off" : "on"} for this session already.`);
+  }
+  await act(api, opened, typed.verb, typed.words);
+}
+
+async function openMenu(api: TuiApi, opened: Opened): Promise<void> {
+  const { state, pending } = opened;
+  // From the verbs' list (session-views/rcm-verbs.ts): a verb added there is offered here.
+  const options: SelectOption<string>[] = RCM_VERBS.filter((verb) => verb.kind === "read" || verb.offered(state)).map((verb) => ({
+    title: (verb.argument ? `${verb.name}…` : verb.name).padEnd(MENU_TITLE_WIDTH),
+    value: verb.name,
+    description: verb.summary,
+  }));
+  const pendingNote = pending > 0 ? ` (${plural(pending, "change")} waiting for the next request)` : "";
+  const name = await api.ui.dialog.select({ title: `/rcm${pendingNote}`, options });
+  const verb = name === undefined ? undefined : rcmVerb(name);
+  if (verb) await act(api, opened, verb, []);
+}
+
+/** The session on screen, its scope and state, or a toast saying there is none. */
+async function openSession(api: TuiApi, scope: () => Promise<TuiScope | undefined>): Promise<Opened | undefined> {
+  const sessionID = sessionOnScreen(api);
+  const located = await scope();
+  if (!sessionID || !located?.stateDir) {
+    api.ui.toast.show({ variant: "info", title: "opencode-rcm", message: "Open a session first: /rcm works on the session on screen." });
+    return undefined;
+  }
+  const { state, pending } = await readSession(located.stateDir, sessionID);
+  return { sessionID, scope: located, stateDir: located.stateDir, state, pending };
+}
+
+/** A verb, with the words typed after it (none from the menu: then a verb that takes an argument asks for it). */
+async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly string[]): Promise<void> {
+  const { state, scope } = opened;
+  const { options, problems } = scope;
+  const title = `/rcm ${verb.name}`;
+  if (verb.kind === "read") {
+    if (!verb.argument || !state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state, problems }));
+    const typed = words[0]?.toLowerCase();
+    // `/rcm show t1 model`: the text the model gets, instead of the record for a person.
+    const asModel = words[1]?.toLowerCase() === "model";
+    if (typed !== undefined)
+      return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
+    const task = await api.ui.dialog.select({ title: `${title}: which task?`, options: taskOptions(state) });
+    if (task !== undefined) alert(api, `${title} ${task}`, verb.answer({ options, state }, task));
+    return;
+  }
+  if (verb.name === "split") {
+    let task = words[0];
+    if (task === undefined && state && verb.offered(state)) {
+      const open = taskOptions(state).filter((option) => !state.ledger.tasks.find((known) => known.id === option.value)?.split);
+      task = await api.ui.dialog.select({ title: `${title}: which task?`, options: open });
+      if (task === undefined) return;
+    }
+    const split = task === undefined ? [] : [task];
+    return change(
+      api,
+      opened,
+      verb.intent(state, split),
+      [verb.name, ...split],
+      `${title} ${task ?? ""}: a new session for it, named in the transcript's answer.`,
+    );
+  }
+  if (verb.name !== "move")
+    return change(api, opened, verb.intent(state, words), [verb.name], SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
+  if (!state || state.ledger.order.length === 0) return alert(api, title, "No request has been routed in this session yet.");
+  let typed = words;
+  if (typed.length === 0) {
+    const picked = await pickMove(api, opened.sessionID, state, options.confidenceThreshold);
+    if (!picked) return;
+    typed = [...picked.numbers.map(String), picked.target];
+  }
+  const intent = verb.intent(state, typed);
+  const message =
+    "problem" in intent || intent.kind !== "move"
+      ? ""
+      : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
+  return change(api, opened, intent, [verb.name, ...typed], message);
+}
+
+/** What the TUI says when a switch is made. */
+const SWITCHED: Readonly<Record<string, string>> = {
+  off: "/rcm off: native history for this session from the next model call (/rcm on to resume).",
+  on: "/rcm on: opencode-rcm is back on for this session; requests sent while off are routed with the next one.",
+};
+
+function taskOptions(state: SessionState): SelectOption<string>[] {
+  return taskRows(state.ledger).map((row) => ({
+    title: `${row.id}  ${row.title}`,
+    value: row.id,
+    description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
+  }));
+}
+
+/**
+ * Applies the change through the server's `/rcm-text` (the server holds the session's state and
+ * applies it at once); when that fails, posts it to the session's inbox, applied at the next request.
+ */
+async function change(api: TuiApi, opened: Opened, intent: SessionIntent | { problem: string }, words: readonly string[], message: string): Promise<void> {
+  api.ui.dialog.clear();
+  if ("problem" in intent) return alert(api, "/rcm", intent.problem);
+  const { sessionID, stateDir } = opened;
+  try {
+    await api.client.session.command({ sessionID, name: RCM_COMMAND, text: words.join(" ") });
+    api.ui.toast.show({ title: INTENT_TOAST_TITLE, message, variant: "success", duration: 5000 });
+  } catch (error) {
+    await postIntent(stateDir, sessionID, intent);
+    api.ui.toast.show({
+      title: INTENT_TOAST_TITLE,
+      message: `${message} (applied at the next request: ${messageOf(error)})`,
+      variant: "success",
+      duration: 8000,
+    });
+  }
+}
+
+function alert(api: TuiApi, title: string, message: string): void {
+  void api.ui.dialog.alert({ title, message });
+  // The widest: the task table keeps its columns on a usual terminal.
+  api.ui.dialog.set({ size: "xlarge" });
+}
