@@ -2,9 +2,10 @@
 // - lexical routing per user request (routeRequest + folding the request's evidence into
 //   the task index) in a session of 50 tasks and 2,000 interaction groups; target <= 5 ms;
 // - extractSignals alone, for scale;
-// - the transform per model call (the call view + the narrowing step, and the real
-//   transform handler in router mode, and in full mode with a memory record that covers the
-//   current task's older groups) on histories of 100, 1,000 and 10,000 messages; targets <= 1 / 2 / 20 ms;
+// - the transform per model call (the call view + the narrowing step, and the plug-in's whole
+//   model call, built as a host builds it (createRcm), in router mode, and in full mode with a
+//   memory record that covers the current task's older groups) on histories of 100, 1,000 and
+//   10,000 messages; targets <= 1 / 2 / 20 ms;
 // - the heap after building each history (the 10,000-message one is a long session's).
 // Figures are p50 (median), p95 and p99 of one run (machines are noisy); a verdict compares the
 // median with its target. All data is synthetic and generated from a fixed seed.
@@ -30,11 +31,7 @@ const MODULES = {
   router: "plugin/core/routing/router.js",
   signals: "plugin/core/routing/signals.js",
   taskIndex: "plugin/core/routing/task-index.js",
-  transformHandler: "plugin/handlers/transform-handler.js",
-  failOpenGuard: "plugin/sessions/fail-open-guard.js",
-  sessionFlags: "plugin/sessions/session-flags.js",
-  sessionRouting: "plugin/sessions/session-routing.js",
-  sessionStore: "plugin/sessions/session-store.js",
+  rcm: "plugin/handlers/rcm.js",
   sessionStateFile: "plugin/store/session-state-file.js",
 };
 
@@ -66,7 +63,6 @@ async function loadBuild(packageDir) {
   return {
     packageDir,
     DEFAULT_OPTIONS: loaded.optionsSchema.DEFAULT_OPTIONS,
-    OptionsSchema: loaded.optionsSchema.OptionsSchema,
     buildCallView: loaded.callView.buildCallView,
     applyPlan: loaded.contextPlan.applyPlan,
     EMPTY_PLAN: loaded.contextPlan.EMPTY_PLAN,
@@ -77,11 +73,7 @@ async function loadBuild(packageDir) {
     createLexicalRouter: loaded.router.createLexicalRouter,
     extractSignals: loaded.signals.extractSignals,
     TaskIndex: loaded.taskIndex.TaskIndex,
-    createTransformHandler: loaded.transformHandler.createTransformHandler,
-    createFailOpenGuard: loaded.failOpenGuard.createFailOpenGuard,
-    createSessionFlags: loaded.sessionFlags.createSessionFlags,
-    createSessionRouting: loaded.sessionRouting.createSessionRouting,
-    createSessionStore: loaded.sessionStore.createSessionStore,
+    createRcm: loaded.rcm.createRcm,
     sessionStateFile: loaded.sessionStateFile.sessionStateFile,
   };
 }
@@ -437,63 +429,55 @@ function runPureTransform(build, messages, ledger) {
 }
 
 /**
- * The real transform handler in router mode with the real per-session routing state: the
- * ledger read from a state file, and the groups of every call folded into the router's index;
- * in mode full, a memory that holds `record`.
+ * The plug-in as a host builds it (handlers/rcm.ts `createRcm`, with the bench's own host) in
+ * router mode, with the real per-session routing state: the ledger read from a state file, the
+ * groups of every call folded into the router's index; in mode full, with `record` as the
+ * current task's record in that file. Each call is the plug-in's whole model call (the tool
+ * gates, then the transform).
  */
 async function createBenchHandler(build, ledger, messages, mode = "router", record = undefined) {
-  const { sessionStateFile, createSessionStore, createSessionRouting, createTransformHandler, OptionsSchema, createFailOpenGuard, createSessionFlags } = build;
-  const logger = { log: async () => {} };
-  const stateDir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
+  const { sessionStateFile, createRcm } = build;
+  const dir = await mkdtemp(join(tmpdir(), "rcm-bench-"));
+  const stateDir = join(dir, "state");
   const sessionID = messages[0].info.sessionID;
   await sessionStateFile(stateDir, sessionID).save({
     sessionID,
     ledger,
-    records: {},
+    records: record ? { [record.task]: record } : {},
     memoryUpdates: [],
     off: false,
     saved: { calls: 0, routingTokens: 0, memoryTokens: 0 },
   });
-  const source = {
-    parentID: async () => undefined,
-    messages: async () => messages,
-    recentMessages: async (/** @type {string} */ _id, /** @type {number} */ limit) => messages.slice(-limit),
+  const rcm = await createRcm({ host: benchHost(dir, messages), rawOptions: { mode, stateDir }, env: {}, home: dir });
+  return { handler: (/** @type {unknown[]} */ copy) => rcm.modelCall(copy), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The bench's host: one project in `dir`, one session with `messages`, no models, no screen, no log. */
+function benchHost(dir, messages) {
+  const none = async () => {
+    throw new Error("the bench's host opens no sessions and asks no model");
   };
-  const store = createSessionStore({ stateDir, source, logger });
-  const routing = createSessionRouting({
-    store,
-    router: build === baseline ? build.createLexicalRouter({ threshold: THRESHOLD }) : lexicalRouter,
-    source,
-    logger,
-    threshold: THRESHOLD,
-  });
-  const handler = createTransformHandler({
-    options: OptionsSchema.parse({ mode }),
-    logger,
-    guard: createFailOpenGuard(logger),
-    sessions: createSessionFlags(),
-    store,
-    routing,
-    ...(record
-      ? {
-          memory: {
-            observe() {},
-            observeStep() {},
-            scheduleUpdate() {},
-            updateBeforeCompaction: async () => {},
-            recordFor: () => record,
-            settled: async () => {},
-            forget() {},
-          },
-        }
-      : {}),
-  });
-  return { handler, remove: () => rm(stateDir, { recursive: true, force: true }) };
+  return {
+    logger: { log: async () => {} },
+    project: { id: "prj_bench", worktree: dir, directory: dir },
+    source: {
+      parentID: async () => undefined,
+      messages: async () => messages,
+      recentMessages: async (/** @type {string} */ _id, /** @type {number} */ limit) => messages.slice(-limit),
+    },
+    split: { describe: none, create: none, seed: none, show: none },
+    modelLimits: async () => ({ models: [] }),
+    models: () => ({ ask: none, smallModel: async () => undefined, sessionModel: async () => undefined }),
+    toast: async () => {},
+    terminal: undefined,
+    loaded: () => {},
+  };
 }
 
 /**
- * A record of the last request's task covering every older group of it, with a realistic size.
- * @returns {import("../dist/plugin/core/memory/record.js").TaskRecord}
+ * A record of the last request's task covering every older group of it, with a realistic size;
+ * undefined when the task has no older group (no record can exist yet: it covers at least one).
+ * @returns {import("../dist/plugin/core/memory/record.js").TaskRecord | undefined}
  */
 function recordOfCurrentTask(messages, ledger) {
   const groups = toInteractionGroups(messages);
@@ -503,6 +487,7 @@ function recordOfCurrentTask(messages, ledger) {
     .filter((_, position) => tasks[position]?.kind === "task" && tasks[position].task === current)
     .map((group) => group.id)
     .slice(0, -1);
+  if (covered.length === 0) return undefined;
   const item = (n) => ({ text: `Edited src/module${n}.ts to handle case ${n}`, sources: [`call_${n}`] });
   return {
     version: 1,
@@ -555,14 +540,14 @@ async function benchTransformSize(messages, ledger, builds) {
     for (const run of ordered) {
       const copy = messages.slice();
       const started = performance.now();
-      await run.router.handler({}, { messages: copy });
+      await run.router.handler(copy);
       if (n >= TRANSFORM.warmUp) run.handled.push(performance.now() - started);
       run.handlerOutput = copy;
     }
     for (const run of ordered) {
       const copy = messages.slice();
       const started = performance.now();
-      await run.withMemory.handler({}, { messages: copy });
+      await run.withMemory.handler(copy);
       if (n >= TRANSFORM.warmUp) run.remembered.push(performance.now() - started);
       run.memoryOutput = copy;
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
 import type { AssistantMessage, MessageWithParts, Part } from "../../src/plugin/core/messages.js";
 import { cachedGroups } from "../../src/plugin/handlers/group-cache.js";
+import { newLiveSession } from "../../src/plugin/sessions/live-session.js";
 
 // 1,500 random model calls, each grouped twice: in the slow group (test/unit/group-cache.test.ts
 // has the recorded sessions).
@@ -62,7 +63,8 @@ describe("grouping at each model call, reusing the last call's groups", () => {
       };
       return { info, parts: random() < 0.7 ? [tool] : [] };
     };
-    const groupsOf = cachedGroups();
+    const live = newLiveSession("ses");
+    const groupsOf = (_sessionID: string, messages: readonly MessageWithParts[]) => cachedGroups(live, messages);
     let history: MessageWithParts[] = [user()];
     let previous: readonly object[] = [];
     let reused = 0;

@@ -3,7 +3,9 @@ import type { Router } from "../../src/plugin/core/routing/router.js";
 import type { Logger } from "../../src/plugin/sessions/logger.js";
 import { createSessionRouting, type SessionRouting } from "../../src/plugin/sessions/session-routing.js";
 import type { SessionSource } from "../../src/plugin/sessions/session-source.js";
-import { createSessionStore, type SessionStore } from "../../src/plugin/sessions/session-store.js";
+import type { SessionSplit } from "../../src/plugin/sessions/session-split.js";
+import { createLiveSessions, createSessionStore, type LiveSessions, type SessionStore } from "../../src/plugin/sessions/session-store.js";
+import { createVerbDispatcher, type VerbDispatcher } from "../../src/plugin/sessions/verb-dispatcher.js";
 import { THRESHOLD } from "./defaults.js";
 
 /** A source that serves recorded histories, each as it stood before the request given to `upTo`. */
@@ -37,7 +39,7 @@ export function recordingLogger(): Logger & { lines: string[] } {
   return { lines, log: async (level, message) => void lines.push(`${level}: ${message}`) };
 }
 
-/** The plug-in's session store with routing over it, as the plug-in builds them (the default threshold). */
+/** The plug-in's session store with routing over it and the verbs that change a session, as the plug-in builds them (the default threshold). */
 export function storeWithRouting(options: {
   stateDir: string;
   router: Router;
@@ -45,8 +47,13 @@ export function storeWithRouting(options: {
   logger: Logger;
   maxSessions?: number;
   onMoved?: (sessionID: string) => void;
-}): { store: SessionStore; routing: SessionRouting } {
+  /** How a split is applied (session-split.ts); without it splits wait. */
+  split?: (store: SessionStore) => SessionSplit;
+}): { store: SessionStore; routing: SessionRouting; verbs: VerbDispatcher; sessions: LiveSessions } {
   const { stateDir, router, source, logger, maxSessions, onMoved } = options;
-  const store = createSessionStore({ stateDir, source, logger, ...(maxSessions === undefined ? {} : { maxSessions }) });
-  return { store, routing: createSessionRouting({ store, router, source, logger, threshold: THRESHOLD, ...(onMoved ? { onMoved } : {}) }) };
+  const sessions = createLiveSessions(maxSessions === undefined ? {} : { max: maxSessions });
+  const store = createSessionStore({ stateDir, source, logger, sessions, applyIntent: (session, intent) => verbs.apply(session, intent) });
+  const routing = createSessionRouting({ store, router, source, logger, threshold: THRESHOLD, ...(onMoved ? { onMoved } : {}) });
+  const verbs = createVerbDispatcher({ store, routing, split: options.split?.(store) });
+  return { store, routing, verbs, sessions };
 }

@@ -2,8 +2,9 @@ import type { RoutingDecision } from "../../src/plugin/core/routing/decision.js"
 import { emptyLedger, type Ledger, recordDecision } from "../../src/plugin/core/routing/ledger.js";
 import type { Router } from "../../src/plugin/core/routing/router.js";
 import { taskTitle } from "../../src/plugin/core/routing/task-title.js";
+import { type LiveSession, newLiveSession, type StoredSession } from "../../src/plugin/sessions/live-session.js";
 import type { SessionRouting } from "../../src/plugin/sessions/session-routing.js";
-import type { SessionStore, StoredSession } from "../../src/plugin/sessions/session-store.js";
+import type { SessionStore } from "../../src/plugin/sessions/session-store.js";
 import { NO_SAVINGS, type SessionState } from "../../src/plugin/store/session-state-file.js";
 import { lexicalRouter } from "./defaults.js";
 
@@ -56,12 +57,12 @@ export const namedTaskRouter: Router = {
  * without a state is a sub-agent session. Changes stay in memory.
  */
 export function fixedStore(states: Readonly<Record<string, SessionState>>): SessionStore {
-  const sessions = new Map<string, { sessionID: string; subagent: boolean; state: SessionState }>();
+  const sessions = new Map<string, { sessionID: string; subagent: boolean; state: SessionState; live: LiveSession }>();
   const sessionOf = (sessionID: string) => {
     let session = sessions.get(sessionID);
     if (!session) {
       const state = states[sessionID];
-      session = { sessionID, subagent: state === undefined, state: state ?? stateOf(sessionID, emptyLedger()) };
+      session = { sessionID, subagent: state === undefined, state: state ?? stateOf(sessionID, emptyLedger()), live: newLiveSession(sessionID) };
       sessions.set(sessionID, session);
     }
     return session;
@@ -77,8 +78,6 @@ export function fixedStore(states: Readonly<Record<string, SessionState>>): Sess
     switchOff: async () => {
       throw new Error("not in this fake");
     },
-    handleMoves: () => undefined,
-    handleSplits: () => undefined,
     pickUp: async () => undefined,
     forget: (sessionID) => void sessions.delete(sessionID),
   };
@@ -88,7 +87,7 @@ export function fixedStore(states: Readonly<Record<string, SessionState>>): Sess
 export const idleRouting: SessionRouting = {
   route: async () => undefined,
   learn: async () => undefined,
-  move: async () => {
+  applyMove: async () => {
     throw new Error("not in this fake");
   },
   recalled: async () => undefined,

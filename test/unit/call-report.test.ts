@@ -7,6 +7,7 @@ import { narrowToTask } from "../../src/plugin/core/context/narrow-to-task.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import { cachedGroupTokens } from "../../src/plugin/handlers/group-token-cache.js";
 import { callHead } from "../../src/plugin/session-views/render-status.js";
+import { newLiveSession } from "../../src/plugin/sessions/live-session.js";
 import { mainSession } from "../support/fixtures.js";
 import { ledgerOf } from "../support/routing.js";
 
@@ -103,7 +104,7 @@ describe("the report of one model call", () => {
     const view = buildCallView({ messages: history, ledger });
     const { plan } = narrowToTask({ view, ledger, plan: EMPTY_PLAN, threshold: 0.8, fallback: "full" });
     const plain = reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan });
-    const groupTokens = cachedGroupTokens();
+    const groupTokens = cachedGroupTokens(newLiveSession("ses"));
     for (let call = 0; call < 3; call += 1) {
       expect(reportCall({ view, active: activeTask(view, 0.8), narrowed: plan, final: plan, groupTokens }).tokens).toEqual(plain.tokens);
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toInteractionGroups } from "../../src/plugin/core/interaction-groups.js";
 import type { AssistantMessage, MessageWithParts } from "../../src/plugin/core/messages.js";
 import { cachedGroups } from "../../src/plugin/handlers/group-cache.js";
+import { type LiveSession, newLiveSession } from "../../src/plugin/sessions/live-session.js";
 import { fixtureNames, mainSession } from "../support/fixtures.js";
 
 /** A fresh copy, as OpenCode re-reads the history at every call. */
@@ -18,7 +19,8 @@ describe("grouping at each model call, reusing the last call's groups", () => {
   it("gives exactly the groups of a fresh grouping at every call of the recorded sessions, the latest step streaming", () => {
     for (const name of fixtureNames()) {
       const messages = mainSession(name);
-      const groupsOf = cachedGroups();
+      const live = newLiveSession("ses");
+      const groupsOf = (_sessionID: string, messages: readonly MessageWithParts[]) => cachedGroups(live, messages);
       for (let count = 1; count <= messages.length; count += 1) {
         const history = [...messages.slice(0, count - 1), streaming(messages[count - 1] as MessageWithParts)];
         expect(groupsOf("ses", reread(history)), `${name}, call with ${count} messages`).toEqual(toInteractionGroups(history));
@@ -29,7 +31,13 @@ describe("grouping at each model call, reusing the last call's groups", () => {
 
   it("keeps each session's groups apart", () => {
     const [first, second] = fixtureNames().map(mainSession);
-    const groupsOf = cachedGroups();
+    // Each session's memo is on its own live object.
+    const sessions = new Map<string, LiveSession>();
+    const groupsOf = (sessionID: string, messages: readonly MessageWithParts[]) => {
+      const live = sessions.get(sessionID) ?? newLiveSession(sessionID);
+      sessions.set(sessionID, live);
+      return cachedGroups(live, messages);
+    };
     for (const messages of [first, second, first, second])
       expect(groupsOf(messages?.[0]?.info.sessionID ?? "", reread(messages ?? []))).toEqual(toInteractionGroups(messages ?? []));
   });

@@ -11,6 +11,7 @@ import { renderRecord } from "../../src/plugin/core/memory/render-record.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import type { Ledger } from "../../src/plugin/core/routing/ledger.js";
 import { createCallBudgets } from "../../src/plugin/sessions/call-budgets.js";
+import { newLiveSession } from "../../src/plugin/sessions/live-session.js";
 import { activeTaskOf } from "../support/context.js";
 import { KEEP_RECENT, RECORD_TOKENS } from "../support/defaults.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
@@ -223,18 +224,19 @@ describe("call budgets: the window OpenCode compacts at, less what the plug-in d
 
   it("learns the overhead from the step that answered the last call, and keeps room for the largest recent output", async () => {
     const budgets = createCallBudgets(async () => 8_000);
-    expect(await budgets.budget("s", [user])).toBe(8_000);
-    budgets.sent("s", 1_000);
+    const session = newLiveSession("s");
+    expect(await budgets.budget(session, [user])).toBe(8_000);
+    budgets.sent(session, 1_000);
     // The provider read 3,000 for what the plug-in sent as 1,000: 2,000 it never sees.
-    expect(await budgets.budget("s", [user, assistant("a1", 3_000, 500)])).toBe(8_000 - 2_000 - 500);
-    budgets.sent("s", 1_500);
+    expect(await budgets.budget(session, [user, assistant("a1", 3_000, 500)])).toBe(8_000 - 2_000 - 500);
+    budgets.sent(session, 1_500);
     // A summary teaches nothing (its call was the compaction's); the output room is the largest of the recent steps.
-    expect(await budgets.budget("s", [user, assistant("a1", 3_000, 500), assistant("a2", 3_000, 100, true)])).toBe(8_000 - 2_000 - 500);
-    expect(await budgets.budget("s", [user, assistant("a1", 3_000, 500), assistant("a3", 3_700, 900)])).toBe(8_000 - 2_200 - 900);
+    expect(await budgets.budget(session, [user, assistant("a1", 3_000, 500), assistant("a2", 3_000, 100, true)])).toBe(8_000 - 2_000 - 500);
+    expect(await budgets.budget(session, [user, assistant("a1", 3_000, 500), assistant("a3", 3_700, 900)])).toBe(8_000 - 2_200 - 900);
   });
 
   it("is undefined for a model without a known window", async () => {
-    expect(await createCallBudgets(async () => undefined).budget("s", [user])).toBeUndefined();
+    expect(await createCallBudgets(async () => undefined).budget(newLiveSession("s"), [user])).toBeUndefined();
   });
 
   it("reads the steps' usage, summaries left out", () => {

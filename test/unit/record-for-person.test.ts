@@ -12,8 +12,8 @@ import { clockTime, recordCallSentence } from "../../src/plugin/session-views/re
 import { renderRecordForPerson } from "../../src/plugin/session-views/record-for-person.js";
 import { renderStatus, renderWhy } from "../../src/plugin/session-views/render-status.js";
 import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
-import { createSessionFlags } from "../../src/plugin/sessions/session-flags.js";
 import type { SessionMemory } from "../../src/plugin/sessions/session-memory.js";
+import { createLiveSessions } from "../../src/plugin/sessions/session-store.js";
 import { type SessionState, SessionStateSchema } from "../../src/plugin/store/session-state-file.js";
 import { THRESHOLD } from "../support/defaults.js";
 import { mainSession } from "../support/fixtures.js";
@@ -67,7 +67,6 @@ function memoryWith(record: TaskRecord): SessionMemory {
     recordFor: (_session, _requestID, task) => (task === record.task ? record : undefined),
     updateBeforeCompaction: async () => undefined,
     settled: async () => undefined,
-    forget: () => undefined,
   };
 }
 
@@ -84,7 +83,7 @@ async function afterCall(
     options: OptionsSchema.parse(options),
     logger,
     guard: createFailOpenGuard(logger),
-    sessions: createSessionFlags(),
+    sessions: createLiveSessions(),
     store,
     routing: idleRouting,
     memory: memoryWith(record),

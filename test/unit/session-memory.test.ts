@@ -85,7 +85,7 @@ interface Setup {
 function setup(): Setup {
   const source = fakeSource();
   const logger = recordingLogger();
-  const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
+  const { store, routing, sessions } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger });
   const guard = createFailOpenGuard(logger);
   return {
     source,
@@ -94,7 +94,7 @@ function setup(): Setup {
     routing,
     // Batches of 0 unless a test asks: these tests are about what is read and written, not about batching.
     memory: (updater, batchTokens) =>
-      createSessionMemory({ store, source, updater, logger, guard, threshold: THRESHOLD, replaceBatchTokens: batchTokens ?? 0 }),
+      createSessionMemory({ sessions, store, source, updater, logger, guard, threshold: THRESHOLD, replaceBatchTokens: batchTokens ?? 0 }),
     async route(request) {
       const full = source.view;
       source.view = full.slice(0, full.indexOf(request));

@@ -253,7 +253,7 @@ describe("the session teaching itself", () => {
   it("moves several requests at once as the user's decisions; the records of the tasks they left and joined are dropped and the memory is told", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
     const moved: string[] = [];
-    const { store, routing } = storeWithRouting({
+    const { store, routing, verbs } = storeWithRouting({
       stateDir: temp.path,
       router: namedTaskRouter,
       source,
@@ -277,7 +277,7 @@ describe("the session teaching itself", () => {
     });
     await store.step(sessionID, (session) => store.commit(session, { ...session.state, records: { t1: stub("t1"), t2: stub("t2") } }));
     const [first, second, third] = before.ledger.order;
-    const done = await routing.move(sessionID, {
+    const done = await verbs.move(sessionID, {
       kind: "move",
       requests: [
         { messageID: second as string, from: "t2" },
@@ -309,13 +309,13 @@ describe("a move changes only the requests named (issue 48)", () => {
           ? { target: { kind: "task", task: "t2" }, confidence: 0.5, related: [], shared: false, reason: "unsure", basis: "content", router: "lexical" }
           : namedTaskRouter.route(request, index),
     };
-    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger });
+    const { store, routing, verbs } = storeWithRouting({ stateDir: temp.path, router: unsureRouter, source, logger });
     await routeAll(routing, source, users.slice(0, 3));
     const [first, , third] = (await store.read(sessionID))?.ledger.order ?? [];
     // The move comes after the third turn ended: the whole history is stored.
     source.upTo("none");
     // The user moves request 1 (the one that wrote textkit/slugify.py) to a new task: request 3's edit is now in t3's file.
-    const done = await routing.move(sessionID, { kind: "move", requests: [{ messageID: first as string, from: "t1" }], target: { kind: "new" } });
+    const done = await verbs.move(sessionID, { kind: "move", requests: [{ messageID: first as string, from: "t1" }], target: { kind: "new" } });
     expect(done.task.id).toBe("t3");
     expect(done.held.map((hold) => [hold.messageID, hold.task])).toEqual([[third, "t3"]]);
     const after = await store.read(sessionID);
@@ -342,7 +342,7 @@ describe("a move changes only the requests named (issue 48)", () => {
     expect((await restarted.store.read(sessionID))?.ledger.decisions[third as string]?.task).toBe("t2");
 
     // Moving it by name takes it, and the status stops listing it.
-    await restarted.routing.move(sessionID, { kind: "move", requests: [{ messageID: third as string, from: "t2" }], target: { kind: "task", task: "t3" } });
+    await restarted.verbs.move(sessionID, { kind: "move", requests: [{ messageID: third as string, from: "t2" }], target: { kind: "task", task: "t3" } });
     const moved = await restarted.store.read(sessionID);
     expect(moved?.ledger.decisions[third as string]?.task).toBe("t3");
     expect(renderStatus(resolveOptions([]).options, moved)).not.toContain("stays in");
@@ -353,7 +353,7 @@ describe("a move changes only the requests named (issue 48)", () => {
 
   it("refuses a move into a task split out, naming the task, its session and why", async () => {
     const source = sourceFor({ [sessionID]: { messages: history } });
-    const { store, routing } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
+    const { store, routing, verbs } = storeWithRouting({ stateDir: temp.path, router: namedTaskRouter, source, logger: recordingLogger() });
     await routeAll(routing, source, users.slice(0, 2));
     await store.step(sessionID, (session) => store.commit(session, { ...session.state, ledger: markSplit(session.state.ledger, "t1", "ses_split") }));
     const state = await store.read(sessionID);
@@ -361,9 +361,9 @@ describe("a move changes only the requests named (issue 48)", () => {
     const problem =
       "t1 is split out into session ses_split: no model call in this session gets its history, so a request moved there would be lost (move it to t2, new, or continue t1 in ses_split)";
     expect(moveFromWords(state?.ledger ?? emptyLedger(), ["2", "t1"])).toEqual({ problem });
-    await expect(
-      routing.move(sessionID, { kind: "move", requests: [{ messageID: second, from: "t2" }], target: { kind: "task", task: "t1" } }),
-    ).rejects.toThrow(problem);
+    await expect(verbs.move(sessionID, { kind: "move", requests: [{ messageID: second, from: "t2" }], target: { kind: "task", task: "t1" } })).rejects.toThrow(
+      problem,
+    );
     expect((await store.read(sessionID))?.ledger.decisions[second]?.task).toBe("t2");
   });
 });

@@ -2,12 +2,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { splitCommand, statusCommand } from "../../src/cli/sessions/session-verbs.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
+import { createSessionRouting } from "../../src/plugin/sessions/session-routing.js";
 import { createSessionSplit, type SplitHost } from "../../src/plugin/sessions/session-split.js";
-import { createSessionStore } from "../../src/plugin/sessions/session-store.js";
+import { createLiveSessions, createSessionStore } from "../../src/plugin/sessions/session-store.js";
+import { createVerbDispatcher } from "../../src/plugin/sessions/verb-dispatcher.js";
 import { noteProject } from "../../src/plugin/store/project-file.js";
 import { pendingIntents, postIntent } from "../../src/plugin/store/session-inbox.js";
 import { resolveStateDir } from "../../src/plugin/store/state-dir.js";
-import { RECORD_TOKENS, THRESHOLD } from "../support/defaults.js";
+import { lexicalRouter, RECORD_TOKENS, THRESHOLD } from "../support/defaults.js";
 import { recordingLogger, sourceFor } from "../support/plugin-parts.js";
 import { ledgerOf } from "../support/routing.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -61,7 +63,11 @@ afterEach(async () => {
 async function setUp(host: SplitHost, stateDir = temp.path) {
   const source = sourceFor({ ses_old: { messages: [user("u1", SLUG), user("u2", CSV)] } });
   const logger = recordingLogger();
-  const store = createSessionStore({ stateDir, source, logger });
+  const sessions = createLiveSessions();
+  const store = createSessionStore({ stateDir, source, logger, sessions, applyIntent: (session, intent) => verbs.apply(session, intent) });
+  const routing = createSessionRouting({ store, router: lexicalRouter, source, logger, threshold: THRESHOLD });
+  const split = createSessionSplit({ store, source, host, logger, recordTokens: RECORD_TOKENS, threshold: THRESHOLD });
+  const verbs = createVerbDispatcher({ store, routing, split });
   await store.step("ses_old", (session) =>
     store.commit(session, {
       ...session.state,
@@ -71,7 +77,7 @@ async function setUp(host: SplitHost, stateDir = temp.path) {
       ]),
     }),
   );
-  return { store, logger, split: createSessionSplit({ store, source, host, logger, recordTokens: RECORD_TOKENS, threshold: THRESHOLD }) };
+  return { store, logger, split: verbs };
 }
 
 describe("splitting a task out into its own session", () => {

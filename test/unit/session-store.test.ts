@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSessionStore } from "../../src/plugin/sessions/session-store.js";
+import { createLiveSessions, createSessionStore } from "../../src/plugin/sessions/session-store.js";
 import { postIntent } from "../../src/plugin/store/session-inbox.js";
 import { sessionStateFile } from "../../src/plugin/store/session-state-file.js";
 import { mainSession } from "../support/fixtures.js";
@@ -19,7 +19,8 @@ afterEach(async () => {
 function storeOf(options: { maxSessions?: number } = {}) {
   const source = sourceFor({ ses_a: { messages: history }, ses_b: { messages: history }, ses_child: { parentID: "ses_a", messages: history } });
   const logger = recordingLogger();
-  return { store: createSessionStore({ stateDir: temp.path, source, logger, ...options }), logger };
+  const sessions = createLiveSessions(options.maxSessions === undefined ? {} : { max: options.maxSessions });
+  return { store: createSessionStore({ stateDir: temp.path, source, logger, sessions }), logger };
 }
 
 const onDisk = async (sessionID: string) => {

@@ -8,7 +8,7 @@ import type { PluginDeps } from "../../src/plugin/handlers/deps.js";
 import { createTransformHandler } from "../../src/plugin/handlers/transform-handler.js";
 import { createFailOpenGuard } from "../../src/plugin/sessions/fail-open-guard.js";
 import type { Logger } from "../../src/plugin/sessions/logger.js";
-import { createSessionFlags } from "../../src/plugin/sessions/session-flags.js";
+import { createLiveSessions } from "../../src/plugin/sessions/session-store.js";
 import { mainSession } from "../support/fixtures.js";
 import { recordingLogger, sourceFor, storeWithRouting } from "../support/plugin-parts.js";
 import { fixedStore, idleRouting, ledgerOf, namedTaskRouter, stateOf } from "../support/routing.js";
@@ -25,7 +25,7 @@ function depsFor(options: Partial<Options>): { deps: PluginDeps; logged: string[
     options: OptionsSchema.parse(options),
     logger,
     guard: createFailOpenGuard(logger),
-    sessions: createSessionFlags(),
+    sessions: createLiveSessions(),
   };
   return { deps, logged };
 }
@@ -62,7 +62,7 @@ describe("the messages-transform handler", () => {
     const handler = createTransformHandler(deps);
     const clone = mainSession("compaction");
     const sessionID = clone[0]!.info.sessionID;
-    deps.sessions.markCompactionClone(sessionID);
+    deps.sessions.get(sessionID).compactionClone = true;
     await handler({}, { messages: clone });
     expect(annotations(clone)).toEqual([]);
     const next = mainSession("compaction");
@@ -171,7 +171,6 @@ describe("the messages-transform handler with memory", () => {
       recordFor: () => records[Math.min(call++, records.length - 1)],
       updateBeforeCompaction: async () => undefined,
       settled: async () => undefined,
-      forget: () => undefined,
     };
     return { handler: createTransformHandler(deps), store: deps.store };
   };

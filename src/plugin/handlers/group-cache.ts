@@ -1,16 +1,6 @@
 import { groupsAfter, type InteractionGroup, toInteractionGroups } from "../core/interaction-groups.js";
 import type { MessageWithParts } from "../core/messages.js";
-
-/** Sessions remembered at once; past it the oldest is forgotten (its next call groups from scratch). */
-const MAX_SESSIONS = 32;
-
-/** What a session's last call was grouped from: its messages' ids, how many of them were finished, its groups. */
-interface Memo {
-  ids: string[];
-  /** Messages before this position were finished: a user message, or an assistant step with its completion time (OpenCode sets it on a failed or aborted step too). */
-  stableBefore: number;
-  groups: InteractionGroup[];
-}
+import type { GroupsMemo, LiveSession } from "../sessions/live-session.js";
 
 /**
  * A session's groups at each model call, grouping only what changed since its last call. The
@@ -19,22 +9,17 @@ interface Memo {
  * hold only finished messages of the same ids at the same positions are taken as they were, and
  * the rest is grouped anew after them (`groupsAfter`). A turn that went on in an earlier group,
  * a history cut or rewritten before them: grouped from scratch. The groups are exactly those of
- * `toInteractionGroups(messages)`.
+ * `toInteractionGroups(messages)`. The memo is kept on the session (`LiveSession.groups`).
  */
-export function cachedGroups(): (sessionID: string, messages: readonly MessageWithParts[]) => InteractionGroup[] {
-  const memos = new Map<string, Memo>();
-  return (sessionID, messages) => {
-    const memo = memos.get(sessionID);
-    const groups = (memo && reusing(memo, messages)) ?? toInteractionGroups(messages);
-    memos.delete(sessionID);
-    if (memos.size >= MAX_SESSIONS) memos.delete(memos.keys().next().value as string);
-    memos.set(sessionID, { ...idsOf(messages), groups });
-    return groups;
-  };
+export function cachedGroups(session: Pick<LiveSession, "groups">, messages: readonly MessageWithParts[]): InteractionGroup[] {
+  const memo = session.groups;
+  const groups = (memo && reusing(memo, messages)) ?? toInteractionGroups(messages);
+  session.groups = { ...idsOf(messages), groups };
+  return groups;
 }
 
 /** The groups of `messages`, reusing the memo's leading groups; undefined when they cannot be reused. */
-function reusing(memo: Memo, messages: readonly MessageWithParts[]): InteractionGroup[] | undefined {
+function reusing(memo: GroupsMemo, messages: readonly MessageWithParts[]): InteractionGroup[] | undefined {
   const limit = Math.min(memo.stableBefore, messages.length);
   let same = 0;
   while (same < limit && messages[same]?.info.id === memo.ids[same]) same += 1;
@@ -47,7 +32,7 @@ function reusing(memo: Memo, messages: readonly MessageWithParts[]): Interaction
   return groupsAfter(messages, start, memo.groups.slice(0, kept));
 }
 
-function idsOf(messages: readonly MessageWithParts[]): Pick<Memo, "ids" | "stableBefore"> {
+function idsOf(messages: readonly MessageWithParts[]): Pick<GroupsMemo, "ids" | "stableBefore"> {
   const ids: string[] = new Array(messages.length);
   let stableBefore = -1;
   for (let index = 0; index < messages.length; index += 1) {

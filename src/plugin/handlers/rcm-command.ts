@@ -4,9 +4,8 @@ import { moveSideEffectLines, requestNumbersText } from "../session-views/move-s
 import { RCM_VERBS, rcmVerb } from "../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../session-views/render-status.js";
 import { parseTypedVerb } from "../session-views/typed-verb.js";
-import type { SessionRouting } from "../sessions/session-routing.js";
-import type { SessionSplit } from "../sessions/session-split.js";
 import type { SessionStore } from "../sessions/session-store.js";
+import type { VerbDispatcher } from "../sessions/verb-dispatcher.js";
 
 /**
  * The server's command, for clients without the TUI part (web, desktop, `opencode run`). Not
@@ -55,19 +54,19 @@ export const RCM_COMMAND_CONFIG = {
 
 /** The answer to `/rcm <args>`, computed without any model. Throws with a usage hint on a bad argument. */
 export async function answerRcmCommand(
-  deps: { options: Options; store?: SessionStore | undefined; routing?: SessionRouting | undefined; split?: SessionSplit | undefined },
+  deps: { options: Options; store?: SessionStore | undefined; verbs?: VerbDispatcher | undefined },
   sessionID: string,
   args: string,
 ): Promise<string> {
   const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
-  const { options, store, routing } = deps;
+  const { options, store, verbs } = deps;
   if (name === "help") return `${RCM_USAGE}\n\n${OPENCODE_LIMITS}`;
   const words = {
     onCommand: `/${RCM_COMMAND} on`,
     absent: "leaves this sub-agent session untouched",
     showCommand: (task: string, asModel: boolean) => `/${RCM_COMMAND} show ${task}${asModel ? " model" : ""}`,
   };
-  if (!store || !routing) return renderStatus(options, undefined, words);
+  if (!store || !verbs) return renderStatus(options, undefined, words);
   const verb = rcmVerb(name);
   if (!verb) {
     const typed = parseTypedVerb(name);
@@ -91,7 +90,7 @@ export async function answerRcmCommand(
       const move = verb.intent(state, rest);
       if ("problem" in move) throw new UsageError(`/${RCM_COMMAND} move: ${move.problem}`);
       if (move.kind !== "move") throw new Error("move made no move");
-      const done = await routing.move(sessionID, move);
+      const done = await verbs.move(sessionID, move);
       const ledger = (await store.read(sessionID))?.ledger;
       const froms = [...new Set(done.moved.map((request) => request.from))].join(", ");
       const which = requestNumbersText(
@@ -110,8 +109,7 @@ export async function answerRcmCommand(
       const split = verb.intent(state, rest);
       if ("problem" in split) throw new UsageError(`/${RCM_COMMAND} split: ${split.problem}`);
       if (split.kind !== "split") throw new Error("split made no split");
-      if (!deps.split) throw new Error("this server part cannot open sessions");
-      const done = await deps.split.split(sessionID, split.task);
+      const done = await verbs.split(sessionID, split.task);
       const seeded = `${done.record ? "its memory record and " : ""}${done.requests === 1 ? "its request" : `its ${done.requests} requests`}`;
       const left =
         done.unsure.length > 0
@@ -120,21 +118,14 @@ export async function answerRcmCommand(
       return `Split ${done.task.id} "${taskName(done.task.title)}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}.${left} This session routes no more requests to ${done.task.id}.`;
     }
     case "off":
-      await setOff(store, sessionID, true);
+      await verbs.switchOff(sessionID, true);
       return `opencode-rcm is off for this session: the model gets the native history until /${RCM_COMMAND} on.`;
     case "on":
-      await setOff(store, sessionID, false);
+      await verbs.switchOff(sessionID, false);
       return `opencode-rcm is on again for this session (mode ${options.mode}). Requests sent while it was off are routed to their tasks with the next request.`;
     default:
       throw new Error(`/${RCM_COMMAND} ${verb.name}: a change the server does not apply yet`);
   }
-}
-
-/** `/rcm off` and `/rcm on`, persisted with the session (a sub-agent session is left alone). */
-async function setOff(store: SessionStore, sessionID: string, off: boolean): Promise<void> {
-  await store.step(sessionID, async (session) => {
-    if (!session.subagent) await store.switchOff(session, off);
-  });
 }
 
 /** A mistyped `/rcm` command: the answer is the message and the usage. */

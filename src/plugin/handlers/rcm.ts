@@ -4,7 +4,7 @@ import type { OpencodeModelRef } from "../auxiliary/opencode-client.js";
 import { loadOptions } from "../config/load-options.js";
 import { modeParts } from "../config/modes.js";
 import { describeProblem } from "../config/option-problem.js";
-import { auxSourceOf, type Options } from "../config/options-schema.js";
+import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { Message, MessageWithParts, Part } from "../core/messages.js";
@@ -13,14 +13,16 @@ import { createCallBudgets } from "../sessions/call-budgets.js";
 import { createFailOpenGuard } from "../sessions/fail-open-guard.js";
 import type { Host } from "../sessions/host.js";
 import { modelThresholds } from "../sessions/model-thresholds.js";
-import { createSessionFlags } from "../sessions/session-flags.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "../sessions/session-memory.js";
 import { createSessionRouting } from "../sessions/session-routing.js";
+import type { SessionSource } from "../sessions/session-source.js";
 import { createSessionSplit } from "../sessions/session-split.js";
-import { createSessionStore } from "../sessions/session-store.js";
+import { createLiveSessions, createSessionStore, type IntentApplier, type LiveSessions } from "../sessions/session-store.js";
+import { createVerbDispatcher } from "../sessions/verb-dispatcher.js";
 import { noteProject } from "../store/project-file.js";
 import { resolveStateDir } from "../store/state-dir.js";
 import type { PluginDeps } from "./deps.js";
+import { answerRcmCommand } from "./rcm-command.js";
 import { createRecallAnswer } from "./recall-answer.js";
 import { recallToolGated } from "./recall-tool-gate.js";
 import { createTasksAnswer } from "./tasks-answer.js";
@@ -28,18 +30,12 @@ import { tasksToolGated } from "./tasks-tool-gate.js";
 import { createToolGate } from "./tool-gate.js";
 import { createTransformHandler } from "./transform-handler.js";
 
-/** The plug-in in one session-serving object, whatever the host: what a host adapter calls at its events. */
+/**
+ * The plug-in in one session-serving object, whatever the host: the handlers a host adapter
+ * calls at its events, and nothing else (what the host's own parts need at start-up comes
+ * through `Host.loaded`). Every handler is guarded: a failure is logged, never thrown.
+ */
 export interface Rcm {
-  options: Options;
-  deps: PluginDeps;
-  stateDir: string;
-  /** Whether requests are routed (modes router, memory, full): the sessions have state. */
-  routes: boolean;
-  /** Whether the aux model asks the user's own models through the host (the host then offers its hidden agent). */
-  usesHostModels: boolean;
-  /** Each session's latest model and agent, so what the plug-in stores in a session keeps its settings. */
-  sessionModels: ReadonlyMap<string, OpencodeModelRef>;
-  sessionAgents: ReadonlyMap<string, string>;
   /** A user request arrived (before any model call for it): note its model and agent, route it, toast what is news. */
   request(request: {
     sessionID: string;
@@ -62,15 +58,35 @@ export interface Rcm {
   stepUpdated(message: Message): void;
   /** The session's turn ended: write its state and bring its records up to date. */
   turnEnded(sessionID: string): Promise<void>;
+  /**
+   * `/rcm-text <words>` (handlers/rcm-command.ts), answered without a model: the text (a
+   * failure becomes the answer), and the session's latest model and agent, which a host that
+   * stores the answer as a message keeps it with.
+   */
+  command(sessionID: string, words: string): Promise<CommandAnswer>;
   /** The model's tools, when the mode offers them: their answers (the host declares their arguments). */
   tools: { tasks?: ReturnType<typeof createTasksAnswer> | undefined; recall?: ReturnType<typeof createRecallAnswer> | undefined };
+}
+
+/** `Rcm.command`'s result. */
+interface CommandAnswer {
+  text: string;
+  model?: OpencodeModelRef | undefined;
+  agent?: string | undefined;
 }
 
 /**
  * Builds the plug-in from its raw options and a host (the composition root's host-neutral
  * part): config, state and the sessions' routing and memory, once per server.
  */
-export async function createRcm(start: { host: Host; rawOptions: unknown; env: Readonly<Record<string, string | undefined>>; home: string }): Promise<Rcm> {
+export async function createRcm(start: {
+  host: Host;
+  rawOptions: unknown;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  /** The cache the sessions' live objects go in (a test passes its own to look inside); by default a new one. */
+  sessions?: LiveSessions | undefined;
+}): Promise<Rcm> {
   const { host, env, home } = start;
   const { logger, project, source } = host;
   const { options, problems, files } = await loadOptions({ tuple: start.rawOptions, directory: project.directory, worktree: project.worktree, env, home });
@@ -85,13 +101,18 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
   const toast = options.notify === "toast" ? host.toast : undefined;
   const { routes, narrows, remembers } = modeParts(options.mode);
   const guard = createFailOpenGuard(logger);
-  // The model of each session's latest request: the host-models aux source's last resort.
-  const sessionModels = new Map<string, OpencodeModelRef>();
-  // ...and its agent: a /rcm answer is stored with both, so the session keeps its settings.
-  const sessionAgents = new Map<string, string>();
-  const aux = routes ? createAux(options, env, host.models(sessionModels)) : undefined;
-  const usesHostModels = aux !== undefined && auxSourceOf(options.aux) === "opencode";
+  // Everything held in memory about a session, in one object per session.
+  const sessions = start.sessions ?? createLiveSessions();
+  // The model of the session's latest request is the host-models aux source's last resort.
+  const aux = routes
+    ? createAux(
+        options,
+        env,
+        host.models((sessionID) => sessions.peek(sessionID)?.model),
+      )
+    : undefined;
   const stateDir = resolveStateDir({ stateDir: options.stateDir, projectID: project.id, env, home });
+  host.loaded({ stateDir, routes, usesHostModels: aux !== undefined && auxSourceOf(options.aux) === "opencode", debug: options.debug });
   // So the CLI finds this project's sessions from a folder in it.
   const settings = { mode: options.mode, router: options.router, confidenceThreshold: options.confidenceThreshold };
   if (routes)
@@ -99,13 +120,15 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
       logger.log("warn", `could not note the project in ${stateDir}: ${messageOf(error)}`),
     );
   // Routing and memory are peers over one store of the sessions' state.
-  const store = routes ? createSessionStore({ stateDir, source, logger }) : undefined;
+  // The TUI's and the CLI's moves and splits go through the same verbs as /rcm-text's (made just below).
+  const applyIntent: IntentApplier = (session, intent) => (verbs ? verbs.apply(session, intent) : Promise.reject(new Error("no verbs yet")));
+  const store = routes ? createSessionStore({ stateDir, source, logger, sessions, applyIntent }) : undefined;
   // After a move the records of the tasks involved are written again (memory is made just below).
   const onMoved = (sessionID: string): void => memory?.scheduleUpdate(sessionID);
   const routing = store
     ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved })
     : undefined;
-  // `/rcm split`: a task goes on in a new session; the TUI's and the CLI's splits are applied here too.
+  // `/rcm split`: a task goes on in a new session.
   const split = store
     ? createSessionSplit({ store, source, host: host.split, logger, recordTokens: options.memory.recordTokens, threshold: options.confidenceThreshold })
     : undefined;
@@ -113,6 +136,7 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
   const memory =
     store && memoryUpdater
       ? createSessionMemory({
+          sessions,
           store,
           source,
           updater: memoryUpdater,
@@ -126,13 +150,21 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
       : undefined;
   // Read from the host itself: the memory never pushes a call over the window the host compacts at.
   const budgets = memory ? createCallBudgets(modelThresholds(() => host.modelLimits())) : undefined;
-  const deps: PluginDeps = { options, logger, guard, sessions: createSessionFlags(), store, routing, split, memory, budgets };
+  const verbs = store && routing && split ? createVerbDispatcher({ store, routing, split }) : undefined;
+  const deps: PluginDeps = { options, logger, guard, sessions, store, routing, verbs, memory, budgets };
   await logger.log(
     "info",
     `loaded in ${options.mode} mode${routes ? ` with the ${options.router} router` : ""}${memoryUpdater ? ` and the ${memoryUpdater.name} memory updater` : ""}`,
     { directory: project.directory, configFiles: files },
   );
 
+  return rcmHandlers({ deps, source, toast, narrows });
+}
+
+/** The handlers over the plug-in's parts: what `createRcm` hands the host. */
+function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Host["toast"] | undefined; narrows: boolean }): Rcm {
+  const { deps, source, toast, narrows } = parts;
+  const { options, guard, sessions, store, routing, memory } = deps;
   const transform = createTransformHandler(deps);
   // rcm_tasks only with memory: records are what it shows (a tool changes what the model is offered).
   const offersTasksTool = store !== undefined && memory !== undefined;
@@ -146,18 +178,12 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
   const gateTools = store && gatedTools.length > 0 ? createToolGate({ store, guard, tools: gatedTools }) : undefined;
 
   return {
-    options,
-    deps,
-    stateDir,
-    routes,
-    usesHostModels,
-    sessionModels,
-    sessionAgents,
     async request({ sessionID, messageID, parts, model, agent, moveCommand }) {
       await guard("chat.message", sessionID, async () => {
         const text = userRequestText(parts);
-        if (model) sessionModels.set(sessionID, { providerID: model.providerID, modelID: model.modelID });
-        if (agent) sessionAgents.set(sessionID, agent);
+        const live = sessions.get(sessionID);
+        if (model) live.model = { providerID: model.providerID, modelID: model.modelID };
+        if (agent) live.agent = agent;
         if (!routing || text === "") return;
         const routed = await routing.route(sessionID, messageID, text);
         const kept = options.fallback === "candidates" ? routed?.entry.candidates : undefined;
@@ -174,7 +200,7 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
     async compacting(sessionID) {
       let text: string | undefined;
       await guard("compacting", sessionID, async () => {
-        deps.sessions.markCompactionClone(sessionID);
+        sessions.get(sessionID).compactionClone = true;
         // The summary may be all that is left of a task: bring every record up to date first (the
         // transform then puts them in place of the exchanges they cover in what is summarized).
         await memory?.updateBeforeCompaction(sessionID, COMPACTION_UPDATE_WAIT_MS);
@@ -184,21 +210,36 @@ export async function createRcm(start: { host: Host; rawOptions: unknown; env: R
       return text;
     },
     sessionDeleted(sessionID) {
-      store?.forget(sessionID);
-      memory?.forget(sessionID);
-      budgets?.forget(sessionID);
-      sessionModels.delete(sessionID);
-      sessionAgents.delete(sessionID);
+      // Synchronous: the guard runs its body at once.
+      void guard("event", sessionID, () => {
+        // Everything held in memory about it at once (and, with a store, its inbox).
+        if (store) store.forget(sessionID);
+        else sessions.forget(sessionID);
+      });
     },
     async intentsAnnounced() {
-      await store?.pickUp();
+      await guard("event", undefined, async () => {
+        await store?.pickUp();
+      });
     },
     stepUpdated(message) {
-      memory?.observeStep(message);
+      void guard("event", message.sessionID, () => memory?.observeStep(message));
     },
     async turnEnded(sessionID) {
-      await store?.flush(sessionID);
-      memory?.scheduleUpdate(sessionID);
+      await guard("turn end", sessionID, async () => {
+        await store?.flush(sessionID);
+        memory?.scheduleUpdate(sessionID);
+      });
+    },
+    async command(sessionID, words) {
+      let text: string;
+      try {
+        text = await answerRcmCommand(deps, sessionID, words);
+      } catch (error) {
+        text = `opencode-rcm: ${messageOf(error)}`;
+      }
+      const live = sessions.peek(sessionID);
+      return { text, model: live?.model, agent: live?.agent };
     },
     tools: {
       tasks: offersTasksTool ? createTasksAnswer({ store, recordTokens: options.memory.recordTokens }) : undefined,

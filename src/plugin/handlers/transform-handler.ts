@@ -12,7 +12,8 @@ import type { TaskRecord } from "../core/memory/record.js";
 import { renderRecord } from "../core/memory/render-record.js";
 import type { MessageWithParts } from "../core/messages.js";
 import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
-import { type StoredSession, withCallNoted } from "../sessions/session-store.js";
+import type { LiveSession, StoredSession } from "../sessions/live-session.js";
+import { withCallNoted } from "../sessions/session-store.js";
 import type { SessionState } from "../store/session-state-file.js";
 import type { PluginDeps } from "./deps.js";
 import { cachedGroups } from "./group-cache.js";
@@ -36,19 +37,19 @@ export function createTransformHandler(deps: PluginDeps) {
   const threshold = deps.options.confidenceThreshold;
   // Records are immutable and pinned per request: render each once, not at every model call.
   const rendered = new WeakMap<TaskRecord, string>();
-  const groupTokens = cachedGroupTokens();
-  const groupsOf = cachedGroups();
   return async (_input: unknown, output: TransformOutput): Promise<void> => {
     const messages = output.messages;
     const sessionID = messages[0]?.info.sessionID;
     await deps.guard("transform", sessionID, async () => {
       if (sessionID === undefined) return;
-      const clone = deps.sessions.takeCompactionClone(sessionID);
+      // Everything held about the session: its groups, their sizes, its budget, the compaction flag (taken once).
+      const live = deps.sessions.get(sessionID);
+      const clone = live.compactionClone;
+      live.compactionClone = false;
       // Runs on every model call: do nothing that the options do not ask for.
       const { store } = deps;
       if (!store) {
-        if (!clone && deps.options.debug)
-          await transformCall({ deps, sessionID, messages, session: undefined, narrows, threshold, rendered, groupTokens, groupsOf });
+        if (!clone && deps.options.debug) await transformCall({ deps, live, messages, session: undefined, narrows, threshold, rendered });
         return;
       }
       // One step of the session per model call: its state read once at the start, its change written once at the end.
@@ -59,7 +60,7 @@ export function createTransformHandler(deps: PluginDeps) {
           if (deps.memory) await recordsInPlace({ deps, session, messages });
           return;
         }
-        const { report, shown } = await transformCall({ deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens, groupsOf });
+        const { report, shown } = await transformCall({ deps, live, messages, session, narrows, threshold, rendered });
         if (report) store.stage(session, withShown(withCallNoted(session.state, report), shown));
       });
     });
@@ -69,18 +70,17 @@ export function createTransformHandler(deps: PluginDeps) {
 /** One model call's pipeline (the session undefined in mode native with debug): returns what the call received. */
 async function transformCall(options: {
   deps: PluginDeps;
-  sessionID: string;
+  live: LiveSession;
   messages: MessageWithParts[];
   session: StoredSession | undefined;
   narrows: boolean;
   threshold: number;
   rendered: WeakMap<TaskRecord, string>;
-  groupTokens: ReturnType<typeof cachedGroupTokens>;
-  groupsOf: ReturnType<typeof cachedGroups>;
 }): Promise<{ report: CallReport | undefined; shown?: ShownRecord | undefined }> {
-  const { deps, sessionID, messages, session, narrows, threshold, rendered, groupTokens, groupsOf } = options;
+  const { deps, live, messages, session, narrows, threshold, rendered } = options;
+  const { sessionID } = live;
   // Grouped once (what the last call grouped is reused): routing learns from the groups, the view and the next memory update reuse them.
-  const groups = groupsOf(sessionID, messages);
+  const groups = cachedGroups(live, messages);
   // A copy: the array is changed in place below.
   deps.memory?.observe(sessionID, [...messages], groups);
   // Before the view: a relabel or confirmation it makes is in the ledger the view reads.
@@ -96,9 +96,9 @@ async function transformCall(options: {
   const active = activeTask(view, threshold);
   if (session && narrows) ({ plan, note: narrowing } = narrowToTask({ view, ledger, plan, threshold, fallback: deps.options.fallback, active }));
   const narrowed = plan;
-  const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
+  const budget = deps.budgets ? await deps.budgets.budget(live, messages) : undefined;
   // Each group's size once (finished groups' from the cache), for the window's budget and the report.
-  const sizes = session ? groupSizes({ view, groupTokens }) : undefined;
+  const sizes = session ? groupSizes({ view, groupTokens: cachedGroupTokens(live) }) : undefined;
   if (session && deps.memory)
     ({ plan, summary: memory, record, shown } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, sizes }));
   const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, sizes }) : undefined;
@@ -109,7 +109,7 @@ async function transformCall(options: {
     await deps.logger.log("info", text, { sessionID });
   }
   // From the report's cached group sizes: a walk over every message per call costs the server.
-  if (budget !== undefined && report?.tokens.sent !== undefined) deps.budgets?.sent(sessionID, report.tokens.sent);
+  if (budget !== undefined && report?.tokens.sent !== undefined) deps.budgets?.sent(live, report.tokens.sent);
   if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
   return { report, shown };
 }
@@ -203,7 +203,7 @@ async function recordsInPlace(options: { deps: PluginDeps; session: StoredSessio
   const { state, sessionID } = session;
   if (Object.keys(state.records).length === 0) return;
   const view = buildCallView({ messages, ledger: state.ledger });
-  const budget = deps.budgets ? await deps.budgets.budget(sessionID, messages) : undefined;
+  const budget = deps.budgets ? await deps.budgets.budget(session.live, messages) : undefined;
   const titleOf = (task: string) => state.ledger.tasks.find((entry) => entry.id === task)?.title ?? task;
   const render = (task: string, maxTokens?: number) => {
     const record = state.records[task];

@@ -1,8 +1,7 @@
-import { LRUCache } from "lru-cache";
 import { stepUsages } from "../core/context/model-window.js";
 import type { MessageWithParts } from "../core/messages.js";
+import type { LiveSession } from "./live-session.js";
 import type { ThresholdOf } from "./model-thresholds.js";
-import { DEFAULT_MAX_SESSIONS } from "./session-store.js";
 
 /** How many recent steps' output the room kept for the next step's output is taken from. */
 const OUTPUT_STEPS = 4;
@@ -15,29 +14,20 @@ const OUTPUT_STEPS = 4;
  * output counts too: room is kept for the largest of the last few steps' outputs.
  */
 export interface CallBudgets {
-  /** Undefined when the model's limits are unknown or it never compacts. */
-  budget(sessionID: string, messages: readonly MessageWithParts[]): Promise<number | undefined>;
+  /** Undefined when the model's limits are unknown or it never compacts. What it learns is kept on the session (`LiveSession.budget`). */
+  budget(session: LiveSession, messages: readonly MessageWithParts[]): Promise<number | undefined>;
   /** The estimated tokens of the messages the call sent. */
-  sent(sessionID: string, tokens: number): void;
-  forget(sessionID: string): void;
-}
-
-interface Learned {
-  sent?: number;
-  /** The assistant message the overhead was last learned from. */
-  from?: string;
-  overhead: number;
+  sent(session: LiveSession, tokens: number): void;
 }
 
 export function createCallBudgets(thresholdOf: ThresholdOf): CallBudgets {
-  const sessions = new LRUCache<string, Learned>({ max: DEFAULT_MAX_SESSIONS });
   return {
-    async budget(sessionID, messages) {
+    async budget(session, messages) {
       const model = messages.findLast((message) => message.info.role === "user")?.info;
       if (model?.role !== "user") return undefined;
       const threshold = await thresholdOf(model.model);
       if (threshold === undefined) return undefined;
-      const learned = sessions.get(sessionID) ?? { overhead: 0 };
+      const learned = session.budget ?? { overhead: 0 };
       const last = messages.findLast((message) => message.info.role === "assistant" && message.info.summary !== true);
       const usage = last ? stepUsages([last])[0] : undefined;
       // The step that answered this plug-in's previous call: what it read beyond what was sent.
@@ -45,7 +35,7 @@ export function createCallBudgets(thresholdOf: ThresholdOf): CallBudgets {
         learned.overhead = Math.max(0, usage.prompt - learned.sent);
         learned.from = last.info.id;
       }
-      sessions.set(sessionID, learned);
+      session.budget = learned;
       const output = Math.max(
         0,
         ...stepUsages(messages)
@@ -54,12 +44,8 @@ export function createCallBudgets(thresholdOf: ThresholdOf): CallBudgets {
       );
       return threshold - learned.overhead - output;
     },
-    sent(sessionID, tokens) {
-      const learned = sessions.get(sessionID) ?? { overhead: 0 };
-      sessions.set(sessionID, { ...learned, sent: tokens });
-    },
-    forget(sessionID) {
-      sessions.delete(sessionID);
+    sent(session, tokens) {
+      session.budget = { ...(session.budget ?? { overhead: 0 }), sent: tokens };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from "./logger.js";
 
-type GuardedHook = "chat.message" | "transform" | "tool gate" | "event" | "compacting" | "memory update";
+type GuardedHook = "chat.message" | "transform" | "tool gate" | "event" | "compacting" | "memory update" | "turn end";
 
 export type Guard = (hook: GuardedHook, sessionID: string | undefined, run: () => Promise<void> | void) => Promise<void>;
 
@@ -8,6 +8,7 @@ export type Guard = (hook: GuardedHook, sessionID: string | undefined, run: () =
 const FALLBACKS: Partial<Record<GuardedHook, string>> = {
   "memory update": "the previous records stay in use",
   "tool gate": "the plug-in's tools stay offered for this call",
+  "turn end": "the session's state is written at its next step",
 };
 
 /**

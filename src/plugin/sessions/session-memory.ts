@@ -1,4 +1,3 @@
-import { LRUCache } from "lru-cache";
 import { sumOfMessages } from "../core/context/call-report.js";
 import { type InteractionGroup, toInteractionGroups } from "../core/interaction-groups.js";
 import { nextBatch } from "../core/memory/batches.js";
@@ -11,9 +10,10 @@ import type { Message, MessageWithParts } from "../core/messages.js";
 import type { Ledger } from "../core/routing/ledger.js";
 import type { MemoryUpdateLog } from "../store/session-state-file.js";
 import type { Guard } from "./fail-open-guard.js";
+import type { MemoryBits, ObservedView, StoredSession } from "./live-session.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
-import { DEFAULT_MAX_SESSIONS, type SessionStore, type StoredSession } from "./session-store.js";
+import type { LiveSessions, SessionStore } from "./session-store.js";
 
 /** The tasks' memory records of the sessions this server runs: a peer of routing over the session store. */
 export interface SessionMemory {
@@ -43,8 +43,6 @@ export interface SessionMemory {
   updateBeforeCompaction(sessionID: string, waitMs: number): Promise<void>;
   /** Resolves when no update of the session is running or scheduled (tests, shutdown). */
   settled(sessionID: string): Promise<void>;
-  /** The session was deleted. */
-  forget(sessionID: string): void;
 }
 
 /**
@@ -56,7 +54,9 @@ export const TAIL_MESSAGES = 8;
 /** How long a compaction waits for the records to be brought up to date: an aux model may be slow or down. */
 export const COMPACTION_UPDATE_WAIT_MS = 30_000;
 
-export function createSessionMemory(deps: {
+/** What the memory needs: the sessions' live objects and store, the host's history, the updater. */
+interface MemoryDeps {
+  sessions: LiveSessions;
   store: SessionStore;
   source: SessionSource;
   updater: MemoryUpdater;
@@ -74,182 +74,181 @@ export function createSessionMemory(deps: {
   replaceBatchTokens: number;
   /** The project's root directory: records show files relative to it. */
   root?: string | undefined;
-  maxSessions?: number;
-}): SessionMemory {
-  const { threshold, replaceBatchTokens } = deps;
-  // Taken by the next update, so an idle session holds no messages.
-  const views = new LRUCache<string, ObservedView>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
-  const endedSteps = new LRUCache<string, Extract<Message, { role: "assistant" }>>({ max: deps.maxSessions ?? DEFAULT_MAX_SESSIONS });
-  const running = new Map<string, Promise<void>>();
-  const again = new Set<string>();
-  const complete = new Set<string>();
-  const pins = new Map<string, { requestID: string; task: string; record: TaskRecord | undefined }>();
-  // A task whose update failed is retried only once it has more uncovered groups, so a
-  // broken aux model is not asked again at every turn of every other task.
-  const failedAt = new Map<string, number>();
+}
 
-  const updateOnce = async (sessionID: string, everything: boolean): Promise<void> => {
-    // Records change only here, one update at a time per session: the committed state will do.
-    const state = await deps.store.current(sessionID);
-    if (!state || state.off || state.ledger.tasks.length === 0) return;
-    const { messages, groups, read } = await historyFor(sessionID, state);
-    const pending = uncoveredGroups({ messages, groups: groups ?? toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
-    for (const task of state.ledger.tasks) {
-      const groups = pending.get(task.id);
-      const key = `${sessionID}\u0000${task.id}`;
-      if (!groups || (failedAt.get(key) ?? -1) >= groups.length) continue;
-      const due = everything || deps.updater.everyTurn || state.records[task.id] === undefined || reachesBatch(groups, messages);
-      if (!due) continue;
-      let remaining = digestGroups(messages, groups);
-      let previous = state.records[task.id];
-      const requestIDs = requestIDsOf(state.ledger, task.id, threshold);
-      while (remaining.length > 0) {
-        const batch = nextBatch(remaining, deps.updater.limits);
-        const result = await deps.updater.update({ task, previous, batch, requestIDs, sessionID, root: deps.root });
-        const log = { task: task.id, updater: deps.updater.name, groups: batch.length, read };
-        if (!result.ok) {
-          failedAt.set(key, remaining.length);
-          await commitRecord(sessionID, undefined, { ...log, ok: false, ...(result.aux ? { aux: result.aux } : {}) });
-          await deps.logger.log("warn", `memory update of ${task.id} failed; its previous record stays: ${result.reason}`, { sessionID });
-          break;
-        }
-        const aux = result.record.lastUpdate.aux;
-        await commitRecord(sessionID, result.record, { ...log, ok: true, ...(aux ? { aux } : {}) });
-        // Every update is in the state file's log. A log line is an HTTP call into the server, and
-        // the extractive updater runs after every turn: only what someone would look for gets one
-        // (the rules changed the proposal, a model answered, the whole history had to be read).
-        if (result.record.lastUpdate.notes.length > 0 || aux || read === "whole") {
-          await deps.logger.log(
-            "info",
-            `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`,
-            {
-              sessionID,
-              read,
-              notes: result.record.lastUpdate.notes,
-              ...(aux ? { aux } : {}),
-            },
-          );
-        }
-        failedAt.delete(key);
-        previous = result.record;
-        remaining = remaining.slice(batch.length);
-      }
-    }
+/** The memory of the sessions this server runs; what it holds of a session is on its live object (`LiveSession.memory`). */
+export function createSessionMemory(deps: MemoryDeps): SessionMemory {
+  const settled = async (sessionID: string): Promise<void> => {
+    for (let running = bitsOf(deps, sessionID)?.running; running; running = bitsOf(deps, sessionID)?.running) await running;
   };
-
-  /** Stores a task's next record with the ledger, in one atomic write, and logs the update. */
-  const commitRecord = (sessionID: string, record: TaskRecord | undefined, update: MemoryUpdateLog): Promise<void> =>
-    deps.store.step(
-      sessionID,
-      async (session) => {
-        if (session.subagent) return;
-        // A move while the update ran: a record of requests that left its task is not kept (the next update writes it again).
-        if (record && !stillItsTask(record, session.state.ledger)) return;
-        const records = record ? { ...session.state.records, [record.task]: record } : session.state.records;
-        await deps.store.commit(session, { ...session.state, records, memoryUpdates: [...session.state.memoryUpdates, update] });
-      },
-      { intents: false },
-    );
-
-  // The whole stored history costs the server a read and a serialisation of every message;
-  // the last call's view and the newest few messages nearly always hold what is uncovered.
-  // An updater that runs after every turn reads nothing at all: the last call's view holds
-  // every step of the turn but its last, whose end OpenCode announced (`observeStep`); the
-  // rules read tool calls, never that step's text.
-  // The call's groups come along where the messages are the call's plus that last step; the
-  // newest messages read from OpenCode replace some of the view's, so those are grouped again.
-  const historyFor = async (
-    sessionID: string,
-    state: { ledger: Ledger; records: Readonly<Record<string, TaskRecord>> },
-  ): Promise<{ messages: MessageWithParts[]; groups?: InteractionGroup[] | undefined; read: "view" | "whole" }> => {
-    const observed = views.get(sessionID);
-    views.delete(sessionID);
-    const view = observed?.messages;
-    const last = endedSteps.get(sessionID);
-    if (observed && last && deps.updater.everyTurn) {
-      const ended = withEndedStep(observed, last);
-      if (ended && !missesUncoveredRequest({ messages: ended.messages, ...state, threshold })) return { ...ended, read: "view" };
-    }
-    if (view) {
-      const extended = extendView(view, await deps.source.recentMessages(sessionID, TAIL_MESSAGES), TAIL_MESSAGES);
-      if (extended && !missesUncoveredRequest({ messages: extended, ...state, threshold })) return { messages: extended, read: "view" };
-    }
-    return { messages: await deps.source.messages(sessionID), read: "whole" };
-  };
-
-  const reachesBatch = (groups: readonly InteractionGroup[], messages: readonly MessageWithParts[]): boolean => {
-    if (replaceBatchTokens <= 0) return true;
-    let tokens = 0;
-    for (const group of groups) {
-      tokens += sumOfMessages(group, messages);
-      if (tokens >= replaceBatchTokens) return true;
-    }
-    return false;
-  };
-
-  // One update at a time per session; an idle that arrives meanwhile runs one more pass, and
-  // a compaction one more pass over everything.
-  const run = (sessionID: string): Promise<void> => {
-    const work = (async () => {
-      do {
-        again.delete(sessionID);
-        const everything = complete.delete(sessionID);
-        await deps.guard("memory update", sessionID, () => updateOnce(sessionID, everything));
-      } while (again.has(sessionID) || complete.has(sessionID));
-    })().finally(() => running.delete(sessionID));
-    running.set(sessionID, work);
-    return work;
-  };
-
   return {
     observe(sessionID, messages, groups) {
-      views.set(sessionID, { messages, groups });
+      deps.sessions.get(sessionID).memory.view = { messages, groups };
     },
     observeStep(info) {
-      if (info.role === "assistant" && info.summary !== true && endsTurn(info)) endedSteps.set(info.sessionID, info);
+      // Only a session a call was seen for: without that call's view the step is of no use.
+      const bits = bitsOf(deps, info.sessionID);
+      if (bits && info.role === "assistant" && info.summary !== true && endsTurn(info)) bits.endedStep = info;
     },
     scheduleUpdate(sessionID) {
-      if (running.has(sessionID)) again.add(sessionID);
-      else void run(sessionID);
+      const bits = deps.sessions.get(sessionID).memory;
+      if (bits.running) bits.again = true;
+      else void run(deps, sessionID, bits);
     },
     async updateBeforeCompaction(sessionID, waitMs) {
-      complete.add(sessionID);
-      if (!running.has(sessionID)) void run(sessionID);
+      const bits = deps.sessions.get(sessionID).memory;
+      bits.complete = true;
+      if (!bits.running) void run(deps, sessionID, bits);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
       try {
-        await Promise.race([this.settled(sessionID), timeout]);
+        await Promise.race([settled(sessionID), timeout]);
       } finally {
         clearTimeout(timer);
         // The turn goes on after the summary with a new prompt: its calls take the new records.
-        pins.delete(sessionID);
+        bits.pin = undefined;
       }
     },
     recordFor(session, requestID, task) {
-      const pin = pins.get(session.sessionID);
+      const bits = session.live.memory;
+      const { pin } = bits;
       if (pin && pin.requestID === requestID && pin.task === task) return pin.record;
       const record = session.state.records[task];
-      pins.set(session.sessionID, { requestID, task, record });
+      bits.pin = { requestID, task, record };
       return record;
     },
-    async settled(sessionID) {
-      while (running.has(sessionID)) await running.get(sessionID);
-    },
-    forget(sessionID) {
-      views.delete(sessionID);
-      endedSteps.delete(sessionID);
-      pins.delete(sessionID);
-    },
+    settled,
   };
 }
 
-type AssistantInfo = Extract<Message, { role: "assistant" }>;
-
-/** A model call's messages as observed, with their groups when the call had them. */
-interface ObservedView {
-  messages: readonly MessageWithParts[];
-  groups: readonly InteractionGroup[] | undefined;
+/** The memory's bits of a session in memory (none for one that left it). */
+function bitsOf(deps: MemoryDeps, sessionID: string): MemoryBits | undefined {
+  return deps.sessions.peek(sessionID)?.memory;
 }
+
+// One update at a time per session; an idle that arrives meanwhile runs one more pass, and
+// a compaction one more pass over everything.
+function run(deps: MemoryDeps, sessionID: string, bits: MemoryBits): Promise<void> {
+  const work = (async () => {
+    do {
+      bits.again = false;
+      const everything = bits.complete;
+      bits.complete = false;
+      await deps.guard("memory update", sessionID, () => updateOnce(deps, sessionID, bits, everything));
+    } while (bits.again || bits.complete);
+  })().finally(() => {
+    if (bits.running === work) bits.running = undefined;
+  });
+  bits.running = work;
+  return work;
+}
+
+async function updateOnce(deps: MemoryDeps, sessionID: string, bits: MemoryBits, everything: boolean): Promise<void> {
+  const { threshold } = deps;
+  // Records change only here, one update at a time per session: the committed state will do.
+  const state = await deps.store.current(sessionID);
+  if (!state || state.off || state.ledger.tasks.length === 0) return;
+  const { messages, groups, read } = await historyFor(deps, sessionID, bits, state);
+  const pending = uncoveredGroups({ messages, groups: groups ?? toInteractionGroups(messages), ledger: state.ledger, records: state.records, threshold });
+  for (const task of state.ledger.tasks) {
+    const groups = pending.get(task.id);
+    // A task whose update failed is retried only once it has more uncovered groups, so a
+    // broken aux model is not asked again at every turn of every other task.
+    if (!groups || (bits.failedAt.get(task.id) ?? -1) >= groups.length) continue;
+    const due = everything || deps.updater.everyTurn || state.records[task.id] === undefined || reachesBatch(deps.replaceBatchTokens, groups, messages);
+    if (!due) continue;
+    let remaining = digestGroups(messages, groups);
+    let previous = state.records[task.id];
+    const requestIDs = requestIDsOf(state.ledger, task.id, threshold);
+    while (remaining.length > 0) {
+      const batch = nextBatch(remaining, deps.updater.limits);
+      const result = await deps.updater.update({ task, previous, batch, requestIDs, sessionID, root: deps.root });
+      const log = { task: task.id, updater: deps.updater.name, groups: batch.length, read };
+      if (!result.ok) {
+        bits.failedAt.set(task.id, remaining.length);
+        await commitRecord(deps, sessionID, undefined, { ...log, ok: false, ...(result.aux ? { aux: result.aux } : {}) });
+        await deps.logger.log("warn", `memory update of ${task.id} failed; its previous record stays: ${result.reason}`, { sessionID });
+        break;
+      }
+      const aux = result.record.lastUpdate.aux;
+      await commitRecord(deps, sessionID, result.record, { ...log, ok: true, ...(aux ? { aux } : {}) });
+      // Every update is in the state file's log. A log line is an HTTP call into the server, and
+      // the extractive updater runs after every turn: only what someone would look for gets one
+      // (the rules changed the proposal, a model answered, the whole history had to be read).
+      if (result.record.lastUpdate.notes.length > 0 || aux || read === "whole") {
+        await deps.logger.log(
+          "info",
+          `memory of ${task.id} updated by the ${deps.updater.name} updater: covers ${result.record.coverage.groups.length} groups`,
+          {
+            sessionID,
+            read,
+            notes: result.record.lastUpdate.notes,
+            ...(aux ? { aux } : {}),
+          },
+        );
+      }
+      bits.failedAt.delete(task.id);
+      previous = result.record;
+      remaining = remaining.slice(batch.length);
+    }
+  }
+}
+
+/** Stores a task's next record with the ledger, in one atomic write, and logs the update. */
+function commitRecord(deps: MemoryDeps, sessionID: string, record: TaskRecord | undefined, update: MemoryUpdateLog): Promise<void> {
+  return deps.store.step(
+    sessionID,
+    async (session) => {
+      if (session.subagent) return;
+      // A move while the update ran: a record of requests that left its task is not kept (the next update writes it again).
+      if (record && !stillItsTask(record, session.state.ledger)) return;
+      const records = record ? { ...session.state.records, [record.task]: record } : session.state.records;
+      await deps.store.commit(session, { ...session.state, records, memoryUpdates: [...session.state.memoryUpdates, update] });
+    },
+    { intents: false },
+  );
+}
+
+// The whole stored history costs the server a read and a serialisation of every message;
+// the last call's view and the newest few messages nearly always hold what is uncovered.
+// An updater that runs after every turn reads nothing at all: the last call's view holds
+// every step of the turn but its last, whose end OpenCode announced (`observeStep`); the
+// rules read tool calls, never that step's text.
+// The call's groups come along where the messages are the call's plus that last step; the
+// newest messages read from OpenCode replace some of the view's, so those are grouped again.
+async function historyFor(
+  deps: MemoryDeps,
+  sessionID: string,
+  bits: MemoryBits,
+  state: { ledger: Ledger; records: Readonly<Record<string, TaskRecord>> },
+): Promise<{ messages: MessageWithParts[]; groups?: InteractionGroup[] | undefined; read: "view" | "whole" }> {
+  const { threshold } = deps;
+  const observed = bits.view;
+  bits.view = undefined;
+  const view = observed?.messages;
+  const last = bits.endedStep;
+  if (observed && last && deps.updater.everyTurn) {
+    const ended = withEndedStep(observed, last);
+    if (ended && !missesUncoveredRequest({ messages: ended.messages, ...state, threshold })) return { ...ended, read: "view" };
+  }
+  if (view) {
+    const extended = extendView(view, await deps.source.recentMessages(sessionID, TAIL_MESSAGES), TAIL_MESSAGES);
+    if (extended && !missesUncoveredRequest({ messages: extended, ...state, threshold })) return { messages: extended, read: "view" };
+  }
+  return { messages: await deps.source.messages(sessionID), read: "whole" };
+}
+
+function reachesBatch(replaceBatchTokens: number, groups: readonly InteractionGroup[], messages: readonly MessageWithParts[]): boolean {
+  if (replaceBatchTokens <= 0) return true;
+  let tokens = 0;
+  for (const group of groups) {
+    tokens += sumOfMessages(group, messages);
+    if (tokens >= replaceBatchTokens) return true;
+  }
+  return false;
+}
+
+type AssistantInfo = Extract<Message, { role: "assistant" }>;
 
 /** Every request the record covers is still its task's. */
 function stillItsTask(record: TaskRecord, ledger: Ledger): boolean {

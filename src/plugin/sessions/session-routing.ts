@@ -2,7 +2,7 @@ import type { InteractionGroup } from "../core/interaction-groups.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
 import { carriesOn } from "../core/routing/carried-on.js";
 import { editedPaths, maySettle, readPaths, settlementsOf } from "../core/routing/edit-evidence.js";
-import { type FoldedEvidence, newEvidence } from "../core/routing/group-evidence.js";
+import { newEvidence } from "../core/routing/group-evidence.js";
 import { evidenceTasks, type GroupTask, groupTasks } from "../core/routing/group-tasks.js";
 import {
   carriedOnRequest,
@@ -23,9 +23,10 @@ import { extractSignals } from "../core/routing/signals.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import { type MoveIntent, splitTargetProblem } from "../session-views/move-selection.js";
+import type { RoutingIndex, StoredSession } from "./live-session.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
-import type { SessionStore, StoredSession } from "./session-store.js";
+import type { SessionStore } from "./session-store.js";
 
 /** The routing of the sessions this server runs: a peer of the memory over the session store. */
 export interface SessionRouting {
@@ -34,11 +35,7 @@ export interface SessionRouting {
    * `previous` is the task current before it. Undefined for a sub-agent session or one
    * the user switched off.
    */
-  route(
-    sessionID: string,
-    messageID: string,
-    text: string,
-  ): Promise<{ entry: LedgerEntry; task: LedgerTask; previous: string | undefined; ledger: Ledger } | undefined>;
+  route(sessionID: string, messageID: string, text: string): Promise<Routed | undefined>;
   /**
    * Inside a store step (a model call's): folds what the groups of the call show (request
    * texts, finished tool calls) into the router's index, each piece once, so routing the next
@@ -49,11 +46,12 @@ export interface SessionRouting {
    */
   learn(session: StoredSession, groups: readonly InteractionGroup[]): Promise<readonly GroupTask[] | undefined>;
   /**
-   * `/rcm move`: the requests now belong to `target`; stored as decisions with reason "user",
-   * sure evidence folded back into the index, so later requests route with them. The records
-   * of the tasks they left and joined are dropped, to be written again from the moved evidence.
+   * Inside a store step: `/rcm move` (verb-dispatcher.ts): the requests now belong to `target`;
+   * stored as decisions with reason "user", sure evidence folded back into the index, so later
+   * requests route with them. The records of the tasks they left and joined are dropped, to be
+   * written again from the moved evidence. Throws why it cannot move them.
    */
-  move(sessionID: string, move: MoveIntent): Promise<MoveDone>;
+  applyMove(session: StoredSession, move: MoveIntent): Promise<MoveDone>;
   /**
    * Inside a store step: the model recalled a task's hidden history (`rcm_recall`) while
    * answering the request. Noted on its decision (written now); when that settles an unsure
@@ -63,8 +61,16 @@ export interface SessionRouting {
   recalled(session: StoredSession, messageID: string, recall: { task: string; exchanges: number }): Promise<LedgerEntry | undefined>;
 }
 
+/** A request routed: its decision and task, the task current before it, the ledger with it. */
+interface Routed {
+  entry: LedgerEntry;
+  task: LedgerTask;
+  previous: string | undefined;
+  ledger: Ledger;
+}
+
 /** What a move did: the requests that moved, the task they came from (each), the task they joined. */
-interface MoveDone {
+export interface MoveDone {
   moved: readonly { messageID: string; from: string }[];
   entry: LedgerEntry;
   task: LedgerTask;
@@ -74,23 +80,261 @@ interface MoveDone {
   followed: readonly { messageID: string; task: string; files: readonly string[] }[];
 }
 
-/** What routing keeps beside a stored session: the task index and what is folded into it. */
-interface RoutingIndex {
-  index: TaskIndex;
-  /** Evidence already in the index. */
-  folded: FoldedEvidence;
-  /** Groups of finished turns whose evidence is all in the index. */
-  finished: Set<string>;
-  /** The groups the last model call saw: when the next request arrives, its turn has ended and may settle. */
-  seen: readonly InteractionGroup[];
+/** The session's index; built from the whole stored history (older than any compaction) once per session and process. */
+async function indexOf(deps: RoutingDeps, session: StoredSession): Promise<RoutingIndex> {
+  const { threshold } = deps;
+  let indexed = session.live.routing;
+  if (!indexed) {
+    indexed = emptyIndex(session.state.ledger, threshold);
+    session.live.routing = indexed;
+    fold(deps, session, indexed, toInteractionGroups(await deps.source.messages(session.sessionID)));
+  }
+  return indexed;
+}
+
+async function applyMove(deps: RoutingDeps, session: StoredSession, move: MoveIntent): Promise<MoveDone> {
+  const { threshold } = deps;
+  const { ledger } = session.state;
+  const { sessionID } = session;
+  const { target } = move;
+  for (const { messageID } of move.requests) if (ledger.decisions[messageID] === undefined) throw new Error("that request was never routed in this session");
+  if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) {
+    throw new Error(`no task ${target.task} in this session (tasks: ${ledger.tasks.map((task) => task.id).join(", ")})`);
+  }
+  const refused = target.kind === "task" ? splitTargetProblem(ledger, target.task) : undefined;
+  if (refused) throw new Error(refused);
+  const groups = toInteractionGroups(await deps.source.messages(sessionID));
+  const ids = move.requests.map((request) => request.messageID);
+  const firstID = ledger.order.find((id) => ids.includes(id));
+  const title = taskTitle(groups.find((group) => group.id === firstID)?.requestText ?? "");
+  const moved = moveRequests(ledger, ids, target.kind === "new" ? { kind: "new", title } : target);
+  // What the move alone would settle besides the requests named: a request whose edits land in
+  // files the moved requests took along would follow them. It stays; the answer says so.
+  // Every turn counts as over (a move comes between turns): the latest one settles at the next request.
+  const relabels = (of: Ledger) =>
+    settlementsOf({ groups, ledger: of, threshold, finishedBefore: groups.length }).filter((settlement) => settlement.kind === "relabel");
+  const already = new Set(relabels(ledger).map((settlement) => `${settlement.messageID} ${settlement.task}`));
+  const known = new Set((session.state.held ?? []).map((hold) => hold.messageID));
+  const held = relabels(moved.ledger)
+    .filter((settlement) => !ids.includes(settlement.messageID) && !already.has(`${settlement.messageID} ${settlement.task}`))
+    .map(({ messageID, task, files }) => ({ messageID, task, files }));
+  // Settled by the turn's own edits whatever the move (now, or when the next request ends its turn): the answer says so.
+  const followed = relabels(moved.ledger)
+    .filter((settlement) => !ids.includes(settlement.messageID) && already.has(`${settlement.messageID} ${settlement.task}`))
+    .map(({ messageID, task, files }) => ({ messageID, task, files }));
+  const holds = [...(session.state.held ?? []).filter((hold) => !ids.includes(hold.messageID)), ...held.filter((hold) => !known.has(hold.messageID))];
+  // The records of the tasks the requests left and joined no longer match the ledger: dropped,
+  // the memory writes them again from the groups each task now has (never patched by hand).
+  const touched = new Set([moved.task.id, ...move.requests.map((request) => request.from)]);
+  const records = Object.fromEntries(Object.entries(session.state.records).filter(([task]) => !touched.has(task)));
+  const dropped = Object.keys(session.state.records).filter((task) => touched.has(task));
+  await deps.store.commit(session, { ...session.state, ledger: moved.ledger, records, ...(holds.length > 0 ? { held: holds } : {}) });
+  // The index forgets what it folded under the old tasks and folds the history again.
+  const indexed = emptyIndex(moved.ledger, threshold);
+  session.live.routing = indexed;
+  fold(deps, session, indexed, groups);
+  const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
+  await deps.logger.log(
+    "info",
+    `moved ${move.requests.length === 1 ? "a request" : `${move.requests.length} requests`} from ${froms} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`,
+    {
+      sessionID,
+      messageIDs: ids,
+      recordsDropped: dropped,
+    },
+  );
+  for (const hold of held) {
+    await deps.logger.log(
+      "info",
+      `left a request in ${moved.ledger.decisions[hold.messageID]?.task ?? "?"} that the move would have relabelled to ${hold.task} (its edits: ${hold.files.join(", ")}): only the requests named move`,
+      { sessionID, messageID: hold.messageID },
+    );
+  }
+  deps.onMoved?.(sessionID);
+  return { moved: move.requests, entry: moved.entry, task: moved.task, held, followed };
 }
 
 /**
- * Routes each session's requests with a task index beside its stored state. After a restart
- * (or once the session left memory), the index is rebuilt from the stored history at the
- * session's next step, so routing resumes where it left off.
+ * Folds the evidence of settled groups that is not in the index yet; an unsure request's
+ * work stays out until its edits or the user settle it. `ended`: groups before this
+ * position belong to finished turns (by default, those before the latest request).
  */
-export function createSessionRouting(deps: {
+function fold(deps: RoutingDeps, session: StoredSession, indexed: RoutingIndex, groups: readonly InteractionGroup[], ended?: number): GroupTask[] {
+  const { threshold } = deps;
+  const latest = ended ?? groups.findLastIndex((group) => group.kind === "request");
+  const current = settle(deps, session, groups, latest) ?? indexed;
+  current.seen = groups;
+  // Resolved once, under the ledger as settled: the evidence's tasks, and the call view's.
+  const where = groupTasks(groups, session.state.ledger);
+  const tasks = evidenceTasks(groups, session.state.ledger, threshold, where);
+  groups.forEach((group, position) => {
+    if (current.finished.has(group.id)) return;
+    const task = tasks[position];
+    if (task !== undefined && current.index.task(task)) {
+      for (const evidence of newEvidence(group, current.folded)) current.index.addEvidence(task, evidence);
+    }
+    if (position < latest) current.finished.add(group.id);
+  });
+  return where;
+}
+
+/**
+ * The session teaching itself: a finished turn routed unsurely whose edits all landed in
+ * another task's files now belongs to that task; one whose edits landed in its own task's
+ * files (or, for a task it opened, in files no task had) is borne out. Either way its work
+ * becomes evidence: the index is rebuilt from the groups (the new one is returned), and the
+ * new ledger is written with the next flush.
+ */
+function settle(deps: RoutingDeps, session: StoredSession, groups: readonly InteractionGroup[], latest: number): RoutingIndex | undefined {
+  const { threshold } = deps;
+  // Only a turn that just ended can be settled, and most cannot: the walk over the whole history is skipped then.
+  const { ledger: current } = session.state;
+  const finished = session.live.routing?.finished;
+  const end = Math.min(latest, groups.length);
+  let settles = false;
+  for (let position = 0; position < end && !settles; position += 1) {
+    const group = groups[position];
+    settles = group !== undefined && !finished?.has(group.id) && maySettle({ group, ledger: current, threshold });
+  }
+  if (!settles) return undefined;
+  // A request a user's move left where it was is never relabelled by its edits (see SessionState.held).
+  const held = new Set((session.state.held ?? []).map((hold) => hold.messageID));
+  const settlements = settlementsOf({ groups, ledger: current, threshold, finishedBefore: latest }).filter(
+    (settlement) => settlement.kind !== "relabel" || !held.has(settlement.messageID),
+  );
+  if (settlements.length === 0) return undefined;
+  let ledger = current;
+  for (const { messageID, kind, task, files } of settlements) {
+    const from = ledger.decisions[messageID]?.task;
+    ledger = kind === "relabel" ? relabelRequest(ledger, messageID, { task, files }) : confirmRequest(ledger, messageID, files);
+    const what =
+      kind === "relabel"
+        ? `relabelled a request from ${from ?? "?"} to ${task}: its edits (${files.join(", ")}) are all in ${task}'s files`
+        : `its edits (${files.join(", ")}) bore out an unsure decision for ${task}`;
+    void deps.logger.log("info", what, { sessionID: groups[0]?.sessionID, messageID });
+  }
+  deps.store.stage(session, { ...session.state, ledger });
+  const rebuilt = emptyIndex(ledger, threshold);
+  session.live.routing = rebuilt;
+  return rebuilt;
+}
+
+/** A request sent while off: kept (id and text) to be routed once the user switches it on again. */
+async function noteWhileOff(deps: RoutingDeps, session: StoredSession, messageID: string, text: string): Promise<void> {
+  const waiting = session.state.whileOff ?? [];
+  if (session.state.ledger.decisions[messageID] || waiting.some((request) => request.messageID === messageID)) return;
+  await deps.store.commit(session, { ...session.state, whileOff: [...waiting, { messageID, text }] });
+}
+
+/** Back on: the requests sent while off are routed first, in order, as if it had been on (their work folds in with the next call's groups). */
+async function routeWhileOff(deps: RoutingDeps, session: StoredSession, indexed: RoutingIndex): Promise<void> {
+  const { threshold } = deps;
+  const waiting = session.state.whileOff ?? [];
+  if (waiting.length === 0) return;
+  let { ledger } = session.state;
+  for (const request of waiting) {
+    const routed = await routeRequest({
+      router: deps.router,
+      ledger,
+      index: (session.live.routing ?? indexed).index,
+      messageID: request.messageID,
+      text: request.text,
+      sessionID: session.sessionID,
+      threshold,
+    });
+    ledger = routed.ledger;
+    await deps.logger.log(
+      "info",
+      `routed a request sent while off to ${routed.task.id} "${routed.task.title}" confidence ${routed.entry.confidence}: ${routed.entry.reason}`,
+      {
+        sessionID: session.sessionID,
+        messageID: request.messageID,
+      },
+    );
+  }
+  const { whileOff: _routed, ...rest } = session.state;
+  await deps.store.commit(session, { ...rest, ledger });
+}
+
+/** Inside a store step: routes a user request (`SessionRouting.route`). */
+async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID: string, text: string): Promise<Routed | undefined> {
+  const { threshold } = deps;
+  const { sessionID } = session;
+  if (session.subagent) return undefined;
+  if (session.state.off) {
+    await noteWhileOff(deps, session, messageID, text);
+    return undefined;
+  }
+  const indexed = await indexOf(deps, session);
+  await routeWhileOff(deps, session, indexed);
+  // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.
+  if (!session.state.ledger.decisions[messageID]) {
+    const unrouted = indexed.seen.findIndex((group) => group.kind === "request" && !session.state.ledger.decisions[group.id]);
+    fold(deps, session, indexed, indexed.seen, unrouted === -1 ? indexed.seen.length : unrouted);
+  }
+  const { index } = session.live.routing ?? indexed;
+  // The task of the request routed before this one (for a replayed request, before it).
+  const { order, decisions } = session.state.ledger;
+  const position = order.indexOf(messageID);
+  const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
+  const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
+  let { ledger } = routed;
+  if (routed.ledger !== session.state.ledger) {
+    const { entry, task } = routed;
+    // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
+    const before = order[(position === -1 ? order.length : position) - 1];
+    const borneOut = before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
+    if (borneOut) ledger = borneOut;
+    await deps.store.commit(session, { ...session.state, ledger });
+    await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
+      sessionID,
+      messageID,
+      ...(entry.aux ? { aux: entry.aux } : {}),
+    });
+    if (borneOut && before !== undefined) {
+      await deps.logger.log("info", `the next request carried on surely in ${task.id}: bore out an unsure decision for ${task.id}`, {
+        sessionID,
+        messageID: before,
+      });
+      // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
+      const rebuilt = emptyIndex(ledger, threshold);
+      session.live.routing = rebuilt;
+      fold(deps, session, rebuilt, indexed.seen, indexed.seen.length);
+    }
+  }
+  return { entry: routed.entry, task: routed.task, previous, ledger };
+}
+
+/** Inside a store step: the model recalled a task's history (`SessionRouting.recalled`). */
+async function recalled(
+  deps: RoutingDeps,
+  session: StoredSession,
+  messageID: string,
+  recall: { task: string; exchanges: number },
+): Promise<LedgerEntry | undefined> {
+  const { threshold } = deps;
+  const before = session.state.ledger.decisions[messageID];
+  if (session.subagent || !before) return undefined;
+  const ledger = noteRecall(session.state.ledger, messageID, recall, threshold);
+  await deps.store.commit(session, { ...session.state, ledger });
+  const after = ledger.decisions[messageID];
+  if (after && (after.task !== before.task || isSettled(after, threshold) !== isSettled(before, threshold))) {
+    // What counts as evidence changed: the next step builds the index again from the ledger and the whole history.
+    session.live.routing = undefined;
+    await deps.logger.log(
+      "info",
+      `the model recalled ${recall.task}'s history: the unsure request is ${isSettled(after, threshold) ? `now settled in ${after.task}` : "unsure again"}`,
+      {
+        sessionID: session.sessionID,
+        messageID,
+      },
+    );
+  }
+  return after;
+}
+
+/** What routing needs: the store it keeps decisions in, the router, the host's history. */
+interface RoutingDeps {
   store: SessionStore;
   router: Router;
   source: SessionSource;
@@ -98,276 +342,23 @@ export function createSessionRouting(deps: {
   /** The plug-in's confidence threshold: only a request routed below it is relabelled by its edits. */
   threshold: number;
   /** After a move: the memory writes the dropped records again. */
-  onMoved?: (sessionID: string) => void;
-}): SessionRouting {
-  const { store, threshold } = deps;
-  // Keyed by the stored session: an index leaves memory with its session.
-  const indexes = new WeakMap<StoredSession, RoutingIndex>();
+  onMoved?: ((sessionID: string) => void) | undefined;
+}
 
-  /** The session's index; built from the whole stored history (older than any compaction) once per session and process. */
-  const indexOf = async (session: StoredSession): Promise<RoutingIndex> => {
-    let indexed = indexes.get(session);
-    if (!indexed) {
-      indexed = emptyIndex(session.state.ledger, threshold);
-      indexes.set(session, indexed);
-      fold(session, indexed, toInteractionGroups(await deps.source.messages(session.sessionID)));
-    }
-    return indexed;
-  };
-
-  const applyMove = async (session: StoredSession, move: MoveIntent): Promise<MoveDone> => {
-    const { ledger } = session.state;
-    const { sessionID } = session;
-    const { target } = move;
-    for (const { messageID } of move.requests) if (ledger.decisions[messageID] === undefined) throw new Error("that request was never routed in this session");
-    if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) {
-      throw new Error(`no task ${target.task} in this session (tasks: ${ledger.tasks.map((task) => task.id).join(", ")})`);
-    }
-    const refused = target.kind === "task" ? splitTargetProblem(ledger, target.task) : undefined;
-    if (refused) throw new Error(refused);
-    const groups = toInteractionGroups(await deps.source.messages(sessionID));
-    const ids = move.requests.map((request) => request.messageID);
-    const firstID = ledger.order.find((id) => ids.includes(id));
-    const title = taskTitle(groups.find((group) => group.id === firstID)?.requestText ?? "");
-    const moved = moveRequests(ledger, ids, target.kind === "new" ? { kind: "new", title } : target);
-    // What the move alone would settle besides the requests named: a request whose edits land in
-    // files the moved requests took along would follow them. It stays; the answer says so.
-    // Every turn counts as over (a move comes between turns): the latest one settles at the next request.
-    const relabels = (of: Ledger) =>
-      settlementsOf({ groups, ledger: of, threshold, finishedBefore: groups.length }).filter((settlement) => settlement.kind === "relabel");
-    const already = new Set(relabels(ledger).map((settlement) => `${settlement.messageID} ${settlement.task}`));
-    const known = new Set((session.state.held ?? []).map((hold) => hold.messageID));
-    const held = relabels(moved.ledger)
-      .filter((settlement) => !ids.includes(settlement.messageID) && !already.has(`${settlement.messageID} ${settlement.task}`))
-      .map(({ messageID, task, files }) => ({ messageID, task, files }));
-    // Settled by the turn's own edits whatever the move (now, or when the next request ends its turn): the answer says so.
-    const followed = relabels(moved.ledger)
-      .filter((settlement) => !ids.includes(settlement.messageID) && already.has(`${settlement.messageID} ${settlement.task}`))
-      .map(({ messageID, task, files }) => ({ messageID, task, files }));
-    const holds = [...(session.state.held ?? []).filter((hold) => !ids.includes(hold.messageID)), ...held.filter((hold) => !known.has(hold.messageID))];
-    // The records of the tasks the requests left and joined no longer match the ledger: dropped,
-    // the memory writes them again from the groups each task now has (never patched by hand).
-    const touched = new Set([moved.task.id, ...move.requests.map((request) => request.from)]);
-    const records = Object.fromEntries(Object.entries(session.state.records).filter(([task]) => !touched.has(task)));
-    const dropped = Object.keys(session.state.records).filter((task) => touched.has(task));
-    await store.commit(session, { ...session.state, ledger: moved.ledger, records, ...(holds.length > 0 ? { held: holds } : {}) });
-    // The index forgets what it folded under the old tasks and folds the history again.
-    const indexed = emptyIndex(moved.ledger, threshold);
-    indexes.set(session, indexed);
-    fold(session, indexed, groups);
-    const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
-    await deps.logger.log(
-      "info",
-      `moved ${move.requests.length === 1 ? "a request" : `${move.requests.length} requests`} from ${froms} to ${moved.task.id}${moved.entry.opened ? " (new)" : ""} "${moved.task.title}" on the user's word`,
-      {
-        sessionID,
-        messageIDs: ids,
-        recordsDropped: dropped,
-      },
-    );
-    for (const hold of held) {
-      await deps.logger.log(
-        "info",
-        `left a request in ${moved.ledger.decisions[hold.messageID]?.task ?? "?"} that the move would have relabelled to ${hold.task} (its edits: ${hold.files.join(", ")}): only the requests named move`,
-        { sessionID, messageID: hold.messageID },
-      );
-    }
-    deps.onMoved?.(sessionID);
-    return { moved: move.requests, entry: moved.entry, task: moved.task, held, followed };
-  };
-
-  store.handleMoves(async (session, intent) => {
-    const { ledger } = session.state;
-    // A request that moved since it was picked is left where it is now; the rest move.
-    const still = intent.requests.filter((request) => ledger.decisions[request.messageID]?.task === request.from);
-    if (still.length === 0) return "the requests were never routed here, or moved since";
-    const { target } = intent;
-    if (target.kind === "task" && !ledger.tasks.some((task) => task.id === target.task)) return `no task ${target.task} in this session`;
-    // Split out after the move was asked for: refused (the CLI and the TUI refuse it when it was asked after).
-    if (target.kind === "task") {
-      const refused = splitTargetProblem(ledger, target.task);
-      if (refused) return refused;
-    }
-    await applyMove(session, { ...intent, requests: still });
-    return undefined;
-  });
-
-  /**
-   * Folds the evidence of settled groups that is not in the index yet; an unsure request's
-   * work stays out until its edits or the user settle it. `ended`: groups before this
-   * position belong to finished turns (by default, those before the latest request).
-   */
-  const fold = (session: StoredSession, indexed: RoutingIndex, groups: readonly InteractionGroup[], ended?: number): GroupTask[] => {
-    const latest = ended ?? groups.findLastIndex((group) => group.kind === "request");
-    const current = settle(session, groups, latest) ?? indexed;
-    current.seen = groups;
-    // Resolved once, under the ledger as settled: the evidence's tasks, and the call view's.
-    const where = groupTasks(groups, session.state.ledger);
-    const tasks = evidenceTasks(groups, session.state.ledger, threshold, where);
-    groups.forEach((group, position) => {
-      if (current.finished.has(group.id)) return;
-      const task = tasks[position];
-      if (task !== undefined && current.index.task(task)) {
-        for (const evidence of newEvidence(group, current.folded)) current.index.addEvidence(task, evidence);
-      }
-      if (position < latest) current.finished.add(group.id);
-    });
-    return where;
-  };
-
-  /**
-   * The session teaching itself: a finished turn routed unsurely whose edits all landed in
-   * another task's files now belongs to that task; one whose edits landed in its own task's
-   * files (or, for a task it opened, in files no task had) is borne out. Either way its work
-   * becomes evidence: the index is rebuilt from the groups (the new one is returned), and the
-   * new ledger is written with the next flush.
-   */
-  const settle = (session: StoredSession, groups: readonly InteractionGroup[], latest: number): RoutingIndex | undefined => {
-    // Only a turn that just ended can be settled, and most cannot: the walk over the whole history is skipped then.
-    const { ledger: current } = session.state;
-    const finished = indexes.get(session)?.finished;
-    const end = Math.min(latest, groups.length);
-    let settles = false;
-    for (let position = 0; position < end && !settles; position += 1) {
-      const group = groups[position];
-      settles = group !== undefined && !finished?.has(group.id) && maySettle({ group, ledger: current, threshold });
-    }
-    if (!settles) return undefined;
-    // A request a user's move left where it was is never relabelled by its edits (see SessionState.held).
-    const held = new Set((session.state.held ?? []).map((hold) => hold.messageID));
-    const settlements = settlementsOf({ groups, ledger: current, threshold, finishedBefore: latest }).filter(
-      (settlement) => settlement.kind !== "relabel" || !held.has(settlement.messageID),
-    );
-    if (settlements.length === 0) return undefined;
-    let ledger = current;
-    for (const { messageID, kind, task, files } of settlements) {
-      const from = ledger.decisions[messageID]?.task;
-      ledger = kind === "relabel" ? relabelRequest(ledger, messageID, { task, files }) : confirmRequest(ledger, messageID, files);
-      const what =
-        kind === "relabel"
-          ? `relabelled a request from ${from ?? "?"} to ${task}: its edits (${files.join(", ")}) are all in ${task}'s files`
-          : `its edits (${files.join(", ")}) bore out an unsure decision for ${task}`;
-      void deps.logger.log("info", what, { sessionID: groups[0]?.sessionID, messageID });
-    }
-    store.stage(session, { ...session.state, ledger });
-    const rebuilt = emptyIndex(ledger, threshold);
-    indexes.set(session, rebuilt);
-    return rebuilt;
-  };
-
-  /** A request sent while off: kept (id and text) to be routed once the user switches it on again. */
-  const noteWhileOff = async (session: StoredSession, messageID: string, text: string): Promise<void> => {
-    const waiting = session.state.whileOff ?? [];
-    if (session.state.ledger.decisions[messageID] || waiting.some((request) => request.messageID === messageID)) return;
-    await store.commit(session, { ...session.state, whileOff: [...waiting, { messageID, text }] });
-  };
-
-  /** Back on: the requests sent while off are routed first, in order, as if it had been on (their work folds in with the next call's groups). */
-  const routeWhileOff = async (session: StoredSession, indexed: RoutingIndex): Promise<void> => {
-    const waiting = session.state.whileOff ?? [];
-    if (waiting.length === 0) return;
-    let { ledger } = session.state;
-    for (const request of waiting) {
-      const routed = await routeRequest({
-        router: deps.router,
-        ledger,
-        index: (indexes.get(session) ?? indexed).index,
-        messageID: request.messageID,
-        text: request.text,
-        sessionID: session.sessionID,
-        threshold,
-      });
-      ledger = routed.ledger;
-      await deps.logger.log(
-        "info",
-        `routed a request sent while off to ${routed.task.id} "${routed.task.title}" confidence ${routed.entry.confidence}: ${routed.entry.reason}`,
-        {
-          sessionID: session.sessionID,
-          messageID: request.messageID,
-        },
-      );
-    }
-    const { whileOff: _routed, ...rest } = session.state;
-    await store.commit(session, { ...rest, ledger });
-  };
-
+/**
+ * Routes each session's requests with a task index kept on its live object (live-session.ts).
+ * After a restart (or once the session left memory), the index is rebuilt from the stored
+ * history at the session's next step, so routing resumes where it left off.
+ */
+export function createSessionRouting(deps: RoutingDeps): SessionRouting {
   return {
-    route: (sessionID, messageID, text) =>
-      store.step(sessionID, async (session) => {
-        if (session.subagent) return undefined;
-        if (session.state.off) {
-          await noteWhileOff(session, messageID, text);
-          return undefined;
-        }
-        const indexed = await indexOf(session);
-        await routeWhileOff(session, indexed);
-        // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.
-        if (!session.state.ledger.decisions[messageID]) {
-          const unrouted = indexed.seen.findIndex((group) => group.kind === "request" && !session.state.ledger.decisions[group.id]);
-          fold(session, indexed, indexed.seen, unrouted === -1 ? indexed.seen.length : unrouted);
-        }
-        const { index } = indexes.get(session) ?? indexed;
-        // The task of the request routed before this one (for a replayed request, before it).
-        const { order, decisions } = session.state.ledger;
-        const position = order.indexOf(messageID);
-        const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
-        const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
-        let { ledger } = routed;
-        if (routed.ledger !== session.state.ledger) {
-          const { entry, task } = routed;
-          // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
-          const before = order[(position === -1 ? order.length : position) - 1];
-          const borneOut =
-            before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
-          if (borneOut) ledger = borneOut;
-          await store.commit(session, { ...session.state, ledger });
-          await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
-            sessionID,
-            messageID,
-            ...(entry.aux ? { aux: entry.aux } : {}),
-          });
-          if (borneOut && before !== undefined) {
-            await deps.logger.log("info", `the next request carried on surely in ${task.id}: bore out an unsure decision for ${task.id}`, {
-              sessionID,
-              messageID: before,
-            });
-            // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
-            const rebuilt = emptyIndex(ledger, threshold);
-            indexes.set(session, rebuilt);
-            fold(session, rebuilt, indexed.seen, indexed.seen.length);
-          }
-        }
-        return { entry: routed.entry, task: routed.task, previous, ledger };
-      }),
+    route: (sessionID, messageID, text) => deps.store.step(sessionID, (session) => routeInStep(deps, session, messageID, text)),
     async learn(session, groups) {
       if (session.subagent) return undefined;
-      return fold(session, await indexOf(session), groups);
+      return fold(deps, session, await indexOf(deps, session), groups);
     },
-    move: (sessionID, move) =>
-      store.step(sessionID, async (session) => {
-        if (session.subagent) throw new Error("a sub-agent session is left untouched");
-        return applyMove(session, move);
-      }),
-    async recalled(session, messageID, recall) {
-      const before = session.state.ledger.decisions[messageID];
-      if (session.subagent || !before) return undefined;
-      const ledger = noteRecall(session.state.ledger, messageID, recall, threshold);
-      await store.commit(session, { ...session.state, ledger });
-      const after = ledger.decisions[messageID];
-      if (after && (after.task !== before.task || isSettled(after, threshold) !== isSettled(before, threshold))) {
-        // What counts as evidence changed: the next step builds the index again from the ledger and the whole history.
-        indexes.delete(session);
-        await deps.logger.log(
-          "info",
-          `the model recalled ${recall.task}'s history: the unsure request is ${isSettled(after, threshold) ? `now settled in ${after.task}` : "unsure again"}`,
-          {
-            sessionID: session.sessionID,
-            messageID,
-          },
-        );
-      }
-      return after;
-    },
+    applyMove: (session, move) => applyMove(deps, session, move),
+    recalled: (session, messageID, recall) => recalled(deps, session, messageID, recall),
   };
 }
 

@@ -3,9 +3,10 @@ import { toInteractionGroups } from "../core/interaction-groups.js";
 import { splitSeed, taskRequestTexts, unsureRequestNumbers } from "../core/memory/split-seed.js";
 import type { MessageWithParts } from "../core/messages.js";
 import { type LedgerTask, markSplit } from "../core/routing/ledger.js";
+import type { StoredSession } from "./live-session.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
-import type { SessionStore, StoredSession } from "./session-store.js";
+import type { SessionStore } from "./session-store.js";
 
 /** What a split asks of the host, behind a port so tests and other hosts can supply it. */
 export interface SplitHost {
@@ -27,7 +28,7 @@ export interface SplitHost {
 }
 
 /** What a split did: the task, the session it goes on in, and what that session was seeded with. */
-interface SplitDone {
+export interface SplitDone {
   task: LedgerTask;
   sessionID: string;
   title: string;
@@ -39,14 +40,14 @@ interface SplitDone {
 
 /** `/rcm split`: a task goes on in its own OpenCode session. */
 export interface SessionSplit {
-  split(sessionID: string, task: string): Promise<SplitDone>;
+  /** Inside a store step (verb-dispatcher.ts): splits the task out; throws why it cannot. */
+  applySplit(session: StoredSession, task: string): Promise<SplitDone>;
 }
 
 /**
  * Splits a task out of a session: opens a session titled after it, seeds it with the task's
  * record and its requests (split-seed.ts), marks the task split in the old session's ledger
- * (the router sends it no more requests) and brings the new session on screen. Applies the
- * TUI's and the CLI's split intents too.
+ * (the router sends it no more requests) and brings the new session on screen.
  */
 export function createSessionSplit(deps: {
   store: SessionStore;
@@ -92,22 +93,7 @@ export function createSessionSplit(deps: {
     return { task, sessionID: created, title, requests: requests.length, record, unsure };
   };
 
-  store.handleSplits(async (session, intent) => {
-    const task = session.state.ledger.tasks.find((candidate) => candidate.id === intent.task);
-    if (!task) return `no task ${intent.task} in this session`;
-    // Applying twice opens one session.
-    if (task.split) return `${task.id} is split out already, into ${task.split.session}`;
-    await applySplit(session, intent.task);
-    return undefined;
-  });
-
-  return {
-    split: (sessionID, task) =>
-      store.step(sessionID, async (session) => {
-        if (session.subagent) throw new Error("a sub-agent session is left untouched");
-        return applySplit(session, task);
-      }),
-  };
+  return { applySplit };
 }
 
 /** The model and agent of the session's latest request: the new session starts with them. */

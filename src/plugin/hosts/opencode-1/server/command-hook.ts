@@ -1,8 +1,8 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import { messageOf } from "../../../../kit/errors/message-of.js";
-import type { OpencodeModelRef } from "../../../auxiliary/opencode-client.js";
-import type { PluginDeps } from "../../../handlers/deps.js";
-import { answerRcmCommand, RCM_COMMAND, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import type { Rcm } from "../../../handlers/rcm.js";
+import { RCM_COMMAND, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import type { Logger } from "../../../sessions/logger.js";
 import { liveScreenMarkers } from "../../../store/screen-markers.js";
 import { leaveTypedVerb, TYPED_VERB_COMMAND } from "../../../store/typed-verb-file.js";
 import { CommandAnswered, deliverCommandAnswer } from "./deliver-answer.js";
@@ -13,20 +13,18 @@ import { CommandAnswered, deliverCommandAnswer } from "./deliver-answer.js";
  * ends there, with no model call.
  */
 export function createCommandHook(options: {
-  deps: PluginDeps;
+  rcm: Pick<Rcm, "command">;
+  logger: Logger;
   client: PluginInput["client"];
-  /** The session's latest model and agent, so the answer is stored with the session's settings. */
-  sessionModels: ReadonlyMap<string, OpencodeModelRef>;
-  sessionAgents: ReadonlyMap<string, string>;
   /** Where a typed `/rcm`'s words wait for the TUI part. */
   stateDir: string;
 }) {
-  const { deps, client, sessionModels, sessionAgents, stateDir } = options;
+  const { rcm, logger, client, stateDir } = options;
   return async (input: { command: string; sessionID: string; arguments: string }): Promise<void> => {
     if (input.command === RCM_TYPED_COMMAND) {
       // No terminal UI shows the session (a web or desktop client sent it): /rcm-text's answer, in the session.
       if (!(await shownInTui(stateDir, input.sessionID))) return answerInSession(input, TYPED_ELSEWHERE);
-      return handToTui(client, deps, stateDir, input.sessionID, input.arguments);
+      return handToTui(client, logger, stateDir, input.sessionID, input.arguments);
     }
     if (input.command !== RCM_COMMAND) return;
     return answerInSession(input);
@@ -34,22 +32,18 @@ export function createCommandHook(options: {
 
   async function answerInSession(input: { command: string; sessionID: string; arguments: string }, note?: string): Promise<never> {
     const { sessionID } = input;
-    let answer: string;
-    try {
-      answer = await answerRcmCommand(deps, sessionID, input.arguments);
-    } catch (error) {
-      answer = `opencode-rcm: ${messageOf(error)}`;
-    }
+    // The answer is stored with the session's latest model and agent, so the session keeps its settings.
+    const { text: answer, model, agent } = await rcm.command(sessionID, input.arguments);
     // Headed by the command line, so consecutive answers read apart in the transcript.
     const line = `/${input.command}${input.arguments.trim() === "" ? "" : ` ${input.arguments.trim()}`}`;
     return deliverCommandAnswer({
       client,
-      logger: deps.logger,
+      logger,
       sessionID,
       command: input.command,
       answer: [line, ...(note ? [note] : []), answer].join("\n"),
-      model: sessionModels.get(sessionID),
-      agent: sessionAgents.get(sessionID),
+      model,
+      agent,
     });
   }
 }
@@ -72,18 +66,16 @@ async function shownInTui(stateDir: string, sessionID: string): Promise<boolean>
  * nothing is stored in the session; then the command stops before any message or model call
  * (OpenCode logs that stop as a failed request: 1.18 has no other way to end a command).
  */
-async function handToTui(client: PluginInput["client"], deps: PluginDeps, stateDir: string, sessionID: string, words: string): Promise<never> {
+async function handToTui(client: PluginInput["client"], logger: Logger, stateDir: string, sessionID: string, words: string): Promise<never> {
   try {
     await leaveTypedVerb(stateDir, sessionID, words.trim());
     // Published as the event itself: `tui.executeCommand` keeps only the TUI's own command names.
     await client.tui.publish({ body: { type: "tui.command.execute", properties: { command: TYPED_VERB_COMMAND } }, throwOnError: true });
-    await deps.logger.log("info", `/${RCM_TYPED_COMMAND} ${words.trim()}: handed to the TUI, without a model call`, { sessionID });
+    await logger.log("info", `/${RCM_TYPED_COMMAND} ${words.trim()}: handed to the TUI, without a model call`, { sessionID });
   } catch (error) {
-    await deps.logger.log(
-      "warn",
-      `/${RCM_TYPED_COMMAND} ${words.trim()}: could not reach the TUI (${messageOf(error)}); /${RCM_COMMAND} answers in the session`,
-      { sessionID },
-    );
+    await logger.log("warn", `/${RCM_TYPED_COMMAND} ${words.trim()}: could not reach the TUI (${messageOf(error)}); /${RCM_COMMAND} answers in the session`, {
+      sessionID,
+    });
   }
   throw new CommandAnswered(RCM_TYPED_COMMAND, "tui");
 }

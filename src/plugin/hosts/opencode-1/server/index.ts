@@ -7,7 +7,7 @@ import { createRcm } from "../../../handlers/rcm.js";
 import { RCM_COMMAND, RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND, RCM_TYPED_COMMAND_CONFIG } from "../../../handlers/rcm-command.js";
 import { RECALL_TOOL } from "../../../handlers/recall-answer.js";
 import { TASKS_TOOL } from "../../../handlers/tasks-answer.js";
-import type { Host } from "../../../sessions/host.js";
+import type { Host, LoadedPlugin } from "../../../sessions/host.js";
 import { INTENT_TOAST_TITLE } from "../../../store/session-inbox.js";
 import { createLogger } from "./client-logger.js";
 import { clientModelLimits } from "./client-model-limits.js";
@@ -27,6 +27,7 @@ import { createTuiPartCheck, ourPluginEntry } from "./tui-part-check.js";
 const server: Plugin = async (input, rawOptions) => {
   const logger = createLogger(input.client);
   const toast = createToaster(input.client, logger);
+  let loaded: LoadedPlugin | undefined;
   const host: Host = {
     logger,
     project: { id: input.project.id, worktree: input.worktree, directory: input.directory },
@@ -36,9 +37,13 @@ const server: Plugin = async (input, rawOptions) => {
     models: (latest) => clientModels(input.client, latest),
     toast,
     terminal: plainTerminal(process.argv),
+    loaded: (plugin) => {
+      loaded = plugin;
+    },
   };
   const rcm = await createRcm({ host, rawOptions, env: process.env, home: homedir() });
-  const { deps, routes, stateDir } = rcm;
+  if (!loaded) throw new Error("the plug-in started without reporting its state directory");
+  const { routes, stateDir, usesHostModels } = loaded;
   // The sessions' titles, for the CLI's answers.
   const titles = routes ? createTitleRecorder(stateDir) : undefined;
 
@@ -57,10 +62,10 @@ const server: Plugin = async (input, rawOptions) => {
   const hooks: Hooks = {
     config: async (config) => {
       // The hidden agent that answers the plug-in's own calls to the user's models.
-      if (rcm.usesHostModels) config.agent = { ...config.agent, [AUX_AGENT]: { ...AUX_AGENT_CONFIG, permission: { ...AUX_AGENT_CONFIG.permission } } };
+      if (usesHostModels) config.agent = { ...config.agent, [AUX_AGENT]: { ...AUX_AGENT_CONFIG, permission: { ...AUX_AGENT_CONFIG.permission } } };
       config.command = { ...config.command, [RCM_COMMAND]: { ...RCM_COMMAND_CONFIG }, [RCM_TYPED_COMMAND]: { ...RCM_TYPED_COMMAND_CONFIG } };
     },
-    "command.execute.before": createCommandHook({ deps, client: input.client, sessionModels: rcm.sessionModels, sessionAgents: rcm.sessionAgents, stateDir }),
+    "command.execute.before": createCommandHook({ rcm, logger, client: input.client, stateDir }),
     "chat.message": async (hookInput, output) => {
       // The plug-in's own aux calls set no session's model or agent.
       const ours = hookInput.agent !== AUX_AGENT;
@@ -83,7 +88,8 @@ const server: Plugin = async (input, rawOptions) => {
       if (text !== undefined) output.context.push(text);
     },
     event: async ({ event }) => {
-      await deps.guard("event", undefined, async () => {
+      // The handlers log their own failures; what the host does here must not fail OpenCode's event loop either.
+      try {
         await titles?.observe(event);
         if (event.type === "session.deleted") return rcm.sessionDeleted(event.properties.info.id);
         // The TUI's /rcm move, off and on announce themselves with a toast: apply them now, not at the next request.
@@ -94,7 +100,9 @@ const server: Plugin = async (input, rawOptions) => {
         // After the first turn, with the TUI showing its session (a toast sent as it switches from the home screen is lost).
         if (checkTuiPart) void checkTuiPart().catch((error: unknown) => logger.log("warn", `TUI part check: ${messageOf(error)}`));
         await rcm.turnEnded(event.properties.sessionID);
-      });
+      } catch (error) {
+        await logger.log("warn", `${event.type}: ${messageOf(error)}`);
+      }
     },
   };
   const { tasks, recall } = rcm.tools;

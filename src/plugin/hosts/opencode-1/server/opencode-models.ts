@@ -23,7 +23,7 @@ const CHILD_TITLE = "opencode-rcm aux call";
  * it is made for, with the hidden agent and every tool off, and the child is deleted in any
  * case. A call that outlives `timeoutMs` is aborted.
  */
-export function clientModels(client: PluginInput["client"], sessionModels: ReadonlyMap<string, OpencodeModelRef>): OpencodeModels {
+export function clientModels(client: PluginInput["client"], sessionModel: (sessionID: string) => OpencodeModelRef | undefined): OpencodeModels {
   return {
     async ask({ parentID, model, system, text, timeoutMs }) {
       const created = await client.session.create({ body: { parentID, title: CHILD_TITLE } }).catch((error: unknown) => {
@@ -72,7 +72,7 @@ export function clientModels(client: PluginInput["client"], sessionModels: Reado
       return config.data?.small_model;
     },
     async sessionModel(sessionID) {
-      const known = sessionModels.get(sessionID);
+      const known = sessionModel(sessionID);
       if (known) return known;
       const response = await client.session.messages({ path: { id: sessionID } });
       const last = (response.data ?? []).findLast((message) => message.info.role === "user");

@@ -9,7 +9,7 @@ import type { PluginContext } from "./api.js";
  * tools. 2.0.15 takes no system text and reports no token counts: the instructions lead the
  * prompt, and the counts are estimated. OpenCode 2 has no `small_model`.
  */
-export function generateModels(ctx: Pick<PluginContext, "generate" | "session">, latest: ReadonlyMap<string, OpencodeModelRef>): OpencodeModels {
+export function generateModels(ctx: Pick<PluginContext, "generate" | "session">, latest: (sessionID: string) => OpencodeModelRef | undefined): OpencodeModels {
   return {
     async ask({ model, system, text, timeoutMs }) {
       const prompt = `${system}\n\n${text}`;
@@ -34,7 +34,7 @@ export function generateModels(ctx: Pick<PluginContext, "generate" | "session">,
       return undefined;
     },
     async sessionModel(sessionID) {
-      const known = latest.get(sessionID);
+      const known = latest(sessionID);
       if (known) return known;
       const stored = await ctx.session.context({ sessionID });
       const last = stored.findLast((message) => message.type === "assistant" && "model" in message);

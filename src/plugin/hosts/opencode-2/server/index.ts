@@ -27,6 +27,7 @@ export async function setup(ctx: PluginContext): Promise<void> {
   let debug = process.env["OPENCODE_RCM_DEBUG"] === "1";
   const logger = serverLogger({ debug: () => debug, file: join(defaultStateRoot(process.env, homedir()), LOG_FILE) });
   const source = contextSessionSource(ctx.session);
+  let routes = false;
   const host: Host = {
     logger,
     project: { id: ctx.location.project.id, worktree: ctx.location.project.directory, directory: ctx.location.directory },
@@ -37,12 +38,15 @@ export async function setup(ctx: PluginContext): Promise<void> {
     // 2.0.15 gives a server plug-in no toast: what a toast would say is in the log and in /rcm-text status.
     toast: async () => {},
     terminal: undefined,
+    loaded: (plugin) => {
+      debug ||= plugin.debug;
+      routes = plugin.routes;
+    },
   };
   const rcm = await createRcm({ host, rawOptions: ctx.options ?? {}, env: process.env, home: homedir() });
-  debug ||= rcm.options.debug;
   // The ids of the answers this server posted: the context hook keeps them from the model.
   const answered = new Set<string>();
-  const commands = rcmCommands({ rcm: rcm.deps, session: ctx.session, answered });
+  const commands = rcmCommands({ rcm, logger, session: ctx.session, answered });
   ctx.command.transform((editor) => {
     for (const command of commands) editor.add(command);
   });
@@ -53,5 +57,5 @@ export async function setup(ctx: PluginContext): Promise<void> {
     });
   ctx.session.hook("context", createContextHook({ rcm, logger, answered }));
   ctx.session.hook("compaction", createCompactionHook({ rcm, logger, answered, source }));
-  if (rcm.routes) void followTurns(ctx, rcm, logger);
+  if (routes) void followTurns(ctx, rcm, source, logger);
 }

@@ -1,6 +1,7 @@
 import { messageOf } from "../../../../kit/errors/message-of.js";
-import type { PluginDeps } from "../../../handlers/deps.js";
-import { answerRcmCommand, RCM_COMMAND, RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import type { Rcm } from "../../../handlers/rcm.js";
+import { RCM_COMMAND, RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import type { Logger } from "../../../sessions/logger.js";
 import type { CommandDefinition, PluginContext } from "./api.js";
 import { ANSWER_METADATA } from "./stored-messages.js";
 
@@ -20,19 +21,19 @@ export function isAnswerText(text: string): boolean {
  * answers other clients (`opencode run --command rcm`, the API); the TUI part makes its changes
  * through `/rcm-text` (opencode-2/tui/rcm-menu.ts).
  */
-export function rcmCommands(deps: { rcm: PluginDeps; session: PluginContext["session"]; answered: Set<string> }): CommandDefinition[] {
-  const { rcm, session, answered } = deps;
+export function rcmCommands(deps: {
+  rcm: Pick<Rcm, "command">;
+  logger: Logger;
+  session: PluginContext["session"];
+  answered: Set<string>;
+}): CommandDefinition[] {
+  const { rcm, logger, session, answered } = deps;
   const command = (name: string): CommandDefinition => ({
     name,
     description: RCM_COMMAND_CONFIG.description.replace(/^opencode-rcm as a message \([^)]*\)/, "opencode-rcm"),
     async execute({ sessionID, prompt }) {
       const words = prompt.text.trim();
-      let answer: string;
-      try {
-        answer = await answerRcmCommand(rcm, sessionID, words);
-      } catch (error) {
-        answer = `opencode-rcm: ${messageOf(error)}`;
-      }
+      const { text: answer } = await rcm.command(sessionID, words);
       const line = `/${name}${words === "" ? "" : ` ${words}`}`;
       try {
         const posted = await session.synthetic({
@@ -44,9 +45,9 @@ export function rcmCommands(deps: { rcm: PluginDeps; session: PluginContext["ses
         });
         answered.add(posted.id);
       } catch (error) {
-        await rcm.logger.log("warn", `could not post the ${line} answer: ${messageOf(error)}`, { sessionID, answer });
+        await logger.log("warn", `could not post the ${line} answer: ${messageOf(error)}`, { sessionID, answer });
       }
-      await rcm.logger.log("info", `${line} answered without a model call`, { sessionID });
+      await logger.log("info", `${line} answered without a model call`, { sessionID });
     },
   });
   return [command(RCM_COMMAND), command(RCM_TYPED_COMMAND)];

@@ -9,6 +9,8 @@ const ARCHIVED_SESSIONS = 200;
 export interface ContextSessionSource extends SessionSource {
   /** Keeps what a compaction is about to summarize: OpenCode 2 hands a plug-in no history older than its last compaction. */
   archive(sessionID: string, messages: readonly MessageWithParts[]): void;
+  /** The session was deleted: its kept history goes. */
+  forget(sessionID: string): void;
 }
 
 /**
@@ -41,6 +43,9 @@ export function contextSessionSource(session: PluginContext["session"]): Context
       archived.delete(sessionID);
       if (archived.size >= ARCHIVED_SESSIONS) archived.delete(archived.keys().next().value as string);
       archived.set(sessionID, [...before, ...compacted.filter((message) => !known.has(message.info.id))]);
+    },
+    forget(sessionID) {
+      archived.delete(sessionID);
     },
   };
 }
