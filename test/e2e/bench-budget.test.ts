@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { prepareCheckouts } from "../../src/lab/bench/checkout/prepare-checkouts.js";
+import { opencode1Host } from "../../src/lab/bench/drive/host-server.js";
 import { runSession } from "../../src/lab/bench/drive/run-session.js";
 import { loadSuite } from "../../src/lab/bench/suite/load-suite.js";
 import type { Suite } from "../../src/lab/bench/suite/schema.js";
@@ -37,8 +38,8 @@ async function drive(maxContinuations: number, name: string) {
   const dir = join(temp.path, name);
   const checkouts = await prepareCheckouts({ suite, session: spec, dir, seed: 1 });
   const firstStage = checkouts.get(spec.focus)?.task.stages[0]?.request as string;
-  return withScriptedOpencode({ runDir: join(temp.path, `${name}-run`), directory: dir, script: slowOnFirstStage(firstStage), plugins: [] }, ({ client }) =>
-    runSession({ client, spec, checkouts, budgetMs: 2_000, maxContinuations }),
+  return withScriptedOpencode({ runDir: join(temp.path, `${name}-run`), directory: dir, script: slowOnFirstStage(firstStage), plugins: [] }, ({ server }) =>
+    runSession({ host: opencode1Host(server, dir, { owned: false }), spec, checkouts, budgetMs: 2_000, maxContinuations }),
   );
 }
 

@@ -2,6 +2,7 @@ import type { RunSetting } from "../run-dir/experiment.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { type RunOptions, runConfidenceThreshold } from "../run-dir/run-files.js";
 import type { AgentChoice } from "./agent-model.js";
+import { describeHost } from "./bench-host.js";
 import { DEFAULT_REGIME, isRegime, REGIMES } from "./regimes.js";
 
 /** The label every scripted run's report carries, so no one reads its rates as a model's. */
@@ -39,7 +40,8 @@ export function describeRunAgent(value: unknown): string | undefined {
  * the plug-in's threshold of their one setting, or each setting with its count when the lines
  * disagree (results put together by hand); run.json's for lines made before they carried it.
  */
-export function reportSetting(results: readonly ResultLine[], run?: RunOptions): { setting?: string; confidenceThreshold: number } {
+export function reportSetting(results: readonly ResultLine[], run?: RunOptions): { setting?: string; host: string; confidenceThreshold: number } {
+  const host = reportHost(results, run);
   const settings = new Map<string, { setting: RunSetting; count: number }>();
   for (const line of results) {
     if (line.setting === undefined) continue;
@@ -52,11 +54,11 @@ export function reportSetting(results: readonly ResultLine[], run?: RunOptions):
   const only = distinct.length === 1 && distinct[0]?.count === results.length ? distinct[0].setting : undefined;
   if (only !== undefined) {
     const agent = describeRunAgent({ kind: only.agent, regime: only.regime, model: only.model });
-    return { ...(agent === undefined ? {} : { setting: agent }), confidenceThreshold: only.confidence_threshold };
+    return { ...(agent === undefined ? {} : { setting: agent }), host, confidenceThreshold: only.confidence_threshold };
   }
   if (distinct.length === 0) {
     const agent = describeRunAgent(run?.agent);
-    return { ...(agent === undefined ? {} : { setting: agent }), confidenceThreshold: runConfidenceThreshold(run) };
+    return { ...(agent === undefined ? {} : { setting: agent }), host, confidenceThreshold: runConfidenceThreshold(run) };
   }
   const unmarked = results.length - distinct.reduce((sum, entry) => sum + entry.count, 0);
   const parts = distinct.map(
@@ -64,5 +66,20 @@ export function reportSetting(results: readonly ResultLine[], run?: RunOptions):
       `${count} lines: ${setting.agent}${setting.regime ? ` (${setting.regime})` : ""}${setting.model ? ` ${setting.model}` : ""}, threshold ${setting.confidence_threshold}, suite ${setting.suite_sha256.slice(0, 12)}`,
   );
   if (unmarked > 0) parts.push(`${unmarked} lines without a setting`);
-  return { setting: `Mixed settings, not one experiment: ${parts.join("; ")}.`, confidenceThreshold: runConfidenceThreshold(run) };
+  return { setting: `Mixed settings, not one experiment: ${parts.join("; ")}.`, host, confidenceThreshold: runConfidenceThreshold(run) };
+}
+
+/**
+ * One line: which OpenCode ran the lines (their settings', else run.json's; a run from before
+ * the host was kept ran OpenCode 1.18), or each host with its count when they differ.
+ */
+export function reportHost(results: readonly ResultLine[], run?: RunOptions): string {
+  const counts = new Map<string, number>();
+  for (const line of results) {
+    const key = describeHost(line.setting ?? run?.setting ?? {});
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  if (counts.size <= 1) return [...counts.keys()][0] ?? describeHost(run?.setting ?? {});
+  const hosts = [...counts].map(([line, count]) => `${count} lines: ${line.replace(/^Host: /, "").replace(/\.$/, "")}`);
+  return `Hosts (mixed): ${hosts.join("; ")}.`;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { RcmError } from "../../../kit/errors/rcm-error.js";
-import { describeRunAgent } from "../drive/describe-agent.js";
+import { describeRunAgent, reportHost } from "../drive/describe-agent.js";
 import { REGIME_NAMES } from "../drive/regimes.js";
 import { readResults } from "../run-dir/read-results.js";
 import { readRunOptions, runConfidenceThreshold, runFiles } from "../run-dir/run-files.js";
@@ -23,6 +23,7 @@ export async function rebuildReport(outDir: string, options: { cacheReadPrice?: 
   return writeReports(outDir, results, {
     title: `Switch-SWE run: ${basename(outDir)}`,
     setting: describeRunAgent(run?.agent),
+    host: reportHost(results, run),
     confidenceThreshold: runConfidenceThreshold(run),
     ...options,
   });
