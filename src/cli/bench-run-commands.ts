@@ -6,7 +6,7 @@ import { packageRoot } from "../kit/package-root.js";
 import { type AgentChoice, SCRIPTED_AGENTS } from "../lab/bench/drive/agent-model.js";
 import { BENCH_HOSTS, type BenchHost, DEFAULT_BENCH_HOST } from "../lab/bench/drive/bench-host.js";
 import { describeScriptedAgent, reportHost } from "../lab/bench/drive/describe-agent.js";
-import { REGIME_NAMES, REGIMES, type Regime } from "../lab/bench/drive/regimes.js";
+import { REGIME_NAMES, type Regime, regimeWindow } from "../lab/bench/drive/regimes.js";
 import { planBench } from "../lab/bench/plan-bench.js";
 import { type RegimeRun, writeRegimesReport } from "../lab/bench/report/regimes-report.js";
 import { BENCH_ENVS, type BenchEnv, runBench } from "../lab/bench/run-bench.js";
@@ -278,7 +278,7 @@ with that model instead.`,
         summaries.push(await runSuite({ ...common, out, agent: { kind: args.agent, regime } }, io));
         if (common.dryRun) continue;
         if (io.signal.aborted) return `${summaries.join("")}interrupted; rerun the same command to resume.\n`;
-        runs.push({ regime, description: REGIMES[regime].description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
+        runs.push({ regime, description: regimeWindow(regime, args.host).description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
       }
       if (common.dryRun) return summaries.join("\n");
       const setting = describeScriptedAgent(args.agent);

@@ -33,7 +33,7 @@ export async function planBench(options: BenchRunOptions): Promise<string> {
     `sessions:  ${specs.length} of the suite's ${suite.sessions.length} (${specs.length - switched} uninterrupted, ${switched} switched)`,
     `modes:     ${options.modes.join(", ")}`,
     `runs:      ${runs.length} session runs${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ""}, ${requests} requests`,
-    `agent:     ${describeAgent(agent)}`,
+    `agent:     ${describeAgent(agent, setting.host)}`,
     `host:      ${hostLabel(setting)}`,
     ...providerLines(options),
     `model calls expected: ${calls}`,

@@ -12,7 +12,7 @@ import type { Suite } from "../suite/schema.js";
 import { type BenchHost, DEFAULT_BENCH_HOST } from "./bench-host.js";
 import { readProviders } from "./model-provider.js";
 import { opencode2Agent } from "./opencode-2-dialect.js";
-import { DEFAULT_REGIME, REGIMES, type Regime } from "./regimes.js";
+import { DEFAULT_REGIME, type Regime, regimeWindow } from "./regimes.js";
 
 /**
  * Who does the work: one of the suite's scripted agents (`scripted` replays the playbook
@@ -52,7 +52,7 @@ export async function startAgentModel(options: {
     const played =
       agent.kind === "faithful" ? await faithfulAgent(suite, options.decisionLog) : createScriptedAgent(await loadPlaybook(join(suite.dir, "agent.json")));
     const script = host === "opencode-2" ? opencode2Agent(played) : played;
-    const window = REGIMES[agent.regime ?? DEFAULT_REGIME];
+    const window = regimeWindow(agent.regime ?? DEFAULT_REGIME, host);
     // Token counts treat the run directory as /run: where a run lives does not move its compactions.
     const model = await startScriptedModel({
       script,

@@ -3,16 +3,16 @@ import type { ResultLine } from "../run-dir/result-line.js";
 import { type RunOptions, runConfidenceThreshold } from "../run-dir/run-files.js";
 import type { AgentChoice } from "./agent-model.js";
 import { describeHost } from "./bench-host.js";
-import { DEFAULT_REGIME, isRegime, REGIMES } from "./regimes.js";
+import { DEFAULT_REGIME, isRegime, regimeWindow } from "./regimes.js";
 
 /** The label every scripted run's report carries, so no one reads its rates as a model's. */
 export const SCRIPTED_LABEL = "Scripted agent: mechanism, not model quality.";
 
-/** One line for a report: who did the work, in which window. */
-export function describeAgent(agent: AgentChoice): string {
+/** One line for a report: who did the work, in which window (on `host`, OpenCode 1.18 when not given). */
+export function describeAgent(agent: AgentChoice, host?: string): string {
   if (agent.kind === "model") return `Agent: ${agent.model} through OpenCode.`;
   const regime = agent.regime !== undefined && isRegime(agent.regime) ? agent.regime : DEFAULT_REGIME;
-  return `Agent: ${scriptedAgent(agent.kind)}. Regime: ${regime}, ${REGIMES[regime].description}. ${SCRIPTED_LABEL}`;
+  return `Agent: ${scriptedAgent(agent.kind)}. Regime: ${regime}, ${regimeWindow(regime, host).description}. ${SCRIPTED_LABEL}`;
 }
 
 /** One line for a report over runs in several regimes: the scripted agent, without the window. */
@@ -26,13 +26,13 @@ function scriptedAgent(kind: "scripted" | "faithful"): string {
     : "the replay scripted agent (writes the playbook's files whatever it is shown: it tests the pipeline, and resolves everything)";
 }
 
-/** `describeAgent` for the `agent` field of a run's run.json; undefined when it is not one. */
-export function describeRunAgent(value: unknown): string | undefined {
+/** `describeAgent` for the `agent` field of a run's run.json (run on `host`); undefined when it is not one. */
+export function describeRunAgent(value: unknown, host?: string): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { kind, regime, model } = value as Record<string, unknown>;
   if (kind === "model" && typeof model === "string") return describeAgent({ kind, model });
   if (kind !== "scripted" && kind !== "faithful") return undefined;
-  return describeAgent(typeof regime === "string" && isRegime(regime) ? { kind, regime } : { kind });
+  return describeAgent(typeof regime === "string" && isRegime(regime) ? { kind, regime } : { kind }, host);
 }
 
 /**
@@ -53,11 +53,11 @@ export function reportSetting(results: readonly ResultLine[], run?: RunOptions):
   const distinct = [...settings.values()];
   const only = distinct.length === 1 && distinct[0]?.count === results.length ? distinct[0].setting : undefined;
   if (only !== undefined) {
-    const agent = describeRunAgent({ kind: only.agent, regime: only.regime, model: only.model });
+    const agent = describeRunAgent({ kind: only.agent, regime: only.regime, model: only.model }, only.host);
     return { ...(agent === undefined ? {} : { setting: agent }), host, confidenceThreshold: only.confidence_threshold };
   }
   if (distinct.length === 0) {
-    const agent = describeRunAgent(run?.agent);
+    const agent = describeRunAgent(run?.agent, run?.setting?.host);
     return { ...(agent === undefined ? {} : { setting: agent }), host, confidenceThreshold: runConfidenceThreshold(run) };
   }
   const unmarked = results.length - distinct.reduce((sum, entry) => sum + entry.count, 0);

@@ -1,11 +1,13 @@
 import { type ChatMessage, messageText, type Reply, type Responder, type ToolCall } from "../../scripted-model/index.js";
 import { parseRequestText } from "../suite/request-text.js";
 
-// The scripted agents speak OpenCode 1.18: its tool names and arguments, its compaction request.
-// OpenCode 2.0.15 differs in three places, translated here so the agents stay one: it offers
-// `shell` (not `bash`) and names a file `path` (not `filePath`); it asks for a compaction with the
-// history as messages and an instruction last, and refuses a summary without its template's
-// headings; and it asks for a title when a session has none.
+// The scripted agents speak OpenCode 1.18: its tool names and arguments, its compaction request
+// and what follows it. OpenCode 2.0.15 differs in four places, translated here so the agents stay
+// one: it offers `shell` (not `bash`) and names a file `path` (not `filePath`); it asks for a
+// compaction with the history as messages and an instruction last, and refuses a summary without
+// its template's headings; it compacts before a turn, so the request that overflowed lands in the
+// checkpoint's recent context, serialized as `[User]: ` turns, not as a message of its own; and it
+// asks for a title when a session has none.
 
 /** OpenCode 2.0.15's compaction summary headings: a summary without them is asked for again. */
 const TEMPLATE_HEADINGS = ["Objective", "Requirements", "Decisions", "Work State", "Next Move", "Relevant Files", "Important Context"] as const;
@@ -24,8 +26,38 @@ export function opencode2Agent(agent: Responder): Responder {
     const last = messages.findLast((message) => message.role === "user");
     const instruction = messageText(last?.content);
     if (COMPACTION_INSTRUCTIONS.some((marker) => instruction.includes(marker))) return { text: lossyTemplateSummary(messages.slice(0, -1)) };
-    return inOpencode2Tools(await agent(request));
+    const body = { ...request.body, messages: messages.flatMap(unfoldCheckpoint) };
+    return inOpencode2Tools(await agent({ ...request, body }));
   };
+}
+
+const CHECKPOINT = /^\s*<conversation-checkpoint>/;
+const TURN = /^\[(User|Assistant|Tool)[^\]]*\]: /m;
+
+/**
+ * A checkpoint message as OpenCode 1.18 would have shown it: the summary, then each turn of the
+ * recent context as a message of its own (tool turns left out, as the agents do not read them).
+ */
+function unfoldCheckpoint(message: ChatMessage): ChatMessage[] {
+  const text = message.role === "user" ? messageText(message.content) : "";
+  if (!CHECKPOINT.test(text)) return [message];
+  const summary = between(text, "<summary>", "</summary>") ?? text;
+  const recent = between(text, "<recent-context>", "</recent-context>") ?? "";
+  const turns: ChatMessage[] = [];
+  const pieces = recent.split(TURN);
+  for (let index = 1; index + 1 < pieces.length; index += 2) {
+    const role = pieces[index];
+    const content = (pieces[index + 1] ?? "").trim();
+    if (role === "User") turns.push({ role: "user", content });
+    else if (role === "Assistant") turns.push({ role: "assistant", content });
+  }
+  return [{ role: "user", content: summary.trim() }, ...turns];
+}
+
+function between(text: string, open: string, close: string): string | undefined {
+  const start = text.indexOf(open);
+  const end = text.lastIndexOf(close);
+  return start === -1 || end < start ? undefined : text.slice(start + open.length, end);
 }
 
 /**
@@ -37,16 +69,11 @@ function lossyTemplateSummary(history: readonly ChatMessage[]): string {
   return TEMPLATE_HEADINGS.map((heading) => `## ${heading}\n\n- ${heading === "Objective" ? (latest ?? "(none)") : "(none)"}`).join("\n\n");
 }
 
-/** The latest `<workspace>: <request>` among the user messages, an earlier checkpoint's objective included. */
+/** The latest `<workspace>: <request>` among the user messages (an earlier checkpoint's recent turns included). */
 function latestRequest(history: readonly ChatMessage[]): string | undefined {
-  for (const message of [...history].reverse()) {
-    if (message.role !== "user") continue;
-    const text = messageText(message.content);
-    const candidates = [text, ...text.split("\n").flatMap((line) => (line.startsWith("- ") ? [line.slice(2)] : []))];
-    for (const candidate of candidates) {
-      const request = parseRequestText(candidate);
-      if (request !== undefined) return `${request.workspace}: ${request.request}`;
-    }
+  for (const message of history.flatMap(unfoldCheckpoint).reverse()) {
+    const request = message.role === "user" ? parseRequestText(messageText(message.content)) : undefined;
+    if (request !== undefined) return `${request.workspace}: ${request.request}`;
   }
   return undefined;
 }

@@ -22,7 +22,7 @@ export async function rebuildReport(outDir: string, options: { cacheReadPrice?: 
   const run = await readRunOptions(outDir).catch(() => undefined);
   return writeReports(outDir, results, {
     title: `Switch-SWE run: ${basename(outDir)}`,
-    setting: describeRunAgent(run?.agent),
+    setting: describeRunAgent(run?.agent, run?.setting?.host),
     host: reportHost(results, run),
     confidenceThreshold: runConfidenceThreshold(run),
     ...options,

@@ -10,7 +10,7 @@ import type { ResultLine } from "../run-dir/result-line.js";
 /** One regime's run of the offline benchmark. */
 export interface RegimeRun {
   regime: string;
-  /** What the regime is (`REGIMES[regime].description`). */
+  /** What the regime is (`regimeWindow(regime, host).description`). */
   description: string;
   /** The run's directory, relative to the combined report's. */
   dir: string;
