@@ -85,9 +85,10 @@ describe("a session's per-request budget in the real OpenCode 2", () => {
       ]);
       expect(run).toMatchObject({ continuations: 1, finalized: true, budgetExhausted: false });
       expect(run.error).toBeUndefined();
-      // The interrupted turn is stored as such: OpenCode 2 marked its end.
+      // The stored history holds the four requests, the continuation after the interrupted one included.
       const stored = await host.messages(run.opencodeSessionID);
-      expect(stored.filter((message) => message.info.role === "user").map((message) => message.parts[0]?.type)).toHaveLength(4);
+      const texts = stored.filter((message) => message.info.role === "user").map((message) => (message.parts[0]?.type === "text" ? message.parts[0].text : ""));
+      expect(texts.map((text) => text.includes("Continue where you stopped."))).toEqual([false, true, false, false]);
     } finally {
       await host.close();
       await model.close();
