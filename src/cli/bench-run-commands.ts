@@ -278,7 +278,12 @@ with that model instead.`,
         summaries.push(await runSuite({ ...common, out, agent: { kind: args.agent, regime } }, io));
         if (common.dryRun) continue;
         if (io.signal.aborted) return `${summaries.join("")}interrupted; rerun the same command to resume.\n`;
-        runs.push({ regime, description: regimeWindow(regime, args.host).description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
+        runs.push({
+          regime,
+          description: regimeWindow(regime, args.host).description,
+          dir: regime,
+          results: await readResults(runFiles(resolve(out)).results),
+        });
       }
       if (common.dryRun) return summaries.join("\n");
       const setting = describeScriptedAgent(args.agent);

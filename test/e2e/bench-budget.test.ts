@@ -7,8 +7,8 @@ import { startOpencode2Host } from "../../src/lab/bench/drive/opencode-2-host.js
 import { runSession } from "../../src/lab/bench/drive/run-session.js";
 import { loadSuite } from "../../src/lab/bench/suite/load-suite.js";
 import type { Suite } from "../../src/lab/bench/suite/schema.js";
-import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
 import { opencode2Config } from "../../src/lab/harness/opencode-2-server.js";
+import { withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
 import { messageText, type Responder, startScriptedModel } from "../../src/lab/scripted-model/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 

@@ -4,8 +4,8 @@ import { reportHost, reportSetting } from "../../src/lab/bench/drive/describe-ag
 import { opencode2Messages } from "../../src/lab/bench/drive/opencode-2-messages.js";
 import { regimeWindow } from "../../src/lab/bench/drive/regimes.js";
 import { storedRequests } from "../../src/lab/bench/metrics/stored-requests.js";
-import { type RunSetting, settingDifferences } from "../../src/lab/bench/run-dir/experiment.js";
 import { renderReport } from "../../src/lab/bench/results/render-report.js";
+import { type RunSetting, settingDifferences } from "../../src/lab/bench/run-dir/experiment.js";
 import { resultLine } from "../support/result-line.js";
 
 // Which OpenCode ran a bench run: kept in its setting, shown in one line of its reports, and read
@@ -80,11 +80,35 @@ describe("OpenCode 2's stored history, as the metrics read it", () => {
       cost: 0,
       tokens: { input: 3152, output: 46, reasoning: 0, cache: { read: 100, write: 0 } },
     },
-    { id: "msg_3", type: "assistant", agent: "build", model: { id: "scripted", providerID: "scripted" }, time: { created: 4 }, content: [{ type: "text", text: "done" }], tokens: { input: 3373, output: 1, reasoning: 0, cache: { read: 0, write: 0 } } },
+    {
+      id: "msg_3",
+      type: "assistant",
+      agent: "build",
+      model: { id: "scripted", providerID: "scripted" },
+      time: { created: 4 },
+      content: [{ type: "text", text: "done" }],
+      tokens: { input: 3373, output: 1, reasoning: 0, cache: { read: 0, write: 0 } },
+    },
     { id: "msg_4", type: "idle", outcome: "succeeded", time: { created: 5 } },
     { id: "msg_5", type: "user", text: "/ws2: second", time: { created: 6 } },
-    { id: "msg_6", type: "compaction", status: "completed", reason: "auto", summary: "## Objective\n\n- /ws2: second", recent: "", time: { created: 7 }, tokens: { input: 8355, output: 90, reasoning: 0, cache: { read: 0, write: 0 } } },
-    { id: "msg_7", type: "assistant", agent: "build", model: { id: "scripted", providerID: "scripted" }, time: { created: 8 }, content: [{ type: "text", text: "ok" }] },
+    {
+      id: "msg_6",
+      type: "compaction",
+      status: "completed",
+      reason: "auto",
+      summary: "## Objective\n\n- /ws2: second",
+      recent: "",
+      time: { created: 7 },
+      tokens: { input: 8355, output: 90, reasoning: 0, cache: { read: 0, write: 0 } },
+    },
+    {
+      id: "msg_7",
+      type: "assistant",
+      agent: "build",
+      model: { id: "scripted", providerID: "scripted" },
+      time: { created: 8 },
+      content: [{ type: "text", text: "ok" }],
+    },
   ];
 
   it("splits it at the requests, each model call with its reported tokens and tools, a compaction a summary call", () => {

@@ -28,7 +28,10 @@ const ask = (messages: ChatMessage[]) => Promise.resolve(v2({ body: { messages }
 
 describe("the scripted agents on OpenCode 2", () => {
   it("call shell, not bash, and name a file path, not filePath", async () => {
-    const reply = await ask([{ role: "system", content: "You are an AI agent" }, { role: "user", content: STAGE }]);
+    const reply = await ask([
+      { role: "system", content: "You are an AI agent" },
+      { role: "user", content: STAGE },
+    ]);
     expect(reply.toolCalls).toEqual([
       { name: "write", arguments: { path: "/ws1/slugify.py", content: "x" } },
       { name: "edit", arguments: { path: "/ws1/a.py", oldString: "a", newString: "b" } },
@@ -47,7 +50,8 @@ describe("the scripted agents on OpenCode 2", () => {
     expect(reply.toolCalls).toBeUndefined();
     expect(reply.text).toContain(`## Objective\n\n- ${STAGE}`);
     expect(reply.text).not.toContain("Quote the CSV");
-    for (const heading of ["Requirements", "Decisions", "Work State", "Next Move", "Relevant Files", "Important Context"]) expect(reply.text).toContain(`## ${heading}`);
+    for (const heading of ["Requirements", "Decisions", "Work State", "Next Move", "Relevant Files", "Important Context"])
+      expect(reply.text).toContain(`## ${heading}`);
   });
 
   it("see the request a checkpoint holds in its recent context as the latest user message", async () => {
@@ -64,7 +68,10 @@ describe("the scripted agents on OpenCode 2", () => {
       "</recent-context>",
       "</conversation-checkpoint>",
     ].join("\n");
-    const reply = await ask([{ role: "system", content: "You are an AI agent" }, { role: "user", content: checkpoint }]);
+    const reply = await ask([
+      { role: "system", content: "You are an AI agent" },
+      { role: "user", content: checkpoint },
+    ]);
     expect(reply.toolCalls?.map((call) => call.name)).toEqual(["write", "edit", "shell"]);
     expect(seen.at(-1)?.slice(1)).toEqual([
       { role: "user", content: "## Objective\n\n- (none)" },
@@ -76,7 +83,12 @@ describe("the scripted agents on OpenCode 2", () => {
 
   it("answer OpenCode 2's title call without asking the agent", async () => {
     const before = seen.length;
-    expect(await ask([{ role: "system", content: "You are a title generator. ..." }, { role: "user", content: STAGE }])).toEqual({ text: "Scripted session" });
+    expect(
+      await ask([
+        { role: "system", content: "You are a title generator. ..." },
+        { role: "user", content: STAGE },
+      ]),
+    ).toEqual({ text: "Scripted session" });
     expect(seen).toHaveLength(before);
   });
 });

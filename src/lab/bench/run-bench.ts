@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { RcmError } from "../../kit/errors/rcm-error.js";
 import { builtEntry, packageRoot } from "../../kit/package-root.js";
 import type { Mode } from "../../plugin/config/options-schema.js";
-import { RcmError } from "../../kit/errors/rcm-error.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
+import { opencode2Binary } from "../harness/opencode-2-server.js";
 import { opencodeBinary } from "../harness/opencode-binary.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
-import { opencode2Binary } from "../harness/opencode-2-server.js";
 import { startOpencodeServer } from "../harness/opencode-server.js";
 import { cheapSuiteProblems } from "./check/cheap-suite-problems.js";
 import { runStoppers, suiteProblemsError } from "./check/suite-problem.js";
@@ -403,4 +403,3 @@ async function runOne(
   };
   return inSchemaOrder({ ...line, ...measured });
 }
-

@@ -28,7 +28,12 @@ export async function hostVersion(host: BenchHost): Promise<string> {
   const binary = host === "opencode-2" ? opencode2Binary() : opencodeBinary();
   // A scratch home: asking the version must not touch the user's OpenCode dirs.
   const home = await mkdtemp(join(tmpdir(), "rcm-host-version-"));
-  const xdg = { XDG_CONFIG_HOME: join(home, "config"), XDG_DATA_HOME: join(home, "data"), XDG_CACHE_HOME: join(home, "cache"), XDG_STATE_HOME: join(home, "state") };
+  const xdg = {
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_CACHE_HOME: join(home, "cache"),
+    XDG_STATE_HOME: join(home, "state"),
+  };
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, ...xdg, OPENCODE_DISABLE_AUTOUPDATE: "1" };
   const { stdout } = await promisify(execFile)(binary, ["--version"], { timeout: 60_000, env }).finally(() => rm(home, { recursive: true, force: true }));
   const version = /\d+\.\d+\.\d+\S*/.exec(stdout)?.[0];

@@ -74,7 +74,9 @@ export function opencode2Messages(sessionID: string, stored: readonly unknown[])
     if (schema === undefined) continue;
     const parsed = schema.safeParse(value);
     if (!parsed.success)
-      throw new Error(`OpenCode 2 session ${sessionID}, stored message ${index} (${type}): ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+      throw new Error(
+        `OpenCode 2 session ${sessionID}, stored message ${index} (${type}): ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+      );
     if (type === "user" || type === "synthetic") {
       const { id, time, text } = parsed.data as z.infer<typeof UserSchema>;
       user(id, time.created, [{ id: `${id}-text`, sessionID, messageID: id, type: "text", text, ...(type === "synthetic" ? { synthetic: true } : {}) }]);
@@ -92,12 +94,22 @@ export function opencode2Messages(sessionID: string, stored: readonly unknown[])
         ...(finish === undefined ? {} : { finish }),
         ...(error === undefined || error === null ? {} : { error: { name: "error", data: error } }),
       };
-      assistant(info, content.flatMap((item, position) => contentPart(sessionID, id, position, item)));
+      assistant(
+        info,
+        content.flatMap((item, position) => contentPart(sessionID, id, position, item)),
+      );
     } else {
       const { id, time, summary, tokens, reason } = parsed.data as z.infer<typeof CompactionSchema>;
       user(id, time.created, [{ id: `${id}-marker`, sessionID, messageID: id, type: "compaction", auto: reason !== "manual" }]);
       const summaryID = `${id}-summary`;
-      const info = { id: summaryID, time: { created: time.created, completed: time.created }, modelID: "", providerID: "", mode: "compaction", agent: "compaction" };
+      const info = {
+        id: summaryID,
+        time: { created: time.created, completed: time.created },
+        modelID: "",
+        providerID: "",
+        mode: "compaction",
+        agent: "compaction",
+      };
       assistant(
         { ...info, summary: true, cost: 0, tokens: tokens ?? NO_TOKENS, finish: "stop" },
         summary === undefined ? [] : [{ id: `${summaryID}-text`, sessionID, messageID: summaryID, type: "text", text: summary }],
@@ -109,7 +121,8 @@ export function opencode2Messages(sessionID: string, stored: readonly unknown[])
 
 function contentPart(sessionID: string, messageID: string, position: number, item: z.infer<typeof ContentSchema>): Part[] {
   const id = `${messageID}-${position}`;
-  if ((item.type === "text" || item.type === "reasoning") && "text" in item && typeof item.text === "string") return [{ id, sessionID, messageID, type: item.type, text: item.text }];
+  if ((item.type === "text" || item.type === "reasoning") && "text" in item && typeof item.text === "string")
+    return [{ id, sessionID, messageID, type: item.type, text: item.text }];
   const tool = ToolContentSchema.safeParse(item);
   if (!tool.success) return [];
   return [{ id, sessionID, messageID, type: "tool", callID: tool.data.id, tool: tool.data.name, state: toolState(tool.data.state) }];

@@ -15,7 +15,8 @@ export const REGIMES = {
     description: "tight window (16k context, 8k output): OpenCode compacts, and the summary keeps only the latest request",
     opencode2: {
       context: 28_000,
-      description: "tight window (on OpenCode 2 28k context, 8k output, where it compacts as 1.18 does in 16k): OpenCode compacts, and the summary keeps only the latest request",
+      description:
+        "tight window (on OpenCode 2 28k context, 8k output, where it compacts as 1.18 does in 16k): OpenCode compacts, and the summary keeps only the latest request",
     },
   },
 } as const;
