@@ -47,8 +47,12 @@ describe("the host in a run's setting", () => {
       resultLine({ session_id: session, mode: "native", resolved: true, failure_class: "resolved", ...(setting ? { setting } : {}) });
     expect(reportHost([line(undefined, "s1")])).toBe("Host: OpenCode 1.18, `--host opencode-1`.");
     expect(reportHost([line(V2, "s1"), line(V1, "s2"), line(V2, "s3")])).toBe(
-      "Hosts (mixed): 2 lines: OpenCode 2 (2.0.15), `--host opencode-2`; 1 lines: OpenCode 1.18 (1.18.33), `--host opencode-1`.",
+      "Hosts (mixed): 2 lines: OpenCode 2, `--host opencode-2`; 1 lines: OpenCode 1.18, `--host opencode-1`.",
     );
+    // A run made before the host was kept, resumed now: its lines ran OpenCode 1.18 too, one experiment.
+    const resumed = [line(SETTING, "s1"), line(V1, "s2")];
+    expect(reportHost(resumed)).toBe("Host: OpenCode 1.18 (1.18.33), `--host opencode-1`.");
+    expect(reportSetting(resumed).setting).not.toContain("Mixed settings");
     const markdown = renderReport([line(V2, "s1")], { title: "t", ...reportSetting([line(V2, "s1")]) });
     expect(markdown.split("\n").filter((text) => text.startsWith("Host"))).toEqual(["Host: OpenCode 2 (2.0.15), `--host opencode-2`."]);
     expect(reportSetting([line(V2, "s1")]).setting).toContain("on OpenCode 2 28k context");

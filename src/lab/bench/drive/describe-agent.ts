@@ -2,7 +2,7 @@ import type { RunSetting } from "../run-dir/experiment.js";
 import type { ResultLine } from "../run-dir/result-line.js";
 import { type RunOptions, runConfidenceThreshold } from "../run-dir/run-files.js";
 import type { AgentChoice } from "./agent-model.js";
-import { describeHost } from "./bench-host.js";
+import { describeHost, hostLabel, settingHost } from "./bench-host.js";
 import { DEFAULT_REGIME, isRegime, regimeWindow } from "./regimes.js";
 
 /** The label every scripted run's report carries, so no one reads its rates as a model's. */
@@ -45,7 +45,8 @@ export function reportSetting(results: readonly ResultLine[], run?: RunOptions):
   const settings = new Map<string, { setting: RunSetting; count: number }>();
   for (const line of results) {
     if (line.setting === undefined) continue;
-    const key = JSON.stringify(line.setting);
+    // A line from before the host was kept ran OpenCode 1.18: a resumed run's lines are one experiment.
+    const key = JSON.stringify({ ...line.setting, host: settingHost(line.setting), host_version: undefined });
     const seen = settings.get(key);
     if (seen) seen.count += 1;
     else settings.set(key, { setting: line.setting, count: 1 });
@@ -71,15 +72,19 @@ export function reportSetting(results: readonly ResultLine[], run?: RunOptions):
 
 /**
  * One line: which OpenCode ran the lines (their settings', else run.json's; a run from before
- * the host was kept ran OpenCode 1.18), or each host with its count when they differ.
+ * the host was kept ran OpenCode 1.18) with the version its binary reported, or each host with
+ * its count when they differ.
  */
 export function reportHost(results: readonly ResultLine[], run?: RunOptions): string {
+  const settings = results.length > 0 ? results.map((line) => line.setting ?? run?.setting ?? {}) : [run?.setting ?? {}];
   const counts = new Map<string, number>();
-  for (const line of results) {
-    const key = describeHost(line.setting ?? run?.setting ?? {});
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const setting of settings) counts.set(settingHost(setting), (counts.get(settingHost(setting)) ?? 0) + 1);
+  const [host] = [...counts.keys()];
+  if (counts.size === 1 && host !== undefined) {
+    const versions = new Set(settings.flatMap((setting) => (setting.host_version === undefined ? [] : [setting.host_version])));
+    const [version] = [...versions];
+    return describeHost({ host, ...(versions.size === 1 && version !== undefined ? { host_version: version } : {}) });
   }
-  if (counts.size <= 1) return [...counts.keys()][0] ?? describeHost(run?.setting ?? {});
-  const hosts = [...counts].map(([line, count]) => `${count} lines: ${line.replace(/^Host: /, "").replace(/\.$/, "")}`);
+  const hosts = [...counts].map(([name, count]) => `${count} lines: ${hostLabel({ host: name })}`);
   return `Hosts (mixed): ${hosts.join("; ")}.`;
 }
