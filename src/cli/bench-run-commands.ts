@@ -72,7 +72,7 @@ const RUN_ARGS = {
     type: "enum",
     options: BENCH_HOSTS,
     default: DEFAULT_BENCH_HOST,
-    description: `which OpenCode runs the sessions (default ${DEFAULT_BENCH_HOST}): opencode-1 is 1.18 (opencode-ai), opencode-2 the pinned 2.0.15 (scripted agents only, --env local)`,
+    description: "which OpenCode runs the sessions: opencode-1 is 1.18 (opencode-ai), opencode-2 the pinned 2.0.15 (scripted agents only, --env local)",
     invalid: mustBeEither,
   },
   "dry-run": { type: "boolean", description: "print what the run would do (sessions, modes, requests, model calls, the run directory) and start nothing" },

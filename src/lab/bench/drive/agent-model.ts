@@ -85,7 +85,7 @@ export async function startAgentModel(options: {
 export function modelOnOpencode2(): RcmError {
   return new RcmError(
     "usage",
-    "--host opencode-2 runs the scripted agents only (--agent scripted or faithful): a provider's model (--agent model) needs the call recorder, which runs on OpenCode 1.18 only",
+    "--host opencode-2 runs the scripted agents only (--agent scripted or faithful): a provider's model (--model) needs the bench's call recorder, a plug-in for OpenCode 1.18 only so far",
   );
 }
 
