@@ -4,8 +4,9 @@ import { join, resolve } from "node:path";
 import { RcmError } from "../kit/errors/rcm-error.js";
 import { packageRoot } from "../kit/package-root.js";
 import { type AgentChoice, SCRIPTED_AGENTS } from "../lab/bench/drive/agent-model.js";
-import { describeScriptedAgent } from "../lab/bench/drive/describe-agent.js";
-import { REGIME_NAMES, REGIMES, type Regime } from "../lab/bench/drive/regimes.js";
+import { BENCH_HOSTS, type BenchHost, DEFAULT_BENCH_HOST } from "../lab/bench/drive/bench-host.js";
+import { describeScriptedAgent, reportHost } from "../lab/bench/drive/describe-agent.js";
+import { REGIME_NAMES, type Regime, regimeWindow } from "../lab/bench/drive/regimes.js";
 import { planBench } from "../lab/bench/plan-bench.js";
 import { type RegimeRun, writeRegimesReport } from "../lab/bench/report/regimes-report.js";
 import { BENCH_ENVS, type BenchEnv, runBench } from "../lab/bench/run-bench.js";
@@ -67,6 +68,13 @@ const RUN_ARGS = {
     valueHint: "NAME,NAME",
     description: "environment variables the OpenCode servers get (a provider's API key): they see nothing else of this environment but RCM_*",
   },
+  host: {
+    type: "enum",
+    options: BENCH_HOSTS,
+    default: DEFAULT_BENCH_HOST,
+    description: "which OpenCode runs the sessions: opencode-1 is 1.18 (opencode-ai), opencode-2 the pinned 2.0.15 (scripted agents only, --env local)",
+    invalid: mustBeEither,
+  },
   "dry-run": { type: "boolean", description: "print what the run would do (sessions, modes, requests, model calls, the run directory) and start nothing" },
   keep: {
     type: "boolean",
@@ -104,6 +112,7 @@ interface RunOptions {
   passEnv: readonly string[];
   dryRun: boolean;
   keep: boolean;
+  host: BenchHost;
 }
 
 /** `bench run` with its defaults, for `bench mini`. */
@@ -137,6 +146,7 @@ async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
     shard: options.shard,
     passEnv: options.passEnv,
     keep: options.keep,
+    host: options.host,
   };
   if (options.dryRun) return planBench(bench);
   const summary = await runBench(bench);
@@ -196,6 +206,7 @@ function runOptions(args: Parsed<typeof RUN_ARGS>): RunOptions {
     passEnv: passEnvNames(args["pass-env"]),
     dryRun: args["dry-run"],
     keep: args.keep,
+    host: args.host,
   };
 }
 
@@ -240,6 +251,7 @@ with that model instead.`,
     "pass-env": RUN_ARGS["pass-env"],
     "dry-run": RUN_ARGS["dry-run"],
     keep: RUN_ARGS.keep,
+    host: RUN_ARGS.host,
   },
   run: (args) =>
     withBenchIo(async (io) => {
@@ -252,6 +264,7 @@ with that model instead.`,
         passEnv: passEnvNames(args["pass-env"]),
         dryRun: args["dry-run"],
         keep: args.keep,
+        host: args.host,
       };
       if (args.model !== undefined) {
         if (args.regimes !== undefined) throw new RcmError("usage", "--regimes needs the scripted agents (a provider's model has its own window)");
@@ -265,11 +278,17 @@ with that model instead.`,
         summaries.push(await runSuite({ ...common, out, agent: { kind: args.agent, regime } }, io));
         if (common.dryRun) continue;
         if (io.signal.aborted) return `${summaries.join("")}interrupted; rerun the same command to resume.\n`;
-        runs.push({ regime, description: REGIMES[regime].description, dir: regime, results: await readResults(runFiles(resolve(out)).results) });
+        runs.push({
+          regime,
+          description: regimeWindow(regime, args.host).description,
+          dir: regime,
+          results: await readResults(runFiles(resolve(out)).results),
+        });
       }
       if (common.dryRun) return summaries.join("\n");
       const setting = describeScriptedAgent(args.agent);
-      const written = await writeRegimesReport(resolve(args.out), runs, { title: "Switch-SWE offline benchmark: switch-mini", setting });
+      const host = reportHost(runs.flatMap((run) => run.results));
+      const written = await writeRegimesReport(resolve(args.out), runs, { title: "Switch-SWE offline benchmark: switch-mini", setting, host });
       const total = `in all: ${megabytes(await diskUsage(resolve(args.out)))} in ${resolve(args.out)}\n`;
       return `${await readFile(written.markdown, "utf8")}\n${summaries.join("")}combined report: ${written.markdown}\n                 ${written.html} (open in a browser)\n${total}`;
     }),

@@ -1,3 +1,4 @@
+import { hostLabel } from "./drive/bench-host.js";
 import { describeAgent } from "./drive/describe-agent.js";
 import { type BenchRunOptions, prepareRun } from "./run-bench.js";
 import { openExperiment } from "./run-dir/open-experiment.js";
@@ -32,7 +33,8 @@ export async function planBench(options: BenchRunOptions): Promise<string> {
     `sessions:  ${specs.length} of the suite's ${suite.sessions.length} (${specs.length - switched} uninterrupted, ${switched} switched)`,
     `modes:     ${options.modes.join(", ")}`,
     `runs:      ${runs.length} session runs${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ""}, ${requests} requests`,
-    `agent:     ${describeAgent(agent)}`,
+    `agent:     ${describeAgent(agent, setting.host)}`,
+    `host:      ${hostLabel(setting)}`,
     ...providerLines(options),
     `model calls expected: ${calls}`,
     `limits:    ${options.budgetMs / 1000} s per request, then up to ${options.maxContinuations} continuations; ${options.concurrency} session(s) at once; tests ${options.testTimeoutMs / 1000} s`,

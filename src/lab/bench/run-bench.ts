@@ -1,20 +1,23 @@
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { OpencodeClient } from "@opencode-ai/sdk/v2";
+import { RcmError } from "../../kit/errors/rcm-error.js";
 import { builtEntry, packageRoot } from "../../kit/package-root.js";
 import type { Mode } from "../../plugin/config/options-schema.js";
-import type { MessageWithParts } from "../../plugin/core/messages.js";
 import { createIsolatedHome } from "../harness/isolated-home.js";
+import { opencode2Binary } from "../harness/opencode-2-server.js";
 import { opencodeBinary } from "../harness/opencode-binary.js";
 import type { PluginEntry } from "../harness/opencode-config.js";
-import { type OpencodeServer, startOpencodeServer } from "../harness/opencode-server.js";
+import { startOpencodeServer } from "../harness/opencode-server.js";
 import { cheapSuiteProblems } from "./check/cheap-suite-problems.js";
 import { runStoppers, suiteProblemsError } from "./check/suite-problem.js";
 import { prepareCheckouts, repoSource } from "./checkout/prepare-checkouts.js";
-import { type AgentChoice, startAgentModel } from "./drive/agent-model.js";
+import { type AgentChoice, modelOnOpencode2, startAgentModel } from "./drive/agent-model.js";
+import { type BenchHost, DEFAULT_BENCH_HOST, hostVersion } from "./drive/bench-host.js";
 import { reportSetting } from "./drive/describe-agent.js";
+import { type HostServer, opencode1Host } from "./drive/host-server.js";
 import { checkModelProvider } from "./drive/model-provider.js";
+import { startOpencode2Host } from "./drive/opencode-2-host.js";
 import { passedEnv } from "./drive/passed-env.js";
 import { pluginConfidenceThreshold, pluginEnv } from "./drive/plugin-env.js";
 import { pluginVersion } from "./drive/plugin-version.js";
@@ -64,6 +67,8 @@ export interface BenchRunOptions {
   passEnv?: readonly string[] | undefined;
   /** Keep the scratch: each session's checkouts and the OpenCode homes (`run-dir/tidy-run-dir.ts`). */
   keep?: boolean | undefined;
+  /** Which OpenCode runs the sessions (`drive/bench-host.ts`); default OpenCode 1.18. */
+  host?: BenchHost | undefined;
 }
 
 /** Where sessions run: here, or each in a container of its task's image. */
@@ -100,10 +105,11 @@ const RUN_FALLBACK = "full";
  * no line, so the files stay consistent.
  */
 export async function runBench(options: BenchRunOptions): Promise<BenchRunSummary> {
-  const prepared = await prepareRun(options);
+  const prepared = await prepareRun(options, { askHostVersion: true });
   const { outDir } = prepared;
   // What can fail before the first session is checked before the run directory exists.
-  opencodeBinary();
+  if ((options.host ?? DEFAULT_BENCH_HOST) === "opencode-2") opencode2Binary();
+  else opencodeBinary();
   const created = !existsSync(outDir);
   await mkdir(runFiles(outDir).tmp, { recursive: true });
   try {
@@ -131,8 +137,13 @@ export interface PreparedRun {
   serverEnv: Record<string, string>;
 }
 
-export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun> {
+/** `askHostVersion`: run the host's binary for its version (the run does; a dry run starts nothing). */
+export async function prepareRun(options: BenchRunOptions, { askHostVersion = false } = {}): Promise<PreparedRun> {
   const outDir = resolve(options.outDir);
+  const host = options.host ?? DEFAULT_BENCH_HOST;
+  if (host === "opencode-2" && options.agent.kind === "model") throw modelOnOpencode2();
+  if (host === "opencode-2" && options.env === "docker")
+    throw new RcmError("usage", "--host opencode-2 runs sessions here only (--env local): the session containers start OpenCode 1.18");
   const suite = await loadSuite(resolve(options.suiteDir));
   const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
   await refuseFailingSuite(suite, options.agent.kind);
@@ -152,6 +163,8 @@ export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun>
     plugin_version: await pluginVersion(),
     env: options.env ?? "local",
     ...(options.image === undefined ? {} : { image: options.image }),
+    host,
+    ...(askHostVersion ? { host_version: await hostVersion(host) } : {}),
   };
   const shard = options.shard;
   const request: ExperimentRequest = {
@@ -193,7 +206,16 @@ async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRu
     const pending = ours.filter((spec) => !done.has(resultKey({ session_id: spec.session_id, mode })));
     skipped += ours.length - pending.length;
     if (pending.length === 0 || options.signal?.aborted) continue;
-    const server = { suite, mode, outDir, agent: options.agent, env: options.env ?? "local", image: options.image, serverEnv: options.serverEnv };
+    const server = {
+      suite,
+      mode,
+      outDir,
+      agent: options.agent,
+      env: options.env ?? "local",
+      image: options.image,
+      serverEnv: options.serverEnv,
+      host: options.host ?? DEFAULT_BENCH_HOST,
+    };
     await withModeServer(server, async (sessionServer) => {
       const queue = [...pending];
       const worker = async () => {
@@ -217,7 +239,7 @@ async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRu
 }
 
 /** Runs one session with the OpenCode server it gets, where its checkouts and scoring run, and the mode's log of model calls. */
-type SessionServer = <T>(spec: SessionSpec, body: (server: OpencodeServer, where: SessionPlace, logs: ModeLogs) => Promise<T>) => Promise<T>;
+type SessionServer = <T>(spec: SessionSpec, body: (server: HostServer, where: SessionPlace, logs: ModeLogs) => Promise<T>) => Promise<T>;
 
 /** What the mode's agent model logged, read per session: the calls it received and, for the faithful agent, what it wrote. */
 interface ModeLogs {
@@ -227,34 +249,59 @@ interface ModeLogs {
 
 /**
  * The mode's agent model, and OpenCode servers with the plug-in in that mode: locally one
- * server for all the mode's sessions; with `docker`, one per session inside its container.
+ * server for all the mode's sessions (OpenCode 1.18 or 2, as `host` says); with `docker`, one
+ * OpenCode 1.18 per session inside its container.
  */
 async function withModeServer<T>(
-  options: { suite: Suite; mode: Mode; outDir: string; agent: AgentChoice; env: BenchEnv; image?: string | undefined; serverEnv: Record<string, string> },
+  options: {
+    suite: Suite;
+    mode: Mode;
+    outDir: string;
+    agent: AgentChoice;
+    env: BenchEnv;
+    image?: string | undefined;
+    serverEnv: Record<string, string>;
+    host: BenchHost;
+  },
   body: (sessionServer: SessionServer) => Promise<T>,
 ): Promise<T> {
   const { suite, mode, outDir } = options;
   const files = runFiles(outDir);
-  const plugin = builtEntry("./server");
   await mkdir(files.requests, { recursive: true });
   const logFile = join(files.requests, `${mode}.jsonl`);
   const decisionLog = join(files.requests, `${mode}.decisions.jsonl`);
-  const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog, runDir: outDir });
+  const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog, runDir: outDir, host: options.host });
   const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
-  // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
-  const recorder = join(packageRoot(), "dist", "lab", "bench", "drive", "call-recorder-plugin.js");
-  const plugins: PluginEntry[] = [[plugin, { mode, stateDir: files.state(mode), fallback: RUN_FALLBACK }]];
-  if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
-  const config = model.config(plugins);
+  const pluginOptions = { mode, stateDir: files.state(mode), fallback: RUN_FALLBACK };
   const env = { ...options.serverEnv, TMPDIR: files.tmp };
+  // Sessions run in one folder per mode: a new folder costs OpenCode seconds of start-up, and
+  // requests name their workspaces by absolute path anyway.
+  const sessionsDir = join(outDir, "sessions");
   try {
+    if (options.host === "opencode-2") {
+      // OpenCode 2 loads a plug-in folder (the package's server.js), not a file.
+      const config = model.opencode2Config([{ package: packageRoot(), options: pluginOptions }]);
+      const server = await startOpencode2Host({ root: files.home(mode), cwd: outDir, directory: sessionsDir, config, env });
+      try {
+        return await body((_spec, run) => run(server, LOCAL, logs));
+      } finally {
+        await server.close();
+      }
+    }
+    // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
+    const recorder = join(packageRoot(), "dist", "lab", "bench", "drive", "call-recorder-plugin.js");
+    const plugins: PluginEntry[] = [[builtEntry("./server"), pluginOptions]];
+    if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
+    const config = model.config(plugins);
     if (options.env === "docker") {
       return await body((spec, run) =>
-        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)),
+        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) =>
+          run(opencode1Host(server, sessionsDir, { owned: false }), where, logs),
+        ),
       );
     }
     const home = await createIsolatedHome({ root: files.home(mode), config });
-    const server = await startOpencodeServer({ home, cwd: outDir, env });
+    const server = opencode1Host(await startOpencodeServer({ home, cwd: outDir, env }), sessionsDir, { owned: true });
     try {
       return await body((_spec, run) => run(server, LOCAL, logs));
     } finally {
@@ -270,7 +317,7 @@ async function runOne(
     PreparedRun & {
       spec: SessionSpec;
       mode: Mode;
-      server: OpencodeServer;
+      server: HostServer;
       where: SessionPlace;
       logs: ModeLogs;
       progress: (activity: string) => void;
@@ -281,15 +328,12 @@ async function runOne(
   const dir = files.session(spec.session_id, mode);
   options.progress("preparing checkouts");
   const checkouts = await prepareCheckouts({ suite, session: spec, dir, seed: options.seed, ...(where.git ? { git: where.git } : {}) });
-  // One OpenCode directory per mode: a new directory costs OpenCode seconds of start-up, and
-  // requests name their workspaces by absolute path anyway.
-  const client = server.client(join(outDir, "sessions"));
-  const onAbort = () => void abortAll(client);
+  const onAbort = () => void server.abortAll();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   let run: SessionRun;
   try {
     run = await runSession({
-      client,
+      host: server,
       spec,
       checkouts,
       budgetMs: options.budgetMs,
@@ -301,8 +345,7 @@ async function runOne(
     options.signal?.removeEventListener("abort", onAbort);
   }
   if (options.signal?.aborted) return undefined;
-  const stored = await client.session.messages({ sessionID: run.opencodeSessionID }, { throwOnError: true });
-  const messages = stored.data as MessageWithParts[];
+  const messages = await server.messages(run.opencodeSessionID);
   await writeFile(join(dir, "session.json"), `${JSON.stringify({ run, messages }, null, 1)}\n`);
   const state = await readPluginState(files.state(mode), run.opencodeSessionID);
   const focus = checkouts.get(spec.focus);
@@ -359,9 +402,4 @@ async function runOne(
     setting: options.setting,
   };
   return inSchemaOrder({ ...line, ...measured });
-}
-
-async function abortAll(client: OpencodeClient): Promise<void> {
-  const sessions = await client.session.list().catch(() => undefined);
-  for (const session of sessions?.data ?? []) await client.session.abort({ sessionID: session.id }).catch(() => undefined);
 }

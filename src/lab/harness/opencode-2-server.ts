@@ -49,12 +49,17 @@ function isExecutable(path: string): boolean {
 }
 
 /** An OpenCode 2 config for quiet offline runs with one OpenAI-compatible model on loopback. */
-export function opencode2Config(options: { modelBaseURL: string; plugins: readonly Opencode2PluginEntry[]; contextLimit?: number }): Record<string, unknown> {
+export function opencode2Config(options: {
+  modelBaseURL: string;
+  plugins: readonly Opencode2PluginEntry[];
+  contextLimit?: number;
+  outputLimit?: number;
+}): Record<string, unknown> {
   const settings = { baseURL: options.modelBaseURL, apiKey: "unused" };
   const model = {
     package: "@opencode/ai/providers/openai-compatible",
     settings,
-    limit: { context: options.contextLimit ?? 200_000, output: 8_000 },
+    limit: { context: options.contextLimit ?? 200_000, output: options.outputLimit ?? 8_000 },
     capabilities: { tools: true, input: ["text"], output: ["text"] },
   };
   return {
@@ -98,6 +103,8 @@ export async function startOpencode2Server(options: {
   root: string;
   cwd: string;
   config: Record<string, unknown>;
+  /** Variables the server gets besides PATH and its home's (nothing else of this environment reaches it). */
+  env?: Record<string, string>;
   timeoutMs?: number;
 }): Promise<Opencode2Server> {
   const home = await createOpencode2Home({ root: options.root, config: options.config });
@@ -105,7 +112,7 @@ export async function startOpencode2Server(options: {
   const port = await freePort();
   const child = spawn(opencode2Binary(), ["serve", "--hostname", "127.0.0.1", "--port", String(port), "--print-logs", "--log-level", "info"], {
     cwd: options.cwd,
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...home.env, OPENCODE_PASSWORD: password },
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env, OPENCODE_PASSWORD: password },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

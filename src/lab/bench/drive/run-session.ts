@@ -1,8 +1,8 @@
-import type { OpencodeClient } from "@opencode-ai/sdk/v2";
 import { messageOf } from "../../../kit/errors/message-of.js";
 import type { Checkout } from "../checkout/prepare-checkouts.js";
 import { FINALIZE_REQUEST, requestText } from "../suite/request-text.js";
 import { FINALIZE, type SessionSpec } from "../suite/schema.js";
+import type { HostServer } from "./host-server.js";
 
 /** One request sent to the agent: a schedule entry, or a continuation after a timeout. */
 export interface SentRequest {
@@ -32,12 +32,12 @@ export interface SessionRun {
 const CONTINUE_REQUEST = "Continue where you stopped.";
 
 /**
- * Sends a session's schedule to the agent through one continuous OpenCode session: each
+ * Sends a session's schedule to the agent through one continuous OpenCode session (either host): each
  * request waits for its turn to end. A request past its budget is aborted and followed by a
  * continuation request, at most `maxContinuations` times per session; then the session stops.
  */
 export async function runSession(options: {
-  client: OpencodeClient;
+  host: HostServer;
   spec: SessionSpec;
   checkouts: ReadonlyMap<string, Checkout>;
   budgetMs: number;
@@ -45,21 +45,20 @@ export async function runSession(options: {
   signal?: AbortSignal;
   onRequest?: (done: number, total: number, label: string) => void;
 }): Promise<SessionRun> {
-  const { client, spec, checkouts, budgetMs, maxContinuations } = options;
+  const { host, spec, checkouts, budgetMs, maxContinuations } = options;
   const started = performance.now();
-  const created = await client.session.create({ title: spec.session_id }, { throwOnError: true });
-  const sessionID = created.data.id;
+  const sessionID = await host.createSession(spec.session_id);
   const run: SessionRun = { opencodeSessionID: sessionID, requests: [], finalized: false, budgetExhausted: false, continuations: 0, wallMs: 0 };
   const send = async (text: string) => {
     const begun = performance.now();
-    const turn = client.session.prompt({ sessionID, parts: [{ type: "text", text }] }, { throwOnError: true });
+    const turn = host.send(sessionID, text);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       turn.then(() => false),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), budgetMs))),
     ]).finally(() => clearTimeout(timer));
     if (timedOut) {
-      await client.session.abort({ sessionID }).catch(() => undefined);
+      await host.abort(sessionID).catch(() => undefined);
       await turn.catch(() => undefined);
     }
     return { timedOut, ms: Math.round(performance.now() - begun) };

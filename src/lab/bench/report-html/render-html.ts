@@ -64,7 +64,7 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
 }
 
 /** A report page's start: a self-contained document (nothing fetched), its title, and the run's setting under it. */
-export function pageHead(options: { title: string; setting?: string | undefined }): string[] {
+export function pageHead(options: { title: string; setting?: string | undefined; host?: string | undefined }): string[] {
   return [
     "<!doctype html>",
     '<html lang="en"><head><meta charset="utf-8">',
@@ -72,6 +72,7 @@ export function pageHead(options: { title: string; setting?: string | undefined 
     `<title>${escapeHtml(options.title)}</title><style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(options.title)}</h1>`,
     options.setting ? `<p class="setting">${escapeHtml(options.setting)}</p>` : "",
+    options.host ? `<p class="setting">${escapeHtml(options.host)}</p>` : "",
   ];
 }
 

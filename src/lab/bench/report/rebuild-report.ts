@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { RcmError } from "../../../kit/errors/rcm-error.js";
-import { describeRunAgent } from "../drive/describe-agent.js";
+import { describeRunAgent, reportHost } from "../drive/describe-agent.js";
 import { REGIME_NAMES } from "../drive/regimes.js";
 import { readResults } from "../run-dir/read-results.js";
 import { readRunOptions, runConfidenceThreshold, runFiles } from "../run-dir/run-files.js";
@@ -22,7 +22,8 @@ export async function rebuildReport(outDir: string, options: { cacheReadPrice?: 
   const run = await readRunOptions(outDir).catch(() => undefined);
   return writeReports(outDir, results, {
     title: `Switch-SWE run: ${basename(outDir)}`,
-    setting: describeRunAgent(run?.agent),
+    setting: describeRunAgent(run?.agent, run?.setting?.host),
+    host: reportHost(results, run),
     confidenceThreshold: runConfidenceThreshold(run),
     ...options,
   });

@@ -10,11 +10,19 @@ import type { ResultLine } from "../run-dir/result-line.js";
 /** One regime's run of the offline benchmark. */
 export interface RegimeRun {
   regime: string;
-  /** What the regime is (`REGIMES[regime].description`). */
+  /** What the regime is (`regimeWindow(regime, host).description`). */
   description: string;
   /** The run's directory, relative to the combined report's. */
   dir: string;
   results: readonly ResultLine[];
+}
+
+export interface RegimesReportOptions {
+  title: string;
+  /** Who did the work (`describeScriptedAgent`). */
+  setting: string;
+  /** Which OpenCode ran the sessions (`reportHost`), one line. */
+  host?: string | undefined;
 }
 
 /**
@@ -25,7 +33,7 @@ export interface RegimeRun {
 export async function writeRegimesReport(
   outDir: string,
   runs: readonly RegimeRun[],
-  options: { title: string; setting: string },
+  options: RegimesReportOptions,
 ): Promise<{ markdown: string; html: string }> {
   const markdown = join(outDir, "report.md");
   const html = join(outDir, "report.html");
@@ -34,8 +42,8 @@ export async function writeRegimesReport(
   return { markdown, html };
 }
 
-function renderMarkdown(runs: readonly RegimeRun[], options: { title: string; setting: string }): string {
-  const lines = [`# ${options.title}`, "", options.setting];
+function renderMarkdown(runs: readonly RegimeRun[], options: RegimesReportOptions): string {
+  const lines = [`# ${options.title}`, "", options.setting, ...(options.host ? ["", options.host] : [])];
   for (const run of runs) {
     const table = gapTable(run.results);
     lines.push(
@@ -56,7 +64,7 @@ function markdownTable(table: ReportTable): string[] {
   return [`| ${table.header.join(" | ")} |`, `| ${table.header.map(() => "---").join(" | ")} |`, ...table.rows.map((row) => `| ${row.join(" | ")} |`)];
 }
 
-function renderHtml(runs: readonly RegimeRun[], options: { title: string; setting: string }): string {
+function renderHtml(runs: readonly RegimeRun[], options: RegimesReportOptions): string {
   const parts = [
     ...pageHead(options),
     ...runs.flatMap((run) => [

@@ -8,6 +8,8 @@ export interface ReportOptions {
   title: string;
   /** Who did the work and in which window (`describeAgent`), printed under the title. */
   setting?: string | undefined;
+  /** Which OpenCode ran the sessions (`describeHost`), one line under the setting. */
+  host?: string | undefined;
   /** What a cached input token costs against an uncached one. */
   cacheReadPrice?: number | undefined;
   /** The plug-in's confidence threshold in the run (run.json's); the default when absent. */
@@ -26,6 +28,7 @@ export function renderReport(results: readonly ResultLine[], options: ReportOpti
     `# ${options.title}`,
     "",
     ...(options.setting ? [options.setting, ""] : []),
+    ...(options.host ? [options.host, ""] : []),
     headline(results),
     "",
     describeRouting(options),

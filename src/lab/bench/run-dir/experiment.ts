@@ -23,6 +23,8 @@ export const RunSettingSchema = z
     plugin_version: z.string().describe("opencode-rcm's version."),
     env: z.string().describe("Where sessions ran: local or docker."),
     image: z.string().optional().describe("With env docker: the image template."),
+    host: z.string().optional().describe("Which OpenCode ran the sessions: opencode-1 (1.18) or opencode-2; a run made before this was kept ran opencode-1."),
+    host_version: z.string().optional().describe("The version the host's binary reported (`opencode --version`)."),
   })
   .strict();
 export type RunSetting = z.infer<typeof RunSettingSchema>;
@@ -49,12 +51,20 @@ export const RunJsonSchema = z.object({
 });
 export type RunJson = z.infer<typeof RunJsonSchema>;
 
-/** The fields of two settings that differ, each with both values as text. */
+/** What a setting made before the host was kept ran on: the bench drove OpenCode 1.18 only. */
+export const UNRECORDED_HOST = "opencode-1";
+
+/**
+ * The fields of two settings that differ, each with both values as text. A setting without a
+ * host ran OpenCode 1.18, and one without the host's version is not compared on it (the runs
+ * before either was kept stay resumable).
+ */
 export function settingDifferences(made: Partial<RunSetting>, asked: RunSetting): { field: string; made: string; asked: string }[] {
   const fields = Object.keys(RunSettingSchema.shape) as (keyof RunSetting)[];
   return fields.flatMap((field) => {
-    const before = made[field];
-    const now = asked[field];
+    if (field === "host_version" && (made.host_version === undefined || asked.host_version === undefined)) return [];
+    const before = field === "host" ? (made.host ?? UNRECORDED_HOST) : made[field];
+    const now = field === "host" ? (asked.host ?? UNRECORDED_HOST) : asked[field];
     return JSON.stringify(before) === JSON.stringify(now) ? [] : [{ field, made: shown(before), asked: shown(now) }];
   });
 }
