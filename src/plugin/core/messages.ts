@@ -4,7 +4,7 @@
 // would hand the same. Only what the plug-in reads or writes is declared; the objects carry more.
 
 /** Token counts of a model call, as the host reports them. */
-interface TokenCounts {
+export interface TokenCounts {
   total?: number;
   input: number;
   output: number;

@@ -14,7 +14,7 @@ export const DEFAULT_BENCH_HOST: BenchHost = "opencode-1";
 
 const HOST_NAMES: Record<BenchHost, string> = { "opencode-1": "OpenCode 1.18", "opencode-2": "OpenCode 2" };
 
-export function isBenchHost(value: string): value is BenchHost {
+function isBenchHost(value: string): value is BenchHost {
   return (BENCH_HOSTS as readonly string[]).includes(value);
 }
 

@@ -7,7 +7,7 @@
  * compacts before every request; in 28k it compacts at about the 8k input tokens where 1.18
  * does in 16k (measured on the mini suite: docs/opencode-2.md).
  */
-export const REGIMES = {
+const REGIMES = {
   roomy: { context: 200_000, output: 8_000, description: "roomy window (200k context): OpenCode never compacts" },
   tight: {
     context: 16_000,
