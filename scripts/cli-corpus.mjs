@@ -37,8 +37,14 @@ function invocations() {
     ["--version"],
     ["-v"],
     ["help", "status"],
-    ...commands.flatMap((command) => [[command, "--help"], [command, "-h"]]),
-    ...bench.flatMap((sub) => [["bench", sub, "--help"], ["bench", sub, "-h"]]),
+    ...commands.flatMap((command) => [
+      [command, "--help"],
+      [command, "-h"],
+    ]),
+    ...bench.flatMap((sub) => [
+      ["bench", sub, "--help"],
+      ["bench", sub, "-h"],
+    ]),
     ["bench", "--help", "run"],
     ["bench", "nope", "--help"],
     ["nope", "--help"],
@@ -225,10 +231,7 @@ async function prepare(sandbox) {
   }
   const latest = new Date(Date.UTC(2025, 1, 1));
   await utimes(join(state, "sessions", `${SESSION}.json`), latest, latest);
-  await writeFile(
-    join(tmp, "bad.jsonl"),
-    `${JSON.stringify({ id: "s", requests: [{ text: "x", task: "a" }] })}\n{"id": "t", "requests": [{"text": "y"}]}\n`,
-  );
+  await writeFile(join(tmp, "bad.jsonl"), `${JSON.stringify({ id: "s", requests: [{ text: "x", task: "a" }] })}\n{"id": "t", "requests": [{"text": "y"}]}\n`);
   return {
     dir,
     tmp,
@@ -310,8 +313,7 @@ async function main() {
       if (parts.length === 0) continue;
       differing.push(shown);
       console.log(`DIFFERS: ${shown}`);
-      for (const part of parts)
-        console.log(`  ${part}: ${part === "code" ? `${a.code} vs ${b.code}` : firstDifference(String(a[part]), String(b[part]))}`);
+      for (const part of parts) console.log(`  ${part}: ${part === "code" ? `${a.code} vs ${b.code}` : firstDifference(String(a[part]), String(b[part]))}`);
     }
   } finally {
     await rm(sandbox, { recursive: true, force: true });

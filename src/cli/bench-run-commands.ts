@@ -137,6 +137,7 @@ async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
     shard: options.shard,
     passEnv: options.passEnv,
     keep: options.keep,
+    environment: io.env,
   };
   if (options.dryRun) return planBench(bench);
   const summary = await runBench(bench);
@@ -206,7 +207,7 @@ export const run = defineCli({
 scripted|faithful [--regime roomy|tight], or --model provider/model [--provider-config <file>].
 Rerunning with the same --out skips finished sessions; Ctrl-C leaves consistent files.`,
   args: RUN_ARGS,
-  run: (args) => withBenchIo((io) => runSuite(runOptions(args), io)),
+  run: (args, context) => withBenchIo(context, (io) => runSuite(runOptions(args), io)),
 });
 
 /** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
@@ -241,8 +242,8 @@ with that model instead.`,
     "dry-run": RUN_ARGS["dry-run"],
     keep: RUN_ARGS.keep,
   },
-  run: (args) =>
-    withBenchIo(async (io) => {
+  run: (args, context) =>
+    withBenchIo(context, async (io) => {
       const common = {
         suite: join(packageRoot(), "fixtures", "switch-mini"),
         modes: args.modes,

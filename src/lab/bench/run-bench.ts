@@ -64,6 +64,8 @@ export interface BenchRunOptions {
   passEnv?: readonly string[] | undefined;
   /** Keep the scratch: each session's checkouts and the OpenCode homes (`run-dir/tidy-run-dir.ts`). */
   keep?: boolean | undefined;
+  /** The environment the run reads (OPENCODE_BIN, the plug-in's RCM_* settings, --pass-env's variables); default: this process's. */
+  environment?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** Where sessions run: here, or each in a container of its task's image. */
@@ -103,12 +105,12 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
   const prepared = await prepareRun(options);
   const { outDir } = prepared;
   // What can fail before the first session is checked before the run directory exists.
-  opencodeBinary();
+  const binary = opencodeBinary(options.environment);
   const created = !existsSync(outDir);
   await mkdir(runFiles(outDir).tmp, { recursive: true });
   try {
     const opened = await openExperiment(outDir, prepared.request);
-    const summary = await runModes({ ...options, ...prepared, modes: options.modes });
+    const summary = await runModes({ ...options, ...prepared, modes: options.modes, binary });
     await tidyRunDir(outDir, { keep: options.keep ?? false });
     return { ...summary, added: opened.added, bytes: await diskUsage(outDir) };
   } catch (error) {
@@ -137,7 +139,7 @@ export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun>
   const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
   await refuseFailingSuite(suite, options.agent.kind);
   await checkModelProvider(options.agent);
-  const forwarded = pluginEnv(process.env);
+  const forwarded = pluginEnv(options.environment ?? process.env);
   const setting: RunSetting = {
     suite: suite.meta.name,
     suite_sha256: await suiteHash(suite.dir),
@@ -163,7 +165,7 @@ export async function prepareRun(options: BenchRunOptions): Promise<PreparedRun>
     shard: shard ? `${shard.index}/${shard.count}` : undefined,
     runsPlanned: (modes, sessions) => (shard ? shardRuns(suite.sessions.slice(0, sessions), modes, shard).size : sessions * modes.length),
   };
-  const serverEnv = { ...forwarded, ...passedEnv(options.passEnv ?? []) };
+  const serverEnv = { ...forwarded, ...passedEnv(options.passEnv ?? [], options.environment) };
   return { outDir, suite, specs, setting, request, confidenceThreshold: setting.confidence_threshold, serverEnv };
 }
 
@@ -178,7 +180,7 @@ async function refuseFailingSuite(suite: Suite, agent: AgentChoice["kind"]): Pro
     throw suiteProblemsError(problems, `nothing was run: \`opencode-rcm bench check ${suite.dir}\` lists these and runs each task's tests too`);
 }
 
-async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRunSummary> {
+async function runModes(options: BenchRunOptions & PreparedRun & { binary: string }): Promise<BenchRunSummary> {
   const { outDir, suite, specs } = options;
   const files = runFiles(outDir);
   if (options.env === "docker") await checkImages(suite, specs, options.image);
@@ -193,7 +195,16 @@ async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRu
     const pending = ours.filter((spec) => !done.has(resultKey({ session_id: spec.session_id, mode })));
     skipped += ours.length - pending.length;
     if (pending.length === 0 || options.signal?.aborted) continue;
-    const server = { suite, mode, outDir, agent: options.agent, env: options.env ?? "local", image: options.image, serverEnv: options.serverEnv };
+    const server = {
+      suite,
+      mode,
+      outDir,
+      agent: options.agent,
+      env: options.env ?? "local",
+      image: options.image,
+      serverEnv: options.serverEnv,
+      binary: options.binary,
+    };
     await withModeServer(server, async (sessionServer) => {
       const queue = [...pending];
       const worker = async () => {
@@ -230,7 +241,17 @@ interface ModeLogs {
  * server for all the mode's sessions; with `docker`, one per session inside its container.
  */
 async function withModeServer<T>(
-  options: { suite: Suite; mode: Mode; outDir: string; agent: AgentChoice; env: BenchEnv; image?: string | undefined; serverEnv: Record<string, string> },
+  options: {
+    suite: Suite;
+    mode: Mode;
+    outDir: string;
+    agent: AgentChoice;
+    env: BenchEnv;
+    image?: string | undefined;
+    serverEnv: Record<string, string>;
+    /** The opencode binary (its path here; in a container, the same path, mounted). */
+    binary: string;
+  },
   body: (sessionServer: SessionServer) => Promise<T>,
 ): Promise<T> {
   const { suite, mode, outDir } = options;
@@ -250,11 +271,13 @@ async function withModeServer<T>(
   try {
     if (options.env === "docker") {
       return await body((spec, run) =>
-        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) => run(server, where, logs)),
+        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image, binary: options.binary }, (server, where) =>
+          run(server, where, logs),
+        ),
       );
     }
     const home = await createIsolatedHome({ root: files.home(mode), config });
-    const server = await startOpencodeServer({ home, cwd: outDir, env });
+    const server = await startOpencodeServer({ home, cwd: outDir, env, binary: options.binary });
     try {
       return await body((_spec, run) => run(server, LOCAL, logs));
     } finally {
