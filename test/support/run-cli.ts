@@ -17,3 +17,10 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   const code = await main(argv, io, env);
   return { code, stdout, stderr };
 }
+
+/** runCli that fails as execFile does when the exit status is not 0: the error carries the run (code, stdout, stderr). */
+export async function runCliOk(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Promise<CliRun> {
+  const result = await runCli(argv, env);
+  if (result.code !== 0) throw Object.assign(new Error(`opencode-rcm ${argv.join(" ")} exited with ${result.code}: ${result.stderr}`), result);
+  return result;
+}
