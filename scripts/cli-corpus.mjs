@@ -277,11 +277,15 @@ function expand(args, place) {
 }
 
 /**
- * What differs whatever the code: the build's own folder (a bundled fixture's path, bench mini's
- * suite), and the demo's scratch folder (mkdtemp's random suffix).
+ * What differs whatever the code: the folders of the build and of this checkout, whose fixtures the
+ * invocations name (both printed as <package>), and the demo's scratch folder (mkdtemp's random suffix).
  */
 function masked(result, packageRoot) {
-  const mask = (text) => text.replaceAll(packageRoot, "<package>").replace(/(opencode-rcm-demo-)[A-Za-z0-9]{6}/g, "$1XXXXXX");
+  const mask = (text) =>
+    text
+      .replaceAll(packageRoot, "<package>")
+      .replaceAll(ROOT, "<package>")
+      .replace(/(opencode-rcm-demo-)[A-Za-z0-9]{6}/g, "$1XXXXXX");
   return { ...result, stdout: mask(result.stdout), stderr: mask(result.stderr) };
 }
 
