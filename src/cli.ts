@@ -1,16 +1,22 @@
 #!/usr/bin/env node
-import { asRcmError, main, usageHint } from "./cli/main.js";
+import { main } from "./cli/main.js";
 
-main(process.argv.slice(2)).then(
-  (code) => exitAfterDrain(code),
-  (error: unknown) => {
-    const failure = asRcmError(error);
-    const hint = failure.showUsage ? `\n${usageHint(process.argv.slice(2))}` : "";
-    process.stderr.write(`opencode-rcm: ${failure.message} (${failure.code})${hint}\n`);
-    if (failure.code === "internal" && process.env["OPENCODE_RCM_DEBUG"] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-    return exitAfterDrain(failure.exitCode);
-  },
+// The one place that touches the process: its arguments, streams, environment, Ctrl-C and exit.
+main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, onInterrupt: untilSecondInterrupt }, process.env).then(
+  exitAfterDrain,
 );
+
+/** Ctrl-C while a command listens: `listener` on the first; the second exits at once (130). */
+function untilSecondInterrupt(listener: () => void): () => void {
+  let interrupted = false;
+  const onInterrupt = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    listener();
+  };
+  process.on("SIGINT", onInterrupt);
+  return () => process.off("SIGINT", onInterrupt);
+}
 
 /**
  * Exits once stdout and stderr have handed every byte to the OS. `process.exit` on its own

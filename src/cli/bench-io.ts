@@ -2,32 +2,34 @@
 
 import { renderProgress } from "../lab/bench/render-progress.js";
 import type { BenchProgress } from "../lab/bench/run-bench.js";
+import type { CommandContext, Env } from "./cli-io.js";
 
-/** What a bench command needs while it runs: the Ctrl-C signal and where progress goes. */
+/** What a bench command needs while it runs: the Ctrl-C signal, where progress goes, the environment. */
 export interface BenchIo {
   signal: AbortSignal;
   progress: (event: BenchProgress) => void;
+  env: Env;
 }
 
 /**
  * Runs a bench command and prints what it returns. First Ctrl-C: stop cleanly (no half-written
- * results; exit status 130); a second one exits at once.
+ * results; exit status 130); a second one exits at once (the bin does).
  */
-export async function withBenchIo(work: (io: BenchIo) => Promise<string>): Promise<number> {
+export async function withBenchIo(context: CommandContext, work: (io: BenchIo) => Promise<string>): Promise<number> {
+  const { stdout, stderr } = context.io;
   const controller = new AbortController();
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write("\n[bench] interrupted: finishing cleanly (Ctrl-C again to exit now)\n");
+  const stopListening = context.io.onInterrupt?.(() => {
+    stderr.write("\n[bench] interrupted: finishing cleanly (Ctrl-C again to exit now)\n");
     controller.abort();
-  };
-  process.on("SIGINT", onInterrupt);
+  });
   const started = Date.now();
   try {
-    const text = await work({ signal: controller.signal, progress: (event) => process.stderr.write(`${renderProgress(event, Date.now() - started)}\n`) });
-    process.stdout.write(text);
+    const progress = (event: BenchProgress) => stderr.write(`${renderProgress(event, Date.now() - started)}\n`);
+    const text = await work({ signal: controller.signal, progress, env: context.env });
+    stdout.write(text);
     return controller.signal.aborted ? 130 : 0;
   } finally {
-    process.off("SIGINT", onInterrupt);
+    stopListening?.();
   }
 }
 

@@ -147,6 +147,7 @@ async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
     passEnv: options.passEnv,
     keep: options.keep,
     host: options.host,
+    environment: io.env,
   };
   if (options.dryRun) return planBench(bench);
   const summary = await runBench(bench);
@@ -217,7 +218,7 @@ export const run = defineCli({
 scripted|faithful [--regime roomy|tight], or --model provider/model [--provider-config <file>].
 Rerunning with the same --out skips finished sessions; Ctrl-C leaves consistent files.`,
   args: RUN_ARGS,
-  run: (args) => withBenchIo((io) => runSuite(runOptions(args), io)),
+  run: (args, context) => withBenchIo(context, (io) => runSuite(runOptions(args), io)),
 });
 
 /** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
@@ -253,8 +254,8 @@ with that model instead.`,
     keep: RUN_ARGS.keep,
     host: RUN_ARGS.host,
   },
-  run: (args) =>
-    withBenchIo(async (io) => {
+  run: (args, context) =>
+    withBenchIo(context, async (io) => {
       const common = {
         suite: join(packageRoot(), "fixtures", "switch-mini"),
         modes: args.modes,

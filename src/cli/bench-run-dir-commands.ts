@@ -18,8 +18,8 @@ export const merge = defineCli({
     out: { type: "string", required: true, valueHint: "dir", description: "the merged run" },
     partial: { type: "boolean", description: "merge although a shard is missing or unfinished (run.json and the report's title say what is missing)" },
   },
-  async run(args) {
-    return withBenchIo(async () => {
+  async run(args, context) {
+    return withBenchIo(context, async () => {
       const merged = await mergeRuns({ runs: args.runs, out: args.out, partial: args.partial });
       const partial = merged.missing.length > 0 ? `PARTIAL: ${merged.missing.join("; ")}\n` : "";
       return `${partial}${merged.results} session runs merged into ${merged.file}\nreport:  ${join(resolve(args.out), "report.md")}\n`;
@@ -32,7 +32,7 @@ export const score = defineCli({
   description: "Re-score every session of a run: its focus checkout where the run kept it (--keep), else its focus.patch.",
   args: { run: RUN_DIR },
   misuse: oneRunDir("bench score"),
-  run: (args) => withBenchIo(async () => `${await rescoreRun(resolve(args.run))}\n`),
+  run: (args, context) => withBenchIo(context, async () => `${await rescoreRun(resolve(args.run))}\n`),
 });
 
 /** `bench report <run>` (also `opencode-rcm report`): rewrites report.md and report.html. */
@@ -50,8 +50,8 @@ export const reportCommand = defineCli({
       description: "cached input tokens are priced at this share of an uncached one (e.g. 0.1)",
     },
   },
-  async run(args) {
-    return withBenchIo(async () => {
+  async run(args, context) {
+    return withBenchIo(context, async () => {
       const written = await rebuildReport(resolve(args.run), { cacheReadPrice: args["cache-read-price"] });
       return `${written.markdown}\n${written.html}\n`;
     });

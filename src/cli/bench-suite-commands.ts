@@ -31,14 +31,14 @@ export const checkCommand = defineCli({
     concurrency: { type: "number", integer: true, min: 1, default: 2, description: "tasks whose tests run at once" },
     json: { type: "boolean", description: "print the check as JSON" },
   },
-  async run(args) {
+  async run(args, context) {
     const level: CheckLevel = args.cheap ? "cheap" : "full";
     const tasks = args.tasks
       ?.split(",")
       .map((id) => id.trim())
       .filter((id) => id !== "");
     let problems = 0;
-    const status = await withBenchIo(async ({ signal }) => {
+    const status = await withBenchIo(context, async ({ signal }) => {
       const suite = await loadSuite(resolve(args.suite));
       const check = await checkSuite({
         suite,
@@ -47,7 +47,7 @@ export const checkCommand = defineCli({
         concurrency: args.concurrency,
         signal,
         onTask: (event) =>
-          process.stderr.write(
+          context.io.stderr.write(
             `[check] ${event.task}: ${event.problems === 0 ? "ok" : `${event.problems} problem${event.problems === 1 ? "" : "s"}`} (${Math.round(event.ms / 1000)} s)\n`,
           ),
       });
@@ -66,8 +66,8 @@ export const makeSessionsCommand = defineCli({
     interruptions: { type: "number", integer: true, min: 0, default: 4, description: "interruptions per switched session" },
     seed: { type: "number", integer: true, min: 0, default: 1, description: "the seed" },
   },
-  run: (args) =>
-    withBenchIo(async () => {
+  run: (args, context) =>
+    withBenchIo(context, async () => {
       const tasks = await loadTasks(resolve(args.suite));
       const { sessions, warnings } = makeSessions(tasks, { interruptions: args.interruptions, seed: args.seed });
       const file = await writeSessions(resolve(args.suite), sessions);
@@ -93,8 +93,8 @@ export const importSwebenchCommand = defineCli({
     "test-cmd": { type: "string", valueHint: "... {tests}", description: "the command that runs the tests" },
     name: { type: "string", description: "the suite's name (default: the --out folder's name)" },
   },
-  run: (args) =>
-    withBenchIo(async () => {
+  run: (args, context) =>
+    withBenchIo(context, async () => {
       const result = await importSwebench({
         instances: args.instances,
         stages: args.stages,
@@ -117,7 +117,8 @@ export const exportPredictionsCommand = defineCli({
     condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeEither },
   },
   misuse: oneRunDir("bench export-predictions"),
-  run: (args) => withBenchIo(async () => `${(await exportPredictions({ run: args.run, mode: args.mode, condition: args.condition })).join("\n")}\n`),
+  run: (args, context) =>
+    withBenchIo(context, async () => `${(await exportPredictions({ run: args.run, mode: args.mode, condition: args.condition })).join("\n")}\n`),
 });
 
 export const importReportsCommand = defineCli({
@@ -125,9 +126,9 @@ export const importReportsCommand = defineCli({
   description: "Read the harness's report.json files back into results.jsonl and report.md.",
   args: { run: RUN_DIR, reports: { type: "positional", required: true, description: "<harness logs dir>: SWE-bench's run_evaluation logs" } },
   misuse: () => "bench import-reports needs <run dir> <harness logs dir>",
-  async run(args) {
+  async run(args, context) {
     const dir = args.run;
-    return withBenchIo(async () => {
+    return withBenchIo(context, async () => {
       const summary = await importReports({ run: dir, reports: args.reports });
       const unmatched = summary.unmatched.map((file) => `warning: no result of this run for ${file}`);
       return `${[...unmatched, `${summary.updated} results updated from ${summary.reports} report.json files; ${join(resolve(dir), "report.md")} rebuilt`].join("\n")}\n`;

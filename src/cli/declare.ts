@@ -1,13 +1,15 @@
-import { parseArgs as checkArgs, stripVTControlCharacters } from "node:util";
-import { type ArgsDef, type CommandDef, defineCommand, type ParsedArgs, renderUsage, runCommand } from "citty";
+import { stripVTControlCharacters } from "node:util";
+import { type ArgsDef, type CommandDef, defineCommand, type ParsedArgs, renderUsage } from "citty";
 import { RcmError } from "../kit/errors/rcm-error.js";
+import type { CommandContext } from "./cli-io.js";
+import { type OptionKinds, strictOptionsProblem } from "./strict-options.js";
 
 /**
  * A command's arguments, declared once: citty renders the help from them and parses the command
- * line (runCommand), and they check what citty lets through: unknown options and missing values
- * (node:util's strict parseArgs, whose messages the CLI has always printed), required options,
- * allowed values and numbers, in the declaration order (required options first), each with its
- * declared message, and the positional arguments.
+ * line (once, when it dispatches to the command), and they check what citty lets through: unknown
+ * options and missing values (strict-options.ts), required options, allowed values and numbers,
+ * in the declaration order (required options first), each with its declared message, and the
+ * positional arguments.
  */
 type ArgSpec = FlagSpec | TextSpec | ChoiceSpec | NumberSpec | PositionalSpec;
 
@@ -105,8 +107,8 @@ export interface Command<T extends ArgSpecs = ArgSpecs> {
   missing?: string;
   /** The message when the positional arguments `given` do not fit the declared ones. */
   misuse?: (given: readonly string[]) => string;
-  /** Writes the command's output; returns the exit status (0 when nothing is returned). */
-  run(args: Parsed<T>): Promise<number | undefined>;
+  /** Writes the command's output to `context.io`; returns the exit status (0 when nothing is returned). */
+  run(args: Parsed<T>, context: CommandContext): Promise<number | undefined>;
 }
 
 /** A command of commands (`bench run`, `bench merge`...). */
@@ -125,19 +127,29 @@ export function isGroup(command: Command | CommandGroup): command is CommandGrou
   return "subCommands" in command;
 }
 
-/** Runs `command` (called as `path`, e.g. "bench run") on `argv` with citty's runner; returns the exit status. */
-export async function runDeclared(command: Command, path: string, argv: readonly string[]): Promise<number> {
-  const specs = Object.entries(command.args);
-  // What citty parses: the options, each a string but the flags, with its default; the declarations check the rest.
-  const options: Record<string, { type: "boolean" } | { type: "string"; default?: string }> = {};
-  for (const [name, spec] of specs) {
-    if (spec.type === "boolean") options[name] = { type: "boolean" };
-    else if (spec.type !== "positional") options[name] = { type: "string", ...(spec.default === undefined ? {} : { default: String(spec.default) }) };
+/**
+ * The command as citty runs it (called as `path`, e.g. "bench run"): citty parses the options,
+ * each a string but the flags, with its default (the declarations check the rest, so citty itself
+ * never rejects a command line); `ran` gets the command's exit status.
+ */
+export function cittyRunner(command: Command, path: string, context: CommandContext, ran: (status: number) => void): CommandDef {
+  const args: ArgsDef = {};
+  const options: Record<string, "boolean" | "string"> = {};
+  for (const [name, spec] of Object.entries(command.args)) {
+    if (spec.type === "positional") continue;
+    args[name] = spec.type === "boolean" ? { type: "boolean" } : { type: "string", ...(spec.default === undefined ? {} : { default: String(spec.default) }) };
+    options[name] = spec.type === "boolean" ? "boolean" : "string";
   }
-  // citty accepts unknown options and missing values; node:util's strict parseArgs throws its ERR_PARSE_ARGS_* (a usage error).
-  checkArgs({ args: [...argv], options, allowPositionals: specs.some(([, spec]) => spec.type === "positional"), strict: true });
-  const { result } = await runCommand(defineCommand({ args: options, run: ({ args }) => command.run(checked(command, path, args)) }), { rawArgs: [...argv] });
-  return (result as number | undefined) ?? 0;
+  const kinds: OptionKinds = { options, positionals: Object.values(command.args).some((spec) => spec.type === "positional") };
+  return defineCommand({
+    meta: { name: command.name },
+    args,
+    async run({ rawArgs, args: parsed }) {
+      const problem = strictOptionsProblem(rawArgs, kinds);
+      if (problem !== undefined) throw new RcmError("usage", problem);
+      ran((await command.run(checked(command, path, parsed), context)) ?? 0);
+    },
+  });
 }
 
 /** The declared values of what citty parsed, or the first usage problem. */

@@ -14,14 +14,15 @@ export const demoCommand = defineCli({
     keep: { type: "boolean", description: "keep the run directory" },
     json: { type: "boolean", description: "print the result as JSON" },
   },
-  async run(args) {
+  async run(args, { io, env }) {
     const result = await runDemo({
       mode: args.mode,
       debug: !args["no-debug"],
       keep: args.keep,
-      onProgress: (line) => process.stderr.write(`[demo] ${line}\n`),
+      env,
+      onProgress: (line) => io.stderr.write(`[demo] ${line}\n`),
     });
-    process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderDemo(result)}\n`);
+    io.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : `${renderDemo(result)}\n`);
     return 0;
   },
 });

@@ -52,16 +52,16 @@ reliability table), new-task precision/recall, and the same per session shape an
     plot: { type: "string", valueHint: "file.svg", description: "write a reliability diagram" },
     verbose: { type: "boolean", description: "list every decision, not only the wrong ones" },
   },
-  async run(args) {
+  async run(args, { io, env }) {
     // The held-out split ships with the package, so an install can check the router without the repository.
     const paths = args.paths.length > 0 ? args.paths : [join(packageRoot(), "fixtures", "routing-corpus", "test")];
     const { threshold } = args;
-    const evaluation = await runRouteEval({ paths, router: args.router, threshold, env: process.env, ids: args.ids, wrongEdits: args["wrong-edits"] });
+    const evaluation = await runRouteEval({ paths, router: args.router, threshold, env, ids: args.ids, wrongEdits: args["wrong-edits"] });
     if (args.plot !== undefined) {
       const title = `${evaluation.router} router on ${paths.map((path) => path.replace(/\/+$/, "").split("/").slice(-2).join("/")).join(", ")}`;
       await writeFile(args.plot, renderReliabilitySvg({ reliability: evaluation.reliability, title, threshold }));
     }
-    process.stdout.write(`${args.json ? routeEvalJson(evaluation) : renderRouteEval(evaluation, { verbose: args.verbose })}\n`);
+    io.stdout.write(`${args.json ? routeEvalJson(evaluation) : renderRouteEval(evaluation, { verbose: args.verbose })}\n`);
     return 0;
   },
 });
@@ -84,10 +84,10 @@ export const memoryEvalCommand = defineCli({
     json: { type: "boolean", description: "print {requests, gold, predicted, matched, precision, recall}" },
     verbose: { type: "boolean", description: "list every missed and extra clause" },
   },
-  async run(args) {
-    const updater = args.updater === "model" ? modelUpdaterFromEnv(process.env) : undefined;
+  async run(args, { io, env }) {
+    const updater = args.updater === "model" ? modelUpdaterFromEnv(env) : undefined;
     const evaluation = await runMemoryEval(args.paths, updater ? { updater } : {});
-    process.stdout.write(`${args.json ? JSON.stringify(evaluation.total) : renderMemoryEval(evaluation, { verbose: args.verbose, updater: args.updater })}\n`);
+    io.stdout.write(`${args.json ? JSON.stringify(evaluation.total) : renderMemoryEval(evaluation, { verbose: args.verbose, updater: args.updater })}\n`);
     return 0;
   },
 });

@@ -4,11 +4,12 @@ import { messageOf } from "../kit/errors/message-of.js";
 import { ERROR_CODES, type ErrorCode, RcmError } from "../kit/errors/rcm-error.js";
 import { packageRoot } from "../kit/package-root.js";
 import { benchCommands, reportCommand } from "./bench-commands.js";
-import { type Command, type CommandGroup, isGroup, renderHelp, runDeclared } from "./declare.js";
+import type { CliIo, Env } from "./cli-io.js";
+import { helpPage, runCommandLine } from "./command-line.js";
+import { type Command, type CommandGroup, renderHelp } from "./declare.js";
 import { demoCommand } from "./demo-command.js";
 import { memoryEvalCommand, routeEvalCommand } from "./eval-commands.js";
 import { sessionCommands } from "./session-commands.js";
-import { type GroupedNames, unknownCommandProblem } from "./unknown-command.js";
 
 const NAME = "opencode-rcm";
 
@@ -55,43 +56,31 @@ function wrap(text: string, width: number): string {
   return lines.join("\n");
 }
 
-/** Runs the command line `input` (without node and the script); returns the exit status. */
-export async function main(input: readonly string[]): Promise<number> {
-  const argv = withOpencodeBin(input);
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") return printHelp(ROOT, "");
-  if (command === "--version" || command === "-v") {
-    process.stdout.write(`${NAME} ${await version()}\n`);
-    return 0;
+/**
+ * Runs the command line `argv` (without node and the script) with `io` and the environment `env`;
+ * prints a failure as one line on io.stderr; returns the exit status. It never touches the
+ * process: the bin (src/cli.ts) hands it the real streams and environment, and exits.
+ */
+export async function main(argv: readonly string[], io: CliIo, env: Env): Promise<number> {
+  try {
+    const { rest, opencodeBin } = withOpencodeBin(argv);
+    const page = helpPage(ROOT, rest);
+    if (page !== undefined) {
+      io.stdout.write(`${await renderHelp(page.command, { parent: page.parent, version: await version(), color: io.stdout.isTTY === true })}\n`);
+      return 0;
+    }
+    if (rest[0] === "--version" || rest[0] === "-v") {
+      io.stdout.write(`${NAME} ${await version()}\n`);
+      return 0;
+    }
+    return await runCommandLine(ROOT, rest, { io, env: opencodeBin === undefined ? env : { ...env, OPENCODE_BIN: opencodeBin } });
+  } catch (error) {
+    const failure = asRcmError(error);
+    const hint = failure.showUsage ? `\n${usageHint(argv)}` : "";
+    io.stderr.write(`${NAME}: ${failure.message} (${failure.code})${hint}\n`);
+    if (failure.code === "internal" && env["OPENCODE_RCM_DEBUG"] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+    return failure.exitCode;
   }
-  const found = COMMANDS[command];
-  if (found === undefined)
-    throw new RcmError("usage", unknownCommandProblem({ typed: command, known: [...Object.keys(COMMANDS), "help"], grouped: groupedNames() }));
-  const wantsHelp = rest.includes("--help") || rest.includes("-h");
-  if (!isGroup(found)) return wantsHelp ? printHelp(found, NAME) : runDeclared(found, command, rest);
-  const [sub, ...subArgs] = rest;
-  const leaf = sub === undefined ? undefined : found.subCommands[sub];
-  if (wantsHelp) return leaf === undefined ? printHelp(found, NAME) : printHelp(leaf, `${NAME} ${command}`);
-  if (leaf === undefined) {
-    throw new RcmError(
-      "usage",
-      sub === undefined ? `${command} needs a subcommand` : unknownCommandProblem({ typed: sub, known: Object.keys(found.subCommands), group: command }),
-    );
-  }
-  if (isGroup(leaf)) throw new RcmError("internal", `${command} ${sub} is a group of commands`);
-  return runDeclared(leaf, `${command} ${sub}`, subArgs);
-}
-
-/** Each command group's subcommands (`bench`: mini, run...), so `opencode-rcm run` is pointed to `bench run`. */
-function groupedNames(): GroupedNames {
-  const grouped: Record<string, string[]> = {};
-  for (const [name, command] of Object.entries(COMMANDS)) if (isGroup(command)) grouped[name] = Object.keys(command.subCommands);
-  return grouped;
-}
-
-async function printHelp(command: Command | CommandGroup, parent: string): Promise<number> {
-  process.stdout.write(`${await renderHelp(command, { parent, version: await version(), color: process.stdout.isTTY === true })}\n`);
-  return 0;
 }
 
 async function version(): Promise<string> {
@@ -99,37 +88,33 @@ async function version(): Promise<string> {
   return manifest.version;
 }
 
-/** `--opencode-bin <path>` anywhere on the command line names the binary for every command (as OPENCODE_BIN). */
-function withOpencodeBin(argv: readonly string[]): string[] {
+/**
+ * `--opencode-bin <path>` anywhere on the command line names the binary for every command (as
+ * OPENCODE_BIN): taken out before the command line goes to its command, which does not declare it.
+ */
+function withOpencodeBin(argv: readonly string[]): { rest: string[]; opencodeBin: string | undefined } {
   const rest: string[] = [];
+  let opencodeBin: string | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
     if (arg === "--opencode-bin" || arg.startsWith("--opencode-bin=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[(index += 1)];
       if (!value) throw new RcmError("usage", "--opencode-bin needs a path");
-      process.env["OPENCODE_BIN"] = value;
+      opencodeBin = value;
     } else rest.push(arg);
   }
-  return rest;
+  return { rest, opencodeBin };
 }
 
 /** One hint after a usage error, so the error line stays on screen: where the rest of the help is. */
-export function usageHint(argv: readonly string[]): string {
+function usageHint(argv: readonly string[]): string {
   const command = argv.find((arg) => !arg.startsWith("-"));
   const known = command !== undefined && Object.hasOwn(COMMANDS, command);
   return `Run "${NAME} ${known ? `${command} ` : ""}--help" for the options.`;
 }
 
-/** Every failure as one line: the CLI's own errors as they are, a bad option as a usage error, anything else as `internal` (exit 1). */
-export function asRcmError(error: unknown): RcmError {
+/** Every failure as one line: the CLI's own errors as they are, anything else as `internal` (exit 1). */
+function asRcmError(error: unknown): RcmError {
   if (error instanceof RcmError) return error;
-  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))
-    return new RcmError("usage", parseArgsProblem(error.message));
   return new RcmError("internal", `${messageOf(error)} (internal error; OPENCODE_RCM_DEBUG=1 prints the stack)`);
-}
-
-/** node:util's parseArgs message, without its advice on positionals that start with "-" (it reads as noise here). */
-function parseArgsProblem(message: string): string {
-  const unknown = /^Unknown option '([^']+)'/.exec(message);
-  return unknown ? `unknown option ${unknown[1]}` : message;
 }

@@ -1,5 +1,6 @@
 import { RCM_VERBS, type ReadVerb } from "../plugin/session-views/rcm-verbs.js";
 import { terminalChooser } from "./ask-session.js";
+import type { CommandContext } from "./cli-io.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
 import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "./sessions/session-verbs.js";
 
@@ -16,8 +17,8 @@ const SESSION = {
 
 const SAFE = "Safe while OpenCode runs: move, split, off and on wait in the session's inbox until its next request.";
 
-function scope(args: Parsed<typeof SCOPE>): SessionScope {
-  return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env: process.env, choose: terminalChooser() };
+function scope(args: Parsed<typeof SCOPE>, { io, env }: CommandContext): SessionScope {
+  return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env, choose: terminalChooser(io) };
 }
 
 const TASK = { type: "positional", required: true, description: "<task>: a task id (t2)" } as const;
@@ -27,8 +28,8 @@ function takes(command: string, what: string): (given: readonly string[]) => str
   return (given) => `${command} takes ${what}, got ${given.join(" ") || "nothing"}`;
 }
 
-function print(text: string): number {
-  process.stdout.write(text);
+function print({ io }: CommandContext, text: string): number {
+  io.stdout.write(text);
   return 0;
 }
 
@@ -36,7 +37,7 @@ const sessionsListCommand = defineCli({
   name: "sessions",
   description: "The recent OpenCode sessions of the project in this folder (or --dir) with their tasks.",
   args: { ...SCOPE, all: { type: "boolean", description: "every session, not only the 10 most recent" } },
-  run: async (args) => print(await sessionsCommand(scope(args), { all: args.all })),
+  run: async (args, context) => print(context, await sessionsCommand(scope(args, context), { all: args.all })),
 });
 
 /** A reading /rcm verb as a command: `opencode-rcm <verb> [<session>]`, or `[<session>] <task>` when it takes a task. */
@@ -47,7 +48,7 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
       description: `As /rcm ${verb.name} in the TUI: ${verb.help}.`,
       args: { session: SESSION, ...SCOPE },
       misuse: takes(verb.name, "at most a session id"),
-      run: async (args) => print(await readVerbCommand(scope(args), args.session, verb)),
+      run: async (args, context) => print(context, await readVerbCommand(scope(args, context), args.session, verb)),
     });
   }
   return defineCli({
@@ -60,7 +61,8 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
       "as-model": { type: "boolean", description: "the record as the model gets it (its text, word for word), not as a person reads it" },
     },
     misuse: takes(verb.name, "[<session>] <task>"),
-    run: async (args) => print(await readVerbCommand(scope(args), args.session, verb, args.task, args["as-model"] ? "model" : "person")),
+    run: async (args, context) =>
+      print(context, await readVerbCommand(scope(args, context), args.session, verb, args.task, args["as-model"] ? "model" : "person")),
   });
 }
 
@@ -76,7 +78,7 @@ export const moveSessionCommand = defineCli({
     ...SCOPE,
   },
   misuse: (given) => `${takes("move", "[<session>] [requests] <task|new>")(given)}: e.g. opencode-rcm move t2, or move 3.. t2`,
-  run: async (args) => print(await moveCommand(scope(args), args.session, args.target)),
+  run: async (args, context) => print(context, await moveCommand(scope(args, context), args.session, args.target)),
 });
 
 const splitSessionCommand = defineCli({
@@ -85,7 +87,7 @@ const splitSessionCommand = defineCli({
   details: SAFE,
   args: { session: SESSION, task: TASK, ...SCOPE },
   misuse: takes("split", "[<session>] <task>"),
-  run: async (args) => print(await splitCommand(scope(args), args.session, args.task)),
+  run: async (args, context) => print(context, await splitCommand(scope(args, context), args.session, args.task)),
 });
 
 function switchSessionCommand(name: "off" | "on", description: string): Command {
@@ -95,7 +97,7 @@ function switchSessionCommand(name: "off" | "on", description: string): Command 
     details: SAFE,
     args: { session: SESSION, ...SCOPE },
     misuse: takes(name, "at most a session id"),
-    run: async (args) => print(await switchCommand(scope(args), args.session, name === "off")),
+    run: async (args, context) => print(context, await switchCommand(scope(args, context), args.session, name === "off")),
   });
 }
 

@@ -1,22 +1,16 @@
-import { execFile } from "node:child_process";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { runCli } from "../support/run-cli.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const run = promisify(execFile);
-const CLI = join(packageRoot(), "dist", "cli.js");
 const MINI = join(packageRoot(), "fixtures", "switch-mini");
 const TASK = "minicfg__minicfg-1";
 
-/** `opencode-rcm bench check ...`: its output and exit status (real git and pytest). */
-async function check(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(process.execPath, [CLI, "bench", "check", ...args], { maxBuffer: 10 * 1024 * 1024, timeout: 300_000 }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
+/** `opencode-rcm bench check ...` through the CLI's main in this process: its output and exit status (real git and pytest). */
+function check(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(["bench", "check", ...args], process.env);
 }
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

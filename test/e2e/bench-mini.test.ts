@@ -1,17 +1,14 @@
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/kit/package-root.js";
 import { MODE_COLOURS } from "../../src/lab/bench/report-html/palette.js";
 import { ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
 import { launchChromium } from "../support/chromium.js";
 import { countColours, countDrawn } from "../support/page-probes.js";
+import { runCliOk } from "../support/run-cli.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const run = promisify(execFile);
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 beforeAll(async () => {
   temp = await makeTempDir("rcm-bench-mini");
@@ -23,11 +20,8 @@ afterAll(async () => {
 describe("the README's main command, reduced for CI", () => {
   it("runs a few mini-suite sessions in two modes and both regimes through the real OpenCode and prints the gap", async () => {
     const out = join(temp.path, "mini");
-    const { stdout } = await run(
-      process.execPath,
-      [join(packageRoot(), "dist", "cli.js"), "bench", "mini", "--sessions", "2", "--modes", "native,full", "--out", out],
-      { maxBuffer: 20 * 1024 * 1024, timeout: 480_000 },
-    );
+    // The CLI's main in this process, with this process's environment (OPENCODE_BIN, git, python).
+    const { stdout } = await runCliOk(["bench", "mini", "--sessions", "2", "--modes", "native,full", "--out", out], process.env);
     expect(stdout).toContain("# Switch-SWE offline benchmark: switch-mini");
     expect(stdout).toContain("Scripted agent: mechanism, not model quality.");
     const [roomy, tight] = stdout.split("## Regime tight");
@@ -73,7 +67,7 @@ describe("report.html", () => {
     expect(resumed(switchedFull)?.other_task_tokens).toBe(0);
     expect(resumed(switchedNative)?.other_task_tokens).toBeGreaterThan(0);
 
-    const { stdout } = await run(process.execPath, [join(packageRoot(), "dist", "cli.js"), "report", out, "--cache-read-price", "0.25"]);
+    const { stdout } = await runCliOk(["report", out, "--cache-read-price", "0.25"], process.env);
     expect(stdout).toContain("report.html");
     const markdown = await readFile(join(out, "report.md"), "utf8");
     expect(markdown).toContain("## Context fidelity (what the model received)");

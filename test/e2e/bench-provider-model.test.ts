@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { loadPlaybook } from "../../src/lab/bench/agent/playbook.js";
@@ -9,9 +7,9 @@ import { createScriptedAgent } from "../../src/lab/bench/agent/replay-agent.js";
 import { ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
 import { readRequestLog } from "../../src/lab/bench/run-dir/tidy-run-dir.js";
 import { type ScriptedModel, startScriptedModel } from "../../src/lab/scripted-model/index.js";
+import { runCli, runCliOk } from "../support/run-cli.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const run = promisify(execFile);
 const SUITE = join(packageRoot(), "fixtures", "bench-small");
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let upstream: ScriptedModel;
@@ -36,37 +34,17 @@ describe("bench run with a provider's model", () => {
     const options = { baseURL: "{env:UPSTREAM_BASE_URL}", apiKey: "{env:UPSTREAM_KEY}" };
     await writeFile(providers, JSON.stringify({ provider: { up: { npm: "@ai-sdk/openai-compatible", options, models } } }));
     const out = join(temp.path, "run");
-    const cli = [
-      join(packageRoot(), "dist", "cli.js"),
-      "bench",
-      "run",
-      "--suite",
-      SUITE,
-      "--provider-config",
-      providers,
-      "--modes",
-      "native,router",
-      "--sessions",
-      "2",
-      "--out",
-      out,
-    ];
-    const env = { ...process.env, UPSTREAM_BASE_URL: upstream.url, UPSTREAM_KEY: "k" };
+    const cli = ["bench", "run", "--suite", SUITE, "--provider-config", providers, "--modes", "native,router", "--sessions", "2", "--out", out];
+    // The CLI's main in this process, with an environment of its own: the provider's variables are not in this process's.
+    const env = { PATH: process.env["PATH"], OPENCODE_BIN: process.env["OPENCODE_BIN"], UPSTREAM_BASE_URL: upstream.url, UPSTREAM_KEY: "k" };
     // The provider's key in --model, not its name: a wrong one is refused before anything starts.
-    const wrong = await run(process.execPath, [...cli, "--model", "upstream/m"], { env }).then(
-      () => undefined,
-      (error: { stderr: string }) => error.stderr,
-    );
+    const wrong = (await runCli([...cli, "--model", "upstream/m"], env)).stderr;
     expect(wrong).toContain(`--model upstream/m: --provider-config ${providers} has no provider "upstream" (its keys: "up")`);
-    const plan = await run(process.execPath, [...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY", "--dry-run"], { env });
+    const plan = await runCliOk([...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY", "--dry-run"], env);
     expect(plan.stdout).toMatch(/^Dry run: nothing is started/);
     expect(plan.stdout).toContain("they get --pass-env UPSTREAM_BASE_URL, UPSTREAM_KEY, and RCM_*");
     await expect(readFile(join(out, "run.json"), "utf8")).rejects.toThrow(/ENOENT/);
-    await run(process.execPath, [...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY"], {
-      env,
-      maxBuffer: 20 * 1024 * 1024,
-      timeout: 300_000,
-    });
+    await runCliOk([...cli, "--model", "up/m", "--pass-env", "UPSTREAM_BASE_URL,UPSTREAM_KEY"], env);
     const lines = (await readFile(join(out, "results.jsonl"), "utf8"))
       .trim()
       .split("\n")

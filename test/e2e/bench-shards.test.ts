@@ -1,17 +1,15 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
 import { ResultLineSchema } from "../../src/lab/bench/run-dir/result-line.js";
+import { runCliOk } from "../support/run-cli.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-const run = promisify(execFile);
-const CLI = join(packageRoot(), "dist", "cli.js");
 const SUITE = join(packageRoot(), "fixtures", "bench-small");
-const bench = (args: readonly string[]) => run(process.execPath, [CLI, "bench", ...args], { maxBuffer: 20 * 1024 * 1024, timeout: 300_000 });
+// The bench commands through the CLI's main in this process, with this process's environment (git, python, OPENCODE_BIN).
+const bench = (args: readonly string[]) => runCliOk(["bench", ...args], process.env);
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,

@@ -8,12 +8,12 @@ import { createIsolatedHome } from "../../src/lab/harness/isolated-home.js";
 import { opencodeBinary } from "../../src/lab/harness/opencode-binary.js";
 import { offlineConfig } from "../../src/lab/harness/opencode-config.js";
 import { type ChatRequestBody, messageText, type Responder, selectReply, startScriptedModel } from "../../src/lab/scripted-model/index.js";
+import { runCli } from "../support/run-cli.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { startTui } from "../support/tmux-tui.js";
 import { ASK, EVERYDAY_SCRIPT, replyOf } from "./support/everyday-session.js";
 
 const PACKAGE = packageRoot();
-const CLI = join(PACKAGE, "dist", "cli.js");
 const TITLES = { dates: "Fix the date parser", json: "Add a --json flag" } as const;
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -41,7 +41,7 @@ interface Ran {
   stderr: string;
 }
 
-/** A program with stdin closed (opencode run reads it otherwise; the CLI must not ask), whatever its exit status. */
+/** A program with stdin closed (opencode run reads it otherwise), whatever its exit status. */
 function ran(file: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve) => {
     const child = execFile(file, [...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
@@ -73,7 +73,8 @@ describe("opencode-rcm's CLI with no session named (the real TUI under tmux, the
       const config = { ...offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "router" }]] }), agent: {} };
       const home = await createIsolatedHome({ root: join(temp.path, "home"), config, tui: { plugin: [PACKAGE] } });
       const dataHome = home.env.XDG_DATA_HOME as string;
-      const cli = (...args: string[]) => ran(process.execPath, [CLI, ...args, "--dir", repo], repo, home.env);
+      // The CLI in this process: its main, with the isolated home's environment.
+      const cli = (...args: string[]) => runCli([...args, "--dir", repo], home.env);
       const tui = await startTui({ directory: repo, home, modelName: "scripted" });
       let onScreen = "";
       let fromRun = "";

@@ -1,17 +1,14 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/kit/package-root.js";
 import { EXPECTED_MODEL_CALLS, FINAL_TODO, PROMPTS } from "../../src/lab/demo/multi-task-session.js";
 import type { DemoResult } from "../../src/lab/demo/run-demo.js";
+import { runCli } from "../support/run-cli.js";
 
-const run = promisify(execFile);
-const CLI = join(packageRoot(), "dist", "cli.js");
+// The demo through the CLI's main in this process, with this process's environment (OPENCODE_BIN, if
+// set, names the binary); it starts the real OpenCode with the built plug-in (dist/).
 
 describe("opencode-rcm demo (the README's main command)", () => {
   it("runs the scripted session through the real OpenCode and reports every model call", async () => {
-    const { stdout } = await run(process.execPath, [CLI, "demo", "--mode", "native", "--json"], { timeout: 120_000 });
+    const { stdout } = await runCli(["demo", "--mode", "native", "--json"], process.env);
     const result = JSON.parse(stdout) as DemoResult;
     expect(result.calls).toHaveLength(EXPECTED_MODEL_CALLS);
     expect(result.calls.at(-1)?.userTexts).toEqual([...PROMPTS]);
@@ -22,7 +19,7 @@ describe("opencode-rcm demo (the README's main command)", () => {
   });
 
   it("narrows in full mode: a new task is shown alone, and a follow-up naming the first task's file leaves the second out", async () => {
-    const { stdout } = await run(process.execPath, [CLI, "demo", "--json"], { timeout: 120_000 });
+    const { stdout } = await runCli(["demo", "--json"], process.env);
     const result = JSON.parse(stdout) as DemoResult;
     const [first, second, third] = PROMPTS;
     const callsOf = (prompt: string) => result.calls.filter((call) => call.userTexts.at(-1) === prompt);
@@ -33,8 +30,8 @@ describe("opencode-rcm demo (the README's main command)", () => {
   });
 
   it("rejects an unknown mode with exit code 2 and names the option", async () => {
-    const failure = await run(process.execPath, [CLI, "demo", "--mode", "turbo"]).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ code: 2 });
-    expect(String((failure as { stderr: string }).stderr)).toContain('--mode must be one of native, router, memory, full, got "turbo"');
+    const failure = await runCli(["demo", "--mode", "turbo"]);
+    expect(failure).toMatchObject({ code: 2, stdout: "" });
+    expect(failure.stderr).toContain('--mode must be one of native, router, memory, full, got "turbo"');
   });
 });

@@ -3,20 +3,18 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { runCli } from "../support/run-cli.js";
 
-// memory-eval as a user runs it: the built CLI and the oracle script (an e2e test: it needs dist/).
+// memory-eval as a user runs it: the CLI's main in this process, and the oracle script (an e2e test: it needs dist/).
 
 const run = promisify(execFile);
-const CLI = join(packageRoot(), "dist", "cli.js");
 const SET = join(packageRoot(), "fixtures", "requirements-register");
 
 describe("opencode-rcm memory-eval --updater model", () => {
   it("rejects the model updater without an endpoint, naming what is missing", async () => {
-    const failure = await run(process.execPath, [CLI, "memory-eval", SET, "--updater", "model"], { env: { PATH: process.env.PATH ?? "" } }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain("aux.baseURL");
+    const failure = await runCli(["memory-eval", SET, "--updater", "model"], { PATH: process.env.PATH ?? "" });
+    expect(failure).toMatchObject({ code: 2, stdout: "" });
+    expect(failure.stderr).toContain("aux.baseURL");
   });
 
   it("keeps every gold clause through the model updater's rules when its model is always right (a real HTTP endpoint on loopback)", async () => {

@@ -1,15 +1,11 @@
-import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
+import { runCli } from "../support/run-cli.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
-// The route-eval command as a user runs it: the built CLI (an e2e test: it needs dist/).
-
-const run = promisify(execFile);
-const CLI = join(packageRoot(), "dist", "cli.js");
+// The route-eval command as a user runs it: the CLI's main, in this process, on the bundled sets.
 const SET = join(packageRoot(), "fixtures", "routing", "labelled-sessions.jsonl");
 
 describe("opencode-rcm route-eval", () => {
@@ -22,7 +18,7 @@ describe("opencode-rcm route-eval", () => {
   });
 
   it("prints exactly the documented keys with --json", async () => {
-    const { stdout } = await run(process.execPath, [CLI, "route-eval", SET, "--json"]);
+    const { stdout } = await runCli(["route-eval", SET, "--json"]);
     const report = JSON.parse(stdout) as Record<string, number>;
     expect(Object.keys(report).slice(0, 6)).toEqual(["n", "accuracy", "fallbackRate", "confidentWrongRate", "newTaskPrecision", "newTaskRecall"]);
     expect(Object.keys(report).slice(6)).toEqual([
@@ -46,17 +42,15 @@ describe("opencode-rcm route-eval", () => {
   it("exits 2 naming the line and field of bad input", async () => {
     const file = join(temp.path, "bad.jsonl");
     await writeFile(file, `${JSON.stringify({ id: "s", requests: [{ text: "x", task: "a" }] })}\n{"id": "t", "requests": [{"text": "y"}]}\n`);
-    const failure = await run(process.execPath, [CLI, "route-eval", file]).catch((error: { code: number; stderr: string }) => error);
-    expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain(`${file}:2: requests.0.task:`);
+    const failure = await runCli(["route-eval", file]);
+    expect(failure).toMatchObject({ code: 2, stdout: "" });
+    expect(failure.stderr).toContain(`${file}:2: requests.0.task:`);
   });
 
   it("rejects the model router without an endpoint, naming what is missing", async () => {
-    const failure = await run(process.execPath, [CLI, "route-eval", SET, "--router", "model"], { env: { PATH: process.env.PATH ?? "" } }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain("aux.baseURL");
+    const failure = await runCli(["route-eval", SET, "--router", "model"], { PATH: process.env.PATH ?? "" });
+    expect(failure).toMatchObject({ code: 2, stdout: "" });
+    expect(failure.stderr).toContain("aux.baseURL");
   });
 });
 
@@ -64,7 +58,7 @@ describe("route-eval on the routing corpus", () => {
   it("reads a split directory and draws a reliability diagram that a browser can open", async () => {
     const temp = await makeTempDir("rcm-route-eval-plot");
     const plot = join(temp.path, "reliability.svg");
-    const { stdout } = await run(process.execPath, [CLI, "route-eval", join(packageRoot(), "fixtures", "routing-corpus", "dev"), "--plot", plot]);
+    const { stdout } = await runCli(["route-eval", join(packageRoot(), "fixtures", "routing-corpus", "dev"), "--plot", plot]);
     expect(stdout).toMatch(/^route-eval: lexical router, threshold 0.8, \d+ sessions, \d+ requests/);
     expect(stdout).toContain("calibration error (ECE)");
     expect(stdout).toMatch(/switch \(\d+ sessions/);

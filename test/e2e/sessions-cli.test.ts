@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { moveCommand, readVerbCommand, sessionsCommand, statusCommand, switchCommand, whyCommand } from "../../src/cli/sessions/session-verbs.js";
-import { packageRoot } from "../../src/kit/package-root.js";
 import { RECORD_VERSION } from "../../src/plugin/core/memory/record.js";
 import { RECORD_OPEN } from "../../src/plugin/core/memory/render-record.js";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
@@ -15,10 +12,8 @@ import { resolveStateDir } from "../../src/plugin/store/state-dir.js";
 import { mainSession } from "../support/fixtures.js";
 import { recordingLogger, sourceFor, storeWithRouting } from "../support/plugin-parts.js";
 import { namedTaskRouter } from "../support/routing.js";
+import { runCli } from "../support/run-cli.js";
 import { makeTempDir } from "../support/temp-dir.js";
-
-const run = promisify(execFile);
-const CLI = join(packageRoot(), "dist", "cli.js");
 
 // The recorded two-task session: slugify (t1), changelog (t2), back to slugify.
 const history = mainSession("two-tasks-with-tool-error");
@@ -197,27 +192,21 @@ describe("opencode-rcm sessions, status, why, move, off, on (outside the TUI)", 
 
   it("runs as a command: sessions from the project folder, a usage error in one line and a hint", async () => {
     await servedSession();
-    const listed = await run(process.execPath, [CLI, "sessions", "--dir", project], { env: { ...process.env, ...env } });
+    const listed = await runCli(["sessions", "--dir", project], env);
     expect(listed.stdout).toContain(sessionID);
     // Every /rcm verb is a command too: tasks and show read the state as /rcm does.
-    const tasks = await run(process.execPath, [CLI, "tasks", "--dir", project], { env: { ...process.env, ...env } });
+    const tasks = await runCli(["tasks", "--dir", project], env);
     expect(tasks.stdout).toMatch(
       new RegExp(
         `^Session ${sessionID} \\(untitled\\) \\(no TUI open here: the latest session opencode-rcm wrote\\)\\nTasks \\(2; #n: the request numbers move takes\\):\n\\* t1 +current +2 requests #1 #3 `,
       ),
     );
-    const shown = await run(process.execPath, [CLI, "show", "t2", "--dir", project], { env: { ...process.env, ...env } });
+    const shown = await runCli(["show", "t2", "--dir", project], env);
     expect(shown.stdout).toContain("No memory record yet");
-    const unknownTask = await run(process.execPath, [CLI, "show", "t9", "--dir", project], { env: { ...process.env, ...env } }).then(
-      () => undefined,
-      (error: { code: number; stderr: string }) => error,
-    );
+    const unknownTask = await runCli(["show", "t9", "--dir", project], env);
     expect(unknownTask?.code).toBe(2);
     expect(unknownTask?.stderr).toContain(`opencode-rcm: session ${sessionID}: no task "t9" in this session (tasks: t1, t2) (session)`);
-    const failed = await run(process.execPath, [CLI, "move", "a", "b", "c", "--dir", project], { env: { ...process.env, ...env } }).then(
-      () => undefined,
-      (error: { code: number; stderr: string }) => error,
-    );
+    const failed = await runCli(["move", "a", "b", "c", "--dir", project], env);
     expect(failed?.code).toBe(2);
     expect(failed?.stderr.trim().split("\n")).toEqual([
       "opencode-rcm: move takes [<session>] [requests] <task|new>, got a b c: e.g. opencode-rcm move t2, or move 3.. t2 (usage)",

@@ -1,7 +1,6 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { asRcmError } from "../../src/cli/main.js";
 import { RcmError } from "../../src/kit/errors/rcm-error.js";
 import { loadFaithfulPlaybook } from "../../src/lab/bench/agent/faithful-playbook.js";
 import { FileProblemsError } from "../../src/lab/bench/agent/file-problems-error.js";
@@ -22,14 +21,14 @@ const put = async (path: string, text: string) => {
   await writeFile(join(temp.path, path), text);
 };
 
-/** What the CLI would print for the failure, and with which code and exit status. */
+/** What the CLI prints for the failure (an RcmError as it is), and with which code and exit status. */
 async function failure(promise: Promise<unknown>): Promise<{ code: string; exitCode: number; message: string; field: string | undefined; fields: string[] }> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
   );
   expect(error).toBeInstanceOf(RcmError);
-  const printed = asRcmError(error);
+  const printed = error as RcmError;
   const fields = error instanceof FileProblemsError ? error.locations.map((location) => location.field) : [];
   return { code: printed.code, exitCode: printed.exitCode, message: printed.message, field: printed.location?.field, fields };
 }

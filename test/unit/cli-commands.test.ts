@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { ERROR_CODES } from "../../src/kit/errors/rcm-error.js";
 import { ROUTERS } from "../../src/plugin/config/options-schema.js";
+import { runCli } from "../support/run-cli.js";
 
 describe("opencode-rcm bench", () => {
   it.each([
@@ -19,28 +19,22 @@ describe("opencode-rcm bench", () => {
     [["merge", "a"], "bench merge needs <run dirs...> --out <dir>"],
     [["export-predictions", "r", "--condition", "x"], '--condition must be uninterrupted or switched, not "x"'],
     [["report", "r", "--cache-read-price", "2"], '--cache-read-price must be a number in [0, 1] (a cached token\'s price against an uncached one), got "2"'],
-    [["mini", "--bogus"], "Unknown option '--bogus'"],
+    [["mini", "--bogus"], "unknown option --bogus"],
     [["dance"], 'unknown bench subcommand "dance"'],
     [[], "bench needs a subcommand"],
   ])("rejects %j naming the problem", async (args, message) => {
-    await expect(main(["bench", ...args])).rejects.toThrow(message);
+    const { code, stdout, stderr } = await runCli(["bench", ...args]);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
+    expect(stderr).toContain(message);
+    expect(stderr).toMatch(/^opencode-rcm: .* \(usage\)\nRun "opencode-rcm (bench )?--help" for the options\.\n$/);
   });
 });
 
 describe("the CLI's help", () => {
   async function help(argv: string[]): Promise<string> {
-    const write = process.stdout.write;
-    let text = "";
-    process.stdout.write = ((chunk: string) => {
-      text += chunk;
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      expect(await main(argv)).toBe(0);
-    } finally {
-      process.stdout.write = write;
-    }
-    return text;
+    const { code, stdout, stderr } = await runCli(argv);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    return stdout;
   }
 
   it("lists the commands, the error codes and their exit statuses", async () => {

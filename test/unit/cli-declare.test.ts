@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { type ArgSpecs, defineCli, type Parsed, renderHelp, runDeclared } from "../../src/cli/declare.js";
+import { runCommandLine } from "../../src/cli/command-line.js";
+import { type ArgSpecs, type Command, defineCli, type Parsed, renderHelp } from "../../src/cli/declare.js";
 import { demoCommand } from "../../src/cli/demo-command.js";
 import { moveSessionCommand } from "../../src/cli/session-commands.js";
 import { MODES } from "../../src/plugin/config/options-schema.js";
+
+/** `command` run as citty dispatches it from a root of its own: `<name> ...argv`. */
+function runDeclared(command: Command, name: string, argv: readonly string[]): Promise<number> {
+  const root = { name: "t", description: "A root to try.", subCommands: { [name]: command } };
+  const quiet = { write: () => undefined };
+  return runCommandLine(root, [name, ...argv], { io: { stdout: quiet, stderr: quiet }, env: {} });
+}
 
 describe("a declared command", () => {
   let parsed: Parsed<ArgSpecs> | undefined;
@@ -38,7 +46,10 @@ describe("a declared command", () => {
   });
 
   it("rejects unknown options, bad values and numbers, and missing required options with their messages", async () => {
-    await expect(parseDeclared("try", ["--out", "o", "--nope"])).rejects.toThrow("Unknown option '--nope'");
+    await expect(parseDeclared("try", ["--out", "o", "--nope"])).rejects.toThrow("unknown option --nope");
+    await expect(parseDeclared("try", ["--out"])).rejects.toThrow("Option '--out <value>' argument missing");
+    await expect(parseDeclared("try", ["--out", "--json"])).rejects.toThrow("Option '--out' argument is ambiguous.");
+    await expect(parseDeclared("try", ["--out", "o", "--json=yes"])).rejects.toThrow("Option '--json' does not take an argument");
     await expect(parseDeclared("try", ["--out", "o", "--mode", "x"])).rejects.toThrow(`--mode: x not in ${MODES.join("/")}`);
     await expect(parseDeclared("try", ["--out", "o", "--count", "0.5"])).rejects.toThrow('--count must be an integer >= 1, got "0.5"');
     await expect(parseDeclared("try", ["--mode", "x"])).rejects.toThrow("try needs --out <dir>");

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { editDistance, suggestCommand, unknownCommandProblem } from "../../src/cli/unknown-command.js";
+import { runCli } from "../support/run-cli.js";
+
+/** The problem the CLI prints for `argv`, without its prefix, code and hint. */
+async function problem(argv: string[]): Promise<string> {
+  const { code, stderr } = await runCli(argv);
+  expect(code).toBe(2);
+  return /^opencode-rcm: (.*) \(usage\)\n/.exec(stderr)?.[1] ?? stderr;
+}
 
 describe("an unknown CLI command", () => {
   it.each([
@@ -13,16 +20,19 @@ describe("an unknown CLI command", () => {
     [["bench", "chekc", "fixtures/bench-small"], 'unknown bench subcommand "chekc"; did you mean "bench check"?'],
     [["bench", "make-session"], 'unknown bench subcommand "make-session"; did you mean "bench make-sessions"?'],
   ])("%j gets a did-you-mean", async (argv, message) => {
-    await expect(main(argv)).rejects.toThrow(message);
+    expect(await problem(argv)).toBe(message);
   });
 
-  it.each([["deploy"], ["xyz"], ["bench", "dance"]])("%j, near no command, gets none", async (...argv) => {
-    const failure = main(argv);
-    await expect(failure).rejects.toThrow(/^unknown (command|bench subcommand) "(deploy|xyz|dance)"$/);
+  it.each([["deploy"], ["xyz"], ["bench", "dance"], ["toString"], ["bench", "constructor"]])("%j, near no command, gets none", async (...argv) => {
+    expect(await problem(argv)).toMatch(/^unknown (command|bench subcommand) "(deploy|xyz|dance|toString|constructor)"$/);
   });
 
   it("is a usage error, so the CLI adds where the help is", async () => {
-    await expect(main(["stauts"])).rejects.toMatchObject({ code: "usage" });
+    expect(await runCli(["stauts"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'opencode-rcm: unknown command "stauts"; did you mean "status"? (usage)\nRun "opencode-rcm --help" for the options.\n',
+    });
   });
 });
 

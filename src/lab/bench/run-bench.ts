@@ -69,6 +69,8 @@ export interface BenchRunOptions {
   keep?: boolean | undefined;
   /** Which OpenCode runs the sessions (`drive/bench-host.ts`); default OpenCode 1.18. */
   host?: BenchHost | undefined;
+  /** The environment the run reads (OPENCODE_BIN, the plug-in's RCM_* settings, --pass-env's variables); default: this process's. */
+  environment?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** Where sessions run: here, or each in a container of its task's image. */
@@ -108,13 +110,13 @@ export async function runBench(options: BenchRunOptions): Promise<BenchRunSummar
   const prepared = await prepareRun(options, { askHostVersion: true });
   const { outDir } = prepared;
   // What can fail before the first session is checked before the run directory exists.
-  if ((options.host ?? DEFAULT_BENCH_HOST) === "opencode-2") opencode2Binary();
-  else opencodeBinary();
+  const host = options.host ?? DEFAULT_BENCH_HOST;
+  const binary = host === "opencode-2" ? opencode2Binary(options.environment) : opencodeBinary(options.environment);
   const created = !existsSync(outDir);
   await mkdir(runFiles(outDir).tmp, { recursive: true });
   try {
     const opened = await openExperiment(outDir, prepared.request);
-    const summary = await runModes({ ...options, ...prepared, modes: options.modes });
+    const summary = await runModes({ ...options, ...prepared, modes: options.modes, binary });
     await tidyRunDir(outDir, { keep: options.keep ?? false });
     return { ...summary, added: opened.added, bytes: await diskUsage(outDir) };
   } catch (error) {
@@ -148,7 +150,7 @@ export async function prepareRun(options: BenchRunOptions, { askHostVersion = fa
   const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
   await refuseFailingSuite(suite, options.agent.kind);
   await checkModelProvider(options.agent);
-  const forwarded = pluginEnv(process.env);
+  const forwarded = pluginEnv(options.environment ?? process.env);
   const setting: RunSetting = {
     suite: suite.meta.name,
     suite_sha256: await suiteHash(suite.dir),
@@ -164,7 +166,7 @@ export async function prepareRun(options: BenchRunOptions, { askHostVersion = fa
     env: options.env ?? "local",
     ...(options.image === undefined ? {} : { image: options.image }),
     host,
-    ...(askHostVersion ? { host_version: await hostVersion(host) } : {}),
+    ...(askHostVersion ? { host_version: await hostVersion(host, options.environment) } : {}),
   };
   const shard = options.shard;
   const request: ExperimentRequest = {
@@ -176,7 +178,7 @@ export async function prepareRun(options: BenchRunOptions, { askHostVersion = fa
     shard: shard ? `${shard.index}/${shard.count}` : undefined,
     runsPlanned: (modes, sessions) => (shard ? shardRuns(suite.sessions.slice(0, sessions), modes, shard).size : sessions * modes.length),
   };
-  const serverEnv = { ...forwarded, ...passedEnv(options.passEnv ?? []) };
+  const serverEnv = { ...forwarded, ...passedEnv(options.passEnv ?? [], options.environment) };
   return { outDir, suite, specs, setting, request, confidenceThreshold: setting.confidence_threshold, serverEnv };
 }
 
@@ -191,7 +193,7 @@ async function refuseFailingSuite(suite: Suite, agent: AgentChoice["kind"]): Pro
     throw suiteProblemsError(problems, `nothing was run: \`opencode-rcm bench check ${suite.dir}\` lists these and runs each task's tests too`);
 }
 
-async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRunSummary> {
+async function runModes(options: BenchRunOptions & PreparedRun & { binary: string }): Promise<BenchRunSummary> {
   const { outDir, suite, specs } = options;
   const files = runFiles(outDir);
   if (options.env === "docker") await checkImages(suite, specs, options.image);
@@ -215,6 +217,7 @@ async function runModes(options: BenchRunOptions & PreparedRun): Promise<BenchRu
       image: options.image,
       serverEnv: options.serverEnv,
       host: options.host ?? DEFAULT_BENCH_HOST,
+      binary: options.binary,
     };
     await withModeServer(server, async (sessionServer) => {
       const queue = [...pending];
@@ -262,6 +265,8 @@ async function withModeServer<T>(
     image?: string | undefined;
     serverEnv: Record<string, string>;
     host: BenchHost;
+    /** The opencode binary (its path here; in a container, the same path, mounted). */
+    binary: string;
   },
   body: (sessionServer: SessionServer) => Promise<T>,
 ): Promise<T> {
@@ -281,7 +286,7 @@ async function withModeServer<T>(
     if (options.host === "opencode-2") {
       // OpenCode 2 loads a plug-in folder (the package's server.js), not a file.
       const config = model.opencode2Config([{ package: packageRoot(), options: pluginOptions }]);
-      const server = await startOpencode2Host({ root: files.home(mode), cwd: outDir, directory: sessionsDir, config, env });
+      const server = await startOpencode2Host({ root: files.home(mode), cwd: outDir, directory: sessionsDir, config, env, binary: options.binary });
       try {
         return await body((_spec, run) => run(server, LOCAL, logs));
       } finally {
@@ -295,13 +300,13 @@ async function withModeServer<T>(
     const config = model.config(plugins);
     if (options.env === "docker") {
       return await body((spec, run) =>
-        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image }, (server, where) =>
+        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image, binary: options.binary }, (server, where) =>
           run(opencode1Host(server, sessionsDir, { owned: false }), where, logs),
         ),
       );
     }
     const home = await createIsolatedHome({ root: files.home(mode), config });
-    const server = opencode1Host(await startOpencodeServer({ home, cwd: outDir, env }), sessionsDir, { owned: true });
+    const server = opencode1Host(await startOpencodeServer({ home, cwd: outDir, env, binary: options.binary }), sessionsDir, { owned: true });
     try {
       return await body((_spec, run) => run(server, LOCAL, logs));
     } finally {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtEntry } from "../../kit/package-root.js";
 import type { Mode } from "../../plugin/config/options-schema.js";
+import { opencodeBinary } from "../harness/opencode-binary.js";
 import { runScriptedSession } from "../harness/scripted-session.js";
 import type { ChatRequestBody } from "../scripted-model/index.js";
 import { type ModelCallView, viewModelCall } from "./model-call-view.js";
@@ -14,6 +15,8 @@ export interface DemoOptions {
   /** Keep the run directory (repository, XDG dirs, request log) instead of deleting it. */
   keep: boolean;
   onProgress?: (line: string) => void;
+  /** Where OPENCODE_BIN is read (the CLI's environment with its --opencode-bin); default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface DemoResult {
@@ -37,6 +40,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await createTodoRepo(repo);
     options.onProgress?.(`starting OpenCode in ${repo}`);
     const result = await runScriptedSession({
+      binary: opencodeBinary(options.env),
       runDir: join(root, "run"),
       directory: repo,
       script: multiTaskScript(repo),

@@ -106,16 +106,22 @@ export async function startOpencode2Server(options: {
   /** Variables the server gets besides PATH and its home's (nothing else of this environment reaches it). */
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** The OpenCode 2 binary; default: `opencode2Binary()`. */
+  binary?: string | undefined;
 }): Promise<Opencode2Server> {
   const home = await createOpencode2Home({ root: options.root, config: options.config });
   const password = randomBytes(12).toString("hex");
   const port = await freePort();
-  const child = spawn(opencode2Binary(), ["serve", "--hostname", "127.0.0.1", "--port", String(port), "--print-logs", "--log-level", "info"], {
-    cwd: options.cwd,
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env, OPENCODE_PASSWORD: password },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const child = spawn(
+    options.binary ?? opencode2Binary(),
+    ["serve", "--hostname", "127.0.0.1", "--port", String(port), "--print-logs", "--log-level", "info"],
+    {
+      cwd: options.cwd,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env, OPENCODE_PASSWORD: password },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   running.add(child);
   child.once("exit", () => running.delete(child));
   let output = "";

@@ -31,6 +31,8 @@ export async function startOpencodeServer(options: {
   home: IsolatedHome;
   cwd: string;
   env?: Record<string, string>;
+  /** The opencode binary; default: opencodeBinary() (OPENCODE_BIN in this process's environment, ...). */
+  binary?: string | undefined;
   timeoutMs?: number;
   /** How to start the binary elsewhere (in a container): the command that runs it with these args and env. */
   launch?: (command: { binary: string; args: string[]; env: Record<string, string> }) => { command: string; args: string[] };
@@ -38,8 +40,9 @@ export async function startOpencodeServer(options: {
   const port = await freePort();
   const args = ["serve", "--hostname=127.0.0.1", `--port=${port}`, "--print-logs", "--log-level=DEBUG"];
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.home.env, ...options.env };
-  const launched = options.launch?.({ binary: opencodeBinary(), args, env });
-  const child = spawn(launched?.command ?? opencodeBinary(), launched?.args ?? args, {
+  const binary = options.binary ?? opencodeBinary();
+  const launched = options.launch?.({ binary, args, env });
+  const child = spawn(launched?.command ?? binary, launched?.args ?? args, {
     cwd: options.cwd,
     env: launched ? { PATH: process.env.PATH ?? "/usr/bin:/bin" } : env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -15,6 +15,8 @@ export interface ScriptedOpencodeOptions {
   script: Script | Responder;
   plugins: readonly PluginEntry[];
   env?: Record<string, string>;
+  /** The opencode binary; default: opencodeBinary(). */
+  binary?: string | undefined;
   contextLimit?: number;
   outputLimit?: number;
 }
@@ -45,7 +47,7 @@ export async function withScriptedOpencode<T>(options: ScriptedOpencodeOptions, 
         ...(options.outputLimit ? { outputLimit: options.outputLimit } : {}),
       }),
     });
-    const server = await startOpencodeServer({ home, cwd: options.directory, ...(options.env ? { env: options.env } : {}) });
+    const server = await startOpencodeServer({ home, cwd: options.directory, binary: options.binary, ...(options.env ? { env: options.env } : {}) });
     try {
       const client = server.client(options.directory);
       return await body({

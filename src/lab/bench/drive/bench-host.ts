@@ -23,9 +23,9 @@ export function settingHost(setting: { host?: string | undefined }): string {
   return setting.host ?? UNRECORDED_HOST;
 }
 
-/** The version the host's binary reports (`opencode --version`: "1.18.33", "opencode v2.0.15" gives "2.0.15"). */
-export async function hostVersion(host: BenchHost): Promise<string> {
-  const binary = host === "opencode-2" ? opencode2Binary() : opencodeBinary();
+/** The version the host's binary reports (`opencode --version`: "1.18.33", "opencode v2.0.15" gives "2.0.15"); `environment` may name the binary. */
+export async function hostVersion(host: BenchHost, environment?: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const binary = host === "opencode-2" ? opencode2Binary(environment) : opencodeBinary(environment);
   // A scratch home: asking the version must not touch the user's OpenCode dirs.
   const home = await mkdtemp(join(tmpdir(), "rcm-host-version-"));
   const xdg = {

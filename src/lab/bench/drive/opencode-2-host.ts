@@ -13,8 +13,10 @@ export async function startOpencode2Host(options: {
   directory: string;
   config: Record<string, unknown>;
   env: Record<string, string>;
+  /** The OpenCode 2 binary; default: the pinned package's (`opencode2Binary`). */
+  binary?: string | undefined;
 }): Promise<HostServer> {
-  const server = await startOpencode2Server({ root: options.root, cwd: options.cwd, config: options.config, env: options.env });
+  const server = await startOpencode2Server({ root: options.root, cwd: options.cwd, config: options.config, env: options.env, binary: options.binary });
   const opened = new Set<string>();
   const interrupt = (sessionID: string) => server.api("POST", `/api/session/${sessionID}/interrupt`, {});
   return {

@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { packageRoot } from "../../../kit/package-root.js";
-import { opencodeBinary } from "../../harness/opencode-binary.js";
 import type { TaskReport } from "../score/index.js";
 import type { Task } from "../suite/schema.js";
 import { type Container, startContainer } from "./docker.js";
@@ -42,6 +41,8 @@ export async function scoreInContainer(options: {
   patch: string | null;
   workDir: string;
   timeoutMs: number;
+  /** The opencode binary (mounted at the same path), whose runtime runs the scorer. */
+  binary: string;
 }): Promise<TaskReport> {
   await mkdir(options.workDir, { recursive: true });
   const jobFile = join(options.workDir, "..", "score-job.json");
@@ -53,7 +54,7 @@ export async function scoreInContainer(options: {
   const container = await startContainer({ image: options.image, name: options.name, mounts: options.mounts });
   try {
     const script = join(packageRoot(), "dist", "lab", "bench", "score", "score-job.js");
-    await container.exec([opencodeBinary(), script, jobFile], {
+    await container.exec([options.binary, script, jobFile], {
       env: { PATH: CONTAINER_PATH, BUN_BE_BUN: "1", HOME: options.workDir, TMPDIR: options.workDir },
     });
     return JSON.parse(await readFile(out, "utf8")) as TaskReport;

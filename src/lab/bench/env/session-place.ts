@@ -51,6 +51,8 @@ export async function withSessionContainer<T>(
     config: Record<string, unknown>;
     env: Record<string, string>;
     image?: string | undefined;
+    /** The opencode binary, mounted at the same path in the container. */
+    binary: string;
   },
   run: (server: OpencodeServer, where: SessionPlace) => Promise<T>,
 ): Promise<T> {
@@ -66,6 +68,7 @@ export async function withSessionContainer<T>(
       home,
       cwd: outDir,
       env: options.env,
+      binary: options.binary,
       launch: ({ binary, args, env }) => ({
         command: "docker",
         args: container.execArgs([binary, ...args], { cwd: outDir, env: { ...env, PATH: CONTAINER_PATH } }),
@@ -74,7 +77,8 @@ export async function withSessionContainer<T>(
     try {
       return await run(server, {
         git: containerGit(container),
-        score: (scoring) => scoreInContainer({ ...scoring, image, name: containerName([stamp, mode, spec.session_id, "score"]), mounts }),
+        score: (scoring) =>
+          scoreInContainer({ ...scoring, binary: options.binary, image, name: containerName([stamp, mode, spec.session_id, "score"]), mounts }),
       });
     } finally {
       await server.close();
