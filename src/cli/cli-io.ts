@@ -2,7 +2,7 @@
 // streams, the environment and Ctrl-C; a test hands it strings and a record.
 
 /** Where text goes: process.stdout or process.stderr in the bin, a buffer in a test. */
-export interface Output {
+interface Output {
   write(text: string): unknown;
   /** A terminal: help in colour, and a question when the session meant is ambiguous. */
   readonly isTTY?: boolean | undefined;
