@@ -4,8 +4,10 @@
 // machine. Build first: npm run build && node scripts/bench-server-cpu.mjs [--sessions 20] [--rounds 3] [--mode full]
 // [--batch-tokens N]: memory.replaceBatchTokens (the extractive updater brings each record up
 // to date after every turn whatever it is; the batch decides when exchanges are replaced).
+// [--floor]: a third side, a plug-in with the same hooks that does nothing in them: what any
+// plug-in of this shape costs the server (OpenCode calling its hooks, handing it every event).
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     mode: { type: "string", default: "full" },
     "batch-tokens": { type: "string" },
     baseline: { type: "string" },
+    floor: { type: "boolean", default: false },
   },
 });
 const BATCH = values["batch-tokens"];
@@ -85,11 +88,25 @@ async function round(label, plugins) {
 }
 
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+// The same hooks as opencode-rcm's server part, each doing nothing.
+const FLOOR_PLUGIN = `export default { id: "empty-plugin", server: async () => ({
+  config: async () => {},
+  "command.execute.before": async () => {},
+  "chat.message": async () => {},
+  "experimental.chat.messages.transform": async () => {},
+  "experimental.session.compacting": async () => {},
+  event: async () => {},
+}) };
+`;
+const floorDir = values.floor ? await mkdtemp(join(tmpdir(), "rcm-cpu-floor-")) : undefined;
+const floorPlugin = floorDir === undefined ? undefined : join(floorDir, "empty-plugin.js");
+if (floorPlugin !== undefined) await writeFile(floorPlugin, FLOOR_PLUGIN);
 /** @type {Array<[string, Array<[string, object]>]>} */
 const SIDES = [
   ["native", []],
   ["plug-in", [[PLUGIN, OPTIONS]]],
   ...(values.baseline ? [/** @type {[string, Array<[string, object]>]} */ (["baseline", [[builtEntry("./server", values.baseline), OPTIONS]]])] : []),
+  ...(floorPlugin ? [/** @type {[string, Array<[string, object]>]} */ (["floor", [[floorPlugin, {}]]])] : []),
 ];
 /** @type {Record<string, Array<{ cpu: number; wall: number; turnMs: number }>>} */
 const results = Object.fromEntries(SIDES.map(([label]) => [label, []]));
@@ -111,8 +128,9 @@ for (const [label] of SIDES.slice(1)) {
   // The ratio of the medians, and the median of each round's ratio (the two sides ran back to back).
   const perRound = median(results[label].map((r, index) => r.cpu / (results.native[index]?.cpu ?? Number.NaN)));
   const turn = median(results[label].map((r) => r.turnMs));
-  const what = label === "baseline" ? `baseline ${values.baseline}` : "with it";
+  const what = label === "baseline" ? `baseline ${values.baseline}` : label === "floor" ? "an empty plug-in" : "with it";
   console.log(
-    `  ${what} (mode ${MODE}${BATCH === undefined ? "" : `, batch ${BATCH}`})   ${cpu.toFixed(2)} s   ratio ${(cpu / native).toFixed(3)}, median of the rounds' ratios ${perRound.toFixed(3)}   (target <= 1.05); turn latency ${turn.toFixed(0)} ms against ${nativeTurn.toFixed(0)} ms, ${(turn / nativeTurn).toFixed(3)}`,
+    `  ${what}${label === "floor" ? "" : ` (mode ${MODE}${BATCH === undefined ? "" : `, batch ${BATCH}`})`}   ${cpu.toFixed(2)} s   ratio ${(cpu / native).toFixed(3)}, median of the rounds' ratios ${perRound.toFixed(3)}   (target <= 1.05); turn latency ${turn.toFixed(0)} ms against ${nativeTurn.toFixed(0)} ms, ${(turn / nativeTurn).toFixed(3)}`,
   );
 }
+if (floorDir !== undefined) await rm(floorDir, { recursive: true, force: true });
