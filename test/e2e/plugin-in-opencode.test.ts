@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtEntry, packageRoot } from "../../src/kit/package-root.js";
 import { createTodoRepo, EXPECTED_MODEL_CALLS, FINAL_TODO, multiTaskScript, PROMPTS } from "../../src/lab/demo/multi-task-session.js";
 import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
-import { runScriptedSession, type ScriptedSessionResult } from "../../src/lab/harness/scripted-session.js";
+import { runScriptedSession, type ScriptedSessionResult, withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
 import { type ChatRequestBody, messageText } from "../../src/lab/scripted-model/index.js";
+import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The built plug-in, loaded by the real OpenCode exactly as a user's opencode.json would.
@@ -122,5 +123,25 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
     expect(failing.serverOutput.match(/transform failed; falling back/g)).toHaveLength(1);
     expect(failing.serverOutput.match(/chat\.message failed; falling back/g)).toHaveLength(1);
     expect(failing.serverOutput.match(/tool gate failed; the plug-in's tools stay offered/g)).toHaveLength(1);
+  });
+
+  it("leaves a sub-agent's session untouched, knowing it from OpenCode's announcement of the session", async () => {
+    await rm(repo, { recursive: true, force: true });
+    await createTodoRepo(repo);
+    const stateDir = join(temp.path, "subagent-state");
+    const script = multiTaskScript(repo);
+    await withScriptedOpencode(
+      { runDir: join(temp.path, `run-${++runs}`), directory: repo, script, plugins: [[PLUGIN, { mode: "full", stateDir }]] },
+      async ({ client, prompt, messages }) => {
+        const parent = (await client.session.create({}, { throwOnError: true })).data.id;
+        const child = (await client.session.create({ parentID: parent, title: "sub-agent" }, { throwOnError: true })).data.id;
+        await prompt(parent, PROMPTS[0] as string);
+        await prompt(child, PROMPTS[1] as string);
+        expect((await messages(child)).some((message) => message.info.role === "assistant")).toBe(true);
+        // The parent's requests are routed and kept; nothing is ever written for the sub-agent's.
+        expect(JSON.parse(await readFile(sessionStatePath(stateDir, parent), "utf8")).data.ledger.order).toHaveLength(1);
+        await expect(readFile(sessionStatePath(stateDir, child), "utf8")).rejects.toThrow(/ENOENT/);
+      },
+    );
   });
 });

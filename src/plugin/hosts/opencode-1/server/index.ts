@@ -18,6 +18,7 @@ import { asMessages } from "./message-fit.js";
 import { createToaster, plainTerminal } from "./notifier.js";
 import { AUX_AGENT, AUX_AGENT_CONFIG, clientModels } from "./opencode-models.js";
 import { createRecallTool } from "./recall-tool.js";
+import { createSessionParents } from "./session-parents.js";
 import { createTasksTool } from "./tasks-tool.js";
 import { createTitleRecorder } from "./title-recorder.js";
 import { createTuiPartCheck, ourPluginEntry } from "./tui-part-check.js";
@@ -27,11 +28,12 @@ import { createTuiPartCheck, ourPluginEntry } from "./tui-part-check.js";
 const server: Plugin = async (input, rawOptions) => {
   const logger = createLogger(input.client);
   const toast = createToaster(input.client, logger);
+  const parents = createSessionParents();
   let loaded: LoadedPlugin | undefined;
   const host: Host = {
     logger,
     project: { id: input.project.id, worktree: input.worktree, directory: input.directory },
-    source: clientSessionSource(input.client),
+    source: clientSessionSource(input.client, parents.known),
     split: clientSplitHost(input.client),
     modelLimits: clientModelLimits(input.client),
     models: (latest) => clientModels(input.client, latest),
@@ -90,6 +92,7 @@ const server: Plugin = async (input, rawOptions) => {
     event: async ({ event }) => {
       // The handlers log their own failures; what the host does here must not fail OpenCode's event loop either.
       try {
+        parents.observe(event);
         await titles?.observe(event);
         if (event.type === "session.deleted") return rcm.sessionDeleted(event.properties.info.id);
         // The TUI's /rcm move, off and on announce themselves with a toast: apply them now, not at the next request.
