@@ -51,16 +51,8 @@ interface RecordText {
   kept: boolean;
 }
 
-/**
- * Step: puts the active task's record into the context and leaves out the exchanges it covers,
- * keeping the provider's prompt cache where it can. Five named steps, in order:
- * `coveredExchanges` (what may go), `chooseCut` (how many go: whole batches, never back from the
- * text shown, forward when it pays), the record's place (`placeRecord`: before the request, and
- * only when it carries something the view lacks), `fitWindow` (the budget may make more go, trim
- * the record, or leave native history), and the `ShownRecord` to keep for the next call.
- * Groups of other tasks, shared and compaction groups are left as they are.
- */
-export function replaceCoveredExchanges(options: {
+/** What the step is given: the call, the plan so far, the task's record and the text shown before. */
+interface ReplacementInput {
   view: CallView;
   plan: ContextPlan;
   /** For the requests a shown text came from: still the task's? */
@@ -78,7 +70,18 @@ export function replaceCoveredExchanges(options: {
   budget?: number | undefined;
   /** How many times what the provider would read again a move of the cut must take out (default `PAYBACK`; 0: any batch). */
   payback?: number | undefined;
-}): { plan: ContextPlan; note: MemoryNote; shown: ShownRecord | undefined } {
+}
+
+/**
+ * Step: puts the active task's record into the context and leaves out the exchanges it covers,
+ * keeping the provider's prompt cache where it can. Five named steps, in order:
+ * `coveredExchanges` (what may go), `chooseCut` (how many go: whole batches, never back from the
+ * text shown, forward when it pays), the record's place (`placeRecord`: before the request, and
+ * only when it carries something the view lacks), `fitWindow` (the budget may make more go, trim
+ * the record, or leave native history), and the `ShownRecord` to keep for the next call.
+ * Groups of other tasks, shared and compaction groups are left as they are.
+ */
+export function replaceCoveredExchanges(options: ReplacementInput): { plan: ContextPlan; note: MemoryNote; shown: ShownRecord | undefined } {
   const { view, active, record, shown, plan } = options;
   const { messages } = view;
   const inContext = groupsInContext(view, plan);
