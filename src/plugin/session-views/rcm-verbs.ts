@@ -1,10 +1,11 @@
 import type { Options } from "../config/options-schema.js";
 import type { SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
-import { MOVE_WORDS, moveFromWords } from "./move-selection.js";
+import { MOVE_WORDS, moveFromWords, requestNumberRuns } from "./move-selection.js";
 import { renderRecordAsModelGetsIt, renderRecordForPerson } from "./record-for-person.js";
-import { renderStatus, renderTaskGoals, renderWhy, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
+import { renderStatus, renderTaskGoals, renderWhy, taskRows, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
 import { canSplit, splitFromWords } from "./split-selection.js";
+import { plural } from "./words.js";
 
 /** What a verb speaks with: the options (mode, router, threshold, record size), the session's state, the surface's words. */
 interface VerbInput {
@@ -141,4 +142,20 @@ export const RCM_MENU_TITLE = `opencode-rcm menu: ${RCM_VERBS.map((verb) => verb
 /** The verb of that name, if there is one. */
 export function rcmVerb(name: string): RcmVerb | undefined {
   return RCM_VERBS.find((verb) => verb.name === name);
+}
+
+/** What a TUI menu says once a switch is made, by verb; any other change: applied at the next model call. */
+export function menuChangeMessage(verb: string, title: string): string {
+  if (verb === "off") return "/rcm off: native history for this session from the next model call (/rcm on to resume).";
+  if (verb === "on") return "/rcm on: opencode-rcm is back on for this session; requests sent while off are routed with the next one.";
+  return `${title}: applied at the next model call.`;
+}
+
+/** A TUI menu's rows for picking a task: its id and title, status, and its requests by number. */
+export function taskChoices(state: SessionState): { title: string; value: string; description: string }[] {
+  return taskRows(state.ledger).map((row) => ({
+    title: `${row.id}  ${row.title}`,
+    value: row.id,
+    description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
+  }));
 }

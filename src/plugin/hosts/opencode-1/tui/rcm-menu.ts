@@ -1,9 +1,8 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
 import { messageOf } from "../../../../kit/errors/message-of.js";
-import { describeMove, requestNumberRuns } from "../../../session-views/move-selection.js";
-import { RCM_VERBS, type RcmVerb, rcmVerb } from "../../../session-views/rcm-verbs.js";
-import { taskRows } from "../../../session-views/render-status.js";
+import { describeMove } from "../../../session-views/move-selection.js";
+import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
 import { plural } from "../../../session-views/words.js";
 import { readSession, type TuiScope } from "../../../store/locate-state.js";
@@ -106,7 +105,7 @@ async function act(
     const asModel = words[1]?.toLowerCase() === "model";
     if (typed !== undefined)
       return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
-    return select(api, `${title}: which task?`, taskOptions(state), (task) => alert(api, `${title} ${task}`, verb.answer({ options, state }, task)));
+    return select(api, `${title}: which task?`, taskChoices(state), (task) => alert(api, `${title} ${task}`, verb.answer({ options, state }, task)));
   }
   const post = (intent: SessionIntent | { problem: string }, message: string) =>
     void change(api, scope, sessionID, intent, message).catch(failed(api, onError, title));
@@ -114,10 +113,10 @@ async function act(
     // The server opens the new session and brings it on screen once it has applied the split.
     const message = (task: string) => `${title} ${task}: opening a session for it…`;
     if (words.length > 0 || !state || !verb.offered(state)) return change(api, scope, sessionID, verb.intent(state, words), message(words[0] ?? ""));
-    const open = taskOptions(state).filter((option) => !state.ledger.tasks.find((task) => task.id === option.value)?.split);
+    const open = taskChoices(state).filter((option) => !state.ledger.tasks.find((task) => task.id === option.value)?.split);
     return select(api, `${title}: which task?`, open, (task) => post(verb.intent(state, [task]), message(task)));
   }
-  if (verb.name !== "move") return change(api, scope, sessionID, verb.intent(state, words), SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
+  if (verb.name !== "move") return change(api, scope, sessionID, verb.intent(state, words), menuChangeMessage(verb.name, title));
   if (!state || state.ledger.order.length === 0) return alert(api, title, "No request has been routed in this session yet.");
   if (words.length > 0) {
     const intent = verb.intent(state, words);
@@ -133,20 +132,6 @@ async function act(
     api.ui.dialog.setSize("xlarge");
   };
   openMovePicker(api, state, options.confidenceThreshold, { select: wide, alert: (alertTitle, message) => alert(api, alertTitle, message), post });
-}
-
-/** What the TUI says when a switch is posted. */
-const SWITCHED: Readonly<Record<string, string>> = {
-  off: "/rcm off: native history for this session from the next model call (/rcm on to resume).",
-  on: "/rcm on: opencode-rcm is back on for this session; requests sent while off are routed with the next one.",
-};
-
-function taskOptions(state: SessionState): TuiDialogSelectOption<string>[] {
-  return taskRows(state.ledger).map((row) => ({
-    title: `${row.id}  ${row.title}`,
-    value: row.id,
-    description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
-  }));
 }
 
 /** Posts the change, then says so through the server: its toast is what makes the server apply it now. */

@@ -1,8 +1,7 @@
 import { messageOf } from "../../../../kit/errors/message-of.js";
 import { RCM_COMMAND } from "../../../handlers/rcm-command.js";
-import { describeMove, requestNumberRuns } from "../../../session-views/move-selection.js";
-import { RCM_VERBS, type RcmVerb, rcmVerb } from "../../../session-views/rcm-verbs.js";
-import { taskRows } from "../../../session-views/render-status.js";
+import { describeMove } from "../../../session-views/move-selection.js";
+import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
 import { plural } from "../../../session-views/words.js";
 import { readSession, type TuiScope } from "../../../store/locate-state.js";
@@ -85,14 +84,14 @@ async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly s
     const asModel = words[1]?.toLowerCase() === "model";
     if (typed !== undefined)
       return alert(api, `${title} ${typed}${asModel ? " model" : ""}`, verb.answer({ options, state, as: asModel ? "model" : "person" }, typed));
-    const task = await api.ui.dialog.select({ title: `${title}: which task?`, options: taskOptions(state) });
+    const task = await api.ui.dialog.select({ title: `${title}: which task?`, options: taskChoices(state) });
     if (task !== undefined) alert(api, `${title} ${task}`, verb.answer({ options, state }, task));
     return;
   }
   if (verb.name === "split") {
     let task = words[0];
     if (task === undefined && state && verb.offered(state)) {
-      const open = taskOptions(state).filter((option) => !state.ledger.tasks.find((known) => known.id === option.value)?.split);
+      const open = taskChoices(state).filter((option) => !state.ledger.tasks.find((known) => known.id === option.value)?.split);
       task = await api.ui.dialog.select({ title: `${title}: which task?`, options: open });
       if (task === undefined) return;
     }
@@ -105,8 +104,7 @@ async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly s
       `${title} ${task ?? ""}: a new session for it, named in the transcript's answer.`,
     );
   }
-  if (verb.name !== "move")
-    return change(api, opened, verb.intent(state, words), [verb.name], SWITCHED[verb.name] ?? `${title}: applied at the next model call.`);
+  if (verb.name !== "move") return change(api, opened, verb.intent(state, words), [verb.name], menuChangeMessage(verb.name, title));
   if (!state || state.ledger.order.length === 0) return alert(api, title, "No request has been routed in this session yet.");
   let typed = words;
   if (typed.length === 0) {
@@ -120,20 +118,6 @@ async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly s
       ? ""
       : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
   return change(api, opened, intent, [verb.name, ...typed], message);
-}
-
-/** What the TUI says when a switch is made. */
-const SWITCHED: Readonly<Record<string, string>> = {
-  off: "/rcm off: native history for this session from the next model call (/rcm on to resume).",
-  on: "/rcm on: opencode-rcm is back on for this session; requests sent while off are routed with the next one.",
-};
-
-function taskOptions(state: SessionState): SelectOption<string>[] {
-  return taskRows(state.ledger).map((row) => ({
-    title: `${row.id}  ${row.title}`,
-    value: row.id,
-    description: `${row.status}, ${plural(row.requests, "request")} ${requestNumberRuns(row.numbers)}`,
-  }));
 }
 
 /**
