@@ -1,7 +1,7 @@
 import type { Options } from "../config/options-schema.js";
 import { taskName } from "../core/memory/task-name.js";
 import { moveSideEffectLines, requestNumbersText } from "../session-views/move-selection.js";
-import { RCM_VERBS, rcmVerb } from "../session-views/rcm-verbs.js";
+import { RCM_VERB_LIST, RCM_VERBS, rcmVerb } from "../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../session-views/render-status.js";
 import { parseTypedVerb } from "../session-views/typed-verb.js";
 import type { SessionStore } from "../sessions/session-store.js";
@@ -48,7 +48,7 @@ export const RCM_TYPED_COMMAND_CONFIG = {
 
 /** The config entry that makes `/rcm-text` a command; its template is never sent (the plug-in answers). */
 export const RCM_COMMAND_CONFIG = {
-  description: `opencode-rcm for web, desktop, opencode run (in the terminal UI: /${RCM_TYPED_COMMAND}): ${RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ")}`,
+  description: `opencode-rcm for web, desktop, opencode run (in the terminal UI: /${RCM_TYPED_COMMAND}): ${RCM_VERB_LIST}`,
   template: "opencode-rcm answers this command itself: $ARGUMENTS",
 };
 

@@ -137,6 +137,9 @@ export const RCM_VERBS: readonly RcmVerb[] = [
  * The TUI part's own `/rcm` (its menu) as the slash list and the palette show it, told apart
  * from the server's `/rcm` (a verb typed after it), which 1.18 lists beside it.
  */
+/** The verbs as a slash list's description names them: `status, why, show <task>, ...`. */
+export const RCM_VERB_LIST = RCM_VERBS.map((verb) => `${verb.name}${verb.argument ? ` ${verb.argument}` : ""}`).join(", ");
+
 export const RCM_MENU_TITLE = `opencode-rcm menu: ${RCM_VERBS.map((verb) => verb.name).join(", ")} (no model turn)`;
 
 /** The verb of that name, if there is one. */

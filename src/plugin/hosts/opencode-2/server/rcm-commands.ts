@@ -1,6 +1,7 @@
 import { messageOf } from "../../../../kit/errors/message-of.js";
 import type { Rcm } from "../../../handlers/rcm.js";
-import { RCM_COMMAND, RCM_COMMAND_CONFIG, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import { RCM_COMMAND, RCM_TYPED_COMMAND } from "../../../handlers/rcm-command.js";
+import { RCM_VERB_LIST } from "../../../session-views/rcm-verbs.js";
 import type { Logger } from "../../../sessions/logger.js";
 import type { CommandDefinition, PluginContext } from "./api.js";
 import { ANSWER_METADATA } from "./stored-messages.js";
@@ -12,6 +13,12 @@ const ANSWER_HEADER = "opencode-rcm answers ";
 export function isAnswerText(text: string): boolean {
   return text.startsWith(ANSWER_HEADER);
 }
+
+/** Each command's line in a slash list: in OpenCode 2's TUI the TUI part's `/rcm` opens the menu first. */
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  [RCM_COMMAND]: `opencode-rcm's answer as text, no model turn: ${RCM_VERB_LIST}`,
+  [RCM_TYPED_COMMAND]: `opencode-rcm, no model turn (in the TUI: its menu): ${RCM_VERB_LIST}`,
+};
 
 /**
  * `/rcm-text` and `/rcm` as OpenCode 2 commands. OpenCode 2 lets a command finish with no model
@@ -30,7 +37,7 @@ export function rcmCommands(deps: {
   const { rcm, logger, session, answered } = deps;
   const command = (name: string): CommandDefinition => ({
     name,
-    description: RCM_COMMAND_CONFIG.description.replace(/^opencode-rcm as a message \([^)]*\)/, "opencode-rcm"),
+    description: DESCRIPTIONS[name] ?? RCM_VERB_LIST,
     async execute({ sessionID, prompt }) {
       const words = prompt.text.trim();
       const { text: answer } = await rcm.command(sessionID, words);
