@@ -85,6 +85,10 @@ describe("opencode-rcm tasks --all, done and drop", () => {
     const listed = await runCli(["tasks", "--all", ...scope], env);
     expect(listed.stdout.split("\n").filter((line) => line.startsWith("ses_"))).toHaveLength(2);
     expect(listed.stdout).toContain("3 more not listed: older than 14 days or past the first 2 (options resume.maxAgeDays, resume.maxTasks).");
+    await writeFile(join(project, ".opencode", "rcm.jsonc"), '{ "resume": { "maxAgeDays": 2 } }\n');
+    const recent = await runCli(["tasks", "--all", ...scope], env);
+    expect(recent.stdout.split("\n").filter((line) => line.startsWith("ses_"))).toHaveLength(3);
+    expect(recent.stdout).toContain("1 session last written more than 2 days ago not read (option resume.maxAgeDays).");
   });
 
   it("names what is wrong: a task the session lacks, a missing task, a session with --all, an unreadable state file", async () => {

@@ -2,6 +2,7 @@ import { cp, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
+import { readSession } from "../../src/plugin/store/locate-state.js";
 import { type SessionState, sessionStateFile } from "../../src/plugin/store/session-state-file.js";
 import { noteSessionTitle } from "../../src/plugin/store/session-titles.js";
 import { markTask, readTaskMarks } from "../../src/plugin/store/task-marks.js";
@@ -101,10 +102,11 @@ describe("the project's unfinished tasks", () => {
   it("keeps to the age and count bounds, and says how many it left out", async () => {
     const byAge = await unfinishedTasks({ stateDir: temp.path, now: NOW, maxAgeDays: 2, maxTasks: 100 });
     expect(byAge.tasks.map((task) => task.sessionID)).toEqual([SLOW_SUITE, TWO_TASKS, TWO_TASKS]);
-    expect(byAge.beyond).toBe(2);
+    // The session with a record was last written 3 days ago: not even read.
+    expect(byAge).toMatchObject({ beyond: 0, olderSessions: 1 });
     const byCount = await unfinishedTasks({ stateDir: temp.path, now: NOW, maxAgeDays: 100, maxTasks: 2 });
     expect(byCount.tasks.map((task) => `${task.sessionID}/${task.taskId}`)).toEqual([`${SLOW_SUITE}/t1`, `${TWO_TASKS}/t1`]);
-    expect(byCount.beyond).toBe(3);
+    expect(byCount).toMatchObject({ beyond: 3, olderSessions: 0 });
     const defaults = await unfinishedTasks({ stateDir: temp.path, now: NOW, ...DEFAULT_OPTIONS.resume });
     expect(defaults.tasks).toHaveLength(5);
   });
@@ -139,6 +141,17 @@ describe("the project's unfinished tasks", () => {
     expect(problems).toEqual([expect.stringMatching(/task-marks\.json: not JSON .*\(no task counts as marked\)$/)]);
     await expect(markTask(temp.path, { sessionID: TWO_TASKS, taskId: "t1", mark: "done", at: NOW })).rejects.toThrow(/task-marks\.json: not JSON/);
     expect(await readFile(marksPath, "utf8")).toBe("not json");
+  });
+});
+
+describe("what the TUI's panel reads", () => {
+  it("counts the unfinished tasks of the other sessions, within the bounds, and none unless asked", async () => {
+    // The corpus's files are dated days before NOW; the panel counts from the clock's now.
+    const now = new Date();
+    for (const sessionID of [SLOW_SUITE, TWO_TASKS, WITH_RECORD]) await utimes(sessionStateFile(temp.path, sessionID).path, now, now);
+    expect((await readSession(temp.path, TWO_TASKS, DEFAULT_OPTIONS.resume)).earlierUnfinished).toBe(3);
+    expect((await readSession(temp.path, "ses_new", { maxAgeDays: 14, maxTasks: 2 })).earlierUnfinished).toBe(2);
+    expect((await readSession(temp.path, TWO_TASKS)).earlierUnfinished).toBe(0);
   });
 });
 

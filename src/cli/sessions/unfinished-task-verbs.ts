@@ -1,4 +1,5 @@
 import { RcmError } from "../../kit/errors/rcm-error.js";
+import { plural } from "../../plugin/session-views/words.js";
 import { quoted } from "../../plugin/store/on-screen-session.js";
 import { findSession } from "../../plugin/store/stored-sessions.js";
 import { markTask, type TaskMarkKind } from "../../plugin/store/task-marks.js";
@@ -13,7 +14,7 @@ import { openScope, type SessionScope } from "./session-verbs.js";
 export async function unfinishedTasksCommand(scope: SessionScope): Promise<string> {
   const { stateDir, options } = await openScope(scope);
   const now = scope.now ?? new Date();
-  const { tasks, beyond, problems } = await unfinishedTasks({ stateDir, now, ...options.resume });
+  const { tasks, beyond, olderSessions, problems } = await unfinishedTasks({ stateDir, now, ...options.resume });
   const lines =
     tasks.length === 0
       ? [`No unfinished tasks in ${stateDir}.`]
@@ -24,6 +25,9 @@ export async function unfinishedTasksCommand(scope: SessionScope): Promise<strin
   if (beyond > 0) {
     const { maxAgeDays, maxTasks } = options.resume;
     lines.push(`${beyond} more not listed: older than ${maxAgeDays} days or past the first ${maxTasks} (options resume.maxAgeDays, resume.maxTasks).`);
+  }
+  if (olderSessions > 0) {
+    lines.push(`${plural(olderSessions, "session")} last written more than ${options.resume.maxAgeDays} days ago not read (option resume.maxAgeDays).`);
   }
   for (const problem of problems) lines.push(`unreadable (left as it is): ${problem}`);
   return `${lines.join("\n")}\n`;

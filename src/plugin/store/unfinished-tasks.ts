@@ -25,6 +25,8 @@ export interface UnfinishedTasks {
   tasks: UnfinishedTask[];
   /** Unfinished tasks left out by the bounds (older than `maxAgeDays`, or past `maxTasks`). */
   beyond: number;
+  /** Sessions not read at all: their state was last written before `maxAgeDays`, so none of their tasks is recent enough. */
+  olderSessions: number;
   /** Files skipped, each naming the file and why: never loaded, never moved. */
   problems: string[];
 }
@@ -45,11 +47,15 @@ export async function unfinishedTasks(options: {
 }): Promise<UnfinishedTasks> {
   const { stateDir, now } = options;
   const problems: string[] = [];
-  const [sessions, titles, marks] = await Promise.all([readSessions(stateDir, problems), readSessionTitles(stateDir), readTaskMarks(stateDir)]);
+  const oldest = options.maxAgeDays === undefined ? -Infinity : now.getTime() - options.maxAgeDays * 86_400_000;
+  const [{ sessions, olderSessions }, titles, marks] = await Promise.all([
+    readSessions({ stateDir, problems, oldest, except: options.exceptSession }),
+    readSessionTitles(stateDir),
+    readTaskMarks(stateDir),
+  ]);
   if (marks.problem) problems.push(`${marks.problem} (no task counts as marked)`);
   const all: UnfinishedTask[] = [];
   for (const { sessionID, modified, state } of sessions) {
-    if (sessionID === options.exceptSession) continue;
     for (const task of state.ledger.tasks) {
       if (task.split || marks.marks[taskKey(sessionID, task.id)]) continue;
       const record = state.records[task.id];
@@ -68,10 +74,9 @@ export async function unfinishedTasks(options: {
     (a, b) =>
       b.lastActive.getTime() - a.lastActive.getTime() || a.sessionID.localeCompare(b.sessionID) || a.taskId.localeCompare(b.taskId, "en", { numeric: true }),
   );
-  const oldest = options.maxAgeDays === undefined ? -Infinity : now.getTime() - options.maxAgeDays * 86_400_000;
   const recent = all.filter((task) => task.lastActive.getTime() >= oldest);
   const tasks = options.maxTasks === undefined ? recent : recent.slice(0, options.maxTasks);
-  return { tasks, beyond: all.length - tasks.length, problems: problems.sort() };
+  return { tasks, beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
 }
 
 /** A record shows every ask done when it has asks or progress and nothing is pending. */
@@ -87,29 +92,41 @@ function lastActive(state: SessionState, taskId: string): Date | undefined {
 }
 
 /**
- * Every session state file, read without changing it. A file that does not parse, has
- * another schema version or belongs to another session than its name says (copied from
- * elsewhere) is named in `problems` and skipped.
+ * The session state files written since `oldest` (a task's calls all come before its file's
+ * last write, so an older file has no recent task and is not parsed: the panel reads this at
+ * every turn), read without changing them. A file that does not parse, has another schema
+ * version or belongs to another session than its name says (copied from elsewhere) is named
+ * in `problems` and skipped.
  */
-async function readSessions(stateDir: string, problems: string[]): Promise<Array<{ sessionID: string; modified: Date; state: SessionState }>> {
+async function readSessions(options: {
+  stateDir: string;
+  problems: string[];
+  oldest: number;
+  except: string | undefined;
+}): Promise<{ sessions: Array<{ sessionID: string; modified: Date; state: SessionState }>; olderSessions: number }> {
+  const { stateDir, problems, oldest } = options;
   let names: string[];
   try {
     names = await readdir(join(stateDir, "sessions"));
   } catch {
-    return [];
+    return { sessions: [], olderSessions: 0 };
   }
+  let olderSessions = 0;
   const read = await Promise.all(
     names
-      .filter((name) => /^[A-Za-z0-9_-]+\.json$/.test(name))
+      .filter((name) => /^[A-Za-z0-9_-]+\.json$/.test(name) && name !== `${options.except}.json`)
       .sort()
       .map(async (name) => {
         const sessionID = name.slice(0, -".json".length);
         const file = sessionStateFile(stateDir, sessionID);
-        const [peeked, info] = await Promise.all([
-          file.peek().catch((error: unknown) => ({ status: "error" as const, error })),
-          stat(file.path).catch(() => undefined),
-        ]);
-        if (peeked.status === "loaded" && info) {
+        const info = await stat(file.path).catch(() => undefined);
+        if (!info) return [];
+        if (info.mtimeMs < oldest) {
+          olderSessions += 1;
+          return [];
+        }
+        const peeked = await file.peek().catch((error: unknown) => ({ status: "error" as const, error }));
+        if (peeked.status === "loaded") {
           if (peeked.value.sessionID !== sessionID) {
             problems.push(`${file.path}: holds session ${peeked.value.sessionID}, not ${sessionID} (copied from elsewhere?); skipped`);
             return [];
@@ -121,5 +138,5 @@ async function readSessions(stateDir: string, problems: string[]): Promise<Array
         return [];
       }),
   );
-  return read.flat();
+  return { sessions: read.flat(), olderSessions };
 }
