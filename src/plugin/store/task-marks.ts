@@ -10,7 +10,7 @@ import { versionedJsonFile } from "./versioned-json-file.js";
  * keyed `<sessionID>/<taskId>`. Apart from the session state files, which a running server
  * owns and rewrites at every request: marking a task never writes them.
  */
-export const TASK_MARKS = ["done", "dropped"] as const;
+const TASK_MARKS = ["done", "dropped"] as const;
 export type TaskMarkKind = (typeof TASK_MARKS)[number];
 
 const TaskMarksSchema = z.record(z.string().regex(/^[A-Za-z0-9_-]+\/[^/\s]+$/), z.object({ mark: z.enum(TASK_MARKS), at: z.iso.datetime() }));
