@@ -1,8 +1,10 @@
+import { RcmError } from "../kit/errors/rcm-error.js";
 import { RCM_VERBS, type ReadVerb } from "../plugin/session-views/rcm-verbs.js";
 import { terminalChooser } from "./ask-session.js";
 import type { CommandContext } from "./cli-io.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
 import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "./sessions/session-verbs.js";
+import { markTaskCommand, unfinishedTasksCommand } from "./sessions/unfinished-task-verbs.js";
 
 /** Where the commands on the plug-in's stored sessions look (outside the TUI). */
 const SCOPE = {
@@ -42,6 +44,7 @@ const sessionsListCommand = defineCli({
 
 /** A reading /rcm verb as a command: `opencode-rcm <verb> [<session>]`, or `[<session>] <task>` when it takes a task. */
 function readVerbSessionCommand(verb: ReadVerb): Command {
+  if (verb.name === "tasks") return tasksSessionCommand(verb);
   if (!verb.argument) {
     return defineCli({
       name: verb.name,
@@ -63,6 +66,46 @@ function readVerbSessionCommand(verb: ReadVerb): Command {
     misuse: takes(verb.name, "[<session>] <task>"),
     run: async (args, context) =>
       print(context, await readVerbCommand(scope(args, context), args.session, verb, args.task, args["as-model"] ? "model" : "person")),
+  });
+}
+
+/** `tasks [<session>]` as /rcm tasks; `tasks --all`: the unfinished tasks of every session of the project. */
+function tasksSessionCommand(verb: ReadVerb): Command {
+  return defineCli({
+    name: verb.name,
+    description: `As /rcm ${verb.name} in the TUI: ${verb.help}. With --all: the project's unfinished tasks across its sessions.`,
+    details: "--all lists the tasks nobody marked done or dropped (opencode-rcm done|drop), within the options resume.maxAgeDays and resume.maxTasks.",
+    args: {
+      session: SESSION,
+      ...SCOPE,
+      all: { type: "boolean", description: "the unfinished tasks of every session of the project, with status, age, pending asks and session" },
+    },
+    misuse: takes(verb.name, "at most a session id"),
+    run: async (args, context) => {
+      if (!args.all) return print(context, await readVerbCommand(scope(args, context), args.session, verb));
+      if (args.session !== undefined) throw new RcmError("usage", `tasks --all lists every session's tasks: drop the session id (${args.session})`);
+      return print(context, await unfinishedTasksCommand(scope(args, context)));
+    },
+  });
+}
+
+/** `done|drop [<session>/]<task>`: tasks --all no longer lists it; the session's state file is not touched. */
+function markSessionCommand(mark: "done" | "dropped"): Command {
+  const name = mark === "done" ? "done" : "drop";
+  return defineCli({
+    name,
+    description: `Marks a task of a session ${mark}: opencode-rcm tasks --all no longer lists it.`,
+    details: "Safe while OpenCode runs: the mark goes to the project's task-marks.json, never to the session's state file.",
+    args: {
+      target: {
+        type: "positional",
+        required: true,
+        description: "[<session>/]<task>: a session (an id, a unique start of one, or latest; default: the one on screen) and a task id (t2)",
+      },
+      ...SCOPE,
+    },
+    misuse: takes(name, "[<session>/]<task>"),
+    run: async (args, context) => print(context, await markTaskCommand(scope(args, context), args.target, mark)),
   });
 }
 
@@ -125,4 +168,6 @@ export const sessionCommands: Readonly<Record<string, Command>> = {
       return command ? [[verb.name, command]] : [];
     }),
   ),
+  done: markSessionCommand("done"),
+  drop: markSessionCommand("dropped"),
 };

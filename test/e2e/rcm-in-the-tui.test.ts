@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kit/package-root.js";
@@ -85,6 +85,10 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         config: offlineConfig({ modelBaseURL: model.url, plugins: [[PACKAGE, { mode: "router", stateDir: join(temp.path, "state") }]] }),
         tui: { plugin: [PACKAGE] },
       });
+      // An earlier session of the project, with one unfinished task: the panel says so in one line.
+      const earlier = "ses_dd631d439ffetRWE95heTS17Ki";
+      await mkdir(join(temp.path, "state", "sessions"), { recursive: true });
+      await copyFile(join(PACKAGE, "fixtures/cli-corpus/state/sessions", `${earlier}.json`), join(temp.path, "state", "sessions", `${earlier}.json`));
       const tui = await startTui({ directory: repo, home, modelName: "scripted" });
       try {
         for (const key of ["dates", "json", "install"] as const) {
@@ -104,6 +108,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(side).toContain("the model gets only t3's history");
         expect(side).toContain("Last call: kept t3 1");
         expect(side).toContain("left out t1 1, t2 1");
+        expect(side.replace(/\s+/g, " ")).toContain("1 unfinished task in earlier sessions: opencode-rcm tasks --all");
         await keep("panel-three-tasks", side);
         const calls = (await model.requests()).length;
 

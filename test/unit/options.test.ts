@@ -191,12 +191,14 @@ describe("the published JSON schema", () => {
       "memory",
       "mode",
       "notify",
+      "resume",
       "router",
       "stateDir",
     ]);
     expect(schema.properties.mode.default).toBe("full");
     expect(schema.properties.fallback.default).toBe("full");
     expect(schema.properties.aux.properties.timeoutMs.default).toBe(20000);
+    expect(schema.properties.resume.properties.maxAgeDays.default).toBe(14);
     expect(schema.additionalProperties).toBe(false);
   });
 });

@@ -217,3 +217,26 @@ describe("our entry in OpenCode's plug-in list, as the TUI part finds its option
     expect(pluginTupleOptions([["other", { mode: "memory" }]], "/work/checkout")).toBeUndefined();
   });
 });
+
+describe("the panel's line about earlier sessions", () => {
+  const input = { settings, pending: 0, problems: [], width: 36 };
+  const line = "2 unfinished tasks in earlier sessions: opencode-rcm tasks --all";
+
+  it("says how many unfinished tasks earlier sessions left, in a new session and in one with tasks", () => {
+    expect(panelLines({ ...input, state: undefined, earlierUnfinished: 2 }).map((shown) => shown.text)).toEqual([
+      "RCM · full",
+      line,
+      "No tasks yet: the first request opens t1.",
+    ]);
+    expect(panelLines({ ...input, state: state(threeTasks()), earlierUnfinished: 2 }).filter((shown) => shown.text === line)).toHaveLength(1);
+    expect(panelLines({ ...input, state: undefined, earlierUnfinished: 1 })[1]?.text).toBe("1 unfinished task in earlier sessions: opencode-rcm tasks --all");
+  });
+
+  it("says nothing when there are none, or in native mode", () => {
+    for (const earlierUnfinished of [0, undefined]) {
+      expect(panelLines({ ...input, state: state(threeTasks()), earlierUnfinished }).some((shown) => shown.text.includes("earlier sessions"))).toBe(false);
+    }
+    const native = OptionsSchema.parse({ mode: "native" });
+    expect(panelLines({ ...input, settings: native, state: undefined, earlierUnfinished: 3 }).some((shown) => shown.text.includes("earlier"))).toBe(false);
+  });
+});

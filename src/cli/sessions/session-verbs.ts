@@ -33,7 +33,7 @@ const CLI_WORDS = { onCommand: "opencode-rcm on", showCommand: (task: string, as
 
 /** `opencode-rcm sessions`: the project's recent sessions with their tasks. */
 export async function sessionsCommand(scope: SessionScope, options: { all?: boolean } = {}): Promise<string> {
-  const { stateDir } = await open(scope);
+  const { stateDir } = await openScope(scope);
   const { sessions, problems } = await storedSessions(stateDir);
   if (sessions.length === 0) return `No sessions yet in ${stateDir}.\n`;
   const [titles, markers] = await Promise.all([readSessionTitles(stateDir), liveScreenMarkers(stateDir)]);
@@ -66,7 +66,7 @@ export async function readVerbCommand(
   task?: string,
   as: "person" | "model" = "person",
 ): Promise<string> {
-  const { stateDir, options } = await open(scope);
+  const { stateDir, options } = await openScope(scope);
   const session = await findSession({ stateDir, wanted, choose: scope.choose });
   let answer: string;
   try {
@@ -96,7 +96,7 @@ function readVerb(name: string): ReadVerb {
 
 /** `opencode-rcm move [session] [requests] <task|new>`: requests of the session (by default the last routed one) belong to another task. */
 export async function moveCommand(scope: SessionScope, wanted: string | undefined, words: readonly string[]): Promise<string> {
-  const { stateDir } = await open(scope);
+  const { stateDir } = await openScope(scope);
   const session = await findSession({ stateDir, wanted, choose: scope.choose });
   const { ledger } = session.state;
   const move = moveFromWords(ledger, words);
@@ -108,7 +108,7 @@ export async function moveCommand(scope: SessionScope, wanted: string | undefine
 
 /** `opencode-rcm split [session] <task>`: the task goes on in a new OpenCode session, which the server opens. */
 export async function splitCommand(scope: SessionScope, wanted: string | undefined, task: string): Promise<string> {
-  const { stateDir } = await open(scope);
+  const { stateDir } = await openScope(scope);
   const session = await findSession({ stateDir, wanted, choose: scope.choose });
   const split = splitFromWords(session.state.ledger, [task]);
   if ("problem" in split) throw new RcmError("session", `session ${session.sessionID}: ${split.problem}`);
@@ -118,7 +118,7 @@ export async function splitCommand(scope: SessionScope, wanted: string | undefin
 
 /** `opencode-rcm off|on [session]`. */
 export async function switchCommand(scope: SessionScope, wanted: string | undefined, off: boolean): Promise<string> {
-  const { stateDir } = await open(scope);
+  const { stateDir } = await openScope(scope);
   const session = await findSession({ stateDir, wanted, choose: scope.choose });
   await postIntent(stateDir, session.sessionID, { kind: off ? "off" : "on" });
   const what = off ? "off for this session: the model gets the native history" : "on again for this session";
@@ -132,7 +132,7 @@ const APPLIED_WHEN =
  * The project's state folder and the options to speak with: the server part's, as it noted
  * them in project.json (the opencode.json tuple included), else the rcm.jsonc files' and RCM_*.
  */
-async function open(scope: SessionScope): Promise<{ stateDir: string; options: Options }> {
+export async function openScope(scope: SessionScope): Promise<{ stateDir: string; options: Options }> {
   const directory = resolve(scope.directory);
   const { options } = await loadOptions({ tuple: undefined, directory, worktree: directory, env: scope.env, home: homedir() });
   const stateDir = await projectStateDir({ directory, stateDir: scope.stateDir ?? options.stateDir, env: scope.env, home: homedir() });

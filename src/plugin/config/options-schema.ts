@@ -62,6 +62,26 @@ const MemoryOptionsSchema = z
   })
   .strict();
 
+// Unfinished tasks of earlier sessions: what the CLI and the panel list, and what a later session may resume.
+const ResumeOptionsSchema = z
+  .object({
+    maxAgeDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .default(14)
+      .describe("Unfinished tasks of sessions active within this many days are kept (14: two weeks covers holidays, while older work has usually moved on)."),
+    maxTasks: z
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .default(20)
+      .describe("At most this many unfinished tasks, the most recently active first (20: a list a person reads at a glance)."),
+  })
+  .strict();
+
 const OptionsShape = z
   .object({
     mode: z.enum(MODES).default("full").describe("native: no change; router: task filtering; memory: task records only; full: both."),
@@ -80,6 +100,7 @@ const OptionsShape = z
       ),
     aux: AuxOptionsSchema.prefault({}).describe("The auxiliary model (model and hybrid routers, model memory updater)."),
     memory: MemoryOptionsSchema.prefault({}).describe("Task-state memory (modes memory and full)."),
+    resume: ResumeOptionsSchema.prefault({}).describe("Unfinished tasks of the project's earlier sessions (opencode-rcm tasks --all)."),
     notify: z
       .enum(NOTIFY)
       .default("toast")
@@ -107,7 +128,12 @@ export const OptionsSchema = OptionsShape.refine(
   });
 
 /** The schema of each option group, by key: what a config layer's keys are checked against one by one. */
-export const OPTION_GROUPS: Readonly<Record<string, z.ZodObject>> = { "": OptionsShape, aux: AuxOptionsSchema, memory: MemoryOptionsSchema };
+export const OPTION_GROUPS: Readonly<Record<string, z.ZodObject>> = {
+  "": OptionsShape,
+  aux: AuxOptionsSchema,
+  memory: MemoryOptionsSchema,
+  resume: ResumeOptionsSchema,
+};
 
 function auxConfigured(aux: { baseURL?: string | undefined; model?: string | undefined }): boolean {
   return aux.baseURL !== undefined && aux.model !== undefined;

@@ -34,6 +34,8 @@ export interface PanelInput {
   problems: readonly string[];
   /** Characters a line may take in the sidebar (titles are clipped to fit). */
   width: number;
+  /** Unfinished tasks the project's other sessions left (see unfinishedTasks); none given: 0. */
+  earlierUnfinished?: number | undefined;
 }
 
 /**
@@ -53,6 +55,9 @@ export function panelLines(input: PanelInput): PanelLine[] {
     lines.push({ text: "native mode: changes nothing", tone: "muted" });
     return lines;
   }
+  // One line, not a list: the list is the CLI's, and the panel is narrow.
+  const earlier = input.earlierUnfinished ?? 0;
+  if (earlier > 0) lines.push({ text: `${plural(earlier, "unfinished task")} in earlier sessions: opencode-rcm tasks --all`, tone: "muted" });
   if (!state || state.ledger.tasks.length === 0) {
     lines.push({ text: "No tasks yet: the first request opens t1.", tone: "muted" });
     return lines;

@@ -7,6 +7,7 @@ import { pendingIntents } from "./session-inbox.js";
 import { type SessionState, sessionStateFile } from "./session-state-file.js";
 import { resolveStateDir } from "./state-dir.js";
 import { projectStateDir } from "./stored-sessions.js";
+import { unfinishedTasks } from "./unfinished-tasks.js";
 
 export interface TuiScope {
   options: Options;
@@ -50,15 +51,22 @@ export async function locateState(input: {
 export interface SessionSnapshot {
   state: SessionState | undefined;
   pending: number;
+  /** Unfinished tasks of the project's other sessions, within the resume bounds (0 when they were not asked for). */
+  earlierUnfinished: number;
   stamp: string;
 }
 
-/** Reads without changing anything on disk; a file being replaced right now reads as the previous snapshot next time. */
-export async function readSession(stateDir: string, sessionID: string): Promise<SessionSnapshot> {
+/**
+ * Reads without changing anything on disk; a file being replaced right now reads as the previous
+ * snapshot next time. With `resume` (the options' bounds), it counts the other sessions' unfinished
+ * tasks too; a failure to count them counts none: the panel's line about them is a hint.
+ */
+export async function readSession(stateDir: string, sessionID: string, resume?: Options["resume"]): Promise<SessionSnapshot> {
   const file = sessionStateFile(stateDir, sessionID);
   const { stamp, pending, exists } = await stampOf(stateDir, sessionID);
   const read = exists ? await file.peek() : undefined;
-  return { state: read?.status === "loaded" ? read.value : undefined, pending, stamp };
+  const earlier = resume ? await unfinishedTasks({ stateDir, now: new Date(), ...resume, exceptSession: sessionID }).catch(() => undefined) : undefined;
+  return { state: read?.status === "loaded" ? read.value : undefined, pending, earlierUnfinished: earlier?.tasks.length ?? 0, stamp };
 }
 
 /** Just the stamp, to tell cheaply whether `readSession` would read anything new. */

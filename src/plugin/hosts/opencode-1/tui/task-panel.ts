@@ -17,8 +17,15 @@ const POLL_MS = 1000;
  */
 export function taskPanel(api: TuiPluginApi, scope: TuiScope, props: { session_id: string }, onError: (error: unknown) => void): unknown {
   const settings = scope.options;
-  const linesFor = (snapshot: { state?: Parameters<typeof panelLines>[0]["state"]; pending?: number }): PanelLine[] =>
-    panelLines({ settings, state: snapshot.state, pending: snapshot.pending ?? 0, problems: scope.problems, width: PANEL_WIDTH });
+  const linesFor = (snapshot: Partial<Parameters<typeof panelLines>[0]>): PanelLine[] =>
+    panelLines({
+      settings,
+      state: snapshot.state,
+      pending: snapshot.pending ?? 0,
+      problems: scope.problems,
+      width: PANEL_WIDTH,
+      earlierUnfinished: snapshot.earlierUnfinished,
+    });
   const [lines, setLines] = createSignal<PanelLine[]>(linesFor({}));
   let seen = "";
   let running = false;
@@ -30,7 +37,7 @@ export function taskPanel(api: TuiPluginApi, scope: TuiScope, props: { session_i
       const sessionID = props.session_id;
       const stamp = `${sessionID}:${await sessionStamp(stateDir, sessionID)}`;
       if (stamp === seen) return;
-      const snapshot = await readSession(stateDir, sessionID);
+      const snapshot = await readSession(stateDir, sessionID, settings.resume);
       seen = `${sessionID}:${snapshot.stamp}`;
       setLines(linesFor(snapshot));
     } catch (error) {

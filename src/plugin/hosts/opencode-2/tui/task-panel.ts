@@ -18,7 +18,14 @@ const POLL_MS = 1000;
 export function taskPanel(api: TuiApi, scope: () => Promise<TuiScope | undefined>, sessionID: string, onError: (error: unknown) => void): unknown {
   const linesFor = (located: TuiScope | undefined, snapshot: Partial<Parameters<typeof panelLines>[0]>): PanelLine[] =>
     located
-      ? panelLines({ settings: located.options, state: snapshot.state, pending: snapshot.pending ?? 0, problems: located.problems, width: PANEL_WIDTH })
+      ? panelLines({
+          settings: located.options,
+          state: snapshot.state,
+          pending: snapshot.pending ?? 0,
+          problems: located.problems,
+          width: PANEL_WIDTH,
+          earlierUnfinished: snapshot.earlierUnfinished,
+        })
       : [];
   const [lines, setLines] = createSignal<PanelLine[]>([]);
   let seen = "";
@@ -31,7 +38,7 @@ export function taskPanel(api: TuiApi, scope: () => Promise<TuiScope | undefined
       if (!located?.stateDir) return;
       const stamp = await sessionStamp(located.stateDir, sessionID);
       if (stamp === seen) return;
-      const snapshot = await readSession(located.stateDir, sessionID);
+      const snapshot = await readSession(located.stateDir, sessionID, located.options.resume);
       seen = snapshot.stamp;
       setLines(linesFor(located, snapshot));
     } catch (error) {
