@@ -70,8 +70,8 @@ describe("the three entries typing /rcm lists in the TUI (issue 48)", () => {
 });
 
 describe("the /rcm verbs on the command line", () => {
-  it("every verb is an opencode-rcm command, after sessions, in the verbs' order", async () => {
+  it("every verb is an opencode-rcm command, after sessions, in the verbs' order; then done and drop for earlier sessions' tasks", async () => {
     const { sessionCommands } = await import("../../src/cli/session-commands.js");
-    expect(Object.keys(sessionCommands)).toEqual(["sessions", ...RCM_VERBS.map((verb) => verb.name)]);
+    expect(Object.keys(sessionCommands)).toEqual(["sessions", ...RCM_VERBS.map((verb) => verb.name), "done", "drop"]);
   });
 });
