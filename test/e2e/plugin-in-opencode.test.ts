@@ -7,6 +7,7 @@ import type { PluginEntry } from "../../src/lab/harness/opencode-config.js";
 import { runScriptedSession, type ScriptedSessionResult, withScriptedOpencode } from "../../src/lab/harness/scripted-session.js";
 import { type ChatRequestBody, messageText } from "../../src/lab/scripted-model/index.js";
 import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
+import { unfinishedTasks } from "../../src/plugin/store/unfinished-tasks.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 // The built plug-in, loaded by the real OpenCode exactly as a user's opencode.json would.
@@ -141,6 +142,24 @@ describe("opencode-rcm loaded into the real OpenCode", () => {
         // The parent's requests are routed and kept; nothing is ever written for the sub-agent's.
         expect(JSON.parse(await readFile(sessionStatePath(stateDir, parent), "utf8")).data.ledger.order).toHaveLength(1);
         await expect(readFile(sessionStatePath(stateDir, child), "utf8")).rejects.toThrow(/ENOENT/);
+      },
+    );
+  });
+
+  it("lists a deleted session's unfinished tasks no more, its state file kept", async () => {
+    await rm(repo, { recursive: true, force: true });
+    await createTodoRepo(repo);
+    const stateDir = join(temp.path, "deleted-state");
+    const listed = async () => (await unfinishedTasks({ stateDir, now: new Date(), maxAgeDays: undefined, maxTasks: undefined })).tasks.length;
+    await withScriptedOpencode(
+      { runDir: join(temp.path, `run-${++runs}`), directory: repo, script: multiTaskScript(repo), plugins: [[PLUGIN, { mode: "full", stateDir }]] },
+      async ({ client, prompt }) => {
+        const session = (await client.session.create({}, { throwOnError: true })).data.id;
+        await prompt(session, PROMPTS[0] as string);
+        expect(await listed()).toBeGreaterThan(0);
+        await client.session.delete({ sessionID: session }, { throwOnError: true });
+        await expect.poll(listed, { timeout: 10_000 }).toBe(0);
+        await expect(readFile(sessionStatePath(stateDir, session), "utf8")).resolves.toContain(session);
       },
     );
   });

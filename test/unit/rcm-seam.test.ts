@@ -7,6 +7,7 @@ import { createLiveSessions, type LiveSessions } from "../../src/plugin/sessions
 import { postIntent, sessionInboxDir } from "../../src/plugin/store/session-inbox.js";
 import { type SessionState, sessionStateFile } from "../../src/plugin/store/session-state-file.js";
 import { sessionStatePath } from "../../src/plugin/store/state-dir.js";
+import { unfinishedTasks } from "../../src/plugin/store/unfinished-tasks.js";
 import { type FakeHost, fakeHost } from "../support/fake-host.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -206,6 +207,24 @@ describe("createRcm through a host", () => {
     const native = call(fixture.transformCalls.length - 1);
     await rcm.modelCall(native);
     expect(ids(native)).toEqual(ids(fixture.transformCalls.at(-1) ?? []));
+  });
+
+  it.each([
+    { keep: false, listed: [] },
+    { keep: true, listed: ["t1", "t2"] },
+  ])("a deleted session's tasks are listed no more unless resume.keepDeletedSessions is $keep", async ({ keep, listed }) => {
+    const { rcm, host } = await started("full", { resume: { keepDeletedSessions: keep } });
+    await replay(rcm, host);
+    await rcm.turnEnded(SESSION);
+    const unfinished = async () =>
+      (await unfinishedTasks({ stateDir, now: new Date(), maxAgeDays: undefined, maxTasks: undefined })).tasks.map((task) => task.taskId).sort();
+    expect(await unfinished()).toEqual(["t1", "t2"]);
+    rcm.sessionDeleted(SESSION);
+    // Marked in the background; the state file stays.
+    await expect.poll(unfinished).toEqual(listed);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await unfinished()).toEqual(listed);
+    await expect(stat(sessionStatePath(stateDir, SESSION))).resolves.toBeDefined();
   });
 
   it("forgets a deleted session whole, in one call: its state is read from disk again at its next call", async () => {

@@ -79,6 +79,12 @@ const ResumeOptionsSchema = z
       .max(500)
       .default(20)
       .describe("At most this many unfinished tasks, the most recently active first (20: a list a person reads at a glance)."),
+    keepDeletedSessions: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Keep the unfinished tasks of a session deleted in OpenCode (false: deleting a session is throwing its work away, so its tasks are marked deleted and listed no more; its state file stays).",
+      ),
   })
   .strict();
 

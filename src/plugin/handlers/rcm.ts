@@ -21,6 +21,7 @@ import { createLiveSessions, createSessionStore, type IntentApplier, type LiveSe
 import { createVerbDispatcher } from "../sessions/verb-dispatcher.js";
 import { noteProject } from "../store/project-file.js";
 import { resolveStateDir } from "../store/state-dir.js";
+import { markDeletedSession } from "../store/task-marks.js";
 import type { PluginDeps } from "./deps.js";
 import { answerRcmCommand } from "./rcm-command.js";
 import { createRecallAnswer } from "./recall-answer.js";
@@ -158,12 +159,12 @@ export async function createRcm(start: {
     { directory: project.directory, configFiles: files },
   );
 
-  return rcmHandlers({ deps, source, toast, narrows });
+  return rcmHandlers({ deps, source, toast, narrows, stateDir });
 }
 
 /** The handlers over the plug-in's parts: what `createRcm` hands the host. */
-function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Host["toast"] | undefined; narrows: boolean }): Rcm {
-  const { deps, source, toast, narrows } = parts;
+function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Host["toast"] | undefined; narrows: boolean; stateDir: string }): Rcm {
+  const { deps, source, toast, narrows, stateDir } = parts;
   const { options, guard, sessions, store, routing, memory } = deps;
   const transform = createTransformHandler(deps);
   // rcm_tasks only with memory: records are what it shows (a tool changes what the model is offered).
@@ -210,11 +211,13 @@ function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Ho
       return text;
     },
     sessionDeleted(sessionID) {
-      // Synchronous: the guard runs its body at once.
-      void guard("event", sessionID, () => {
+      // The guard runs its body at once: the session leaves memory before this returns.
+      void guard("event", sessionID, async () => {
         // Everything held in memory about it at once (and, with a store, its inbox).
         if (store) store.forget(sessionID);
         else sessions.forget(sessionID);
+        // Its unfinished tasks are listed no more, unless the person keeps deleted sessions' tasks.
+        if (store && !options.resume.keepDeletedSessions) await markDeletedSession(stateDir, sessionID, new Date());
       });
     },
     async intentsAnnounced() {

@@ -61,7 +61,7 @@ export interface SessionSnapshot {
  * snapshot next time. With `resume` (the options' bounds), it counts the other sessions' unfinished
  * tasks too; a failure to count them counts none: the panel's line about them is a hint.
  */
-export async function readSession(stateDir: string, sessionID: string, resume?: Options["resume"]): Promise<SessionSnapshot> {
+export async function readSession(stateDir: string, sessionID: string, resume?: Pick<Options["resume"], "maxAgeDays" | "maxTasks">): Promise<SessionSnapshot> {
   const file = sessionStateFile(stateDir, sessionID);
   const { stamp, pending, exists } = await stampOf(stateDir, sessionID);
   const read = exists ? await file.peek() : undefined;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { RcmError } from "../../kit/errors/rcm-error.js";
+import { sessionStateFile } from "./session-state-file.js";
 import { versionedJsonFile } from "./versioned-json-file.js";
 
 /**
@@ -10,7 +11,8 @@ import { versionedJsonFile } from "./versioned-json-file.js";
  * keyed `<sessionID>/<taskId>`. Apart from the session state files, which a running server
  * owns and rewrites at every request: marking a task never writes them.
  */
-const TASK_MARKS = ["done", "dropped"] as const;
+/** `deleted`: its session was deleted in OpenCode (`resume.keepDeletedSessions` off). */
+const TASK_MARKS = ["done", "dropped", "deleted"] as const;
 export type TaskMarkKind = (typeof TASK_MARKS)[number];
 
 const TaskMarksSchema = z.record(z.string().regex(/^[A-Za-z0-9_-]+\/[^/\s]+$/), z.object({ mark: z.enum(TASK_MARKS), at: z.iso.datetime() }));
@@ -45,7 +47,20 @@ export async function readTaskMarks(stateDir: string): Promise<{ marks: TaskMark
  * processes marking at the same moment both keep their mark. An unreadable marks file is an
  * error, never overwritten.
  */
-export async function markTask(stateDir: string, mark: { sessionID: string; taskId: string; mark: TaskMarkKind; at: Date }): Promise<void> {
+export async function markTask(stateDir: string, mark: TaskMark): Promise<void> {
+  await markTasks(stateDir, [mark]);
+}
+
+interface TaskMark {
+  sessionID: string;
+  taskId: string;
+  mark: TaskMarkKind;
+  at: Date;
+}
+
+/** Several marks in one write (one lock): all of them or, on an error, none. */
+async function markTasks(stateDir: string, added: readonly TaskMark[]): Promise<void> {
+  if (added.length === 0) return;
   const file = taskMarksFile(stateDir);
   await mkdir(stateDir, { recursive: true });
   await withLock(`${file.path}.lock`, async () => {
@@ -53,9 +68,25 @@ export async function markTask(stateDir: string, mark: { sessionID: string; task
     if (read.status === "unreadable") {
       throw new RcmError("session", `${file.path}: ${read.reason}; it is left as it is (move it aside to start the marks afresh)`);
     }
-    const marks = read.status === "loaded" ? read.value : {};
-    await file.save({ ...marks, [taskKey(mark.sessionID, mark.taskId)]: { mark: mark.mark, at: mark.at.toISOString() } });
+    const marks = { ...(read.status === "loaded" ? read.value : {}) };
+    for (const mark of added) marks[taskKey(mark.sessionID, mark.taskId)] = { mark: mark.mark, at: mark.at.toISOString() };
+    await file.save(marks);
   });
+}
+
+/**
+ * A session deleted in OpenCode: its tasks not yet marked are marked `deleted`, so no list of
+ * unfinished tasks shows them again. Its state file stays as it was (the CLI can still read it).
+ */
+export async function markDeletedSession(stateDir: string, sessionID: string, at: Date): Promise<void> {
+  const read = await sessionStateFile(stateDir, sessionID).peek();
+  if (read.status !== "loaded") return;
+  const { marks } = await readTaskMarks(stateDir);
+  const open = read.value.ledger.tasks.filter((task) => !task.split && marks[taskKey(sessionID, task.id)] === undefined);
+  await markTasks(
+    stateDir,
+    open.map((task) => ({ sessionID, taskId: task.id, mark: "deleted", at })),
+  );
 }
 
 async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
