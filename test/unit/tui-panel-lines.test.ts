@@ -232,6 +232,15 @@ describe("the panel's line about earlier sessions", () => {
     expect(panelLines({ ...input, state: undefined, earlierUnfinished: 1 })[1]?.text).toBe("1 unfinished task in earlier sessions: opencode-rcm tasks --all");
   });
 
+  it("warns, in one line, of unreadable state files it skipped", () => {
+    const shown = panelLines({ ...input, state: undefined, earlierUnfinished: 1, earlierUnreadable: 2 });
+    expect(shown.slice(1, 3)).toEqual([
+      { text: "1 unfinished task in earlier sessions: opencode-rcm tasks --all", tone: "muted" },
+      { text: "2 unreadable state files skipped: opencode-rcm tasks --all names them", tone: "warning" },
+    ]);
+    expect(panelLines({ ...input, state: undefined, earlierUnreadable: 0 }).some((line) => line.text.includes("unreadable"))).toBe(false);
+  });
+
   it("says nothing when there are none, or in native mode", () => {
     for (const earlierUnfinished of [0, undefined]) {
       expect(panelLines({ ...input, state: state(threeTasks()), earlierUnfinished }).some((shown) => shown.text.includes("earlier sessions"))).toBe(false);

@@ -152,6 +152,9 @@ describe("what the TUI's panel reads", () => {
     expect((await readSession(temp.path, TWO_TASKS, DEFAULT_OPTIONS.resume)).earlierUnfinished).toBe(3);
     expect((await readSession(temp.path, "ses_new", { maxAgeDays: 14, maxTasks: 2 })).earlierUnfinished).toBe(2);
     expect((await readSession(temp.path, TWO_TASKS)).earlierUnfinished).toBe(0);
+    expect((await readSession(temp.path, TWO_TASKS, DEFAULT_OPTIONS.resume)).earlierUnreadable).toBe(0);
+    await writeFile(sessionStateFile(temp.path, "ses_torn").path, "{ torn");
+    expect((await readSession(temp.path, TWO_TASKS, DEFAULT_OPTIONS.resume)).earlierUnreadable).toBe(1);
   });
 });
 

@@ -36,6 +36,8 @@ export interface PanelInput {
   width: number;
   /** Unfinished tasks the project's other sessions left (see unfinishedTasks); none given: 0. */
   earlierUnfinished?: number | undefined;
+  /** State files skipped as unreadable while counting them (other sessions' files, the marks file; the CLI's list names each). */
+  earlierUnreadable?: number | undefined;
 }
 
 /**
@@ -58,6 +60,9 @@ export function panelLines(input: PanelInput): PanelLine[] {
   // One line, not a list: the list is the CLI's, and the panel is narrow.
   const earlier = input.earlierUnfinished ?? 0;
   if (earlier > 0) lines.push({ text: `${plural(earlier, "unfinished task")} in earlier sessions: opencode-rcm tasks --all`, tone: "muted" });
+  const unreadable = input.earlierUnreadable ?? 0;
+  if (unreadable > 0)
+    lines.push({ text: `${plural(unreadable, "unreadable state file")} skipped: opencode-rcm tasks --all names them`, tone: "warning" });
   if (!state || state.ledger.tasks.length === 0) {
     lines.push({ text: "No tasks yet: the first request opens t1.", tone: "muted" });
     return lines;

@@ -53,6 +53,8 @@ export interface SessionSnapshot {
   pending: number;
   /** Unfinished tasks of the project's other sessions, within the resume bounds (0 when they were not asked for). */
   earlierUnfinished: number;
+  /** The project's other state files that could not be read while counting them (skipped, left as they are). */
+  earlierUnreadable: number;
   stamp: string;
 }
 
@@ -66,7 +68,13 @@ export async function readSession(stateDir: string, sessionID: string, resume?: 
   const { stamp, pending, exists } = await stampOf(stateDir, sessionID);
   const read = exists ? await file.peek() : undefined;
   const earlier = resume ? await unfinishedTasks({ stateDir, now: new Date(), ...resume, exceptSession: sessionID }).catch(() => undefined) : undefined;
-  return { state: read?.status === "loaded" ? read.value : undefined, pending, earlierUnfinished: earlier?.tasks.length ?? 0, stamp };
+  return {
+    state: read?.status === "loaded" ? read.value : undefined,
+    pending,
+    earlierUnfinished: earlier?.tasks.length ?? 0,
+    earlierUnreadable: earlier?.problems.length ?? 0,
+    stamp,
+  };
 }
 
 /** Just the stamp, to tell cheaply whether `readSession` would read anything new. */

@@ -25,6 +25,7 @@ export function taskPanel(api: TuiPluginApi, scope: TuiScope, props: { session_i
       problems: scope.problems,
       width: PANEL_WIDTH,
       earlierUnfinished: snapshot.earlierUnfinished,
+      earlierUnreadable: snapshot.earlierUnreadable,
     });
   const [lines, setLines] = createSignal<PanelLine[]>(linesFor({}));
   let seen = "";

@@ -25,6 +25,7 @@ export function taskPanel(api: TuiApi, scope: () => Promise<TuiScope | undefined
           problems: located.problems,
           width: PANEL_WIDTH,
           earlierUnfinished: snapshot.earlierUnfinished,
+          earlierUnreadable: snapshot.earlierUnreadable,
         })
       : [];
   const [lines, setLines] = createSignal<PanelLine[]>([]);
