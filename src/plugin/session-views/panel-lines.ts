@@ -61,8 +61,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
   const earlier = input.earlierUnfinished ?? 0;
   if (earlier > 0) lines.push({ text: `${plural(earlier, "unfinished task")} in earlier sessions: opencode-rcm tasks --all`, tone: "muted" });
   const unreadable = input.earlierUnreadable ?? 0;
-  if (unreadable > 0)
-    lines.push({ text: `${plural(unreadable, "unreadable state file")} skipped: opencode-rcm tasks --all names them`, tone: "warning" });
+  if (unreadable > 0) lines.push({ text: `${plural(unreadable, "unreadable state file")} skipped: opencode-rcm tasks --all names them`, tone: "warning" });
   if (!state || state.ledger.tasks.length === 0) {
     lines.push({ text: "No tasks yet: the first request opens t1.", tone: "muted" });
     return lines;
