@@ -89,6 +89,8 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
       const earlier = "ses_dd631d439ffetRWE95heTS17Ki";
       await mkdir(join(temp.path, "state", "sessions"), { recursive: true });
       await copyFile(join(PACKAGE, "fixtures/cli-corpus/state/sessions", `${earlier}.json`), join(temp.path, "state", "sessions", `${earlier}.json`));
+      // And a state file torn by hand: skipped, left as it is, and the panel warns of it.
+      await writeFile(join(temp.path, "state", "sessions", "ses_torn.json"), "{ torn");
       const tui = await startTui({ directory: repo, home, modelName: "scripted" });
       try {
         for (const key of ["dates", "json", "install"] as const) {
@@ -109,6 +111,7 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
         expect(side).toContain("Last call: kept t3 1");
         expect(side).toContain("left out t1 1, t2 1");
         expect(side.replace(/\s+/g, " ")).toContain("1 unfinished task in earlier sessions: opencode-rcm tasks --all");
+        expect(side.replace(/\s+/g, " ")).toContain("1 unreadable state file skipped: opencode-rcm tasks --all names them");
         await keep("panel-three-tasks", side);
         const calls = (await model.requests()).length;
 
