@@ -1,6 +1,7 @@
 import type { InteractionGroup } from "../core/interaction-groups.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
 import { carriesOn } from "../core/routing/carried-on.js";
+import type { RoutingDecision } from "../core/routing/decision.js";
 import { editedPaths, maySettle, readPaths, settlementsOf } from "../core/routing/edit-evidence.js";
 import { newEvidence } from "../core/routing/group-evidence.js";
 import { evidenceTasks, type GroupTask, groupTasks } from "../core/routing/group-tasks.js";
@@ -19,12 +20,14 @@ import {
 } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
-import { extractSignals } from "../core/routing/signals.js";
+import { extractSignals, type Signals } from "../core/routing/signals.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import { type MoveIntent, splitTargetProblem } from "../session-views/move-selection.js";
+import { indexedEvidence, type SessionState } from "../store/session-state-file.js";
 import type { RoutingIndex, StoredSession } from "./live-session.js";
 import type { Logger } from "./logger.js";
+import type { Considered, SessionResume } from "./session-resume.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -85,7 +88,7 @@ async function indexOf(deps: RoutingDeps, session: StoredSession): Promise<Routi
   const { threshold } = deps;
   let indexed = session.live.routing;
   if (!indexed) {
-    indexed = emptyIndex(session.state.ledger, threshold);
+    indexed = emptyIndex(session.state.ledger, threshold, session.state.resumed);
     session.live.routing = indexed;
     fold(deps, session, indexed, toInteractionGroups(await deps.source.messages(session.sessionID)));
   }
@@ -130,7 +133,7 @@ async function applyMove(deps: RoutingDeps, session: StoredSession, move: MoveIn
   const dropped = Object.keys(session.state.records).filter((task) => touched.has(task));
   await deps.store.commit(session, { ...session.state, ledger: moved.ledger, records, ...(holds.length > 0 ? { held: holds } : {}) });
   // The index forgets what it folded under the old tasks and folds the history again.
-  const indexed = emptyIndex(moved.ledger, threshold);
+  const indexed = emptyIndex(moved.ledger, threshold, session.state.resumed);
   session.live.routing = indexed;
   fold(deps, session, indexed, groups);
   const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
@@ -214,7 +217,7 @@ function settle(deps: RoutingDeps, session: StoredSession, groups: readonly Inte
     void deps.logger.log("info", what, { sessionID: groups[0]?.sessionID, messageID });
   }
   deps.store.stage(session, { ...session.state, ledger });
-  const rebuilt = emptyIndex(ledger, threshold);
+  const rebuilt = emptyIndex(ledger, threshold, session.state.resumed);
   session.live.routing = rebuilt;
   return rebuilt;
 }
@@ -277,15 +280,33 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
   const { order, decisions } = session.state.ledger;
   const position = order.indexOf(messageID);
   const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
-  const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
+  // Where the session's own tasks do not surely have it, the request may resume an earlier session's task.
+  let considered: Considered;
+  const resume = deps.resume
+    ? async (decision: RoutingDecision, signals: Signals) => {
+        considered = await deps.resume?.consider({ session, messageID, text, signals, decision, index });
+        const resumption = considered?.kind === "resumed" ? considered.resumption : undefined;
+        return resumption?.entry ? { ledger: resumption.ledger, entry: resumption.entry, task: resumption.task } : undefined;
+      }
+    : undefined;
+  const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold, resume });
   let { ledger } = routed;
   if (routed.ledger !== session.state.ledger) {
+    const resumption = considered?.kind === "resumed" ? considered.resumption : undefined;
+    // What the task showed in its earlier session is its evidence here too.
+    if (resumption) for (const evidence of resumption.carried.evidence) index.addEvidence(resumption.task.id, indexedEvidence(evidence));
     const { entry, task } = routed;
     // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
     const before = order[(position === -1 ? order.length : position) - 1];
     const borneOut = before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
     if (borneOut) ledger = borneOut;
-    await deps.store.commit(session, { ...session.state, ledger });
+    const { resumeOffer: _previous, ...state } = session.state;
+    await deps.store.commit(session, {
+      ...state,
+      ledger,
+      ...(resumption ? { resumed: { ...state.resumed, [resumption.task.id]: resumption.carried } } : {}),
+      ...(considered?.kind === "offered" ? { resumeOffer: considered.offer } : {}),
+    });
     await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
       sessionID,
       messageID,
@@ -297,7 +318,7 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
         messageID: before,
       });
       // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
-      const rebuilt = emptyIndex(ledger, threshold);
+      const rebuilt = emptyIndex(ledger, threshold, session.state.resumed);
       session.live.routing = rebuilt;
       fold(deps, session, rebuilt, indexed.seen, indexed.seen.length);
     }
@@ -343,6 +364,8 @@ interface RoutingDeps {
   threshold: number;
   /** After a move: the memory writes the dropped records again. */
   onMoved?: ((sessionID: string) => void) | undefined;
+  /** Earlier sessions' unfinished tasks (with memory: a resumed task brings its record). */
+  resume?: SessionResume | undefined;
 }
 
 /**
@@ -386,11 +409,17 @@ function carriedOnBy(options: {
     : undefined;
 }
 
-/** A task index that knows the ledger's tasks and the task it is surely on, but no evidence yet. */
-function emptyIndex(ledger: Ledger, threshold: number): RoutingIndex {
+/**
+ * A task index that knows the ledger's tasks and the task it is surely on, and of this session's
+ * history nothing yet: only what tasks resumed from earlier sessions showed there.
+ */
+function emptyIndex(ledger: Ledger, threshold: number, resumed: SessionState["resumed"]): RoutingIndex {
   const index = new TaskIndex();
   const settled = settledTasks(ledger, threshold);
-  for (const task of ledger.tasks) index.addTask(task.id, task.title, { settled: settled.has(task.id) });
+  for (const task of ledger.tasks) {
+    index.addTask(task.id, task.title, { settled: settled.has(task.id) });
+    for (const evidence of resumed?.[task.id]?.evidence ?? []) index.addEvidence(task.id, indexedEvidence(evidence));
+  }
   index.current = settledCurrentTask(ledger, threshold);
   return { index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set(), seen: [] };
 }
