@@ -24,7 +24,7 @@ import { extractSignals, type Signals } from "../core/routing/signals.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import { type MoveIntent, splitTargetProblem } from "../session-views/move-selection.js";
-import { indexedEvidence, type SessionState } from "../store/session-state-file.js";
+import { indexedEvidence, type ResumeOffer, type SessionState } from "../store/session-state-file.js";
 import type { RoutingIndex, StoredSession } from "./live-session.js";
 import type { Logger } from "./logger.js";
 import type { Considered, SessionResume } from "./session-resume.js";
@@ -64,12 +64,14 @@ export interface SessionRouting {
   recalled(session: StoredSession, messageID: string, recall: { task: string; exchanges: number }): Promise<LedgerEntry | undefined>;
 }
 
-/** A request routed: its decision and task, the task current before it, the ledger with it. */
+/** A request routed: its decision and task (`task.resumed` when it resumed one), the task current before it, the ledger with it. */
 interface Routed {
   entry: LedgerEntry;
   task: LedgerTask;
   previous: string | undefined;
   ledger: Ledger;
+  /** It pointed to an earlier session's task, not surely: offered, nothing brought in. */
+  offer?: ResumeOffer | undefined;
 }
 
 /** What a move did: the requests that moved, the task they came from (each), the task they joined. */
@@ -323,7 +325,7 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
       fold(deps, session, rebuilt, indexed.seen, indexed.seen.length);
     }
   }
-  return { entry: routed.entry, task: routed.task, previous, ledger };
+  return { entry: routed.entry, task: routed.task, previous, ledger, ...(considered?.kind === "offered" ? { offer: considered.offer } : {}) };
 }
 
 /** Inside a store step: the model recalled a task's history (`SessionRouting.recalled`). */
