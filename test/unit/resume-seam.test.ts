@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
@@ -120,6 +120,20 @@ describe("a task of an earlier session", () => {
     const d = (await sessionStateFile(stateDir, D).load()).value;
     // D sees B's t1 now (resumed there), not A's: B's own evidence there is its one request.
     expect(d.ledger.tasks[0]?.resumed?.session).not.toBe(SESSION_A);
+  });
+
+  it("is looked for past a torn state file, which is logged once and left as it is", async () => {
+    const { rcm, host } = await started("full");
+    await sessionA(rcm, host);
+    const torn = join(stateDir, "sessions", "ses_torn.json");
+    await writeFile(torn, '{"version":4,"data":{"sessionID":"ses_to');
+    await firstCall(rcm, backToSlugify);
+    await firstCall(rcm, unrelated);
+    const warned = host.lines.filter((line) => line.level === "warn" && line.message.includes("ses_torn.json"));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.message).toMatch(/earlier sessions' tasks: .*ses_torn\.json: not JSON/);
+    await expect(readFile(torn, "utf8")).resolves.toBe('{"version":4,"data":{"sessionID":"ses_to');
+    expect((await sessionStateFile(stateDir, B).load()).value.ledger.tasks[0]?.resumed?.session).toBe(SESSION_A);
   });
 
   it("is never resumed in mode router (no record to bring)", async () => {

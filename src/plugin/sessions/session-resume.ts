@@ -9,6 +9,7 @@ import { type Ledger, type LedgerEntry, type LedgerTask, type ResumedFrom, resum
 import { type EarlierTask, type EarlierTasks, indexEarlierTasks, mayResume, type ResumeVerdict, resumeVerdict } from "../core/routing/resume-verdict.js";
 import type { Signals } from "../core/routing/signals.js";
 import type { Evidence, TaskIndex } from "../core/routing/task-index.js";
+import { noteSessionInUse } from "../store/live-sessions-file.js";
 import { indexedEvidence, type ResumedTask, type ResumeOffer, sessionStateFile, storedEvidence } from "../store/session-state-file.js";
 import { claimTask, taskKey } from "../store/task-marks.js";
 import { unfinishedTasks } from "../store/unfinished-tasks.js";
@@ -47,8 +48,12 @@ export interface SessionResume {
   resume(session: StoredSession, key: string): Promise<Resumption>;
   /** The earlier tasks the session may resume, most recently active first. */
   earlier(session: StoredSession): Promise<readonly EarlierTask[]>;
+  /** A request was routed in the session: other processes of the project see it in use (written at most once a minute per session). */
+  inUse(sessionID: string): Promise<void>;
 }
 
+/** How often a session's use is noted for other processes: well inside `IN_USE_MS`. */
+const IN_USE_NOTE_MS = 60_000;
 /** The list of earlier tasks is read again after this long: another session (another TUI) may have taken one. */
 const EARLIER_TTL_MS = 15_000;
 /** A task's evidence is its newest requests': enough to name it, bounded in the state file. */
@@ -65,6 +70,8 @@ export function createSessionResume(deps: {
   now?: () => Date;
 }): SessionResume {
   const now = deps.now ?? (() => new Date());
+  const reported = new Set<string>();
+  const noted = new Map<string, number>();
 
   const earlierOf = async (session: StoredSession): Promise<EarlierTasks> => {
     const held = session.live.earlier;
@@ -76,10 +83,17 @@ export function createSessionResume(deps: {
       maxTasks: deps.maxTasks,
       exceptSession: session.sessionID,
     });
+    // Each unreadable file once per server: skipped, never loaded, moved or deleted (the panel counts them too).
+    for (const problem of listed.problems) {
+      if (reported.has(problem)) continue;
+      reported.add(problem);
+      await deps.logger.log("warn", `earlier sessions' tasks: ${problem}`, { sessionID: session.sessionID });
+    }
     const known = held?.evidence ?? new Map<string, readonly Evidence[]>();
     const evidence = new Map<string, readonly Evidence[]>();
     const tasks: EarlierTask[] = [];
-    for (const task of listed.tasks) {
+    // A task whose session another running OpenCode works in is taken there.
+    for (const task of listed.tasks.filter((candidate) => candidate.inUseBy === undefined)) {
       const key = taskKey(task.sessionID, task.taskId);
       const shown = known.get(key) ?? (await evidenceOf(deps, task.sessionID, task.taskId));
       evidence.set(key, shown);
@@ -179,6 +193,13 @@ export function createSessionResume(deps: {
       return resumption;
     },
     earlier: async (session) => [...(await earlierOf(session)).byKey.values()],
+    async inUse(sessionID) {
+      const at = now();
+      const last = noted.get(sessionID);
+      if (last !== undefined && at.getTime() - last < IN_USE_NOTE_MS) return;
+      noted.set(sessionID, at.getTime());
+      await noteSessionInUse(deps.stateDir, sessionID, at);
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { messageOf } from "../../kit/errors/message-of.js";
 import type { InteractionGroup } from "../core/interaction-groups.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
 import { carriesOn } from "../core/routing/carried-on.js";
@@ -270,6 +271,10 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
     await noteWhileOff(deps, session, messageID, text);
     return undefined;
   }
+  // Other processes of the project see the session in use before anything else is decided.
+  await deps.resume
+    ?.inUse(sessionID)
+    .catch((error: unknown) => deps.logger.log("warn", `could not note the session in use: ${messageOf(error)}`, { sessionID }));
   const indexed = await indexOf(deps, session);
   await routeWhileOff(deps, session, indexed);
   // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.

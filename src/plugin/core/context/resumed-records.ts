@@ -59,6 +59,6 @@ export function resumedRecordText(task: LedgerTask, records: readonly TaskRecord
   const from = task.resumed;
   if (!from || records.length === 0) return undefined;
   const session = from.sessionTitle ? `"${from.sessionTitle}"` : from.session;
-  const head = `opencode-rcm: ${task.id} "${task.title}" goes on from an earlier session (${session}, last worked on ${from.lastActive.slice(0, 10)}), whose exchanges are not in this conversation. What it had settled there:`;
-  return [head, ...records.map((record) => renderRecord(record, { title: task.title, maxTokens }))].join("\n\n");
+  const head = `opencode-rcm: ${task.id} "${task.title}" goes on from an earlier session (${session}, last worked on ${from.lastActive.slice(0, 10)}). What it had settled there:`;
+  return [head, ...records.map((record) => renderRecord(record, { title: task.title, maxTokens, earlier: true }))].join("\n\n");
 }
