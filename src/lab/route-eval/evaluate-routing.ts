@@ -1,7 +1,7 @@
 import { carriesOn } from "../../plugin/core/routing/carried-on.js";
+import type { RoutingDecision } from "../../plugin/core/routing/decision.js";
 import { editVerdict } from "../../plugin/core/routing/edit-evidence.js";
 import { carriedInNarrowedCall } from "../../plugin/core/routing/group-tasks.js";
-import type { RoutingDecision } from "../../plugin/core/routing/decision.js";
 import {
   carriedOnRequest,
   confirmRequest,
@@ -17,10 +17,10 @@ import { type RoutedRequest, routeRequest } from "../../plugin/core/routing/rout
 import type { Router } from "../../plugin/core/routing/router.js";
 import { extractSignals, type Signals } from "../../plugin/core/routing/signals.js";
 import { TaskIndex } from "../../plugin/core/routing/task-index.js";
+import { RESUMED_CONFIDENCE } from "../../plugin/sessions/session-resume.js";
 import { type LabelledSession, type SessionShape, SHARED_LABEL, shapeOf } from "./labelled-sessions.js";
 import { type Reliability, reliabilityOf } from "./reliability.js";
 import { earlierTasksOf, type ResumeFigures, type ResumeOutcome, resumeFiguresOf } from "./resume-figures.js";
-import { RESUMED_CONFIDENCE } from "../../plugin/sessions/session-resume.js";
 
 /**
  * What a wrong decision costs. `harmful`: the gold task's earlier history is hidden (a
@@ -298,7 +298,12 @@ async function evaluateSession(
         : async (decision: RoutingDecision, signals: Signals): Promise<RoutedRequest | undefined> => {
             if (resumable === undefined) return undefined;
             if (!mayResume(decision, threshold)) {
-              considered = { kind: "sure", key: decision.shared ? "every task" : decision.target.kind === "task" ? decision.target.task : "new", label: "", why: "" };
+              considered = {
+                kind: "sure",
+                key: decision.shared ? "every task" : decision.target.kind === "task" ? decision.target.task : "new",
+                label: "",
+                why: "",
+              };
               return undefined;
             }
             const verdict = resumeVerdict({ text, signals, earlier: resumable, current: index });
@@ -364,9 +369,7 @@ async function evaluateSession(
     if (entry.opened) labelOf.set(routed.task.id, resumedNow?.label ?? request.task);
     const predicted = labelOf.get(routed.task.id) ?? "?";
     const sharedGold = request.task === SHARED_LABEL;
-    const correct = sharedGold
-      ? entry.shared
-      : !entry.shared && (entry.opened && !resumedNow ? !existingLabels.has(request.task) : predicted === request.task);
+    const correct = sharedGold ? entry.shared : !entry.shared && (entry.opened && !resumedNow ? !existingLabels.has(request.task) : predicted === request.task);
     const goldEarlier = earlierLabels.get(request.task);
     const resumeOutcome: ResumeOutcome | undefined =
       earlierTasks === undefined

@@ -102,7 +102,7 @@ export function renderRouteEval(evaluation: RoutingEvaluation, options: { verbos
       const mark = request.correct ? " " : request.confidence >= evaluation.threshold ? "!" : "x";
       const kind = request.mistake ? ` [${request.mistake}]` : "";
       lines.push(
-        `${mark} ${request.session}#${request.index} gold=${request.gold} got=${request.opened ? "new" : request.predicted} conf=${request.confidence.toFixed(2)}${kind} ${request.reason}`,
+        `${mark} ${request.session}#${request.index} gold=${request.gold} got=${request.resume?.resumed ? `resumed ${request.predicted}` : request.opened ? "new" : request.predicted} conf=${request.confidence.toFixed(2)}${kind} ${request.reason}`,
       );
     }
   }
@@ -146,7 +146,7 @@ function resumeLines(figures: ResumeFigures): string[] {
     `  resuming earlier sessions' tasks: ${figures.days} days, ${figures.candidates} unfinished earlier tasks as candidates, ${figures.n} requests`,
     `    resumed right          ${figures.resumedRight} of ${figures.resumptions} resumptions (${percent(figures.rightRate)}); when the request names its task (file, code name, phrase, title): ${named.resumedRight} of ${named.resumptions} (${percent(named.rate)})`,
     `    resumed wrong          ${figures.resumedWrong} (${percent(figures.wrongRate)} of requests: another task's record brought in)${wrongStyles.length > 0 ? `; by style: ${wrongStyles.join(", ")}` : ""}`,
-    `    missed                 ${figures.missed} (nothing brought in; ${figures.missedOffered} of them offered the right task)`,
+    `    missed                 ${figures.missed} (nothing brought in; ${figures.missedOffered} of them offered the right task, ${figures.missedSure} not asked: the session's routing was sure of one of its own tasks)`,
     `    offered wrong          ${figures.offeredWrong}   resumed late (the right task, after its first request) ${figures.resumedLate}`,
     `  resuming by style        ${header}`,
     ...figures.byStyle.map((style) => row(style.style, style)),

@@ -86,8 +86,10 @@ export interface ResumeCounts {
   resumedWrong: number;
   /** Gold resumptions where nothing was resumed (the full history of the session kept, nothing brought in)... */
   missed: number;
-  /** ...of which the right task was offered. */
+  /** ...of which the right task was offered... */
   missedOffered: number;
+  /** ...and of which the resumption rules were never asked: the session's own routing was sure the request was one of its tasks'. */
+  missedSure: number;
   /** Offers of a task the request's gold is not. */
   offeredWrong: number;
   /** resumedRight / resumptions. */
@@ -129,6 +131,7 @@ export function resumeCountsOf(outcomes: readonly ResumeOutcome[]): ResumeCounts
     resumedWrong,
     missed: missed.length,
     missedOffered: missed.filter((outcome) => outcome.offered === outcome.gold).length,
+    missedSure: missed.filter((outcome) => outcome.sureOf !== undefined).length,
     offeredWrong: outcomes.filter((outcome) => outcome.offered !== undefined && outcome.offered !== outcome.gold).length,
     rightRate: ratio(resumedRight, resumptions.length),
     wrongRate: ratio(resumedWrong, outcomes.length),
@@ -153,7 +156,8 @@ export function resumeFiguresOf(requests: readonly ResumeScored[], days: number,
     ...resumeCountsOf(subset.map((request) => request.resume)),
     rightWhenNamed: rightWhenNamedOf(subset).rate,
   }));
-  const worst = <T>(items: readonly T[], worse: (a: T, b: T) => boolean) => items.reduce<T | undefined>((found, item) => (found === undefined || worse(item, found) ? item : found), undefined);
+  const worst = <T>(items: readonly T[], worse: (a: T, b: T) => boolean) =>
+    items.reduce<T | undefined>((found, item) => (found === undefined || worse(item, found) ? item : found), undefined);
   const wrong = worst(byRegister, (a, b) => a.wrongRate > b.wrongRate);
   const unnamed = worst(byRegister, (a, b) => a.rightWhenNamed < b.rightWhenNamed);
   return {
