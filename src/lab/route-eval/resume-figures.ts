@@ -1,3 +1,4 @@
+import { DEFAULT_OPTIONS } from "../../plugin/config/options-schema.js";
 import type { EarlierTask } from "../../plugin/core/routing/resume-verdict.js";
 import type { Evidence } from "../../plugin/core/routing/task-index.js";
 import { taskTitle } from "../../plugin/core/routing/task-title.js";
@@ -27,7 +28,8 @@ export function earlierKey(session: string, label: string): string {
  * The earlier sessions' unfinished tasks as the plug-in lists them to a new session: one per
  * label not closed, its requests (with what their work touched) as its evidence, its id as
  * that session's router numbered it (`t1` for the first task to appear) and its title as the
- * lexical router titled it from its first request.
+ * lexical router titled it from its first request. As the plug-in lists them: the most recently
+ * active first, within the default age and count bounds (`resume.maxAgeDays`, `resume.maxTasks`).
  */
 export function earlierTasksOf(session: LabelledSession): LabelledEarlierTask[] {
   const tasks: LabelledEarlierTask[] = [];
@@ -54,7 +56,17 @@ export function earlierTasksOf(session: LabelledSession): LabelledEarlierTask[] 
       });
     });
   }
-  return tasks;
+  const { maxAgeDays, maxTasks } = DEFAULT_OPTIONS.resume;
+  const oldest = SESSION_START - maxAgeDays * 86_400_000;
+  return tasks
+    .sort(
+      (a, b) =>
+        Date.parse(b.task.lastActive) - Date.parse(a.task.lastActive) ||
+        a.task.sessionID.localeCompare(b.task.sessionID) ||
+        a.task.taskId.localeCompare(b.task.taskId, "en", { numeric: true }),
+    )
+    .filter((earlier) => Date.parse(earlier.task.lastActive) >= oldest)
+    .slice(0, maxTasks);
 }
 
 /** How one request of a session with earlier sessions stands towards their tasks. */
