@@ -204,7 +204,7 @@ export function createSessionResume(deps: {
 }
 
 /** Confidence of a resumption a request decides: as sure as a request naming a task of its own session by its file or name. */
-const RESUMED_CONFIDENCE = 0.92;
+export const RESUMED_CONFIDENCE = 0.92;
 
 /** The task's records in its session: those it brought from before (oldest first), then its own there. */
 async function recordsOf(stateDir: string, sessionID: string, taskId: string): Promise<TaskRecord[]> {
