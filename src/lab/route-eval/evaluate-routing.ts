@@ -297,7 +297,9 @@ async function evaluateSession(
         ? undefined
         : async (decision: RoutingDecision, signals: Signals): Promise<RoutedRequest | undefined> => {
             if (resumable === undefined) return undefined;
-            if (!mayResume(decision, threshold)) {
+            const sureHere = !mayResume(decision, threshold);
+            const verdict = resumeVerdict({ text, signals, earlier: resumable, current: index, sureHere });
+            if (sureHere && !verdict) {
               considered = {
                 kind: "sure",
                 key: decision.shared ? "every task" : decision.target.kind === "task" ? decision.target.task : "new",
@@ -306,7 +308,6 @@ async function evaluateSession(
               };
               return undefined;
             }
-            const verdict = resumeVerdict({ text, signals, earlier: resumable, current: index });
             if (!verdict) return undefined;
             const { task } = verdict;
             const label = earlierTasks?.find((earlier) => earlier.task.key === task.key)?.label ?? task.taskId;

@@ -153,9 +153,9 @@ export function createSessionResume(deps: {
 
   return {
     async consider({ session, messageID, text, signals, decision, index }) {
-      if (!mayResume(decision, deps.threshold)) return undefined;
       const earlier = await earlierOf(session);
-      const verdict: ResumeVerdict | undefined = resumeVerdict({ text, signals, earlier, current: index });
+      const sureHere = !mayResume(decision, deps.threshold);
+      const verdict: ResumeVerdict | undefined = resumeVerdict({ text, signals, earlier, current: index, sureHere });
       if (!verdict) return undefined;
       const { task } = verdict;
       if (verdict.kind === "offer") {

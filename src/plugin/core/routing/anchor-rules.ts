@@ -205,7 +205,7 @@ function hasOwnEvidence(candidate: TaskCandidate): boolean {
 }
 
 /** A name, a file or a code name only that task has: decisive whatever language the rest is in. */
-export function isHard(anchor: TaskAnchor): boolean {
+function isHard(anchor: TaskAnchor): boolean {
   return anchor.named || anchor.files.length > 0 || anchor.identifiers.length > 0;
 }
 

@@ -1,9 +1,10 @@
-import { BACK_CUE, isHard, openingWords, RETURN_CUE } from "./anchor-rules.js";
-import { anchorsOf, type TaskAnchor } from "./anchors.js";
+import { BACK_CUE, openingWords, RETURN_CUE } from "./anchor-rules.js";
+import { isCommonWord } from "./common-words.js";
 import type { RoutingDecision } from "./decision.js";
-import { routingFeatures } from "./routing-features.js";
-import type { Signals } from "./signals.js";
-import { type Evidence, TaskIndex } from "./task-index.js";
+import { phrasesOf } from "./phrases.js";
+import { isCompound } from "./routing-features.js";
+import { contentWords, GENERIC_WORDS, type Signals } from "./signals.js";
+import { type Evidence, TaskIndex, type TaskProfile } from "./task-index.js";
 
 /** An unfinished task of an earlier session of the project, with what its session showed of it. */
 export interface EarlierTask {
@@ -44,7 +45,13 @@ export function indexEarlierTasks(tasks: readonly EarlierTask[]): EarlierTasks {
  * session's own tasks: its record comes along. `offer`: it points to one (or to several, the
  * likeliest offered) but not decisively: nothing comes along, the person is asked.
  */
-export type ResumeVerdict = { kind: "resume" | "offer"; task: EarlierTask; why: string };
+export type ResumeVerdict = {
+  kind: "resume" | "offer";
+  task: EarlierTask;
+  why: string;
+  /** A resumption on a file or code name only that task has. */
+  decisive?: boolean;
+};
 
 /** Resuming is asked only where the session's own routing is not sure the request belongs to one of its tasks (nor meant for every task). */
 export function mayResume(decision: RoutingDecision, threshold: number): boolean {
@@ -52,49 +59,158 @@ export function mayResume(decision: RoutingDecision, threshold: number): boolean
 }
 
 /**
- * Whether a request resumes an earlier session's task. Asked only where the session's own
- * routing is not sure the request belongs to one of its tasks. Evidence the session's own
- * tasks share (a file, a code name, a word one of them used) names no earlier task: a wrong
- * resumption brings another task's requirements into the call, worse than none.
+ * Whether a request resumes an earlier session's task. Only what one earlier task has and no
+ * other (nor any of the session's own tasks) counts: its files, its code names, its words and
+ * two-word phrases, its session's title. A person coming back says so ("back to ...", "still",
+ * "finish", "from Monday") or names it twice over (its file and its words); a file or a word
+ * alone may as well start something new beside it (offered, not resumed), and "new thing",
+ * "another", "different" start something new whatever they share.
  */
-export function resumeVerdict(options: { text: string; signals: Signals; earlier: EarlierTasks; current: TaskIndex }): ResumeVerdict | undefined {
+export function resumeVerdict(options: {
+  text: string;
+  signals: Signals;
+  earlier: EarlierTasks;
+  current: TaskIndex;
+  /** The session's own routing was sure of one of its tasks: only a file or code name no task of the session has takes the request elsewhere. */
+  sureHere?: boolean;
+}): ResumeVerdict | undefined {
+  const verdict = considerEarlier(options);
+  return options.sureHere && !verdict?.decisive ? undefined : verdict;
+}
+
+function considerEarlier(options: { text: string; signals: Signals; earlier: EarlierTasks; current: TaskIndex }): ResumeVerdict | undefined {
   const { text, signals, earlier, current } = options;
-  if (earlier.index.size === 0) return undefined;
-  const features = routingFeatures({ text, signals, index: earlier.index });
-  const anchors = anchorsOf({ text, signals, index: earlier.index, features });
-  const own = anchors.strong.map((anchor) => apartFromSession(anchor, current)).filter((anchor) => anchor !== undefined);
-  if (own.length === 0) return undefined;
-  const ranked = [...own].sort((a, b) => Number(isHard(b)) - Number(isHard(a)) || b.termScore - a.termScore || a.task.id.localeCompare(b.task.id));
-  const best = ranked[0] as TaskAnchor;
-  const task = earlier.byKey.get(best.task.id);
-  if (!task) return undefined;
-  const returns = RETURN_CUE.test(text) || BACK_CUE.test(openingWords(text));
+  if (earlier.index.size === 0 || signals.explicitNewTask) return undefined;
+  const scored = earlier.index
+    .tasks()
+    .map((profile) => scoreTask({ profile, signals, text, earlier, current }))
+    .filter((score) => score.total > 0)
+    .sort((a, b) => b.total - a.total || a.profile.id.localeCompare(b.profile.id));
+  const best = scored[0];
+  const task = best && earlier.byKey.get(best.profile.id);
+  if (!best || !task) return undefined;
   const offer = (why: string): ResumeVerdict => ({ kind: "offer", task, why });
-  if (ranked.length > 1) return offer(`names ${ranked.map((anchor) => anchor.task.id).join(" and ")}`);
-  // "New task: ..." starts something, whatever file it shares with an old one.
-  if (signals.explicitNewTask) return best.named ? offer(`says it starts something new, yet names ${described(best)}`) : undefined;
-  const { facts } = features;
-  // A fresh report about a task's file is that task's neighbour as often as its next step.
-  const readsAsFresh = (facts.opensLikeIssue && !facts.followUp && !returns && best.identifiers.length === 0 && !best.named) || (facts.newTaskCue && !returns);
-  if (readsAsFresh) return offer(`reads like a new report, yet uses ${described(best)}`);
-  if (isHard(best) || best.ownNames > 0 || returns) return { kind: "resume", task, why: `names ${described(best)}` };
+  const second = scored[1];
+  if (second && second.total * AMBIGUOUS_RATIO > best.total) return offer(`names ${best.profile.id} and ${second.profile.id}`);
+  if (NEW_WORK.test(text) || signals.newTaskCue) return offer(`says it starts something, yet uses ${described(best)}`);
+  const returns = BACK_CUE.test(openingWords(text)) || RETURN_CUE.test(text) || COMING_BACK.test(text);
+  const words = best.words.length + best.phrases.length > 0;
+  // A file two earlier tasks share names one of them where its own words pick it.
+  const hard = best.files.length + best.codeNames.length > 0 || (best.sharedFiles.length > 0 && words);
+  // Said almost wholly in the task's own words ("Widgets: hourly refresh."): new work brings words of its own.
+  const inItsWords = best.total >= 1.5 && best.coverage >= WHOLLY_ITS_WORDS && best.newRareWords === 0;
+  // One word of its own is a topic, not a task ("the controller issue"): a cue needs two, a phrase, a file or a code name.
+  const named = hard || best.phrases.length > 0 || best.total >= 1.5;
+  if ((returns && named) || (hard && words) || best.titled || inItsWords)
+    return { kind: "resume", task, why: `names ${described(best)}`, decisive: best.files.length + best.codeNames.length > 0 };
   return offer(`uses ${described(best)}`);
 }
 
-/** The anchor with only what the session's own tasks do not have; undefined when nothing of it is left. */
-function apartFromSession(anchor: TaskAnchor, current: TaskIndex): TaskAnchor | undefined {
-  const files = anchor.files.filter((path) => current.tasksWithFile(path).length === 0);
-  const identifiers = anchor.identifiers.filter((symbol) => current.symbolTaskCount(symbol) === 0);
-  const shared = anchor.terms.some((term) => current.wordTaskCount(term) > 0 || current.phraseTaskCount(term) > 0 || current.symbolTaskCount(term) > 0);
-  const words = shared ? { terms: [], phrases: [], ownNames: 0, termScore: 0, keyed: false } : {};
-  const left = { ...anchor, files, identifiers, ...words };
-  return left.named || left.files.length > 0 || left.identifiers.length > 0 || left.keyed ? left : undefined;
+/** A second task this close to the best one (its score times this above the best's) leaves the request unsure. */
+const AMBIGUOUS_RATIO = 2;
+/** Starting something beside a task: "different thing", "another ...", "new thing", "also need a ...". */
+const NEW_WORK =
+  /\b(?:new|another|different|diff|separate|other) (?:\w+ )?(?:thing|one|task|feature|issue|bug|crash|error|problem|report|request|ticket)\b|\banother\b|\b(?:we |i )?(?:also )?need (?:a|an)\b/i;
+/** Of the request's words, this share the task used too: the request is about it, not beside it. */
+const WHOLLY_ITS_WORDS = 0.75;
+/** Words that say a person comes back, never what they come back to. */
+const CUE_WORDS = new Set([
+  "back",
+  "continu",
+  "continue",
+  "finish",
+  "still",
+  "again",
+  "resum",
+  "resume",
+  "pick",
+  "left",
+  "yesterday",
+  "earlier",
+  "morn",
+  "morning",
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+  "week",
+  "last",
+  "time",
+  "thing",
+  "stuff",
+  "work",
+]);
+/** Coming back to unfinished work: "still", "finish", "continuing", "left off", "from Monday", "did we ...". */
+const COMING_BACK =
+  /\b(?:still|finish(?:ed|ing)?|continu(?:e|ing)|left (?:it|off)|where we (?:were|stopped)|last (?:time|week|night)|yesterday|earlier|this morning|(?:on|from|since) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|did we|we talked about|never (?:got|written|finished)|not (?:yet )?(?:done|finished))\b/i;
+
+interface TaskScore {
+  profile: TaskProfile;
+  files: string[];
+  /** Files it and other earlier tasks (none of the session's own) touched. */
+  sharedFiles: string[];
+  codeNames: string[];
+  words: string[];
+  phrases: string[];
+  /** The request quotes or writes out its session's title or its own title. */
+  titled: boolean;
+  /** The share of the request's words (cue words aside) that the task used too, its own or not. */
+  coverage: number;
+  /** The request's uncommon words the task never used: new work brings its own. */
+  newRareWords: number;
+  total: number;
 }
 
-function described(anchor: TaskAnchor): string {
-  if (anchor.files.length > 0) return `its file ${anchor.files.join(", ")}`;
-  if (anchor.identifiers.length > 0) return `its code name ${anchor.identifiers.join(", ")}`;
-  if (anchor.named) return "its title or checkout";
-  if (anchor.phrases.length > 0) return `its words "${anchor.phrases.join('", "')}"`;
-  return `its words ${anchor.terms.map((term) => `"${term}"`).join(", ")}`;
+/** What of the request only this earlier task has (and none of the session's own tasks). */
+function scoreTask(options: { profile: TaskProfile; signals: Signals; text: string; earlier: EarlierTasks; current: TaskIndex }): TaskScore {
+  const { profile, signals, text, earlier, current } = options;
+  const { index } = earlier;
+  const only = (owners: readonly TaskProfile[]) => owners.length === 1 && owners[0] === profile;
+  // A file name the text tokenizer read as a code name (`app_de.arb`) is a file where a task touched one of that name.
+  const named = [...signals.paths, ...signals.symbols.filter((symbol) => symbol.includes(".") && index.knowsFileNamed(symbol))];
+  const apart = named.filter((path) => current.tasksWithFile(path).length === 0);
+  const files = apart.filter((path) => only(index.tasksWithFile(path)));
+  const sharedFiles = apart.filter((path) => !files.includes(path) && index.tasksWithFile(path).includes(profile));
+  const codeNames = signals.symbols.filter(
+    (symbol) =>
+      !symbol.startsWith("-") &&
+      !files.includes(symbol) &&
+      isCompound(symbol) &&
+      profile.symbols.has(symbol) &&
+      index.symbolTaskCount(symbol) === 1 &&
+      current.symbolTaskCount(symbol) === 0,
+  );
+  const own = (word: string) => profile.words.has(word) && index.wordTaskCount(word) === 1 && current.wordTaskCount(word) === 0;
+  const requestWords = [...new Set(signals.words)].filter((word) => word.length > 2 && !GENERIC_WORDS.has(word) && !CUE_WORDS.has(word));
+  const words = requestWords.filter(own);
+  const coverage = requestWords.length === 0 ? 0 : requestWords.filter((word) => profile.words.has(word)).length / requestWords.length;
+  const newRareWords = requestWords.filter((word) => !isCommonWord(word) && !profile.words.has(word)).length;
+  const phrases = phrasesOf(text).filter(
+    (phrase) => profile.phrases.has(phrase) && index.phraseTaskCount(phrase) === 1 && current.phraseTaskCount(phrase) === 0,
+  );
+  const task = earlier.byKey.get(profile.id);
+  const titles = [task?.sessionTitle, task?.title].filter((title): title is string => title !== undefined && contentWords(title).length >= 2);
+  const lower = text.toLowerCase();
+  // A session title names its tasks together: their own words then tell them apart (or leave it unsure).
+  const titled = titles.some((title) => lower.includes(title.toLowerCase().replace(/…$/, "").trim()));
+  const wordScore = words.reduce((sum, word) => sum + (isCommonWord(word) ? COMMON_WORD : 1), 0);
+  const total = 2 * files.length + 2 * codeNames.length + wordScore + PHRASE * phrases.length + (titled ? 2 : 0);
+  return { profile, files, sharedFiles, codeNames, words, phrases, titled, coverage, newRareWords, total };
+}
+
+/** A word anyone writes counts for this much of a word only one task used. */
+const COMMON_WORD = 0.5;
+const PHRASE = 1.5;
+
+function described(score: TaskScore): string {
+  const parts: string[] = [];
+  if (score.files.length > 0) parts.push(`its file ${score.files.join(", ")}`);
+  if (score.codeNames.length > 0) parts.push(`its code name ${score.codeNames.join(", ")}`);
+  if (score.titled) parts.push("its title");
+  if (score.phrases.length > 0) parts.push(`its words "${score.phrases.join('", "')}"`);
+  else if (score.words.length > 0) parts.push(`its words ${score.words.map((word) => `"${word}"`).join(", ")}`);
+  return parts.join(" and ");
 }
