@@ -65,6 +65,12 @@ const MemoryOptionsSchema = z
 // Unfinished tasks of earlier sessions: what the CLI and the panel list, and what a later session may resume.
 const ResumeOptionsSchema = z
   .object({
+    automatic: z
+      .boolean()
+      .default(true)
+      .describe(
+        "A request of a new session that names an earlier session's unfinished task (its file, code name, title or own words) resumes it, its record with it (false: only /rcm resume does).",
+      ),
     maxAgeDays: z
       .number()
       .int()

@@ -137,6 +137,7 @@ export async function createRcm(start: {
           threshold: options.confidenceThreshold,
           maxAgeDays: options.resume.maxAgeDays,
           maxTasks: options.resume.maxTasks,
+          automatic: options.resume.automatic,
         })
       : undefined;
   const routing = store

@@ -67,6 +67,8 @@ export function createSessionResume(deps: {
   threshold: number;
   maxAgeDays: number;
   maxTasks: number;
+  /** `resume.automatic`: a request may resume a task (false: only `/rcm resume`). */
+  automatic: boolean;
   now?: () => Date;
 }): SessionResume {
   const now = deps.now ?? (() => new Date());
@@ -153,6 +155,7 @@ export function createSessionResume(deps: {
 
   return {
     async consider({ session, messageID, text, signals, decision, index }) {
+      if (!deps.automatic) return undefined;
       const earlier = await earlierOf(session);
       const sureHere = !mayResume(decision, deps.threshold);
       const verdict: ResumeVerdict | undefined = resumeVerdict({ text, signals, earlier, current: index, sureHere });
