@@ -135,7 +135,7 @@ function recallToolOver(state: SessionState, messages: MessageWithParts[]) {
   const source = sourceFor({ [state.sessionID]: { messages } });
   const logger = recordingLogger();
   const routing = createSessionRouting({ store, router: lexicalRouter, source, logger, threshold: THRESHOLD });
-  const recall = createRecallTool(createRecallAnswer({ store, source, routing }));
+  const recall = createRecallTool(createRecallAnswer({ store, source, routing, stateDir: "/nonexistent/rcm-state" }));
   return {
     store,
     routing,

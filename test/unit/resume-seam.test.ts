@@ -102,6 +102,17 @@ describe("a task of an earlier session", () => {
     expect(listed.tasks.map((entry) => `${entry.sessionID}/${entry.taskId}`).sort()).toEqual([`${SESSION_A}/t2`, `${B}/t1`].sort());
   });
 
+  it("lets the model recall its exchanges in the earlier session (rcm_recall), redacted, newest first", async () => {
+    const { rcm, host } = await started("full");
+    await sessionA(rcm, host);
+    await firstCall(rcm, backToSlugify);
+    const answer = await rcm.tools.recall?.({ sessionID: B, messageID: "msg_b1_answer", task: "t1" });
+    expect(answer).toMatch(/^t1 was resumed from an earlier session \(.*as t1 there\); its exchanges there:/);
+    expect(answer).toContain("keep unicode letters");
+    expect(answer).not.toMatch(/CHANGELOG/);
+    expect(answer?.indexOf("keep unicode letters")).toBeLessThan(answer?.indexOf("lowercases and joins") ?? -1);
+  });
+
   it("is not brought in by an unrelated request", async () => {
     const { rcm, host } = await started("full");
     await sessionA(rcm, host);

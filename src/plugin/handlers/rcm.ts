@@ -260,7 +260,7 @@ function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Ho
     },
     tools: {
       tasks: offersTasksTool ? createTasksAnswer({ store, recordTokens: options.memory.recordTokens }) : undefined,
-      recall: offersRecallTool && store ? createRecallAnswer({ store, source, routing }) : undefined,
+      recall: offersRecallTool && store ? createRecallAnswer({ store, source, routing, stateDir }) : undefined,
     },
   };
 }

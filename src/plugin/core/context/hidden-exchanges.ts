@@ -67,6 +67,23 @@ export function hiddenExchanges(options: {
 }
 
 /**
+ * Every exchange of a task in a session's stored history, newest first: what `rcm_recall`
+ * reads of a resumed task in the earlier session it comes from (none of it is in view). Pure.
+ */
+export function taskExchanges(options: { messages: readonly MessageWithParts[]; ledger: Ledger; task: string }): NumberedExchange[] {
+  const { messages, ledger, task } = options;
+  const groups = toInteractionGroups(messages);
+  const tasks = groupTasks(groups, ledger);
+  const own = groups.filter((_group, position) => {
+    const where = tasks[position];
+    return where?.kind === "task" && where.task === task;
+  });
+  return digestGroups(messages, own)
+    .map((digest, index) => ({ number: index + 1, digest }))
+    .reverse();
+}
+
+/**
  * The request the assistant message answers, if routed: its group's, or (for a continuation)
  * the request before it; the ledger's latest when the message is not stored yet.
  */
