@@ -18,6 +18,8 @@ export interface UnfinishedTask {
   pending: number;
   /** Its record shows every ask done: offered as done, never closed without the person's word. */
   allDone: boolean;
+  /** With `withTaken`: another session resumed it (`<session>/<task>` there); such a task is listed, never offered. */
+  takenBy?: string | undefined;
 }
 
 export interface UnfinishedTasks {
@@ -44,6 +46,11 @@ export async function unfinishedTasks(options: {
   maxTasks: number | undefined;
   /** Left out, e.g. the session asking (its own tasks are not "earlier"). */
   exceptSession?: string | undefined;
+  /**
+   * Lists the tasks another session resumed too, with `takenBy` (the `/rcm resume` picker shows
+   * them as taken): within `maxAgeDays`, beside the `maxTasks` others, never counted as unfinished.
+   */
+  withTaken?: boolean;
 }): Promise<UnfinishedTasks> {
   const { stateDir, now } = options;
   const problems: string[] = [];
@@ -55,11 +62,14 @@ export async function unfinishedTasks(options: {
   ]);
   if (marks.problem) problems.push(`${marks.problem} (no task counts as marked)`);
   const all: UnfinishedTask[] = [];
+  const taken: UnfinishedTask[] = [];
   for (const { sessionID, modified, state } of sessions) {
     for (const task of state.ledger.tasks) {
-      if (task.split || marks.marks[taskKey(sessionID, task.id)]) continue;
+      const mark = marks.marks[taskKey(sessionID, task.id)];
+      const takenBy = options.withTaken && mark?.mark === "resumed" ? (mark.by ?? "another session") : undefined;
+      if (task.split || (mark && takenBy === undefined)) continue;
       const record = state.records[task.id];
-      all.push({
+      (takenBy === undefined ? all : taken).push({
         sessionID,
         sessionTitle: titles[sessionID]?.title,
         taskId: task.id,
@@ -67,16 +77,20 @@ export async function unfinishedTasks(options: {
         lastActive: lastActive(state, task.id) ?? modified,
         pending: record?.pending.length ?? 0,
         allDone: record !== undefined && everyAskDone(record),
+        ...(takenBy === undefined ? {} : { takenBy }),
       });
     }
   }
-  all.sort(
-    (a, b) =>
-      b.lastActive.getTime() - a.lastActive.getTime() || a.sessionID.localeCompare(b.sessionID) || a.taskId.localeCompare(b.taskId, "en", { numeric: true }),
-  );
+  all.sort(byRecency);
   const recent = all.filter((task) => task.lastActive.getTime() >= oldest);
   const tasks = options.maxTasks === undefined ? recent : recent.slice(0, options.maxTasks);
-  return { tasks, beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
+  const shownTaken = taken.filter((task) => task.lastActive.getTime() >= oldest);
+  return { tasks: [...tasks, ...shownTaken].sort(byRecency), beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
+}
+
+/** The most recently active first; then by session and task, so the numbers a list gives stay put. */
+function byRecency(a: UnfinishedTask, b: UnfinishedTask): number {
+  return b.lastActive.getTime() - a.lastActive.getTime() || a.sessionID.localeCompare(b.sessionID) || a.taskId.localeCompare(b.taskId, "en", { numeric: true });
 }
 
 /** A record shows every ask done when it has asks or progress and nothing is pending. */
@@ -139,4 +153,19 @@ async function readSessions(options: {
       }),
   );
   return { sessions: read.flat(), olderSessions };
+}
+
+/**
+ * What a session may resume and `/rcm resume` lists: the other sessions' unfinished tasks within
+ * the resume options' bounds, those another session took among them (shown as taken).
+ */
+export async function earlierSessionsTasks(options: {
+  stateDir: string;
+  sessionID: string;
+  resume: { maxAgeDays: number; maxTasks: number };
+  now: Date;
+}): Promise<UnfinishedTask[]> {
+  const { stateDir, sessionID, resume, now } = options;
+  const listed = await unfinishedTasks({ stateDir, now, maxAgeDays: resume.maxAgeDays, maxTasks: resume.maxTasks, exceptSession: sessionID, withTaken: true });
+  return listed.tasks;
 }
