@@ -1,4 +1,5 @@
 import { RcmError } from "../../kit/errors/rcm-error.js";
+import { taskName } from "../../plugin/core/memory/task-name.js";
 import { earlierListText, resumeNeedsMemory, sessionName } from "../../plugin/session-views/earlier-tasks.js";
 import { rcmVerb } from "../../plugin/session-views/rcm-verbs.js";
 import { agoText, plural } from "../../plugin/session-views/words.js";
@@ -88,6 +89,6 @@ export async function resumeCommand(scope: SessionScope, wanted: string | undefi
   if (intent.kind !== "resume") throw new Error("resume made no resumption");
   await postIntent(stateDir, session.sessionID, intent);
   const task = earlier.find((known) => `${known.sessionID}/${known.taskId}` === intent.key);
-  const what = task ? `${task.taskId} "${task.taskTitle}" of ${sessionName(task.sessionTitle, task.sessionID)}` : intent.key;
+  const what = task ? `${task.taskId} "${taskName(task.taskTitle)}" of ${sessionName(task.sessionTitle, task.sessionID)}` : intent.key;
   return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${what} goes on: its record comes with the session's next request.\n${APPLIED_WHEN}\n`;
 }

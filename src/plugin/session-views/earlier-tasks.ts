@@ -161,3 +161,8 @@ export function resumedText(task: { id: string; title: string; resumed?: Resumed
   const where = from ? ` from ${sessionName(from.sessionTitle, from.session)} (${agoText(new Date(from.lastActive), now)}, ${from.pending} pending)` : "";
   return `Resumed ${task.id} "${clip(taskName(task.title), TITLE_CHARS)}"${where}: its record goes ${when}.`;
 }
+
+/** What a TUI or the CLI says once a resumption is posted: the task and its session, and when its record comes. */
+export function resumePostedText(task: UnfinishedTask, command: string): string {
+  return `${command}: ${task.taskId} "${clip(taskName(task.taskTitle), TITLE_CHARS)}" of ${sessionName(task.sessionTitle, task.sessionID)} goes on here; its record comes with the next request.`;
+}

@@ -1,7 +1,7 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
 import { messageOf } from "../../../../kit/errors/message-of.js";
-import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, sessionName } from "../../../session-views/earlier-tasks.js";
+import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, resumePostedText } from "../../../session-views/earlier-tasks.js";
 import { describeMove } from "../../../session-views/move-selection.js";
 import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -166,9 +166,7 @@ async function actOnEarlier(
     if (verb.kind === "change") {
       const intent = verb.intent(state, picked, context);
       const task = "problem" in intent || intent.kind !== "resume" ? undefined : earlier.find((known) => `${known.sessionID}/${known.taskId}` === intent.key);
-      const message = task
-        ? `${title}: ${task.taskId} "${task.taskTitle}" of ${sessionName(task.sessionTitle, task.sessionID)} goes on here; its record comes with the next request.`
-        : "";
+      const message = task ? resumePostedText(task, title) : "";
       return change(api, scope, sessionID, intent, message);
     }
     const target = verb.target(state, picked, context);

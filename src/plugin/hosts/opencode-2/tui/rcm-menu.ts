@@ -1,6 +1,6 @@
 import { messageOf } from "../../../../kit/errors/message-of.js";
 import { RCM_COMMAND } from "../../../handlers/rcm-command.js";
-import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, sessionName } from "../../../session-views/earlier-tasks.js";
+import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, resumePostedText } from "../../../session-views/earlier-tasks.js";
 import { describeMove } from "../../../session-views/move-selection.js";
 import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -157,9 +157,7 @@ async function actOnEarlier(api: TuiApi, opened: Opened, verb: RcmVerb, words: r
     const intent = verb.intent(state, picked, context);
     const key = "problem" in intent || intent.kind !== "resume" ? undefined : intent.key;
     const task = earlier.find((known) => `${known.sessionID}/${known.taskId}` === key);
-    const message = task
-      ? `${title}: ${task.taskId} "${task.taskTitle}" of ${sessionName(task.sessionTitle, task.sessionID)} goes on here; its record comes with the next request.`
-      : "";
+    const message = task ? resumePostedText(task, title) : "";
     return change(api, opened, intent, [verb.name, ...(key ? [key] : picked)], message);
   }
   const target = verb.target(state, picked, context);
