@@ -51,7 +51,7 @@ export function markChoices(
 }
 
 /** One picker row: its number and task, then its session, age and pending asks (or who took it). */
-export function earlierRow(task: UnfinishedTask, number: number, now: Date): { title: string; description: string } {
+function earlierRow(task: UnfinishedTask, number: number, now: Date): { title: string; description: string } {
   const where = `${sessionName(task.sessionTitle, task.sessionID)} · ${agoText(task.lastActive, now)}`;
   return {
     title: `${number}. ${task.taskId} ${clip(taskName(task.taskTitle), TITLE_CHARS)}`,

@@ -37,7 +37,7 @@ export interface ReadVerb extends VerbBase {
 }
 
 /** What the verbs on earlier sessions' tasks read besides the session's state: whose session it is, and those tasks. */
-export interface EarlierContext {
+interface EarlierContext {
   sessionID: string;
   /** The earlier sessions' unfinished tasks, those another session took among them (store/unfinished-tasks.ts `withTaken`). */
   earlier: readonly UnfinishedTask[];
