@@ -157,7 +157,7 @@ export const RCM_VERBS: readonly RcmVerb[] = [
   {
     name: "resume",
     kind: "change",
-    argument: "[<n>|<task>]",
+    argument: "[<task>]",
     summary: "an earlier session's task, here",
     help: "the earlier sessions' unfinished tasks, numbered; resume 2, resume t2 or resume <session>/<task>: it goes on here with its record",
     offered: () => true,

@@ -63,13 +63,16 @@ export async function unfinishedTasks(options: {
   if (marks.problem) problems.push(`${marks.problem} (no task counts as marked)`);
   const all: UnfinishedTask[] = [];
   const taken: UnfinishedTask[] = [];
+  // Where a session's tasks were last active at the same moment (its file's time), the one with the later request is the more recent.
+  const lastRequest = new Map<UnfinishedTask, number>();
   for (const { sessionID, modified, state } of sessions) {
+    const { order, decisions } = state.ledger;
     for (const task of state.ledger.tasks) {
       const mark = marks.marks[taskKey(sessionID, task.id)];
       const takenBy = options.withTaken && mark?.mark === "resumed" ? (mark.by ?? "another session") : undefined;
       if (task.split || (mark && takenBy === undefined)) continue;
       const record = state.records[task.id];
-      (takenBy === undefined ? all : taken).push({
+      const listed: UnfinishedTask = {
         sessionID,
         sessionTitle: titles[sessionID]?.title,
         taskId: task.id,
@@ -78,19 +81,25 @@ export async function unfinishedTasks(options: {
         pending: record?.pending.length ?? 0,
         allDone: record !== undefined && everyAskDone(record),
         ...(takenBy === undefined ? {} : { takenBy }),
-      });
+      };
+      lastRequest.set(
+        listed,
+        order.findLastIndex((messageID) => decisions[messageID]?.task === task.id),
+      );
+      (takenBy === undefined ? all : taken).push(listed);
     }
   }
+  /** The most recently active first; then by session and task, so the numbers a list gives stay put. */
+  const byRecency = (a: UnfinishedTask, b: UnfinishedTask): number =>
+    b.lastActive.getTime() - a.lastActive.getTime() ||
+    a.sessionID.localeCompare(b.sessionID) ||
+    (lastRequest.get(b) ?? -1) - (lastRequest.get(a) ?? -1) ||
+    a.taskId.localeCompare(b.taskId, "en", { numeric: true });
   all.sort(byRecency);
   const recent = all.filter((task) => task.lastActive.getTime() >= oldest);
   const tasks = options.maxTasks === undefined ? recent : recent.slice(0, options.maxTasks);
   const shownTaken = taken.filter((task) => task.lastActive.getTime() >= oldest);
   return { tasks: [...tasks, ...shownTaken].sort(byRecency), beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
-}
-
-/** The most recently active first; then by session and task, so the numbers a list gives stay put. */
-function byRecency(a: UnfinishedTask, b: UnfinishedTask): number {
-  return b.lastActive.getTime() - a.lastActive.getTime() || a.sessionID.localeCompare(b.sessionID) || a.taskId.localeCompare(b.taskId, "en", { numeric: true });
 }
 
 /** A record shows every ask done when it has asks or progress and nothing is pending. */
