@@ -4,7 +4,7 @@ import { terminalChooser } from "./ask-session.js";
 import type { CommandContext } from "./cli-io.js";
 import { type ArgSpecs, type Command, defineCli, type Parsed } from "./declare.js";
 import { moveCommand, readVerbCommand, type SessionScope, sessionsCommand, splitCommand, switchCommand } from "./sessions/session-verbs.js";
-import { markTaskCommand, unfinishedTasksCommand } from "./sessions/unfinished-task-verbs.js";
+import { markTaskCommand, resumeCommand, unfinishedTasksCommand } from "./sessions/unfinished-task-verbs.js";
 
 /** Where the commands on the plug-in's stored sessions look (outside the TUI). */
 const SCOPE = {
@@ -17,7 +17,7 @@ const SESSION = {
   description: "an id (ses_...), a unique start of one, or latest (the one written last); default: the one on screen in the TUI used last here",
 } as const;
 
-const SAFE = "Safe while OpenCode runs: move, split, off and on wait in the session's inbox until its next request.";
+const SAFE = "Safe while OpenCode runs: move, split, off, on and resume wait in the session's inbox until its next request.";
 
 function scope(args: Parsed<typeof SCOPE>, { io, env }: CommandContext): SessionScope {
   return { directory: args.dir ?? process.cwd(), stateDir: args["state-dir"], env, choose: terminalChooser(io) };
@@ -147,18 +147,39 @@ function switchSessionCommand(name: "off" | "on", description: string): Command 
 const offSessionCommand = switchSessionCommand("off", "Native history for the session (the model gets the whole history).");
 const onSessionCommand = switchSessionCommand("on", "The plug-in back on for the session.");
 
-/** The changes the CLI posts to a session's inbox, by verb (each with its own checks and words). */
+const resumeSessionCommand = defineCli({
+  name: "resume",
+  description:
+    "An earlier session's unfinished task goes on in the session, with its memory record (modes memory and full); with no task, the numbered list of them.",
+  details: `${SAFE} The task: its number in the list, its id when one earlier session has it (t2), or <session>/<task> as tasks --all names it.`,
+  args: {
+    // A first word that is no task (a number, t2, or <session>/<task>) is the session.
+    session: { ...SESSION, pattern: /^(?!\d+$|t\d+$)[^/]+$/i },
+    task: { type: "positional", variadic: true, description: "[<n>|<task>|<session>/<task>]: which earlier task" },
+    ...SCOPE,
+  },
+  misuse: takes("resume", "[<session>] [<n>|<task>|<session>/<task>]"),
+  run: async (args, context) => {
+    if (args.task.length > 1) throw new RcmError("usage", `resume takes one task, got ${args.task.join(" ")}`);
+    return print(context, await resumeCommand(scope(args, context), args.session, args.task));
+  },
+});
+
+/** The changes the CLI makes to a session (posted to its inbox) or to the project's task marks, by verb (each with its own checks and words). */
 const CHANGE_COMMANDS: Readonly<Record<string, Command>> = {
   move: moveSessionCommand,
   split: splitSessionCommand,
   off: offSessionCommand,
   on: onSessionCommand,
+  resume: resumeSessionCommand,
+  done: markSessionCommand("done"),
+  drop: markSessionCommand("dropped"),
 };
 
 /**
  * `opencode-rcm sessions` and every /rcm verb (session-views/rcm-verbs.ts), in the verbs'
- * order: a reading verb added there is a command here too. A changing verb needs its entry
- * in CHANGE_COMMANDS (a test checks that every verb has a command).
+ * order: a reading verb added there is a command here too. A changing or marking verb needs
+ * its entry in CHANGE_COMMANDS (a test checks that every verb has a command).
  */
 export const sessionCommands: Readonly<Record<string, Command>> = {
   sessions: sessionsListCommand,
@@ -168,6 +189,4 @@ export const sessionCommands: Readonly<Record<string, Command>> = {
       return command ? [[verb.name, command]] : [];
     }),
   ),
-  done: markSessionCommand("done"),
-  drop: markSessionCommand("dropped"),
 };

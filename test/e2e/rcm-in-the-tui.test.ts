@@ -342,6 +342,88 @@ describe("opencode-rcm's own part of the real OpenCode TUI (tmux)", () => {
     }
   }, 420_000);
 
+  it("resumes an earlier session's task from the /rcm menu: session A works on two tasks; in session B the picker lists them, and the panel shows the one picked with its origin", async () => {
+    const repo = join(temp.path, "repo-resume");
+    await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n", "src/cli.py": "def main():\n    pass\n" });
+    const model = await startScriptedModel({ script: EVERYDAY_SCRIPT, logFile: join(temp.path, "model-requests-resume.jsonl") });
+    const homeRoot = join(temp.path, "home-resume");
+    try {
+      const home = await createIsolatedHome({
+        root: homeRoot,
+        config: offlineConfig({
+          modelBaseURL: model.url,
+          plugins: [[PACKAGE, { mode: "full", stateDir: join(temp.path, "state-resume"), memory: { updater: "extractive" } }]],
+        }),
+        tui: { plugin: [PACKAGE] },
+      });
+      const tui = await startTui({ directory: repo, home, modelName: "scripted" });
+      try {
+        // Session A: two tasks, each turn ended (its record written).
+        await tui.submit(ASK.dates, (screen) => screen.includes(replyOf("dates")), 90_000);
+        await tui.submit(ASK.json, (screen) => screen.includes(replyOf("json")), 90_000);
+        const a = await tui.waitFor(
+          (screen) => /▶ t2 Add a --json flag/.test(sidebar(screen)) && /Memory of t2/.test(sidebar(screen)),
+          "session A's two tasks",
+        );
+        await keep("resume-session-a", sidebar(a));
+        // Session B: a new session, and a request unrelated to A's tasks (nothing of them comes in).
+        await tui.submit("/new", (screen) => !screen.includes(replyOf("json")), 20_000);
+        await tui.submit(ASK.install, (screen) => screen.includes(replyOf("install")), 90_000);
+        const b = await tui.waitFor((screen) => sidebar(screen).replace(/\s+/g, " ").includes("2 unfinished tasks in earlier sessions"), "session B's panel");
+        expect(sidebar(b)).toMatch(/▶ t1 The install guide/);
+        expect(sidebar(b)).not.toContain("Resume t");
+        await keep("resume-session-b-before", sidebar(b));
+        const first = requestFor(await model.requests(), ASK.install);
+        expect(first).not.toContain(ASK.dates.slice(0, 40));
+        expect(first).not.toContain(ASK.json.slice(0, 40));
+        const calls = (await model.requests()).length;
+
+        // /rcm, the menu's resume…, then the picker: A's two tasks, numbered, most recently active first; pick A's t2.
+        const shown = await tui.submit("/rcm", (screen) => screen.includes("resume…") && screen.includes("Search"));
+        await keep("resume-menu", shown);
+        await tui.keys("-l", "resume");
+        await tui.waitFor((screen) => screen.includes("an earlier session's task") && !screen.includes("tasks, last decision"), "the menu filtered to resume");
+        await tui.keys("Enter");
+        const picker = await tui.waitFor((screen) => screen.includes("/rcm resume: which task?") && /2\. t\d/.test(screen), "the resume picker");
+        expect(picker).toMatch(/[12]\. t2 Add a --json flag to the command line/);
+        expect(picker).toMatch(/[12]\. t1 Fix the date parser/);
+        expect(picker).toMatch(/· \d+ min ago/);
+        await keep("resume-picker", picker);
+        if (/2\. t2 Add a --json flag/.test(picker)) {
+          await tui.keys("Down");
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        await tui.keys("Enter");
+        const resumed = await tui.waitFor(
+          (screen) => /▶ t2 Add a --json flag/.test(sidebar(screen)) && /from .* · \d+ min ago · \d+\s+pending/.test(sidebar(screen).replace(/\s+/g, " ")),
+          "the panel with the resumed task",
+          20_000,
+        );
+        expect(resumed).toContain("/rcm resume: t2");
+        expect(sidebar(resumed)).toMatch(/ {2}t1 The install guide/);
+        await keep("resume-panel-after", resumed);
+        // Every /rcm so far ran in the TUI: no model request.
+        expect((await model.requests()).length).toBe(calls);
+
+        // The next request carries on in t2: its call carries A's record of t2, nothing of A's t1.
+        await tui.submit(ASK.jsonTest, (screen) => screen.includes(replyOf("jsonTest")), 90_000);
+        const next = requestFor(await model.requests(), ASK.jsonTest);
+        expect(next).toContain("goes on from an earlier session");
+        expect(next).toContain("--json");
+        expect(next).not.toContain(ASK.dates.slice(0, 40));
+        const after = await tui.waitFor((screen) => /Last request: t2/.test(sidebar(screen)), "the panel after t2's request");
+        await keep("resume-panel-next-request", sidebar(after));
+        const why = await tui.submit("/rcm why", (screen) => screen.includes("Last model call") && screen.includes("Carried t2"));
+        await keep("resume-why", why);
+        await closeDialog(tui, "Last model call", "Escape");
+      } finally {
+        await tui.close();
+      }
+    } finally {
+      await model.close();
+    }
+  }, 300_000);
+
   it("in mode memory, shows the task's record for a person in the panel and in /rcm show after its first turn, and the model's text on asking", async () => {
     const repo = join(temp.path, "repo-memory");
     await createGitRepo(repo, { "README.md": "# tools\n", "src/dates.py": "def parse_date(text):\n    pass\n" });

@@ -90,6 +90,9 @@ describe("a task resumed in a new session of the real OpenCode (issue 50)", () =
       // Never the old session's raw history, nor anything of the other task.
       expect(backText).not.toContain("REPLY-RETRY");
       expect(backText).not.toMatch(/monthly_totals|report\.py|REPLY-REPORT/);
+      // The model may fetch the task's exchanges there.
+      const tools = ((backCall as { tools?: { function?: { name?: string } }[] }).tools ?? []).map((tool) => tool.function?.name);
+      expect(tools).toContain("rcm_recall");
       const stateB = (await sessionStateFile(stateDir, b).load()).value;
       expect(stateB.ledger.tasks[0]).toMatchObject({ id: "t1", resumed: { session: a, task: "t1", by: "router" } });
 

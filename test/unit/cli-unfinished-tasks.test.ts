@@ -114,3 +114,27 @@ describe("opencode-rcm tasks --all, done and drop", () => {
     expect(one.stdout).not.toContain("Unfinished tasks of");
   });
 });
+
+describe("opencode-rcm resume", () => {
+  it("lists the other sessions' unfinished tasks for the session, then posts the one picked to its inbox", async () => {
+    const { pendingIntents } = await import("../../src/plugin/store/session-inbox.js");
+    // The corpus's server ran in mode router: resuming needs a record, so it says so.
+    const router = await runCli(["resume", TWO_TASKS, ...scope], env);
+    expect(router.stderr).toMatch(/^opencode-rcm: Resuming a task of an earlier session needs modes memory or full/);
+    const project = join(stateDir, "project.json");
+    await writeFile(project, (await readFile(project, "utf8")).replace('"mode":"router"', '"mode":"full"'));
+    const listed = await runCli(["resume", TWO_TASKS, ...scope], env);
+    expect(listed.stderr).toBe("");
+    const rows = listed.stdout.split("\n").filter((line) => /^ {2}\d+\. /.test(line));
+    expect(rows.map((row) => row.slice(row.lastIndexOf("[")))).toEqual([`[${SLOW_SUITE}/t1]`, `[${WITH_RECORD}/t1]`, `[${WITH_RECORD}/t2]`]);
+    // t2 names one task among the others: WITH_RECORD's.
+    const posted = await runCli(["resume", TWO_TASKS, "t2", ...scope], env);
+    expect(posted.stderr).toBe("");
+    expect(posted.stdout).toContain(`In session ${TWO_TASKS}, t2 `);
+    expect((await pendingIntents(stateDir, TWO_TASKS)).map((pending) => pending.intent)).toEqual([{ kind: "resume", key: `${WITH_RECORD}/t2` }]);
+    const status = await runCli(["status", TWO_TASKS, ...scope], env);
+    expect(status.stdout).toContain(`resume ${WITH_RECORD}/t2 here`);
+    const wrong = await runCli(["resume", TWO_TASKS, "9", ...scope], env);
+    expect(wrong.stderr).toContain("no task 9 in the list: it has 1 to 3");
+  });
+});

@@ -60,7 +60,7 @@ describe("the /rcm verbs, listed once", () => {
 
 describe("the three entries typing /rcm lists in the TUI (issue 48)", () => {
   it("say which is which: the menu, a verb typed after it, and the command for other clients", () => {
-    expect(RCM_MENU_TITLE).toMatch(/^opencode-rcm menu: status, why, tasks, show, move, off, on, split \(no model turn\)$/);
+    expect(RCM_MENU_TITLE).toMatch(/^opencode-rcm menu: status, why, tasks, show, move, off, on, split, resume, done, drop \(no model turn\)$/);
     expect(RCM_TYPED_COMMAND_CONFIG.description).toMatch(/^with a verb typed after it: .*\(without one: the menu\)$/);
     // The TUI ranks its slash list by each description's match of the typed "rcm" too: the menu's must win.
     expect(RCM_TYPED_COMMAND_CONFIG.description.toLowerCase()).not.toContain("rcm");
@@ -70,8 +70,9 @@ describe("the three entries typing /rcm lists in the TUI (issue 48)", () => {
 });
 
 describe("the /rcm verbs on the command line", () => {
-  it("every verb is an opencode-rcm command, after sessions, in the verbs' order; then done and drop for earlier sessions' tasks", async () => {
+  it("every verb is an opencode-rcm command, after sessions, in the verbs' order (resume, done and drop among them)", async () => {
     const { sessionCommands } = await import("../../src/cli/session-commands.js");
-    expect(Object.keys(sessionCommands)).toEqual(["sessions", ...RCM_VERBS.map((verb) => verb.name), "done", "drop"]);
+    expect(Object.keys(sessionCommands)).toEqual(["sessions", ...RCM_VERBS.map((verb) => verb.name)]);
+    expect(RCM_VERBS.slice(-3).map((verb) => verb.name)).toEqual(["resume", "done", "drop"]);
   });
 });

@@ -155,3 +155,31 @@ describe("a task of an earlier session", () => {
     expect(state.ledger.tasks[0]?.resumed).toBeUndefined();
   });
 });
+
+describe("/rcm-text resume, done and drop", () => {
+  it("lists the earlier tasks numbered, resumes one by its number, shows it taken to another session, and marks one done", async () => {
+    const { rcm, host } = await started("full");
+    await sessionA(rcm, host);
+    const listed = (await rcm.command(C, "resume")).text;
+    expect(listed).toMatch(/^Unfinished tasks of earlier sessions \(most recently active first; \/rcm-text resume <n> resumes one here\):/);
+    expect(listed).toContain(`[${SESSION_A}/t1]`);
+    expect(listed).toContain(`[${SESSION_A}/t2]`);
+    const number = listed.split("\n").findIndex((line) => line.endsWith(`[${SESSION_A}/t1]`));
+    const resumed = (await rcm.command(C, `resume ${number}`)).text;
+    expect(resumed).toMatch(/^Resumed t1 ".*" from session ses_\w+ \(\d+ (min|h|days) ago, \d+ pending\): its record goes with the next request here\.$/);
+    const c = (await sessionStateFile(stateDir, C).load()).value;
+    expect(c.ledger.tasks[0]).toMatchObject({ id: "t1", resumed: { session: SESSION_A, task: "t1", by: "user" } });
+    // Another session sees it taken, and cannot take it.
+    expect((await rcm.command(D, "resume")).text).toContain(`taken by ${C}/t1  [${SESSION_A}/t1]`);
+    expect((await rcm.command(D, `resume ${SESSION_A}/t1`)).text).toContain("is taken");
+    // Done: the earlier session's other task, by <session>/<task>; then no session lists it.
+    expect((await rcm.command(D, `done ${SESSION_A}/t2`)).text).toMatch(/^t2 ".*" of ses_\w+ is marked done: no session offers to resume it any more\.$/);
+    expect((await readTaskMarks(stateDir)).marks[`${SESSION_A}/t2`]).toMatchObject({ mark: "done" });
+    expect((await rcm.command(D, "resume")).text).not.toContain(`[${SESSION_A}/t2]`);
+  });
+
+  it("says plainly that resuming needs memory in mode router", async () => {
+    const { rcm } = await started("router");
+    expect((await rcm.command(B, "resume")).text).toMatch(/^Resuming a task of an earlier session needs modes memory or full/);
+  });
+});

@@ -179,3 +179,20 @@ describe("task marks", () => {
     expect((await readTaskMarks(temp.path)).marks[`${TWO_TASKS}/t1`]?.mark).toBe("done");
   });
 });
+
+describe("the list /rcm resume numbers", () => {
+  it("lists a task another session resumed as taken (never counted as unfinished), and puts a session's task with the later request first on a tie", async () => {
+    await markTask(temp.path, { sessionID: SLOW_SUITE, taskId: "t1", mark: "resumed", at: NOW, by: "ses_new/t1" });
+    // Without its third request (t1's), WITH_RECORD's t2 got the later one: with no model call times, t2 comes first.
+    await rewrite(WITH_RECORD, (state) => ({ ...state, ledger: { ...state.ledger, order: state.ledger.order.slice(0, -1) } }), 3);
+    const plain = await unfinishedTasks({ stateDir: temp.path, now: NOW, ...unbounded });
+    expect(plain.tasks.map((task) => `${task.sessionID}/${task.taskId}`)).not.toContain(`${SLOW_SUITE}/t1`);
+    const listed = await unfinishedTasks({ stateDir: temp.path, now: NOW, maxAgeDays: 14, maxTasks: 1, withTaken: true });
+    expect(listed.tasks.map((task) => [`${task.sessionID}/${task.taskId}`, task.takenBy])).toEqual([
+      [`${SLOW_SUITE}/t1`, "ses_new/t1"],
+      [`${TWO_TASKS}/t1`, undefined],
+    ]);
+    const withRecord = await unfinishedTasks({ stateDir: temp.path, now: NOW, ...unbounded, exceptSession: TWO_TASKS });
+    expect(withRecord.tasks.map((task) => `${task.sessionID}/${task.taskId}`)).toEqual([`${WITH_RECORD}/t2`, `${WITH_RECORD}/t1`]);
+  });
+});

@@ -125,7 +125,7 @@ export async function switchCommand(scope: SessionScope, wanted: string | undefi
   return `${sessionHeading(session)}\nopencode-rcm turns ${what} (session ${session.sessionID}).\n${APPLIED_WHEN}\n`;
 }
 
-const APPLIED_WHEN =
+export const APPLIED_WHEN =
   "OpenCode applies it at the session's next request (the state file is its own while it runs); until then, opencode-rcm status shows it as waiting.";
 
 /**
@@ -154,6 +154,7 @@ function describeIntent(intent: SessionIntent, ledger: Ledger): string {
       intent.requests.map((request) => request.messageID),
     )} to ${intent.target.kind === "new" ? "a new task" : intent.target.task}`;
   if (intent.kind === "split") return `split ${intent.task} into a new session`;
+  if (intent.kind === "resume") return `resume ${intent.key} here`;
   return `switch ${intent.kind}`;
 }
 

@@ -1,11 +1,15 @@
 import { RcmError } from "../../kit/errors/rcm-error.js";
-import { plural } from "../../plugin/session-views/words.js";
+import { taskName } from "../../plugin/core/memory/task-name.js";
+import { earlierListText, resumeNeedsMemory, sessionName } from "../../plugin/session-views/earlier-tasks.js";
+import { rcmVerb } from "../../plugin/session-views/rcm-verbs.js";
+import { agoText, plural } from "../../plugin/session-views/words.js";
 import { quoted } from "../../plugin/store/on-screen-session.js";
+import { postIntent } from "../../plugin/store/session-inbox.js";
 import { findSession } from "../../plugin/store/stored-sessions.js";
 import { markTask, type TaskMarkKind } from "../../plugin/store/task-marks.js";
-import { type UnfinishedTask, unfinishedTasks } from "../../plugin/store/unfinished-tasks.js";
+import { earlierSessionsTasks, type UnfinishedTask, unfinishedTasks } from "../../plugin/store/unfinished-tasks.js";
 import { sessionHeading } from "./session-heading.js";
-import { openScope, type SessionScope } from "./session-verbs.js";
+import { APPLIED_WHEN, openScope, type SessionScope } from "./session-verbs.js";
 
 /**
  * `opencode-rcm tasks --all`: the project's unfinished tasks across its sessions (within the
@@ -40,7 +44,7 @@ function taskLines(task: UnfinishedTask, now: Date): string[] {
     : task.pending === 0
       ? "unfinished, nothing pending in its record"
       : `unfinished, ${task.pending} pending`;
-  return [`${key}  ${ago(task.lastActive, now)}  ${status}  session ${quoted(task.sessionTitle)}`, `    ${task.taskTitle}`];
+  return [`${key}  ${agoText(task.lastActive, now)}  ${status}  session ${quoted(task.sessionTitle)}`, `    ${task.taskTitle}`];
 }
 
 /**
@@ -65,9 +69,26 @@ export async function markTaskCommand(scope: SessionScope, target: string, mark:
   return `${sessionHeading(session)}\n${session.sessionID}/${taskId} ${quoted(task.title)} is marked ${what}: opencode-rcm tasks --all no longer lists it.\n`;
 }
 
-function ago(when: Date, now: Date): string {
-  const minutes = Math.max(0, Math.round((now.getTime() - when.getTime()) / 60_000));
-  if (minutes < 60) return `${minutes} min ago`;
-  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h ago`;
-  return `${Math.round(minutes / 1440)} days ago`;
+/**
+ * `opencode-rcm resume [<session>] [<n>|<task>|<session>/<task>]`: an earlier session's
+ * unfinished task goes on in the session (as the other session commands find it; none: the one
+ * on screen), posted to its inbox as the TUI's /rcm resume posts it. With no task: the list.
+ */
+export async function resumeCommand(scope: SessionScope, wanted: string | undefined, words: readonly string[]): Promise<string> {
+  const { stateDir, options } = await openScope(scope);
+  const needs = resumeNeedsMemory(options.mode);
+  if (needs) throw new RcmError("session", needs);
+  const session = await findSession({ stateDir, wanted, choose: scope.choose });
+  const now = scope.now ?? new Date();
+  const earlier = await earlierSessionsTasks({ stateDir, sessionID: session.sessionID, resume: options.resume, now });
+  if (words.length === 0) return `${sessionHeading(session)}\n${earlierListText(earlier, now, "opencode-rcm resume <n> resumes one in this session")}\n`;
+  const verb = rcmVerb("resume");
+  if (verb?.kind !== "change") throw new Error("resume is a changing verb");
+  const intent = verb.intent(session.state, words, { sessionID: session.sessionID, earlier });
+  if ("problem" in intent) throw new RcmError("session", `session ${session.sessionID}: ${intent.problem}`);
+  if (intent.kind !== "resume") throw new Error("resume made no resumption");
+  await postIntent(stateDir, session.sessionID, intent);
+  const task = earlier.find((known) => `${known.sessionID}/${known.taskId}` === intent.key);
+  const what = task ? `${task.taskId} "${taskName(task.taskTitle)}" of ${sessionName(task.sessionTitle, task.sessionID)}` : intent.key;
+  return `${sessionHeading(session)}\nIn session ${session.sessionID}, ${what} goes on: its record comes with the session's next request.\n${APPLIED_WHEN}\n`;
 }

@@ -1,11 +1,14 @@
 import type { Options } from "../config/options-schema.js";
 import { taskName } from "../core/memory/task-name.js";
+import { earlierListText, markedText, resumedText, resumeNeedsMemory } from "../session-views/earlier-tasks.js";
 import { moveSideEffectLines, requestNumbersText } from "../session-views/move-selection.js";
 import { RCM_VERB_LIST, RCM_VERBS, rcmVerb } from "../session-views/rcm-verbs.js";
 import { describeDecision, renderStatus } from "../session-views/render-status.js";
 import { parseTypedVerb } from "../session-views/typed-verb.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { VerbDispatcher } from "../sessions/verb-dispatcher.js";
+import { markTask } from "../store/task-marks.js";
+import { earlierSessionsTasks } from "../store/unfinished-tasks.js";
 
 /**
  * The server's command, for clients without the TUI part (web, desktop, `opencode run`). Not
@@ -54,12 +57,20 @@ export const RCM_COMMAND_CONFIG = {
 
 /** The answer to `/rcm <args>`, computed without any model. Throws with a usage hint on a bad argument. */
 export async function answerRcmCommand(
-  deps: { options: Options; store?: SessionStore | undefined; verbs?: VerbDispatcher | undefined },
+  deps: {
+    options: Options;
+    store?: SessionStore | undefined;
+    verbs?: VerbDispatcher | undefined;
+    /** The project's state folder: the earlier sessions' tasks (resume, done, drop) are read and marked there. */
+    stateDir?: string | undefined;
+    now?: Date;
+  },
   sessionID: string,
   args: string,
 ): Promise<string> {
   const [name = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
-  const { options, store, verbs } = deps;
+  const { options, store, verbs, stateDir } = deps;
+  const now = deps.now ?? new Date();
   if (name === "help") return `${RCM_USAGE}\n\n${OPENCODE_LIMITS}`;
   const words = {
     onCommand: `/${RCM_COMMAND} on`,
@@ -84,6 +95,14 @@ export async function answerRcmCommand(
         `/${RCM_COMMAND} show: unexpected "${rest.slice(1).join(" ")}" (only model, for the text the model gets: /${RCM_COMMAND} show ${argument} model)`,
       );
     return verb.answer({ options, state, words, as: verb.name === "show" && view === "model" ? "model" : "person" }, argument);
+  }
+  const earlier = () => (stateDir ? earlierSessionsTasks({ stateDir, sessionID, resume: options.resume, now }) : Promise.resolve([]));
+  if (verb.kind === "mark") {
+    if (!stateDir) throw new Error("no state folder to mark the task in");
+    const target = verb.target(state, rest, { sessionID, earlier: await earlier() });
+    if ("problem" in target) throw new UsageError(`/${RCM_COMMAND} ${verb.name}: ${target.problem}`);
+    await markTask(stateDir, { sessionID: target.sessionID, taskId: target.taskId, mark: verb.mark, at: now });
+    return markedText(target, verb.mark);
   }
   switch (verb.name) {
     case "move": {
@@ -116,6 +135,17 @@ export async function answerRcmCommand(
           ? ` Not ${done.unsure.map((number) => `#${number}`).join(", ")}: unsure, maybe ${done.task.id}'s, left in this session (move ${done.unsure.length === 1 ? "it" : "them"} where ${done.unsure.length === 1 ? "it belongs" : "they belong"}).`
           : "";
       return `Split ${done.task.id} "${taskName(done.task.title)}" out into session ${done.sessionID} ("${done.title}"): its first model call gets ${seeded}.${left} This session routes no more requests to ${done.task.id}.`;
+    }
+    case "resume": {
+      const needs = resumeNeedsMemory(options.mode);
+      if (needs) return needs;
+      const tasks = await earlier();
+      if (rest.length === 0) return earlierListText(tasks, now, `/${RCM_COMMAND} resume <n> resumes one here`);
+      const resume = verb.intent(state, rest, { sessionID, earlier: tasks });
+      if ("problem" in resume) throw new UsageError(`/${RCM_COMMAND} resume: ${resume.problem}`);
+      if (resume.kind !== "resume") throw new Error("resume made no resumption");
+      const done = await verbs.resume(sessionID, resume.key);
+      return resumedText(done.task, now, "with the next request here");
     }
     case "off":
       await verbs.switchOff(sessionID, true);

@@ -8,7 +8,7 @@ import { auxSourceOf } from "../config/options-schema.js";
 import { userRequestText } from "../core/interaction-groups.js";
 import { compactionInstructions } from "../core/memory/compaction-instructions.js";
 import type { Message, MessageWithParts, Part } from "../core/messages.js";
-import { problemsToast, routingToast } from "../session-views/toasts.js";
+import { problemsToast, requestToast } from "../session-views/toasts.js";
 import { createCallBudgets } from "../sessions/call-budgets.js";
 import { createFailOpenGuard } from "../sessions/fail-open-guard.js";
 import type { Host } from "../sessions/host.js";
@@ -202,7 +202,9 @@ function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Ho
         if (!routing || text === "") return;
         const routed = await routing.route(sessionID, messageID, text);
         const kept = options.fallback === "candidates" ? routed?.entry.candidates : undefined;
-        const shown = routed && routingToast({ ...routed, threshold: options.confidenceThreshold, kept, moveCommand });
+        // A resumption or an offer is the news, else the decision; the resume command is the surface's, as the move's is.
+        const resumeCommand = moveCommand.replace(/move$/, "resume");
+        const shown = routed && requestToast({ ...routed, messageID, threshold: options.confidenceThreshold, kept, moveCommand, resumeCommand });
         // Not awaited: a toast must not delay the turn.
         if (shown && toast) void toast(shown);
       });
@@ -251,7 +253,7 @@ function rcmHandlers(parts: { deps: PluginDeps; source: SessionSource; toast: Ho
     async command(sessionID, words) {
       let text: string;
       try {
-        text = await answerRcmCommand(deps, sessionID, words);
+        text = await answerRcmCommand({ ...deps, stateDir }, sessionID, words);
       } catch (error) {
         text = `opencode-rcm: ${messageOf(error)}`;
       }

@@ -5,6 +5,7 @@ import type { LedgerEntry } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
 import { problemsLine } from "./config-problems.js";
+import { resumedOrigin, sessionName } from "./earlier-tasks.js";
 import { requestNumber, requestNumberRuns } from "./move-selection.js";
 import { recallSummary } from "./recalls.js";
 import { recordCallsOf, recordUseBrief, usedThisRecord } from "./record-calls.js";
@@ -38,6 +39,8 @@ export interface PanelInput {
   earlierUnfinished?: number | undefined;
   /** State files skipped as unreadable while counting them (other sessions' files, the marks file; the CLI's list names each). */
   earlierUnreadable?: number | undefined;
+  /** What "2 days ago" counts from (a resumed task's origin); default: now. */
+  now?: Date | undefined;
 }
 
 /**
@@ -73,6 +76,7 @@ export function panelLines(input: PanelInput): PanelLine[] {
     const mark = row.current ? "▶" : " ";
     lines.push({ text: `${mark} ${row.id} ${clip(row.title, Math.max(10, width - row.id.length - 3))}`, tone: row.current ? "current" : "text" });
     lines.push({ text: `${row.status} · ${requestNumberRuns(row.numbers) || "0 reqs"} · ${shortAgo(row.lastActive)}`, tone: "muted", indent: 4 });
+    if (row.resumed) lines.push({ text: resumedOrigin(row.resumed, input.now ?? new Date()), tone: "muted", indent: 4 });
   }
   const last = lastEntry(state.ledger);
   if (off) {
@@ -100,6 +104,10 @@ export function panelLines(input: PanelInput): PanelLine[] {
     lines.push({ text, tone: fallback ? "warning" : "muted", indent: 2 });
     const recalled = recallSummary(last);
     if (recalled) lines.push({ text: `Model recalled ${recalled}`, tone: "muted", indent: 2 });
+    // The latest request pointed to an earlier session's task, not surely: nothing came in, the person is asked.
+    const offer = state.resumeOffer;
+    if (offer && offer.messageID === lastRouted(state.ledger)?.messageID)
+      lines.push({ text: `Resume ${offer.task} of ${sessionName(offer.sessionTitle, offer.session)}? /rcm resume ${offer.task}`, tone: "warning" });
     if (modeParts(settings.mode).remembers) lines.push(...memoryLines(state, last.task, width));
   }
   const call = state.lastCall;
@@ -126,6 +134,14 @@ export function panelLines(input: PanelInput): PanelLine[] {
  */
 function memoryLines(state: SessionState, task: string, width: number): PanelLine[] {
   const record = state.records[task];
+  const brought = state.resumed?.[task]?.records.at(-1);
+  if (!record && brought)
+    return [
+      {
+        text: `Memory of ${task}: its record from before, ${plural(activeConstraints(brought).length, "ask")}, ${brought.pending.length} pending`,
+        tone: "text",
+      },
+    ];
   if (!record) return [{ text: `Memory of ${task}: written when its first turn ends`, tone: "muted" }];
   const asks = activeConstraints(record);
   const lines: PanelLine[] = [{ text: `Memory of ${task}: ${plural(asks.length, "ask")}, ${record.pending.length} pending`, tone: "text" }];

@@ -1,6 +1,8 @@
 import type { Options } from "../config/options-schema.js";
 import type { SessionIntent } from "../store/session-inbox.js";
 import type { SessionState } from "../store/session-state-file.js";
+import type { UnfinishedTask } from "../store/unfinished-tasks.js";
+import { earlierKey, type MarkTarget, markTarget, pickEarlier } from "./earlier-tasks.js";
 import { MOVE_WORDS, moveFromWords, requestNumberRuns } from "./move-selection.js";
 import { renderRecordAsModelGetsIt, renderRecordForPerson } from "./record-for-person.js";
 import { renderStatus, renderTaskGoals, renderWhy, taskRows, type ViewSettings, type ViewWords, viewWords, whenRecordWritten } from "./render-status.js";
@@ -34,19 +36,40 @@ export interface ReadVerb extends VerbBase {
   answer(input: VerbInput, task?: string): string;
 }
 
-/**
- * A verb that changes the session: the TUI and the CLI post its intent to the session's inbox
- * (session-inbox.ts); the server applies the same change at once.
- */
-interface ChangeVerb extends VerbBase {
-  kind: "change";
-  /** The intent for this state and the words typed after the verb, or why there is none. */
-  intent(state: SessionState | undefined, words: readonly string[]): SessionIntent | { problem: string };
+/** What the verbs on earlier sessions' tasks read besides the session's state: whose session it is, and those tasks. */
+interface EarlierContext {
+  sessionID: string;
+  /** The earlier sessions' unfinished tasks, those another session took among them (store/unfinished-tasks.ts `withTaken`). */
+  earlier: readonly UnfinishedTask[];
+}
+
+interface OfferedVerb extends VerbBase {
   /** Whether the TUI's menu offers it for this state (off only when on, on only when off). */
   offered(state: SessionState | undefined): boolean;
 }
 
-export type RcmVerb = ReadVerb | ChangeVerb;
+/**
+ * A verb that changes the session: the TUI and the CLI post its intent to the session's inbox
+ * (session-inbox.ts); the server applies the same change at once.
+ */
+interface ChangeVerb extends OfferedVerb {
+  kind: "change";
+  /** The intent for this state and the words typed after the verb, or why there is none (`resume` picks from `context`). */
+  intent(state: SessionState | undefined, words: readonly string[], context?: EarlierContext): SessionIntent | { problem: string };
+}
+
+/**
+ * `done` and `drop`: a task of this session or of an earlier one is marked in the project's
+ * task-marks.json (store/task-marks.ts), which any process may write under its lock: every
+ * surface marks it itself, nothing goes through the server.
+ */
+interface MarkVerb extends OfferedVerb {
+  kind: "mark";
+  mark: "done" | "dropped";
+  target(state: SessionState | undefined, words: readonly string[], context: EarlierContext): MarkTarget | { problem: string };
+}
+
+export type RcmVerb = ReadVerb | ChangeVerb | MarkVerb;
 
 /**
  * `/rcm`'s verbs, in menu order: the one place a subcommand is added. The server's
@@ -131,7 +154,36 @@ export const RCM_VERBS: readonly RcmVerb[] = [
     offered: (state) => canSplit(state?.ledger),
     intent: (state, words) => splitFromWords(state?.ledger, words),
   },
+  {
+    name: "resume",
+    kind: "change",
+    argument: "[<task>]",
+    summary: "an earlier session's task, here",
+    help: "the earlier sessions' unfinished tasks, numbered; resume 2, resume t2 or resume <session>/<task>: it goes on here with its record",
+    offered: () => true,
+    intent: (state, words, context) => {
+      const word = words[0];
+      if (word === undefined) return { problem: "which task? resume <n>, t2 or <session>/<task> (resume alone lists them)" };
+      const picked = pickEarlier(context?.earlier ?? [], word, state?.resumeOffer);
+      return "problem" in picked ? picked : { kind: "resume", key: earlierKey(picked.task) };
+    },
+  },
+  markVerb("done", "done", "a task is finished"),
+  markVerb("drop", "dropped", "a task is given up"),
 ];
+
+function markVerb(name: string, mark: MarkVerb["mark"], summary: string): MarkVerb {
+  return {
+    name,
+    kind: "mark",
+    mark,
+    argument: "<task>",
+    summary,
+    help: `${name} t2: this session's t2; ${name} <n> or <session>/<task>: an earlier session's (no session offers it to resume any more)`,
+    offered: () => true,
+    target: (state, words, context) => markTarget({ sessionID: context.sessionID, state, earlier: context.earlier, word: words[0], offer: state?.resumeOffer }),
+  };
+}
 
 /**
  * The TUI part's own `/rcm` (its menu) as the slash list and the palette show it, told apart

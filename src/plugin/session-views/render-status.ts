@@ -3,9 +3,10 @@ import type { Options } from "../config/options-schema.js";
 import { clip } from "../core/clip.js";
 import type { CallReport } from "../core/context/call-report.js";
 import { taskName } from "../core/memory/task-name.js";
-import type { Ledger, LedgerEntry } from "../core/routing/ledger.js";
+import type { Ledger, LedgerEntry, ResumedFrom } from "../core/routing/ledger.js";
 import { isConfident, lastRouted } from "../core/routing/ledger.js";
 import type { SessionState } from "../store/session-state-file.js";
+import { resumedSentence, sessionName } from "./earlier-tasks.js";
 import { requestNumber, requestNumberRuns, taskRequestNumbers } from "./move-selection.js";
 import { recallLines } from "./recalls.js";
 import { recordUseClause } from "./record-calls.js";
@@ -52,6 +53,9 @@ function renderSessionStatus(options: ViewSettings, state: SessionState | undefi
   // Sent while off, routed with the first request once it is on again: until then, no decision is theirs.
   const unrouted = state.whileOff?.length ?? 0;
   lines.push(...renderTaskTable(ledger, unrouted));
+  // Where a task taken up from an earlier session came from: its session, when, what was pending.
+  const now = new Date();
+  for (const row of taskRows(ledger, unrouted)) if (row.resumed) lines.push(`  ${resumedSentence({ id: row.id, resumed: row.resumed }, now)}`);
   const last = lastEntry(ledger);
   // Sent while off: no decision was made for it, and the one before is not the latest request's.
   if (unrouted > 0)
@@ -133,6 +137,8 @@ export interface TaskRow {
   numbers: number[];
   /** "latest request", "3 requests ago". */
   lastActive: string;
+  /** Taken up from an earlier session: where it came from. */
+  resumed?: ResumedFrom | undefined;
 }
 
 /**
@@ -141,11 +147,14 @@ export interface TaskRow {
  * request is not listed (its id is not given to another task), unless it was split out.
  */
 export function taskRows(ledger: Ledger, unrouted = 0): TaskRow[] {
-  const current = lastEntry(ledger)?.task;
+  // A task the user resumed since the last request is what the next one carries on (as routing has it).
+  const resumedNow = unrouted === 0 ? ledger.tasks.findLast((task) => task.resumed?.afterRequests === ledger.order.length)?.id : undefined;
+  const current = resumedNow ?? lastEntry(ledger)?.task;
   return ledger.tasks.flatMap((task) => {
     const numbers = taskRequestNumbers(ledger, task.id);
     const last = numbers.at(-1);
-    if (last === undefined && !task.split) return [];
+    // A task resumed here waits for its first request: listed, so the person sees it arrived.
+    if (last === undefined && !task.split && !task.resumed) return [];
     const since = last === undefined ? undefined : ledger.order.length - last + unrouted;
     return [
       {
@@ -156,6 +165,7 @@ export function taskRows(ledger: Ledger, unrouted = 0): TaskRow[] {
         requests: numbers.length,
         numbers,
         lastActive: since === undefined ? "no requests" : since === 0 ? "latest request" : `${plural(since, "request")} ago`,
+        ...(task.resumed ? { resumed: task.resumed } : {}),
       },
     ];
   });
@@ -221,6 +231,20 @@ function memoryNote(options: ViewSettings, state: SessionState, entry: LedgerEnt
   return state.records[entry.task] ? " No model call has answered it yet." : ` ${entry.task} has no memory record yet.`;
 }
 
+/** What the call carried from earlier sessions, and where the task it answered came from, if it was taken up from one. */
+function resumedLines(report: CallReport, state: SessionState): string[] {
+  const now = new Date();
+  const tasks = state.ledger.tasks;
+  const carried = (report.resumed ?? []).flatMap((id) => {
+    const from = tasks.find((task) => task.id === id)?.resumed;
+    if (!from) return [`Carried ${id}'s record from an earlier session.`];
+    return [`Carried ${id}'s record from ${sessionName(from.sessionTitle, from.session)}.`];
+  });
+  const task = tasks.find((known) => known.id === report.task);
+  const origin = task?.resumed ? [resumedSentence({ id: task.id, resumed: task.resumed }, now)] : [];
+  return [...carried, ...origin].map((line) => `  ${line}`);
+}
+
 /** Relabelled requests `/rcm why` lists (the latest); the header says how many there are in all. */
 const MAX_RELABELS_SHOWN = 10;
 
@@ -235,6 +259,7 @@ export function renderWhy(options: ViewSettings, report: CallReport | undefined,
   const opened = entry?.opened === true && entry.router !== "user" && !entry.relabelled && entry.task === report.task;
   const lines = [`Last model call (mode ${options.mode}${number === undefined ? "" : `, answering request #${number}`}): ${callHead(options, report, opened)}`];
   lines.push(...callLines(report).map((line) => `  ${line}`));
+  if (state) lines.push(...resumedLines(report, state));
   if (state) lines.push(...recallLines(state.ledger, report.requestID));
   lines.push(...relabelLines(state));
   return lines.join("\n");

@@ -3,8 +3,10 @@ import { clip } from "../core/clip.js";
 import { taskName } from "../core/memory/task-name.js";
 import type { Ledger, LedgerEntry, LedgerTask } from "../core/routing/ledger.js";
 import { isConfident } from "../core/routing/ledger.js";
+import type { ResumeOffer } from "../store/session-state-file.js";
 import { problemsToastMessage, problemsToastTitle, TOAST_TEXT_WIDTH } from "./config-problems.js";
-import { surePercent, thresholdPercent } from "./words.js";
+import { sessionName } from "./earlier-tasks.js";
+import { agoText, surePercent, thresholdPercent } from "./words.js";
 
 /** A task title's share of a toast's line. */
 const TOAST_TITLE_CHARS = 40;
@@ -15,6 +17,45 @@ export interface Toast {
   title: string;
   message: string;
   variant: ToastVariant;
+}
+
+/**
+ * The toast for a routed request: a resumption of an earlier session's task (the request
+ * opened it here), an offer of one (the request pointed to it, not surely), else what
+ * `routingToast` says of the decision.
+ */
+export function requestToast(
+  options: Parameters<typeof routingToast>[0] & {
+    messageID: string;
+    /** The resumption the request offered (the state's `resumeOffer`, when it is this request's). */
+    offer?: ResumeOffer | undefined;
+    /** "/rcm resume" in the TUI, "/rcm-text resume" elsewhere. */
+    resumeCommand?: string;
+    now?: Date;
+  },
+): Toast | undefined {
+  const { offer, task, messageID, resumeCommand = "/rcm resume" } = options;
+  if (offer && offer.messageID === messageID) return offerToast(offer, resumeCommand);
+  const from = task.resumed;
+  if (from && task.openedBy === messageID) {
+    const title = clip(taskName(task.title), TOAST_TITLE_CHARS);
+    const age = agoText(new Date(from.lastActive), options.now ?? new Date());
+    return {
+      title: `RCM: resumed ${task.id}`,
+      message: `Resumed ${task.id} "${title}" from ${sessionName(from.sessionTitle, from.session)} (${age}): its record goes with this request`,
+      variant: "info",
+    };
+  }
+  return routingToast(options);
+}
+
+/** The latest request pointed to an earlier session's task, not surely: nothing came in; the person is asked. */
+export function offerToast(offer: ResumeOffer, resumeCommand = "/rcm resume"): Toast {
+  return {
+    title: `RCM: resume "${clip(taskName(offer.title), TOAST_TITLE_CHARS)}"?`,
+    message: `Resume ${offer.task} of ${sessionName(offer.sessionTitle, offer.session)}? ${resumeCommand} ${offer.task}`,
+    variant: "info",
+  };
 }
 
 /** What a routing decision is worth telling the user, if anything: a new task, a switch, a fallback that changed what the model gets. */

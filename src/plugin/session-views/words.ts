@@ -34,3 +34,11 @@ export function plural(count: number, noun: string): string {
 export function tokens(count: number): string {
   return count < 1000 ? `~${count}` : `~${(count / 1000).toFixed(count < 100_000 ? 1 : 0)}k`;
 }
+
+/** How long ago, as a person says it: "5 min ago", "30 h ago", "2 days ago" (hours up to two days: "yesterday" hides 47 of them). */
+export function agoText(when: Date, now: Date): string {
+  const minutes = Math.max(0, Math.round((now.getTime() - when.getTime()) / 60_000));
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h ago`;
+  return `${Math.round(minutes / 1440)} days ago`;
+}

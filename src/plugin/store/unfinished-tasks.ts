@@ -21,6 +21,8 @@ export interface UnfinishedTask {
   allDone: boolean;
   /** Its session is in use in another running OpenCode (that process's pid): taken there, never resumed here. */
   inUseBy?: number;
+  /** With `withTaken`: another session resumed it (`<session>/<task>` there); such a task is listed, never offered. */
+  takenBy?: string | undefined;
 }
 
 export interface UnfinishedTasks {
@@ -47,6 +49,11 @@ export async function unfinishedTasks(options: {
   maxTasks: number | undefined;
   /** Left out, e.g. the session asking (its own tasks are not "earlier"). */
   exceptSession?: string | undefined;
+  /**
+   * Lists the tasks another session resumed too, with `takenBy` (the `/rcm resume` picker shows
+   * them as taken): within `maxAgeDays`, beside the `maxTasks` others, never counted as unfinished.
+   */
+  withTaken?: boolean;
 }): Promise<UnfinishedTasks> {
   const { stateDir, now } = options;
   const problems: string[] = [];
@@ -59,11 +66,17 @@ export async function unfinishedTasks(options: {
   ]);
   if (marks.problem) problems.push(`${marks.problem} (no task counts as marked)`);
   const all: UnfinishedTask[] = [];
+  const taken: UnfinishedTask[] = [];
+  // Where a session's tasks were last active at the same moment (its file's time), the one with the later request is the more recent.
+  const lastRequest = new Map<UnfinishedTask, number>();
   for (const { sessionID, modified, state } of sessions) {
+    const { order, decisions } = state.ledger;
     for (const task of state.ledger.tasks) {
-      if (task.split || marks.marks[taskKey(sessionID, task.id)]) continue;
+      const mark = marks.marks[taskKey(sessionID, task.id)];
+      const takenBy = options.withTaken && mark?.mark === "resumed" ? (mark.by ?? "another session") : undefined;
+      if (task.split || (mark && takenBy === undefined)) continue;
       const record = state.records[task.id];
-      all.push({
+      const listed: UnfinishedTask = {
         sessionID,
         sessionTitle: titles[sessionID]?.title,
         taskId: task.id,
@@ -72,16 +85,26 @@ export async function unfinishedTasks(options: {
         pending: record?.pending.length ?? 0,
         allDone: record !== undefined && everyAskDone(record),
         ...inUseBy(inUse, sessionID),
-      });
+        ...(takenBy === undefined ? {} : { takenBy }),
+      };
+      lastRequest.set(
+        listed,
+        order.findLastIndex((messageID) => decisions[messageID]?.task === task.id),
+      );
+      (takenBy === undefined ? all : taken).push(listed);
     }
   }
-  all.sort(
-    (a, b) =>
-      b.lastActive.getTime() - a.lastActive.getTime() || a.sessionID.localeCompare(b.sessionID) || a.taskId.localeCompare(b.taskId, "en", { numeric: true }),
-  );
+  /** The most recently active first; then by session and task, so the numbers a list gives stay put. */
+  const byRecency = (a: UnfinishedTask, b: UnfinishedTask): number =>
+    b.lastActive.getTime() - a.lastActive.getTime() ||
+    a.sessionID.localeCompare(b.sessionID) ||
+    (lastRequest.get(b) ?? -1) - (lastRequest.get(a) ?? -1) ||
+    a.taskId.localeCompare(b.taskId, "en", { numeric: true });
+  all.sort(byRecency);
   const recent = all.filter((task) => task.lastActive.getTime() >= oldest);
   const tasks = options.maxTasks === undefined ? recent : recent.slice(0, options.maxTasks);
-  return { tasks, beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
+  const shownTaken = taken.filter((task) => task.lastActive.getTime() >= oldest);
+  return { tasks: [...tasks, ...shownTaken].sort(byRecency), beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
 }
 
 function inUseBy(inUse: ReadonlyMap<string, number>, sessionID: string): { inUseBy?: number } {
@@ -149,4 +172,19 @@ async function readSessions(options: {
       }),
   );
   return { sessions: read.flat(), olderSessions };
+}
+
+/**
+ * What a session may resume and `/rcm resume` lists: the other sessions' unfinished tasks within
+ * the resume options' bounds, those another session took among them (shown as taken).
+ */
+export async function earlierSessionsTasks(options: {
+  stateDir: string;
+  sessionID: string;
+  resume: { maxAgeDays: number; maxTasks: number };
+  now: Date;
+}): Promise<UnfinishedTask[]> {
+  const { stateDir, sessionID, resume, now } = options;
+  const listed = await unfinishedTasks({ stateDir, now, maxAgeDays: resume.maxAgeDays, maxTasks: resume.maxTasks, exceptSession: sessionID, withTaken: true });
+  return listed.tasks;
 }

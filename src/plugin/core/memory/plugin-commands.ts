@@ -4,9 +4,9 @@
  * or request reference (or alone), so "show the diff" is not one. The verbs are `/rcm`'s
  * (session-views/rcm-verbs.ts; a unit test keeps the two lists the same).
  */
-export const PLUGIN_VERBS = ["status", "why", "tasks", "show", "move", "off", "on", "split"] as const;
+export const PLUGIN_VERBS = ["status", "why", "tasks", "show", "move", "off", "on", "split", "resume", "done", "drop"] as const;
 
-const REFERENCE = String.raw`(?:t\d+|\d+(?:-\d+|\.\.)?|new|task \d+)`;
+const REFERENCE = String.raw`(?:(?:[A-Za-z0-9_-]+/)?t\d+|\d+(?:-\d+|\.\.)?|new|task \d+)`;
 const TYPED = new RegExp(String.raw`^(?:${PLUGIN_VERBS.join("|")})(?:\s+${REFERENCE})*\s*[.!]?$`, "i");
 
 export function isPluginCommand(text: string): boolean {

@@ -1,6 +1,7 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
 import { messageOf } from "../../../../kit/errors/message-of.js";
+import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, resumePostedText } from "../../../session-views/earlier-tasks.js";
 import { describeMove } from "../../../session-views/move-selection.js";
 import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -8,7 +9,9 @@ import { plural } from "../../../session-views/words.js";
 import { readSession, type TuiScope } from "../../../store/locate-state.js";
 import { INTENT_TOAST_TITLE, postIntent, type SessionIntent } from "../../../store/session-inbox.js";
 import type { SessionState } from "../../../store/session-state-file.js";
+import { markTask } from "../../../store/task-marks.js";
 import { takeTypedVerb } from "../../../store/typed-verb-file.js";
+import { earlierSessionsTasks } from "../../../store/unfinished-tasks.js";
 import { openMovePicker, type PickerDialogs } from "./move-picker.js";
 import { sessionOnScreen } from "./session-on-screen.js";
 
@@ -35,7 +38,7 @@ export async function openRcmMenu(api: TuiPluginApi, scope: TuiScope, onError: (
   const pendingNote = pending > 0 ? ` (${plural(pending, "change")} waiting for the next request)` : "";
   select(api, `/rcm${pendingNote}`, options, (name) => {
     const verb = rcmVerb(name);
-    if (verb) void act(api, scope, sessionID, state, verb, [], onError).catch(failed(api, onError, `/rcm ${name}`));
+    if (verb) void act(api, scope, sessionID, state, verb, [], onError, true).catch(failed(api, onError, `/rcm ${name}`));
   });
 }
 
@@ -95,9 +98,11 @@ async function act(
   verb: RcmVerb,
   words: readonly string[],
   onError: (what: string, error: unknown) => void,
+  fromMenu = false,
 ): Promise<void> {
   const { options, problems } = scope;
   const title = `/rcm ${verb.name}`;
+  if (verb.kind === "mark" || verb.name === "resume") return actOnEarlier(api, scope, sessionID, state, verb, words, onError, fromMenu);
   if (verb.kind === "read") {
     if (!verb.argument || !state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state, problems }));
     const typed = words[0]?.toLowerCase();
@@ -132,6 +137,54 @@ async function act(
     api.ui.dialog.setSize("xlarge");
   };
   openMovePicker(api, state, options.confidenceThreshold, { select: wide, alert: (alertTitle, message) => alert(api, alertTitle, message), post });
+}
+
+/**
+ * `resume`, `done`, `drop`: over the earlier sessions' unfinished tasks, read from the state
+ * folder as the panel reads them. From the menu, a picker; typed alone, the numbered list;
+ * typed with a task, at once. A resumption goes to the inbox; a mark to task-marks.json.
+ */
+async function actOnEarlier(
+  api: TuiPluginApi,
+  scope: TuiScope,
+  sessionID: string,
+  state: SessionState | undefined,
+  verb: RcmVerb,
+  words: readonly string[],
+  onError: (what: string, error: unknown) => void,
+  fromMenu: boolean,
+): Promise<void> {
+  const { options, stateDir } = scope;
+  const title = `/rcm ${verb.name}`;
+  if (!stateDir || verb.kind === "read") return;
+  const needs = verb.kind === "change" ? resumeNeedsMemory(options.mode) : undefined;
+  if (needs) return alert(api, title, needs);
+  const now = new Date();
+  const earlier = await earlierSessionsTasks({ stateDir, sessionID, resume: options.resume, now });
+  const context = { sessionID, earlier };
+  const run = async (picked: readonly string[]): Promise<void> => {
+    if (verb.kind === "change") {
+      const intent = verb.intent(state, picked, context);
+      const task = "problem" in intent || intent.kind !== "resume" ? undefined : earlier.find((known) => `${known.sessionID}/${known.taskId}` === intent.key);
+      const message = task ? resumePostedText(task, title) : "";
+      return change(api, scope, sessionID, intent, message);
+    }
+    const target = verb.target(state, picked, context);
+    api.ui.dialog.clear();
+    if ("problem" in target) return alert(api, title, target.problem);
+    await markTask(stateDir, { sessionID: target.sessionID, taskId: target.taskId, mark: verb.mark, at: new Date() });
+    api.ui.toast({ title: INTENT_TOAST_TITLE, message: markedText(target, verb.mark), variant: "success", duration: 5000 });
+  };
+  if (words.length > 0) return run(words);
+  if (!fromMenu) {
+    const hint =
+      verb.kind === "change" ? "/rcm resume <n> resumes one here" : `/rcm ${verb.name} <n> marks one ${verb.mark}; /rcm ${verb.name} t2: this session's t2`;
+    return alert(api, title, earlierListText(earlier, now, hint));
+  }
+  const choices = verb.kind === "change" ? resumeChoices(earlier, now) : markChoices(state, earlier, now);
+  if (choices.length === 0) return alert(api, title, earlierListText(earlier, now, ""));
+  select(api, `${title}: which task?`, choices, (value) => void run([value]).catch(failed(api, onError, title)));
+  api.ui.dialog.setSize("xlarge");
 }
 
 /** Posts the change, then says so through the server: its toast is what makes the server apply it now. */

@@ -1,4 +1,4 @@
-import { routingToast } from "../../../session-views/toasts.js";
+import { requestToast } from "../../../session-views/toasts.js";
 import { readSession, sessionStamp, type TuiScope } from "../../../store/locate-state.js";
 import type { SessionState } from "../../../store/session-state-file.js";
 import type { TuiApi } from "./api.js";
@@ -10,7 +10,7 @@ const TOAST_MS = 8000;
 
 /**
  * The routing toasts OpenCode 1.18's server part shows (a new task, a switch, an unsure guess
- * that changed what the model gets): 2.0.15 gives a server plug-in no toast, so the TUI part
+ * that changed what the model gets, a task resumed from an earlier session or offered): 2.0.15 gives a server plug-in no toast, so the TUI part
  * shows them, from the decisions the server writes to the state of the session on screen. A
  * session's decisions from before it came on screen are no news. Returns the stop.
  */
@@ -46,12 +46,23 @@ export function announceDecisions(api: TuiApi, scope: () => Promise<TuiScope | u
 
 function announce(api: TuiApi, scope: TuiScope, state: SessionState, index: number, sessionID: string): void {
   const { ledger } = state;
-  const entry = ledger.decisions[ledger.order[index] ?? ""];
+  const messageID = ledger.order[index] ?? "";
+  const entry = ledger.decisions[messageID];
   const task = entry && ledger.tasks.find((known) => known.id === entry.task);
   if (!entry || !task) return;
   const previous = index > 0 ? ledger.decisions[ledger.order[index - 1] ?? ""]?.task : undefined;
   const { options } = scope;
   const kept = options.fallback === "candidates" ? entry.candidates : undefined;
-  const toast = routingToast({ entry, task, previous, threshold: options.confidenceThreshold, ledger, kept, moveCommand: "/rcm move" });
+  const toast = requestToast({
+    entry,
+    task,
+    previous,
+    threshold: options.confidenceThreshold,
+    ledger,
+    kept,
+    moveCommand: "/rcm move",
+    messageID,
+    offer: state.resumeOffer,
+  });
   if (toast) api.ui.toast.show({ ...toast, duration: TOAST_MS, sessionID });
 }

@@ -1,5 +1,6 @@
 import { messageOf } from "../../../../kit/errors/message-of.js";
 import { RCM_COMMAND } from "../../../handlers/rcm-command.js";
+import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, resumePostedText } from "../../../session-views/earlier-tasks.js";
 import { describeMove } from "../../../session-views/move-selection.js";
 import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -7,6 +8,8 @@ import { plural } from "../../../session-views/words.js";
 import { readSession, type TuiScope } from "../../../store/locate-state.js";
 import { INTENT_TOAST_TITLE, postIntent, type SessionIntent } from "../../../store/session-inbox.js";
 import type { SessionState } from "../../../store/session-state-file.js";
+import { markTask } from "../../../store/task-marks.js";
+import { earlierSessionsTasks } from "../../../store/unfinished-tasks.js";
 import type { SelectOption, TuiApi } from "./api.js";
 import { pickMove } from "./move-picker.js";
 import { sessionOnScreen } from "./on-screen.js";
@@ -57,7 +60,7 @@ async function openMenu(api: TuiApi, opened: Opened): Promise<void> {
   const pendingNote = pending > 0 ? ` (${plural(pending, "change")} waiting for the next request)` : "";
   const name = await api.ui.dialog.select({ title: `/rcm${pendingNote}`, options });
   const verb = name === undefined ? undefined : rcmVerb(name);
-  if (verb) await act(api, opened, verb, []);
+  if (verb) await act(api, opened, verb, [], true);
 }
 
 /** The session on screen, its scope and state, or a toast saying there is none. */
@@ -73,10 +76,11 @@ async function openSession(api: TuiApi, scope: () => Promise<TuiScope | undefine
 }
 
 /** A verb, with the words typed after it (none from the menu: then a verb that takes an argument asks for it). */
-async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly string[]): Promise<void> {
+async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly string[], fromMenu = false): Promise<void> {
   const { state, scope } = opened;
   const { options, problems } = scope;
   const title = `/rcm ${verb.name}`;
+  if (verb.kind === "mark" || verb.name === "resume") return actOnEarlier(api, opened, verb, words, fromMenu);
   if (verb.kind === "read") {
     if (!verb.argument || !state || state.ledger.tasks.length === 0) return alert(api, title, verb.answer({ options, state, problems }));
     const typed = words[0]?.toLowerCase();
@@ -118,6 +122,49 @@ async function act(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly s
       ? ""
       : `${title}: ${describeMove(state.ledger, intent, intent.target.kind === "new" ? "a new task" : intent.target.task)}; the next model call follows.`;
   return change(api, opened, intent, [verb.name, ...typed], message);
+}
+
+/**
+ * `resume`, `done`, `drop`: over the earlier sessions' unfinished tasks, read from the state
+ * folder as the panel reads them. From the menu, a picker; typed alone, the numbered list;
+ * typed with a task, at once. A resumption goes through the server (`/rcm-text resume
+ * <session>/<task>`, else the inbox); a mark to task-marks.json.
+ */
+async function actOnEarlier(api: TuiApi, opened: Opened, verb: RcmVerb, words: readonly string[], fromMenu: boolean): Promise<void> {
+  const { state, scope, stateDir, sessionID } = opened;
+  const { options } = scope;
+  const title = `/rcm ${verb.name}`;
+  if (verb.kind === "read") return;
+  const needs = verb.kind === "change" ? resumeNeedsMemory(options.mode) : undefined;
+  if (needs) return alert(api, title, needs);
+  const now = new Date();
+  const earlier = await earlierSessionsTasks({ stateDir, sessionID, resume: options.resume, now });
+  const context = { sessionID, earlier };
+  let picked = words;
+  if (picked.length === 0) {
+    if (!fromMenu) {
+      const hint =
+        verb.kind === "change" ? "/rcm resume <n> resumes one here" : `/rcm ${verb.name} <n> marks one ${verb.mark}; /rcm ${verb.name} t2: this session's t2`;
+      return alert(api, title, earlierListText(earlier, now, hint));
+    }
+    const choices = verb.kind === "change" ? resumeChoices(earlier, now) : markChoices(state, earlier, now);
+    if (choices.length === 0) return alert(api, title, earlierListText(earlier, now, ""));
+    const value = await api.ui.dialog.select({ title: `${title}: which task?`, options: choices });
+    if (value === undefined) return;
+    picked = [value];
+  }
+  if (verb.kind === "change") {
+    const intent = verb.intent(state, picked, context);
+    const key = "problem" in intent || intent.kind !== "resume" ? undefined : intent.key;
+    const task = earlier.find((known) => `${known.sessionID}/${known.taskId}` === key);
+    const message = task ? resumePostedText(task, title) : "";
+    return change(api, opened, intent, [verb.name, ...(key ? [key] : picked)], message);
+  }
+  const target = verb.target(state, picked, context);
+  api.ui.dialog.clear();
+  if ("problem" in target) return alert(api, title, target.problem);
+  await markTask(stateDir, { sessionID: target.sessionID, taskId: target.taskId, mark: verb.mark, at: new Date() });
+  api.ui.toast.show({ title: INTENT_TOAST_TITLE, message: markedText(target, verb.mark), variant: "success", duration: 5000 });
 }
 
 /**
