@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../src/plugin/core/messages.js";
 import { createRcm, type Rcm } from "../../src/plugin/handlers/rcm.js";
 import { type SessionState, sessionStateFile } from "../../src/plugin/store/session-state-file.js";
-import { readTaskMarks } from "../../src/plugin/store/task-marks.js";
+import { markTask, readTaskMarks } from "../../src/plugin/store/task-marks.js";
 import { unfinishedTasks } from "../../src/plugin/store/unfinished-tasks.js";
 import { type FakeHost, fakeHost } from "../support/fake-host.js";
 import { loadFixture, mainSession } from "../support/fixtures.js";
@@ -111,6 +111,15 @@ describe("a task of an earlier session", () => {
     expect(answer).toContain("keep unicode letters");
     expect(answer).not.toMatch(/CHANGELOG/);
     expect(answer?.indexOf("keep unicode letters")).toBeLessThan(answer?.indexOf("lowercases and joins") ?? -1);
+  });
+
+  it("is not resumed once marked done, nor is its unfinished neighbour for a request about it", async () => {
+    const { rcm, host } = await started("full");
+    await sessionA(rcm, host);
+    await markTask(stateDir, { sessionID: SESSION_A, taskId: "t1", mark: "done", at: new Date() });
+    await firstCall(rcm, backToSlugify);
+    const state = (await sessionStateFile(stateDir, B).load()).value;
+    expect(state.ledger.tasks.map((task) => task.resumed)).toEqual([undefined]);
   });
 
   it("is not brought in by an unrelated request", async () => {

@@ -285,7 +285,14 @@ async function evaluateSession(
   let previous: { messageID: string; text: string; files: readonly string[]; workspace: string | undefined } | undefined;
   /** The earlier sessions' unfinished tasks not resumed yet (a resumed one is claimed: listed no more), and their gold labels. */
   const earlierTasks = session.earlier ? earlierTasksOf(session) : undefined;
-  let resumable = earlierTasks === undefined ? undefined : indexEarlierTasks(earlierTasks.map((earlier) => earlier.task));
+  const finished = earlierTasks === undefined ? [] : earlierTasksOf(session, "closed").map((earlier) => earlier.task);
+  let resumable =
+    earlierTasks === undefined
+      ? undefined
+      : indexEarlierTasks(
+          earlierTasks.map((earlier) => earlier.task),
+          finished,
+        );
   const earlierLabels = new Map((earlierTasks ?? []).map((earlier) => [earlier.label, earlier.task.key]));
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
@@ -338,7 +345,10 @@ async function evaluateSession(
       const taken = earlierTasks.find((earlier) => earlier.task.key === resumedNow.key);
       for (const evidence of taken?.task.evidence ?? []) index.addEvidence(routed.task.id, evidence);
       earlierTasks.splice(earlierTasks.indexOf(taken as (typeof earlierTasks)[number]), 1);
-      resumable = indexEarlierTasks(earlierTasks.map((earlier) => earlier.task));
+      resumable = indexEarlierTasks(
+        earlierTasks.map((earlier) => earlier.task),
+        finished,
+      );
     }
     ledger = routed.ledger;
     const entry: LedgerEntry = routed.entry;

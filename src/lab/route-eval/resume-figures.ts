@@ -31,14 +31,15 @@ export function earlierKey(session: string, label: string): string {
  * lexical router titled it from its first request. As the plug-in lists them: the most recently
  * active first, within the default age and count bounds (`resume.maxAgeDays`, `resume.maxTasks`).
  */
-export function earlierTasksOf(session: LabelledSession): LabelledEarlierTask[] {
+export function earlierTasksOf(session: LabelledSession, which: "unfinished" | "closed" = "unfinished"): LabelledEarlierTask[] {
   const tasks: LabelledEarlierTask[] = [];
   for (const earlier of session.earlier ?? []) {
     const closed = new Set(earlier.closed ?? []);
     const labels = [...new Set(earlier.requests.map((request) => request.task))];
     const lastActive = new Date(SESSION_START - earlier.hoursAgo * 3_600_000).toISOString();
     labels.forEach((label, position) => {
-      if (closed.has(label)) return;
+      // A closed task is one marked done there: never a candidate, still known (resume-verdict.ts).
+      if (closed.has(label) !== (which === "closed")) return;
       const requests = earlier.requests.filter((request) => request.task === label);
       const evidence: Evidence[] = requests.map((request) => ({ text: request.text, ...(request.files?.length ? { paths: request.files } : {}) }));
       tasks.push({

@@ -12,7 +12,7 @@ import type { Evidence, TaskIndex } from "../core/routing/task-index.js";
 import { noteSessionInUse } from "../store/live-sessions-file.js";
 import { indexedEvidence, type ResumedTask, type ResumeOffer, sessionStateFile, storedEvidence } from "../store/session-state-file.js";
 import { claimTask, taskKey } from "../store/task-marks.js";
-import { unfinishedTasks } from "../store/unfinished-tasks.js";
+import { type UnfinishedTask, unfinishedTasks } from "../store/unfinished-tasks.js";
 import type { StoredSession } from "./live-session.js";
 import type { Logger } from "./logger.js";
 import type { SessionSource } from "./session-source.js";
@@ -84,6 +84,7 @@ export function createSessionResume(deps: {
       maxAgeDays: deps.maxAgeDays,
       maxTasks: deps.maxTasks,
       exceptSession: session.sessionID,
+      withDone: true,
     });
     // Each unreadable file once per server: skipped, never loaded, moved or deleted (the panel counts them too).
     for (const problem of listed.problems) {
@@ -93,13 +94,11 @@ export function createSessionResume(deps: {
     }
     const known = held?.evidence ?? new Map<string, readonly Evidence[]>();
     const evidence = new Map<string, readonly Evidence[]>();
-    const tasks: EarlierTask[] = [];
-    // A task whose session another running OpenCode works in is taken there.
-    for (const task of listed.tasks.filter((candidate) => candidate.inUseBy === undefined)) {
+    const earlierTask = async (task: UnfinishedTask): Promise<EarlierTask> => {
       const key = taskKey(task.sessionID, task.taskId);
       const shown = known.get(key) ?? (await evidenceOf(deps, task.sessionID, task.taskId));
       evidence.set(key, shown);
-      tasks.push({
+      return {
         key,
         sessionID: task.sessionID,
         taskId: task.taskId,
@@ -108,9 +107,15 @@ export function createSessionResume(deps: {
         lastActive: task.lastActive.toISOString(),
         pending: task.pending,
         evidence: shown,
-      });
-    }
-    const indexed = indexEarlierTasks(tasks);
+      };
+    };
+    const tasks: EarlierTask[] = [];
+    // A task whose session another running OpenCode works in is taken there.
+    for (const task of listed.tasks.filter((candidate) => candidate.inUseBy === undefined)) tasks.push(await earlierTask(task));
+    const finished: EarlierTask[] = [];
+    // Bounded as the unfinished ones are: the most recently active.
+    for (const task of (listed.done ?? []).slice(0, deps.maxTasks)) finished.push(await earlierTask(task));
+    const indexed = indexEarlierTasks(tasks, finished);
     session.live.earlier = { at: now().getTime(), tasks: indexed, evidence };
     return indexed;
   };

@@ -34,6 +34,8 @@ export interface UnfinishedTasks {
   olderSessions: number;
   /** Files skipped, each naming the file and why: never loaded, never moved. */
   problems: string[];
+  /** With `withDone`: the tasks marked done, within `maxAgeDays` (resuming tells a request about one of them from one about its unfinished neighbour). */
+  done?: UnfinishedTask[];
 }
 
 /**
@@ -54,6 +56,7 @@ export async function unfinishedTasks(options: {
    * them as taken): within `maxAgeDays`, beside the `maxTasks` others, never counted as unfinished.
    */
   withTaken?: boolean;
+  withDone?: boolean;
 }): Promise<UnfinishedTasks> {
   const { stateDir, now } = options;
   const problems: string[] = [];
@@ -67,6 +70,7 @@ export async function unfinishedTasks(options: {
   if (marks.problem) problems.push(`${marks.problem} (no task counts as marked)`);
   const all: UnfinishedTask[] = [];
   const taken: UnfinishedTask[] = [];
+  const done: UnfinishedTask[] = [];
   // Where a session's tasks were last active at the same moment (its file's time), the one with the later request is the more recent.
   const lastRequest = new Map<UnfinishedTask, number>();
   for (const { sessionID, modified, state } of sessions) {
@@ -74,7 +78,8 @@ export async function unfinishedTasks(options: {
     for (const task of state.ledger.tasks) {
       const mark = marks.marks[taskKey(sessionID, task.id)];
       const takenBy = options.withTaken && mark?.mark === "resumed" ? (mark.by ?? "another session") : undefined;
-      if (task.split || (mark && takenBy === undefined)) continue;
+      const finished = options.withDone === true && mark?.mark === "done";
+      if (task.split || (mark && takenBy === undefined && !finished)) continue;
       const record = state.records[task.id];
       const listed: UnfinishedTask = {
         sessionID,
@@ -91,7 +96,7 @@ export async function unfinishedTasks(options: {
         listed,
         order.findLastIndex((messageID) => decisions[messageID]?.task === task.id),
       );
-      (takenBy === undefined ? all : taken).push(listed);
+      (finished ? done : takenBy === undefined ? all : taken).push(listed);
     }
   }
   /** The most recently active first; then by session and task, so the numbers a list gives stay put. */
@@ -104,7 +109,13 @@ export async function unfinishedTasks(options: {
   const recent = all.filter((task) => task.lastActive.getTime() >= oldest);
   const tasks = options.maxTasks === undefined ? recent : recent.slice(0, options.maxTasks);
   const shownTaken = taken.filter((task) => task.lastActive.getTime() >= oldest);
-  return { tasks: [...tasks, ...shownTaken].sort(byRecency), beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
+  return {
+    tasks: [...tasks, ...shownTaken].sort(byRecency),
+    beyond: all.length - tasks.length,
+    olderSessions,
+    problems: problems.sort(),
+    ...(options.withDone ? { done: done.filter((task) => task.lastActive.getTime() >= oldest).sort(byRecency) } : {}),
+  };
 }
 
 function inUseBy(inUse: ReadonlyMap<string, number>, sessionID: string): { inUseBy?: number } {

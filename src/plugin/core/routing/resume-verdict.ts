@@ -26,17 +26,58 @@ export interface EarlierTask {
 export interface EarlierTasks {
   index: TaskIndex;
   byKey: ReadonlyMap<string, EarlierTask>;
+  /** Ticket keys (`PAY-231`) each task's requests named. */
+  tickets: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Each task's code names and file names without extension, with `_`, `-` and `.` taken out (`check_call` is `checkcall`). */
+  codeForms: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-export function indexEarlierTasks(tasks: readonly EarlierTask[]): EarlierTasks {
+/** The index's id of a finished task: never a candidate. */
+const FINISHED = "done:";
+
+/** A tracker's ticket key: `PAY-231`, `ROUTE-230` (an id a person quotes, like a code name). */
+const TICKET = /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g;
+
+function ticketsIn(text: string): string[] {
+  return text.match(TICKET) ?? [];
+}
+
+/** A code name as people write it either way: `check_call`, `checkCall`, `dialog_runner.gd` all read `checkcall`, `dialogrunner`. */
+function codeForm(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\.[a-z0-9]+$/, "")
+    .replace(/[_.-]/g, "");
+}
+
+/**
+ * `finished`: earlier tasks marked done. Never resumed, they still count: what one of them
+ * shares with an unfinished task names neither, and a request about one of them ("the slots
+ * are wrong again") is about work done, not the unfinished neighbour.
+ */
+export function indexEarlierTasks(tasks: readonly EarlierTask[], finished: readonly EarlierTask[] = []): EarlierTasks {
   const index = new TaskIndex();
-  for (const task of tasks) {
+  for (const task of [...tasks, ...finished.map((done) => ({ ...done, key: `${FINISHED}${done.key}` }))]) {
     index.addTask(task.key, task.title, { settled: true });
     for (const evidence of task.evidence) index.addEvidence(task.key, evidence);
   }
   // None of them is what the session is on: a reply names none of them.
   index.current = undefined;
-  return { index, byKey: new Map(tasks.map((task) => [task.key, task])) };
+  const tickets = new Map(
+    [...tasks, ...finished.map((done) => ({ ...done, key: `${FINISHED}${done.key}` }))].map((task) => [
+      task.key,
+      new Set(task.evidence.flatMap((evidence) => ticketsIn(evidence.text ?? ""))),
+    ]),
+  );
+  const codeForms = new Map(
+    index
+      .tasks()
+      .map((profile) => [
+        profile.id,
+        new Set([...profile.symbols, ...[...profile.files].map((file) => file.split("/").at(-1) ?? file)].map(codeForm).filter((form) => form.length >= 6)),
+      ]),
+  );
+  return { index, byKey: new Map(tasks.map((task) => [task.key, task])), tickets, codeForms };
 }
 
 /**
@@ -86,13 +127,18 @@ function considerEarlier(options: { text: string; signals: Signals; earlier: Ear
     .map((profile) => scoreTask({ profile, signals, text, earlier, current }))
     .filter((score) => score.total > 0)
     .sort((a, b) => b.total - a.total || a.profile.id.localeCompare(b.profile.id));
+  // A finished task the request names at least as well: it is about work done (a new task), not the unfinished neighbour.
   const best = scored[0];
+  if (best?.profile.id.startsWith(FINISHED)) return undefined;
   const task = best && earlier.byKey.get(best.profile.id);
   if (!best || !task) return undefined;
   const offer = (why: string): ResumeVerdict => ({ kind: "offer", task, why });
   const second = scored[1];
-  if (second && second.total * AMBIGUOUS_RATIO > best.total) return offer(`names ${best.profile.id} and ${second.profile.id}`);
-  if (NEW_WORK.test(text) || signals.newTaskCue) return offer(`says it starts something, yet uses ${described(best)}`);
+  // Its title, file or code name outweighs another task's words.
+  const decisive = (score: TaskScore) => score.titled || score.files.length + score.codeNames.length > 0;
+  const outweighs = decisive(best) && second !== undefined && !decisive(second);
+  if (second && second.total * AMBIGUOUS_RATIO > best.total && !outweighs) return offer(`names ${best.profile.id} and ${second.profile.id}`);
+  if (NEW_WORK.test(text) || NEW_MARK.test(text) || signals.newTaskCue) return offer(`says it starts something, yet uses ${described(best)}`);
   const returns = BACK_CUE.test(openingWords(text)) || RETURN_CUE.test(text) || COMING_BACK.test(text);
   const words = best.words.length + best.phrases.length > 0;
   // A file two earlier tasks share names one of them where its own words pick it.
@@ -111,6 +157,8 @@ const AMBIGUOUS_RATIO = 2;
 /** Starting something beside a task: "different thing", "another ...", "new thing", "also need a ...". */
 const NEW_WORK =
   /\b(?:new|another|different|diff|separate|other) (?:\w+ )?(?:thing|one|task|feature|issue|bug|crash|error|problem|report|request|ticket)\b|\banother\b|\b(?:we |i )?(?:also )?need (?:a|an)\b/i;
+/** "new" standing alone as a label: "TAB-64 new: ...", "... by status. new" */
+const NEW_MARK = /(?:^|[\s([])new(?:\s*[:)\]—-]|\s*[.!]?\s*$)/i;
 /** Of the request's words, this share the task used too: the request is about it, not beside it. */
 const WHOLLY_ITS_WORDS = 0.75;
 /** Words that say a person comes back, never what they come back to. */
@@ -174,15 +222,23 @@ function scoreTask(options: { profile: TaskProfile; signals: Signals; text: stri
   const apart = named.filter((path) => current.tasksWithFile(path).length === 0);
   const files = apart.filter((path) => only(index.tasksWithFile(path)));
   const sharedFiles = apart.filter((path) => !files.includes(path) && index.tasksWithFile(path).includes(profile));
-  const codeNames = signals.symbols.filter(
-    (symbol) =>
-      !symbol.startsWith("-") &&
-      !files.includes(symbol) &&
-      isCompound(symbol) &&
-      profile.symbols.has(symbol) &&
-      index.symbolTaskCount(symbol) === 1 &&
-      current.symbolTaskCount(symbol) === 0,
-  );
+  // Its code names, as written there or written the other way (`checkCall` for `check_call`, `dialog_runner` for `dialog_runner.gd`), and its tickets.
+  const formOwners = (form: string) => [...earlier.codeForms].filter(([, forms]) => forms.has(form)).map(([key]) => key);
+  const codeNames = [
+    ...signals.symbols.filter((symbol) => {
+      if (symbol.startsWith("-") || files.includes(symbol) || !isCompound(symbol) || current.symbolTaskCount(symbol) > 0) return false;
+      if (profile.symbols.has(symbol)) return index.symbolTaskCount(symbol) === 1;
+      const owners = formOwners(codeForm(symbol));
+      return owners.length === 1 && owners[0] === profile.id;
+    }),
+    ...ticketsIn(text).filter(
+      (ticket) =>
+        [...earlier.tickets]
+          .filter(([, tickets]) => tickets.has(ticket))
+          .map(([key]) => key)
+          .join() === profile.id,
+    ),
+  ];
   const own = (word: string) => profile.words.has(word) && index.wordTaskCount(word) === 1 && current.wordTaskCount(word) === 0;
   const requestWords = [...new Set(signals.words)].filter((word) => word.length > 2 && !GENERIC_WORDS.has(word) && !CUE_WORDS.has(word));
   const words = requestWords.filter(own);
