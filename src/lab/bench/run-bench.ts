@@ -25,7 +25,7 @@ import { DEFAULT_REGIME } from "./drive/regimes.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
 import { checkImages, LOCAL, type SessionPlace, withSessionContainer } from "./env/session-place.js";
 import { openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
-import { readPluginState } from "./metrics/plugin-state.js";
+import { readPluginStates } from "./metrics/plugin-state.js";
 import { type MetricField, measureSession } from "./metrics/registry.js";
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
 import { writeReports } from "./report/write-reports.js";
@@ -38,12 +38,15 @@ import { diskUsage, tidyRunDir } from "./run-dir/tidy-run-dir.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { type Shard, shardRuns } from "./shard.js";
 import { loadSuite } from "./suite/load-suite.js";
-import type { SessionSpec, Suite } from "./suite/schema.js";
+import { inConditionOrder, runSpecs } from "./suite/resumed-sessions.js";
+import { type Condition, DEFAULT_CONDITIONS, type SessionSpec, type Suite } from "./suite/schema.js";
 import { suiteHash } from "./suite/suite-hash.js";
 
 export interface BenchRunOptions {
   suiteDir: string;
   modes: readonly Mode[];
+  /** Which conditions to run (default DEFAULT_CONDITIONS: the suite's sessions as listed); `resumed` adds each switched session's resumed twin. */
+  conditions?: readonly Condition[] | undefined;
   agent: AgentChoice;
   outDir: string;
   /** Run only the first N sessions of the suite. */
@@ -147,7 +150,9 @@ export async function prepareRun(options: BenchRunOptions, { askHostVersion = fa
   if (host === "opencode-2" && options.env === "docker")
     throw new RcmError("usage", "--host opencode-2 runs sessions here only (--env local): the session containers start OpenCode 1.18");
   const suite = await loadSuite(resolve(options.suiteDir));
-  const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
+  const conditions = inConditionOrder(options.conditions ?? DEFAULT_CONDITIONS);
+  const specs = runSpecs(suite.sessions, { count: options.sessions, conditions });
+  const sessionCount = options.sessions === undefined ? suite.sessions.length : Math.min(options.sessions, suite.sessions.length);
   await refuseFailingSuite(suite, options.agent.kind);
   await checkModelProvider(options.agent);
   const forwarded = pluginEnv(options.environment ?? process.env);
@@ -174,9 +179,13 @@ export async function prepareRun(options: BenchRunOptions, { askHostVersion = fa
     setting,
     agent: options.agent,
     modes: options.modes,
-    sessions: specs.length,
+    conditions,
+    sessions: sessionCount,
     shard: shard ? `${shard.index}/${shard.count}` : undefined,
-    runsPlanned: (modes, sessions) => (shard ? shardRuns(suite.sessions.slice(0, sessions), modes, shard).size : sessions * modes.length),
+    runsPlanned: (modes, sessions, asked) => {
+      const planned = runSpecs(suite.sessions, { count: sessions, conditions: asked });
+      return shard ? shardRuns(planned, modes, shard).size : planned.length * modes.length;
+    },
   };
   const serverEnv = { ...forwarded, ...passedEnv(options.passEnv ?? [], options.environment) };
   return { outDir, suite, specs, setting, request, confidenceThreshold: setting.confidence_threshold, serverEnv };
@@ -350,9 +359,11 @@ async function runOne(
     options.signal?.removeEventListener("abort", onAbort);
   }
   if (options.signal?.aborted) return undefined;
-  const messages = await server.messages(run.opencodeSessionID);
+  // A resumed session's three OpenCode sessions are read as one history, in the order they ran.
+  const sessionIDs = run.opencodeSessionIDs ?? [run.opencodeSessionID];
+  const messages = (await Promise.all(sessionIDs.map((id) => server.messages(id)))).flat();
   await writeFile(join(dir, "session.json"), `${JSON.stringify({ run, messages }, null, 1)}\n`);
-  const state = await readPluginState(files.state(mode), run.opencodeSessionID);
+  const state = await readPluginStates(files.state(mode), sessionIDs);
   const focus = checkouts.get(spec.focus);
   if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
   const calls = await options.logs.calls.take(spec.session_id);
