@@ -114,7 +114,7 @@ export const exportPredictionsCommand = defineCli({
   args: {
     run: RUN_DIR,
     mode: { type: "enum", options: MODES, description: "only this mode", invalid: mustBeOneOf("not") },
-    condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeEither },
+    condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeOneOf("not") },
   },
   misuse: oneRunDir("bench export-predictions"),
   run: (args, context) =>
