@@ -11,7 +11,7 @@ import { importSwebench } from "../lab/bench/swebench/import-swebench.js";
 import { exportPredictions } from "../lab/bench/swebench/predictions.js";
 import { MODES } from "../plugin/config/options-schema.js";
 import { oneRunDir, RUN_DIR, withBenchIo } from "./bench-io.js";
-import { defineCli, mustBeEither, mustBeOneOf } from "./declare.js";
+import { defineCli, mustBeOneOf } from "./declare.js";
 
 export const checkCommand = defineCli({
   name: "check",

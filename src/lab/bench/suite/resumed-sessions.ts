@@ -2,7 +2,7 @@ import { RcmError } from "../../../kit/errors/rcm-error.js";
 import { CONDITIONS, type Condition, FINALIZE, type ScheduleEntry, type SessionSpec } from "./schema.js";
 
 /** The id of the resumed session the driver makes from a focus's switched session. */
-export function resumedSessionID(focus: string): string {
+function resumedSessionID(focus: string): string {
   return `${focus}__resumed`;
 }
 

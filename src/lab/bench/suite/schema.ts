@@ -86,7 +86,7 @@ const ScheduleEntrySchema = z
   .describe("One request of the session.");
 
 /** What a suite's sessions.jsonl lists: the focus task alone, or with other tasks' requests between its stages. */
-export const SUITE_CONDITIONS = ["uninterrupted", "switched"] as const;
+const SUITE_CONDITIONS = ["uninterrupted", "switched"] as const;
 /**
  * A session run's condition: a suite's two, and `resumed`, which the driver makes from a switched
  * session (suite/resumed-sessions.ts): the focus's first stages, the interruptions and the focus's
@@ -95,7 +95,7 @@ export const SUITE_CONDITIONS = ["uninterrupted", "switched"] as const;
 export const CONDITIONS = [...SUITE_CONDITIONS, "resumed"] as const;
 export type Condition = (typeof CONDITIONS)[number];
 /** The conditions `bench run` runs unless told: the suite's sessions as listed. */
-export const DEFAULT_CONDITIONS: readonly Condition[] = SUITE_CONDITIONS;
+export const DEFAULT_CONDITIONS: readonly Condition[] = [...SUITE_CONDITIONS];
 /**
  * How close a switched session's interruptions are to the focus: near when the parent directory of
  * a source file an interruption's reference patch changes is one the focus's patch changes a file in
