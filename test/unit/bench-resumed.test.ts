@@ -8,6 +8,7 @@ import type { FinishedSession } from "../../src/lab/bench/metrics/metric.js";
 import { mergePluginStates } from "../../src/lab/bench/metrics/plugin-state.js";
 import { resumptionMetric } from "../../src/lab/bench/metrics/resumption.js";
 import { resolutionChart } from "../../src/lab/bench/report-html/resolution-chart.js";
+import { timelineChart } from "../../src/lab/bench/report-html/timeline-chart.js";
 import { headline } from "../../src/lab/bench/results/headline.js";
 import { renderReport } from "../../src/lab/bench/results/render-report.js";
 import { gapTable, reportTables } from "../../src/lab/bench/results/report-tables.js";
@@ -279,6 +280,16 @@ describe("the reports", () => {
       "Resumed the next day (the focus's last stage in a new OpenCode session): native 0.0% (requirements carried 0/2 (0.0%)), full 50.0% (requirements carried 1/2 (50.0%)).",
     );
     expect(resolutionChart(results).match(/<rect class="mark"/g)).toHaveLength(6);
+    // A resumed run's timeline marks where its second and third OpenCode sessions start; other runs' have no such mark.
+    const timeline = [F, "b", "c", F, F].map((taskID, index) => ({
+      task: taskID,
+      stage: index === 4 ? FINALIZE : "stage-1",
+      continuation: false,
+      call_input_tokens: [10],
+    }));
+    const back = results.find((line) => line.condition === "resumed");
+    expect(timelineChart({ ...(back as ResultLine), focus: F, timeline }).match(/class="new-session"/g)).toHaveLength(2);
+    expect(timelineChart({ ...(back as ResultLine), condition: "switched", focus: F, timeline })).not.toContain("new-session");
     expect(resolutionChart(results)).toContain('data-condition="resumed"');
   });
 });
