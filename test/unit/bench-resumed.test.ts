@@ -1,9 +1,10 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FaithfulDecision } from "../../src/lab/bench/agent/faithful-agent.js";
 import type { Checkout } from "../../src/lab/bench/checkout/prepare-checkouts.js";
 import type { SessionRun } from "../../src/lab/bench/drive/run-session.js";
+import { mergeRuns } from "../../src/lab/bench/merge-runs.js";
 import type { FinishedSession } from "../../src/lab/bench/metrics/metric.js";
 import { mergePluginStates } from "../../src/lab/bench/metrics/plugin-state.js";
 import { resumptionMetric } from "../../src/lab/bench/metrics/resumption.js";
@@ -339,5 +340,52 @@ describe("run.json", () => {
     expect(after.extended).toEqual([{ modes: [], sessions: 2, conditions: ["resumed"] }]);
     // Asking for fewer keeps what the run holds.
     expect((await openExperiment(out, request(["resumed"]))).run.conditions).toEqual(["uninterrupted", "switched", "resumed"]);
+  });
+});
+
+describe("bench merge of shards with resumed sessions", () => {
+  const setting = {
+    suite: "mini",
+    suite_sha256: "a".repeat(64),
+    agent: "faithful" as const,
+    regime: "roomy",
+    seed: 1,
+    budget_ms: 1,
+    max_continuations: 0,
+    test_timeout_ms: 1,
+    confidence_threshold: 0.8,
+    fallback: "full" as const,
+    plugin_version: "0.1.0",
+    env: "local",
+  };
+  async function shard(name: string, index: number, sessions: string[], conditions: string[]): Promise<string> {
+    const dir = join(temp.path, name);
+    await mkdir(dir, { recursive: true });
+    const run = {
+      suite: "/s",
+      setting,
+      agent: { kind: "faithful" },
+      modes: ["native"],
+      sessions: 2,
+      conditions,
+      shard: `${index}/2`,
+      runs_planned: sessions.length,
+    };
+    await writeFile(join(dir, "run.json"), JSON.stringify(run));
+    const lines = sessions.map((id) => resultLine({ session_id: id, condition: id.endsWith("resumed") ? "resumed" : "switched", setting }));
+    await writeFile(join(dir, "results.jsonl"), lines.map((one) => `${JSON.stringify(one)}\n`).join(""));
+    return dir;
+  }
+  const all = ["uninterrupted", "switched", "resumed"];
+
+  it("adds up the shards' planned runs (not sessions x modes) and keeps the conditions; refuses shards of other conditions", async () => {
+    const one = await shard("one", 1, ["f__uninterrupted", "f__resumed"], all);
+    const two = await shard("two", 2, ["f__switched"], all);
+    const out = join(temp.path, "merged");
+    await mergeRuns({ runs: [one, two], out });
+    const merged = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
+    expect(merged).toMatchObject({ conditions: all, runs_planned: 3 });
+    const other = await shard("other", 2, ["f__switched"], ["uninterrupted", "switched"]);
+    await expect(mergeRuns({ runs: [one, other], out: join(temp.path, "m2") })).rejects.toThrow(/conditions/);
   });
 });
