@@ -34,7 +34,11 @@ function answer(prompt) {
     current: Boolean(match[2]),
     requests: [...(match[3] ?? "").matchAll(/^ {2}request: (.*)$/gm)].map((line) => key(line[1])),
   }));
-  const found = (session, text) => session.requests.find((candidate) => key(candidate.text).startsWith(text) || text.startsWith(key(candidate.text)));
+  // A task resumed from an earlier session lists that session's requests too (the current session's come first: the request routed is one of them).
+  const found = (session, text) =>
+    [...session.requests, ...(session.earlier ?? []).flatMap((earlier) => earlier.requests)].find(
+      (candidate) => key(candidate.text).startsWith(text) || text.startsWith(key(candidate.text)),
+    );
   let best;
   for (const session of sessions) {
     if (!found(session, request)) continue;
@@ -62,7 +66,8 @@ try {
     threshold: Number(values.threshold),
     env: oracle.env,
   });
-  console.log(renderRouteEval(evaluation).split("\nwrong decisions")[0]);
+  // The figures only: no request's decision (the held-out sets' stay unread).
+  console.log(renderRouteEval(evaluation).split(/\n\n(?:wrong decisions|resumptions wrong or missed)/)[0]);
   console.log(`  oracle: ${oracle.calls()} calls, ${oracle.unplaced()} it could not place`);
 } finally {
   oracle.close();

@@ -14,7 +14,9 @@ export const routeEvalCommand = defineCli({
   name: "route-eval",
   description: "Run a router online over labelled sessions and report how well it routes.",
   details: `Reports accuracy, fallback rate, confident-wrong rate (all, harmful, merge), calibration (ECE and a
-reliability table), new-task precision/recall, and the same per session shape and style.`,
+reliability table), new-task precision/recall, and the same per session shape and style. Days that list
+earlier sessions ("earlier") also report resumptions of their unfinished tasks: resumed right, resumed wrong,
+missed, per style and register.`,
   args: {
     paths: {
       type: "positional",

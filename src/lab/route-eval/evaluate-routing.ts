@@ -1,13 +1,26 @@
 import { carriesOn } from "../../plugin/core/routing/carried-on.js";
+import type { RoutingDecision } from "../../plugin/core/routing/decision.js";
 import { editVerdict } from "../../plugin/core/routing/edit-evidence.js";
 import { carriedInNarrowedCall } from "../../plugin/core/routing/group-tasks.js";
-import { carriedOnRequest, confirmRequest, emptyLedger, isSettled, type Ledger, type LedgerEntry, relabelRequest } from "../../plugin/core/routing/ledger.js";
-import { routeRequest } from "../../plugin/core/routing/route-request.js";
+import {
+  carriedOnRequest,
+  confirmRequest,
+  emptyLedger,
+  isSettled,
+  type Ledger,
+  type LedgerEntry,
+  relabelRequest,
+  resumeTask,
+} from "../../plugin/core/routing/ledger.js";
+import { indexEarlierTasks, mayResume, resumeVerdict } from "../../plugin/core/routing/resume-verdict.js";
+import { type RoutedRequest, routeRequest } from "../../plugin/core/routing/route-request.js";
 import type { Router } from "../../plugin/core/routing/router.js";
-import { extractSignals } from "../../plugin/core/routing/signals.js";
+import { extractSignals, type Signals } from "../../plugin/core/routing/signals.js";
 import { TaskIndex } from "../../plugin/core/routing/task-index.js";
+import { RESUMED_CONFIDENCE } from "../../plugin/sessions/session-resume.js";
 import { type LabelledSession, type SessionShape, SHARED_LABEL, shapeOf } from "./labelled-sessions.js";
 import { type Reliability, reliabilityOf } from "./reliability.js";
+import { earlierTasksOf, type ResumeFigures, type ResumeOutcome, resumeFiguresOf } from "./resume-figures.js";
 
 /**
  * What a wrong decision costs. `harmful`: the gold task's earlier history is hidden (a
@@ -43,6 +56,10 @@ export interface EvaluatedRequest {
   shape: SessionShape;
   /** How the request is written, where its session says (generated and style-labelled sets). */
   style?: string;
+  /** How the session's person writes, where it says. */
+  register?: string;
+  /** Where the session lists earlier sessions: how the request stood towards their unfinished tasks. */
+  resume?: ResumeOutcome;
   index: number;
   gold: string;
   /** The gold says this request opens its task (its label's first request). */
@@ -136,6 +153,8 @@ export interface RoutingEvaluation {
    * requests kept (full: 1).
    */
   candidateFallback: { decisions: number; coverage: number; othersKept: number };
+  /** Where sessions list earlier sessions: resumptions of their unfinished tasks (right, wrong, missed). */
+  resume?: ResumeFigures;
   requests: EvaluatedRequest[];
 }
 
@@ -166,6 +185,12 @@ export async function evaluateRouting(options: {
     requests.push(...evaluated.requests);
     relabelled += evaluated.relabelled;
   }
+  const days = options.sessions.filter((session) => session.earlier !== undefined);
+  const resume = resumeFiguresOf(
+    requests.flatMap((request) => (request.resume ? [{ ...request, resume: request.resume }] : [])),
+    days.length,
+    days.reduce((sum, session) => sum + earlierTasksOf(session).length, 0),
+  );
   const shapes = (["switch", "everyday"] as const).filter((shape) => requests.some((request) => request.shape === shape));
   return {
     router: options.router.name,
@@ -207,6 +232,7 @@ export async function evaluateRouting(options: {
     modelCalls: requests.filter((request) => request.askedModel).length,
     candidateFallback: candidateFallbackOf(requests),
     relabelled,
+    ...(resume ? { resume } : {}),
     requests,
   };
 }
@@ -257,10 +283,62 @@ async function evaluateSession(
   const filesOf = new Map<string, string[]>();
   /** The request before, while its place is unsettled: the next request may bear it out. */
   let previous: { messageID: string; text: string; files: readonly string[]; workspace: string | undefined } | undefined;
+  /** The earlier sessions' unfinished tasks not resumed yet (a resumed one is claimed: listed no more), and their gold labels. */
+  const earlierTasks = session.earlier ? earlierTasksOf(session) : undefined;
+  let resumable = earlierTasks === undefined ? undefined : indexEarlierTasks(earlierTasks.map((earlier) => earlier.task));
+  const earlierLabels = new Map((earlierTasks ?? []).map((earlier) => [earlier.label, earlier.task.key]));
   for (const [position, request] of session.requests.entries()) {
     const messageID = `${session.id}#${position + 1}`;
     const text = ids === "shown" ? withShownIds(request.text, goldOrder, shownID) : request.text;
-    const routed = await routeRequest({ router, ledger, index, messageID, text, threshold });
+    // As the plug-in's routing step does: where the session's own routing is not sure, the request may resume an earlier task.
+    let considered: { kind: "resume" | "offer" | "sure"; key: string; label: string; why: string } | undefined;
+    const resume =
+      resumable === undefined
+        ? undefined
+        : async (decision: RoutingDecision, signals: Signals): Promise<RoutedRequest | undefined> => {
+            if (resumable === undefined) return undefined;
+            if (!mayResume(decision, threshold)) {
+              considered = {
+                kind: "sure",
+                key: decision.shared ? "every task" : decision.target.kind === "task" ? decision.target.task : "new",
+                label: "",
+                why: "",
+              };
+              return undefined;
+            }
+            const verdict = resumeVerdict({ text, signals, earlier: resumable, current: index });
+            if (!verdict) return undefined;
+            const { task } = verdict;
+            const label = earlierTasks?.find((earlier) => earlier.task.key === task.key)?.label ?? task.taskId;
+            considered = { kind: verdict.kind, key: task.key, label, why: verdict.why };
+            if (verdict.kind === "offer") return undefined;
+            const resumed = resumeTask(ledger, {
+              from: {
+                session: task.sessionID,
+                task: task.taskId,
+                ...(task.sessionTitle ? { sessionTitle: task.sessionTitle } : {}),
+                lastActive: task.lastActive,
+                pending: task.pending,
+                by: "router",
+              },
+              title: task.title,
+              messageID,
+              confidence: Math.max(RESUMED_CONFIDENCE, threshold),
+              reason: `resumes ${task.taskId} of session "${task.sessionTitle ?? task.sessionID}": ${verdict.why}`,
+            });
+            return resumed.entry ? { ledger: resumed.ledger, entry: resumed.entry, task: resumed.task } : undefined;
+          };
+    const routed = await routeRequest({ router, ledger, index, messageID, text, threshold, resume });
+    // The callback ran inside routeRequest: what it considered is known only now.
+    const seen = considered as typeof considered;
+    const resumedNow = seen?.kind === "resume" && routed.entry === routed.ledger.decisions[messageID] && routed.task.resumed ? seen : undefined;
+    if (resumedNow && earlierTasks) {
+      // What the task showed in its earlier session is its evidence here too; it is no longer a candidate.
+      const taken = earlierTasks.find((earlier) => earlier.task.key === resumedNow.key);
+      for (const evidence of taken?.task.evidence ?? []) index.addEvidence(routed.task.id, evidence);
+      earlierTasks.splice(earlierTasks.indexOf(taken as (typeof earlierTasks)[number]), 1);
+      resumable = indexEarlierTasks(earlierTasks.map((earlier) => earlier.task));
+    }
     ledger = routed.ledger;
     const entry: LedgerEntry = routed.entry;
     // A reply that carries on surely in the task an unsure request was guessed to bears it out, before its own call is made.
@@ -287,10 +365,22 @@ async function evaluateSession(
       });
     }
     const existingLabels = new Set(labelOf.values());
-    if (entry.opened) labelOf.set(routed.task.id, request.task);
+    // A resumed task stands for the earlier task's label, whatever the request's.
+    if (entry.opened) labelOf.set(routed.task.id, resumedNow?.label ?? request.task);
     const predicted = labelOf.get(routed.task.id) ?? "?";
     const sharedGold = request.task === SHARED_LABEL;
-    const correct = sharedGold ? entry.shared : !entry.shared && (entry.opened ? !existingLabels.has(request.task) : predicted === request.task);
+    const correct = sharedGold ? entry.shared : !entry.shared && (entry.opened && !resumedNow ? !existingLabels.has(request.task) : predicted === request.task);
+    const goldEarlier = earlierLabels.get(request.task);
+    const resumeOutcome: ResumeOutcome | undefined =
+      earlierTasks === undefined
+        ? undefined
+        : {
+            ...(goldEarlier === undefined ? {} : { gold: goldEarlier }),
+            opens: goldEarlier !== undefined && !goldSeen.has(request.task),
+            ...(resumedNow ? { resumed: resumedNow.key, why: resumedNow.why } : {}),
+            ...(seen?.kind === "offer" ? { offered: seen.key, why: seen.why } : {}),
+            ...(seen?.kind === "sure" ? { sureOf: seen.key } : {}),
+          };
     const mistake = correct ? undefined : mistakeOf({ entry, gold: request.task, homes: homesOf.get(request.task) });
     const candidates =
       entry.shared || sharedGold || entry.confidence >= threshold ? undefined : keptByCandidates(entry, homesOf.get(request.task), earlier, request.task);
@@ -302,6 +392,8 @@ async function evaluateSession(
       session: session.id,
       shape,
       ...(request.style === undefined ? {} : { style: request.style }),
+      ...(session.register === undefined ? {} : { register: session.register }),
+      ...(resumeOutcome ? { resume: resumeOutcome } : {}),
       index: position + 1,
       gold: request.task,
       opensGold: !sharedGold && !goldSeen.has(request.task),

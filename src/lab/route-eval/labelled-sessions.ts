@@ -31,10 +31,38 @@ const LabelledRequestSchema = z
 export const SESSION_SHAPES = ["switch", "everyday"] as const;
 export type SessionShape = (typeof SESSION_SHAPES)[number];
 
+/** A request of an earlier session: its words, its task's label and what its work touched. */
+const EarlierRequestSchema = z
+  .object({
+    text: z.string().trim().min(1, "must be non-empty text"),
+    task: z.string().trim().min(1, "must be a non-empty label"),
+    files: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
+/** An earlier OpenCode session of the same project, before the session whose requests are routed. */
+const EarlierSessionSchema = z
+  .object({
+    /** Short id (`mon`): an earlier task's key is `<session>/<label>`. */
+    session: z.string().trim().min(1, "must be a non-empty id"),
+    /** The session title as OpenCode showed it. */
+    title: z.string().trim().min(1, "must be a non-empty title"),
+    /** How long before the routed session it was last worked in. */
+    hoursAgo: z.number().min(0, "must be 0 or more"),
+    requests: z.array(EarlierRequestSchema).min(1, "must list at least one request"),
+    /** Labels of its tasks finished there: not candidates for resumption. */
+    closed: z.array(z.string().trim().min(1)).optional(),
+  })
+  .strict();
+
 export const LabelledSessionSchema = z
   .object({
     id: z.string().min(1),
     description: z.string().optional(),
+    /** How the session's person writes (`plain`, `chat`, `terse`...): route-eval reports resumption per register. */
+    register: z.string().trim().min(1, "must be a non-empty register name").optional(),
+    /** Earlier sessions of the project, oldest first: their unfinished tasks may be resumed by this session's requests. */
+    earlier: z.array(EarlierSessionSchema).min(1, "must list at least one earlier session").optional(),
     /** The public repository (`owner/name`) whose threads the session was written from. */
     repo: z
       .string()
@@ -48,6 +76,7 @@ export const LabelledSessionSchema = z
   .strict();
 
 export type LabelledRequest = z.infer<typeof LabelledRequestSchema>;
+export type EarlierSession = z.infer<typeof EarlierSessionSchema>;
 export type LabelledSession = z.infer<typeof LabelledSessionSchema>;
 
 /** Bad input (code `labelled-sessions`), naming the file, the line and the field (in its `location`). */
@@ -68,12 +97,37 @@ export function parseLabelledSessions(file: string, text: string): LabelledSessi
       const field = issue?.path.length ? issue.path.map(String).join(".") : "(session)";
       throw labelledSessionsError(file, line, field, issue?.message ?? "invalid");
     }
+    const earlierProblem = earlierProblemOf(parsed.data);
+    if (earlierProblem) throw labelledSessionsError(file, line, earlierProblem.field, earlierProblem.problem);
     if (ids.has(parsed.data.id)) throw labelledSessionsError(file, line, "id", `duplicate session id "${parsed.data.id}"`);
     ids.add(parsed.data.id);
     sessions.push(parsed.data);
   }
   if (sessions.length === 0) throw labelledSessionsError(file, 1, "(file)", "no sessions");
   return sessions;
+}
+
+/**
+ * What the earlier sessions' labels break: a label names one task in one session (a label in
+ * two earlier sessions would make "resumed the right task" ambiguous), session ids are unique,
+ * and a closed label is a task of its session.
+ */
+function earlierProblemOf(session: LabelledSession): { field: string; problem: string } | undefined {
+  const owner = new Map<string, string>();
+  for (const [position, earlier] of (session.earlier ?? []).entries()) {
+    if ((session.earlier ?? []).findIndex((other) => other.session === earlier.session) !== position)
+      return { field: `earlier.${position}.session`, problem: `duplicate earlier session "${earlier.session}"` };
+    for (const [at, request] of earlier.requests.entries()) {
+      const first = owner.get(request.task);
+      if (first !== undefined && first !== earlier.session)
+        return { field: `earlier.${position}.requests.${at}.task`, problem: `label "${request.task}" is also a task of earlier session "${first}"` };
+      owner.set(request.task, earlier.session);
+    }
+    for (const [at, label] of (earlier.closed ?? []).entries())
+      if (!earlier.requests.some((request) => request.task === label))
+        return { field: `earlier.${position}.closed.${at}`, problem: `"${label}" is no task of earlier session "${earlier.session}"` };
+  }
+  return undefined;
 }
 
 /** A session's shape as written, or as its texts show it: a workspace path in a request's text means `switch`. */

@@ -14,6 +14,7 @@ import { createFailOpenGuard } from "../sessions/fail-open-guard.js";
 import type { Host } from "../sessions/host.js";
 import { modelThresholds } from "../sessions/model-thresholds.js";
 import { COMPACTION_UPDATE_WAIT_MS, createSessionMemory } from "../sessions/session-memory.js";
+import { createSessionResume } from "../sessions/session-resume.js";
 import { createSessionRouting } from "../sessions/session-routing.js";
 import type { SessionSource } from "../sessions/session-source.js";
 import { createSessionSplit } from "../sessions/session-split.js";
@@ -126,8 +127,20 @@ export async function createRcm(start: {
   const store = routes ? createSessionStore({ stateDir, source, logger, sessions, applyIntent }) : undefined;
   // After a move the records of the tasks involved are written again (memory is made just below).
   const onMoved = (sessionID: string): void => memory?.scheduleUpdate(sessionID);
+  // A task of an earlier session resumed here brings its record: only with memory.
+  const resume =
+    store && remembers
+      ? createSessionResume({
+          stateDir,
+          source,
+          logger,
+          threshold: options.confidenceThreshold,
+          maxAgeDays: options.resume.maxAgeDays,
+          maxTasks: options.resume.maxTasks,
+        })
+      : undefined;
   const routing = store
-    ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved })
+    ? createSessionRouting({ store, router: createRouter(options, aux), source, logger, threshold: options.confidenceThreshold, onMoved, resume })
     : undefined;
   // `/rcm split`: a task goes on in a new session.
   const split = store
@@ -151,7 +164,7 @@ export async function createRcm(start: {
       : undefined;
   // Read from the host itself: the memory never pushes a call over the window the host compacts at.
   const budgets = memory ? createCallBudgets(modelThresholds(() => host.modelLimits())) : undefined;
-  const verbs = store && routing && split ? createVerbDispatcher({ store, routing, split }) : undefined;
+  const verbs = store && routing && split ? createVerbDispatcher({ store, routing, split, resume }) : undefined;
   const deps: PluginDeps = { options, logger, guard, sessions, store, routing, verbs, memory, budgets };
   await logger.log(
     "info",

@@ -6,12 +6,13 @@ import { annotateForDebug, renderDebugAnnotation } from "../core/context/debug-a
 import { type NarrowingNote, narrowToTask } from "../core/context/narrow-to-task.js";
 import { recordsForCompaction } from "../core/context/records-for-compaction.js";
 import { replaceCoveredExchanges } from "../core/context/replace-covered-exchanges.js";
+import { resumedRecordText, withResumedRecords } from "../core/context/resumed-records.js";
 import type { ShownRecord } from "../core/context/shown-record.js";
 import { estimateTokens } from "../core/memory/estimate-tokens.js";
 import type { TaskRecord } from "../core/memory/record.js";
 import { renderRecord } from "../core/memory/render-record.js";
 import type { MessageWithParts } from "../core/messages.js";
-import { emptyLedger, type Ledger } from "../core/routing/ledger.js";
+import { emptyLedger, type Ledger, type LedgerTask } from "../core/routing/ledger.js";
 import type { LiveSession, StoredSession } from "../sessions/live-session.js";
 import { withCallNoted } from "../sessions/session-store.js";
 import type { SessionState } from "../store/session-state-file.js";
@@ -99,9 +100,12 @@ async function transformCall(options: {
   const budget = deps.budgets ? await deps.budgets.budget(live, messages) : undefined;
   // Each group's size once (finished groups' from the cache), for the window's budget and the report.
   const sizes = session ? groupSizes({ view, groupTokens: cachedGroupTokens(live) }) : undefined;
-  if (session && deps.memory)
+  let resumed: string[] | undefined;
+  if (session && deps.memory) {
     ({ plan, summary: memory, record, shown } = await withRecord({ deps, rendered, session, view, plan, ledger, active, budget, sizes }));
-  const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, sizes }) : undefined;
+    ({ plan, placed: resumed } = resumedRecords({ deps, session, view, plan, ledger, active }));
+  }
+  const report = session ? reportCall({ view, active, narrowed, final: plan, narrowingReason: narrowing?.reason, memory, record, resumed, sizes }) : undefined;
   if (deps.options.debug) {
     const text = renderDebugAnnotation({ mode: deps.options.mode, groups: view.groups, messageCount: messages.length, narrowing, memory });
     plan = annotateForDebug({ view, plan, text });
@@ -112,6 +116,15 @@ async function transformCall(options: {
   if (budget !== undefined && report?.tokens.sent !== undefined) deps.budgets?.sent(live, report.tokens.sent);
   if (!isEmptyPlan(plan)) replaceInPlace(messages, applyPlan(messages, plan));
   return { report, shown };
+}
+
+/** Step: the records resumed tasks brought from their earlier sessions (the same bytes at every call: they never change here). */
+function resumedRecords(options: { deps: PluginDeps; session: StoredSession; view: CallView; plan: ContextPlan; ledger: Ledger; active: ActiveTask }) {
+  const { deps, session, view, plan, ledger, active } = options;
+  const { resumed } = session.state;
+  if (!resumed) return { plan, placed: [] };
+  const render = (task: LedgerTask) => resumedRecordText(task, resumed[task.id]?.records ?? [], deps.options.memory.recordTokens);
+  return withResumedRecords({ view, plan, tasks: ledger.tasks, active: active.kind === "task" ? active.task : undefined, render });
 }
 
 /** The state with the record text a task's calls are now given (kept until its cut moves). */

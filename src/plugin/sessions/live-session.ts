@@ -3,7 +3,8 @@ import type { InteractionGroup } from "../core/interaction-groups.js";
 import type { TaskRecord } from "../core/memory/record.js";
 import type { Message, MessageWithParts } from "../core/messages.js";
 import type { FoldedEvidence } from "../core/routing/group-evidence.js";
-import type { TaskIndex } from "../core/routing/task-index.js";
+import type { EarlierTasks } from "../core/routing/resume-verdict.js";
+import type { Evidence, TaskIndex } from "../core/routing/task-index.js";
 import type { SessionState } from "../store/session-state-file.js";
 
 /**
@@ -30,6 +31,8 @@ export interface LiveSession {
   budget: LearnedBudget | undefined;
   /** The host is compacting: its next model call is the compaction clone, passed through. */
   compactionClone: boolean;
+  /** The earlier sessions' unfinished tasks it may resume, as read at `at` (session-resume.ts), with each one's evidence. */
+  earlier: { at: number; tasks: EarlierTasks; evidence: Map<string, readonly Evidence[]> } | undefined;
   /** The model and agent of the session's latest request: the aux model's last resort, and what a stored answer keeps. */
   model: OpencodeModelRef | undefined;
   agent: string | undefined;
@@ -109,6 +112,7 @@ export function newLiveSession(sessionID: string): LiveSession {
     groupTokens: new Map(),
     budget: undefined,
     compactionClone: false,
+    earlier: undefined,
     model: undefined,
     agent: undefined,
   };

@@ -1,6 +1,8 @@
+import { messageOf } from "../../kit/errors/message-of.js";
 import type { InteractionGroup } from "../core/interaction-groups.js";
 import { toInteractionGroups } from "../core/interaction-groups.js";
 import { carriesOn } from "../core/routing/carried-on.js";
+import type { RoutingDecision } from "../core/routing/decision.js";
 import { editedPaths, maySettle, readPaths, settlementsOf } from "../core/routing/edit-evidence.js";
 import { newEvidence } from "../core/routing/group-evidence.js";
 import { evidenceTasks, type GroupTask, groupTasks } from "../core/routing/group-tasks.js";
@@ -19,12 +21,14 @@ import {
 } from "../core/routing/ledger.js";
 import { routeRequest } from "../core/routing/route-request.js";
 import type { Router } from "../core/routing/router.js";
-import { extractSignals } from "../core/routing/signals.js";
+import { extractSignals, type Signals } from "../core/routing/signals.js";
 import { TaskIndex } from "../core/routing/task-index.js";
 import { taskTitle } from "../core/routing/task-title.js";
 import { type MoveIntent, splitTargetProblem } from "../session-views/move-selection.js";
+import { indexedEvidence, type ResumeOffer, type SessionState } from "../store/session-state-file.js";
 import type { RoutingIndex, StoredSession } from "./live-session.js";
 import type { Logger } from "./logger.js";
+import type { Considered, SessionResume } from "./session-resume.js";
 import type { SessionSource } from "./session-source.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -61,12 +65,14 @@ export interface SessionRouting {
   recalled(session: StoredSession, messageID: string, recall: { task: string; exchanges: number }): Promise<LedgerEntry | undefined>;
 }
 
-/** A request routed: its decision and task, the task current before it, the ledger with it. */
+/** A request routed: its decision and task (`task.resumed` when it resumed one), the task current before it, the ledger with it. */
 interface Routed {
   entry: LedgerEntry;
   task: LedgerTask;
   previous: string | undefined;
   ledger: Ledger;
+  /** It pointed to an earlier session's task, not surely: offered, nothing brought in. */
+  offer?: ResumeOffer | undefined;
 }
 
 /** What a move did: the requests that moved, the task they came from (each), the task they joined. */
@@ -85,7 +91,7 @@ async function indexOf(deps: RoutingDeps, session: StoredSession): Promise<Routi
   const { threshold } = deps;
   let indexed = session.live.routing;
   if (!indexed) {
-    indexed = emptyIndex(session.state.ledger, threshold);
+    indexed = emptyIndex(session.state.ledger, threshold, session.state.resumed);
     session.live.routing = indexed;
     fold(deps, session, indexed, toInteractionGroups(await deps.source.messages(session.sessionID)));
   }
@@ -130,7 +136,7 @@ async function applyMove(deps: RoutingDeps, session: StoredSession, move: MoveIn
   const dropped = Object.keys(session.state.records).filter((task) => touched.has(task));
   await deps.store.commit(session, { ...session.state, ledger: moved.ledger, records, ...(holds.length > 0 ? { held: holds } : {}) });
   // The index forgets what it folded under the old tasks and folds the history again.
-  const indexed = emptyIndex(moved.ledger, threshold);
+  const indexed = emptyIndex(moved.ledger, threshold, session.state.resumed);
   session.live.routing = indexed;
   fold(deps, session, indexed, groups);
   const froms = [...new Set(move.requests.map((request) => request.from))].join(", ");
@@ -214,7 +220,7 @@ function settle(deps: RoutingDeps, session: StoredSession, groups: readonly Inte
     void deps.logger.log("info", what, { sessionID: groups[0]?.sessionID, messageID });
   }
   deps.store.stage(session, { ...session.state, ledger });
-  const rebuilt = emptyIndex(ledger, threshold);
+  const rebuilt = emptyIndex(ledger, threshold, session.state.resumed);
   session.live.routing = rebuilt;
   return rebuilt;
 }
@@ -265,6 +271,10 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
     await noteWhileOff(deps, session, messageID, text);
     return undefined;
   }
+  // Other processes of the project see the session in use before anything else is decided.
+  await deps.resume
+    ?.inUse(sessionID)
+    .catch((error: unknown) => deps.logger.log("warn", `could not note the session in use: ${messageOf(error)}`, { sessionID }));
   const indexed = await indexOf(deps, session);
   await routeWhileOff(deps, session, indexed);
   // A new request ends the turn before it: what that turn edited may settle its decision now, before this one is routed.
@@ -277,15 +287,33 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
   const { order, decisions } = session.state.ledger;
   const position = order.indexOf(messageID);
   const previous = decisions[order[(position === -1 ? order.length : position) - 1] ?? ""]?.task;
-  const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold });
+  // Where the session's own tasks do not surely have it, the request may resume an earlier session's task.
+  let considered: Considered;
+  const resume = deps.resume
+    ? async (decision: RoutingDecision, signals: Signals) => {
+        considered = await deps.resume?.consider({ session, messageID, text, signals, decision, index });
+        const resumption = considered?.kind === "resumed" ? considered.resumption : undefined;
+        return resumption?.entry ? { ledger: resumption.ledger, entry: resumption.entry, task: resumption.task } : undefined;
+      }
+    : undefined;
+  const routed = await routeRequest({ router: deps.router, ledger: session.state.ledger, index, messageID, text, sessionID, threshold, resume });
   let { ledger } = routed;
   if (routed.ledger !== session.state.ledger) {
+    const resumption = considered?.kind === "resumed" ? considered.resumption : undefined;
+    // What the task showed in its earlier session is its evidence here too.
+    if (resumption) for (const evidence of resumption.carried.evidence) index.addEvidence(resumption.task.id, indexedEvidence(evidence));
     const { entry, task } = routed;
     // A reply carrying on surely in the task the request before it was guessed to bears that one out, before this turn's calls.
     const before = order[(position === -1 ? order.length : position) - 1];
     const borneOut = before === undefined ? undefined : carriedOnBy({ ledger, unsureID: before, next: entry, text, groups: indexed.seen, index, threshold });
     if (borneOut) ledger = borneOut;
-    await deps.store.commit(session, { ...session.state, ledger });
+    const { resumeOffer: _previous, ...state } = session.state;
+    await deps.store.commit(session, {
+      ...state,
+      ledger,
+      ...(resumption ? { resumed: { ...state.resumed, [resumption.task.id]: resumption.carried } } : {}),
+      ...(considered?.kind === "offered" ? { resumeOffer: considered.offer } : {}),
+    });
     await deps.logger.log("info", `routed to ${task.id}${entry.opened ? " (new)" : ""} "${task.title}" confidence ${entry.confidence}: ${entry.reason}`, {
       sessionID,
       messageID,
@@ -297,12 +325,12 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
         messageID: before,
       });
       // What counts as evidence changed: the index is built again from the ledger and the history seen so far.
-      const rebuilt = emptyIndex(ledger, threshold);
+      const rebuilt = emptyIndex(ledger, threshold, session.state.resumed);
       session.live.routing = rebuilt;
       fold(deps, session, rebuilt, indexed.seen, indexed.seen.length);
     }
   }
-  return { entry: routed.entry, task: routed.task, previous, ledger };
+  return { entry: routed.entry, task: routed.task, previous, ledger, ...(considered?.kind === "offered" ? { offer: considered.offer } : {}) };
 }
 
 /** Inside a store step: the model recalled a task's history (`SessionRouting.recalled`). */
@@ -343,6 +371,8 @@ interface RoutingDeps {
   threshold: number;
   /** After a move: the memory writes the dropped records again. */
   onMoved?: ((sessionID: string) => void) | undefined;
+  /** Earlier sessions' unfinished tasks (with memory: a resumed task brings its record). */
+  resume?: SessionResume | undefined;
 }
 
 /**
@@ -386,11 +416,17 @@ function carriedOnBy(options: {
     : undefined;
 }
 
-/** A task index that knows the ledger's tasks and the task it is surely on, but no evidence yet. */
-function emptyIndex(ledger: Ledger, threshold: number): RoutingIndex {
+/**
+ * A task index that knows the ledger's tasks and the task it is surely on, and of this session's
+ * history nothing yet: only what tasks resumed from earlier sessions showed there.
+ */
+function emptyIndex(ledger: Ledger, threshold: number, resumed: SessionState["resumed"]): RoutingIndex {
   const index = new TaskIndex();
   const settled = settledTasks(ledger, threshold);
-  for (const task of ledger.tasks) index.addTask(task.id, task.title, { settled: settled.has(task.id) });
+  for (const task of ledger.tasks) {
+    index.addTask(task.id, task.title, { settled: settled.has(task.id) });
+    for (const evidence of resumed?.[task.id]?.evidence ?? []) index.addEvidence(task.id, indexedEvidence(evidence));
+  }
   index.current = settledCurrentTask(ledger, threshold);
   return { index, folded: { requests: new Set(), toolCalls: new Set() }, finished: new Set(), seen: [] };
 }

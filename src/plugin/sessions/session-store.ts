@@ -50,7 +50,7 @@ export function createLiveSessions(options: { max?: number } = {}): LiveSessions
 }
 
 /** Applies a move or a split from the TUI or the CLI inside a step (verb-dispatcher.ts): undefined once applied, or why there was nothing to do. */
-export type IntentApplier = (session: StoredSession, intent: Extract<SessionIntent, { kind: "move" | "split" }>) => Promise<string | undefined>;
+export type IntentApplier = (session: StoredSession, intent: Extract<SessionIntent, { kind: "move" | "split" | "resume" }>) => Promise<string | undefined>;
 
 /**
  * The persisted state of the sessions this server runs (ledger, records, switch, savings,
@@ -245,12 +245,13 @@ async function applyIntents(deps: StoreDeps, session: StoredSession): Promise<vo
   for (const pending of await pendingIntents(deps.stateDir, sessionID, onBad)) {
     const { intent } = pending;
     const apply = deps.applyIntent;
-    // Moves and splits wait for their applier; off and on are the store's own.
-    if ((intent.kind === "move" || intent.kind === "split") && !apply) return;
+    // Moves, splits and resumptions wait for their applier; off and on are the store's own.
+    const applied = intent.kind === "move" || intent.kind === "split" || intent.kind === "resume";
+    if (applied && !apply) return;
     try {
       const moot = session.subagent
         ? "a sub-agent session is left untouched"
-        : intent.kind === "move" || intent.kind === "split"
+        : applied
           ? await apply?.(session, intent)
           : await switchOff(deps, session, intent.kind === "off");
       if (moot) await deps.logger.log("info", `dropped ${intent.kind} from the TUI or CLI: ${moot}`, { sessionID });

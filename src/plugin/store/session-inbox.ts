@@ -27,13 +27,22 @@ const MoveIntentSchema = z.object({
 /** `/rcm split`: the task goes on in a new OpenCode session, which the server (holding OpenCode's client) opens. */
 const SplitIntentSchema = z.object({ kind: z.literal("split"), task: z.string().min(1) });
 
+/** `/rcm resume`: an earlier session's unfinished task (`<session>/<task>`) goes on in this session. */
+const ResumeIntentSchema = z.object({ kind: z.literal("resume"), key: z.string().regex(/^[A-Za-z0-9_-]+\/[^/\s]+$/, "must be <session>/<task>") });
+
 export const SessionIntentSchema = z.preprocess(
   // An intent posted before several requests could move named one (`messageID`, `from`): read as a move of that one.
   (data) =>
     typeof data === "object" && data !== null && "messageID" in data && !("requests" in data)
       ? { ...data, requests: [{ messageID: data.messageID, from: (data as { from?: unknown }).from }] }
       : data,
-  z.discriminatedUnion("kind", [MoveIntentSchema, z.object({ kind: z.literal("off") }), z.object({ kind: z.literal("on") }), SplitIntentSchema]),
+  z.discriminatedUnion("kind", [
+    MoveIntentSchema,
+    z.object({ kind: z.literal("off") }),
+    z.object({ kind: z.literal("on") }),
+    SplitIntentSchema,
+    ResumeIntentSchema,
+  ]),
 );
 export type SessionIntent = z.output<typeof SessionIntentSchema>;
 

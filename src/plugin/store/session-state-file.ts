@@ -4,6 +4,7 @@ import { ShownRecordsSchema } from "../core/context/shown-record.js";
 import { TaskRecordSchema } from "../core/memory/record.js";
 import { AuxUsageSchema } from "../core/routing/decision.js";
 import { emptyLedger, LedgerSchema } from "../core/routing/ledger.js";
+import type { Evidence } from "../core/routing/task-index.js";
 import { sessionStatePath } from "./state-dir.js";
 import { type VersionedJsonFile, versionedJsonFile } from "./versioned-json-file.js";
 
@@ -45,6 +46,52 @@ export type RecordCall = z.infer<typeof RecordCallSchema>;
 const RecordCallsSchema = z.object({ last: RecordCallSchema, carried: RecordCallSchema.optional() });
 export type RecordCalls = z.infer<typeof RecordCallsSchema>;
 
+/** What one request of a task showed, as the router indexes it (task-index.ts `Evidence`). */
+const EvidenceSchema = z.object({
+  text: z.string().optional(),
+  paths: z.array(z.string()).optional(),
+  workspaces: z.array(z.string()).optional(),
+  symbols: z.array(z.string()).optional(),
+});
+
+type StoredEvidence = z.infer<typeof EvidenceSchema>;
+
+/** Evidence as the state file keeps it (only the fields it has). */
+export function storedEvidence(evidence: Evidence): StoredEvidence {
+  return {
+    ...(evidence.text === undefined ? {} : { text: evidence.text }),
+    ...(evidence.paths ? { paths: [...evidence.paths] } : {}),
+    ...(evidence.workspaces ? { workspaces: [...evidence.workspaces] } : {}),
+    ...(evidence.symbols ? { symbols: [...evidence.symbols] } : {}),
+  };
+}
+
+/** Evidence read back from the state file, for the router's index. */
+export function indexedEvidence(stored: StoredEvidence): Evidence {
+  return {
+    ...(stored.text === undefined ? {} : { text: stored.text }),
+    ...(stored.paths ? { paths: stored.paths } : {}),
+    ...(stored.workspaces ? { workspaces: stored.workspaces } : {}),
+    ...(stored.symbols ? { symbols: stored.symbols } : {}),
+  };
+}
+
+/** A task resumed from an earlier session: the records it had there (oldest first) and what its requests there showed. */
+const ResumedTaskSchema = z.object({ records: z.array(TaskRecordSchema), evidence: z.array(EvidenceSchema) });
+export type ResumedTask = z.infer<typeof ResumedTaskSchema>;
+
+/** The latest request pointed to an earlier session's task, not surely: offered, nothing brought in. */
+const ResumeOfferSchema = z.object({
+  messageID: z.string().min(1),
+  session: z.string().min(1),
+  task: z.string().min(1),
+  title: z.string(),
+  sessionTitle: z.string().optional(),
+  lastActive: z.string().min(1),
+  why: z.string(),
+});
+export type ResumeOffer = z.infer<typeof ResumeOfferSchema>;
+
 export const SessionStateSchema = z.object({
   sessionID: z.string().min(1),
   ledger: LedgerSchema,
@@ -72,6 +119,9 @@ export const SessionStateSchema = z.object({
   held: z.array(z.object({ messageID: z.string().min(1), task: z.string().min(1), files: z.array(z.string()) })).optional(),
   /** Keyed by task id: what the model calls did with the task's record (files written before it have none). */
   recordCalls: z.record(z.string(), RecordCallsSchema).optional(),
+  /** Keyed by task id: tasks taken up from earlier sessions (the ledger's `resumed`). Files written before it have none. */
+  resumed: z.record(z.string(), ResumedTaskSchema).optional(),
+  resumeOffer: ResumeOfferSchema.optional(),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

@@ -11,11 +11,17 @@ import { versionedJsonFile } from "./versioned-json-file.js";
  * keyed `<sessionID>/<taskId>`. Apart from the session state files, which a running server
  * owns and rewrites at every request: marking a task never writes them.
  */
-/** `deleted`: its session was deleted in OpenCode (`resume.keepDeletedSessions` off). */
-const TASK_MARKS = ["done", "dropped", "deleted"] as const;
+/**
+ * `deleted`: its session was deleted in OpenCode (`resume.keepDeletedSessions` off);
+ * `resumed`: another session took it up (`by` names that session and its task there).
+ */
+const TASK_MARKS = ["done", "dropped", "deleted", "resumed"] as const;
 export type TaskMarkKind = (typeof TASK_MARKS)[number];
 
-const TaskMarksSchema = z.record(z.string().regex(/^[A-Za-z0-9_-]+\/[^/\s]+$/), z.object({ mark: z.enum(TASK_MARKS), at: z.iso.datetime() }));
+const TaskMarksSchema = z.record(
+  z.string().regex(/^[A-Za-z0-9_-]+\/[^/\s]+$/),
+  z.object({ mark: z.enum(TASK_MARKS), at: z.iso.datetime(), by: z.string().min(1).optional() }),
+);
 export type TaskMarks = z.infer<typeof TaskMarksSchema>;
 
 const TASK_MARKS_VERSION = 1;
@@ -56,6 +62,29 @@ interface TaskMark {
   taskId: string;
   mark: TaskMarkKind;
   at: Date;
+  by?: string | undefined;
+}
+
+/**
+ * A session takes up an earlier session's task: marked `resumed` by it, unless it is marked
+ * already (done, dropped, or taken by another session at the same moment: two TUIs of one
+ * project never both resume it). Returns how it is marked when it was.
+ */
+export async function claimTask(stateDir: string, claim: { sessionID: string; taskId: string; by: string; at: Date }): Promise<TaskMarks[string] | undefined> {
+  const file = taskMarksFile(stateDir);
+  await mkdir(stateDir, { recursive: true });
+  return withLock(`${file.path}.lock`, async () => {
+    const read = await file.peek();
+    if (read.status === "unreadable")
+      throw new RcmError("session", `${file.path}: ${read.reason}; it is left as it is (move it aside to start the marks afresh)`);
+    const marks = { ...(read.status === "loaded" ? read.value : {}) };
+    const key = taskKey(claim.sessionID, claim.taskId);
+    const known = marks[key];
+    if (known) return known;
+    marks[key] = { mark: "resumed", at: claim.at.toISOString(), by: claim.by };
+    await file.save(marks);
+    return undefined;
+  });
 }
 
 /** Several marks in one write (one lock): all of them or, on an error, none. */
@@ -69,7 +98,7 @@ async function markTasks(stateDir: string, added: readonly TaskMark[]): Promise<
       throw new RcmError("session", `${file.path}: ${read.reason}; it is left as it is (move it aside to start the marks afresh)`);
     }
     const marks = { ...(read.status === "loaded" ? read.value : {}) };
-    for (const mark of added) marks[taskKey(mark.sessionID, mark.taskId)] = { mark: mark.mark, at: mark.at.toISOString() };
+    for (const mark of added) marks[taskKey(mark.sessionID, mark.taskId)] = { mark: mark.mark, at: mark.at.toISOString(), ...(mark.by ? { by: mark.by } : {}) };
     await file.save(marks);
   });
 }

@@ -1,6 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { TaskRecord } from "../core/memory/record.js";
+import { sessionsInUseElsewhere } from "./live-sessions-file.js";
 import { type SessionState, sessionStateFile } from "./session-state-file.js";
 import { readSessionTitles } from "./session-titles.js";
 import { readTaskMarks, taskKey } from "./task-marks.js";
@@ -18,6 +19,8 @@ export interface UnfinishedTask {
   pending: number;
   /** Its record shows every ask done: offered as done, never closed without the person's word. */
   allDone: boolean;
+  /** Its session is in use in another running OpenCode (that process's pid): taken there, never resumed here. */
+  inUseBy?: number;
 }
 
 export interface UnfinishedTasks {
@@ -48,10 +51,11 @@ export async function unfinishedTasks(options: {
   const { stateDir, now } = options;
   const problems: string[] = [];
   const oldest = options.maxAgeDays === undefined ? -Infinity : now.getTime() - options.maxAgeDays * 86_400_000;
-  const [{ sessions, olderSessions }, titles, marks] = await Promise.all([
+  const [{ sessions, olderSessions }, titles, marks, inUse] = await Promise.all([
     readSessions({ stateDir, problems, oldest, except: options.exceptSession }),
     readSessionTitles(stateDir),
     readTaskMarks(stateDir),
+    sessionsInUseElsewhere(stateDir, now),
   ]);
   if (marks.problem) problems.push(`${marks.problem} (no task counts as marked)`);
   const all: UnfinishedTask[] = [];
@@ -67,6 +71,7 @@ export async function unfinishedTasks(options: {
         lastActive: lastActive(state, task.id) ?? modified,
         pending: record?.pending.length ?? 0,
         allDone: record !== undefined && everyAskDone(record),
+        ...inUseBy(inUse, sessionID),
       });
     }
   }
@@ -77,6 +82,11 @@ export async function unfinishedTasks(options: {
   const recent = all.filter((task) => task.lastActive.getTime() >= oldest);
   const tasks = options.maxTasks === undefined ? recent : recent.slice(0, options.maxTasks);
   return { tasks, beyond: all.length - tasks.length, olderSessions, problems: problems.sort() };
+}
+
+function inUseBy(inUse: ReadonlyMap<string, number>, sessionID: string): { inUseBy?: number } {
+  const pid = inUse.get(sessionID);
+  return pid === undefined ? {} : { inUseBy: pid };
 }
 
 /** A record shows every ask done when it has asks or progress and nothing is pending. */

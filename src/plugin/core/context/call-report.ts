@@ -54,6 +54,8 @@ export const CallReportSchema = z.object({
   memory: z.string().optional(),
   /** The same, for people: the record used, the exchanges it covers, how many it replaced, whether it was shown. */
   record: RecordUseSchema.optional(),
+  /** Tasks resumed from earlier sessions whose records from there the call carried. */
+  resumed: z.array(z.string()).optional(),
   /** When the call was made, as near as the messages tell: the newest one's creation time (ms since the epoch). */
   at: z.number().optional(),
   /** Estimated tokens the call would have had without the plug-in, and what each step left out. */
@@ -76,6 +78,7 @@ export function reportCall(options: {
   narrowingReason?: string | undefined;
   memory?: string | undefined;
   record?: CallReport["record"];
+  resumed?: readonly string[] | undefined;
   /** A finished group's estimated tokens; the plug-in passes a cached one (groups go whole, so per group). */
   groupTokens?: (group: InteractionGroup, messages: readonly MessageWithParts[]) => number;
   /** Each group's estimated tokens, in the view's groups order, when the caller has them (`groupSizes`). */
@@ -122,6 +125,7 @@ export function reportCall(options: {
     ...(view.current.kind === "routed" ? { requestID: view.current.requestID } : {}),
     memory: options.memory,
     ...(options.record ? { record: options.record } : {}),
+    ...(options.resumed && options.resumed.length > 0 ? { resumed: [...options.resumed] } : {}),
     ...(at === undefined ? {} : { at }),
     tokens,
   };

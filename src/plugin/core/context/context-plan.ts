@@ -36,10 +36,11 @@ function layered(base: Positions, added: ReadonlySet<number>): Positions {
   return { has: (index) => added.has(index) || base.has(index), size: base.size + added.size };
 }
 
-/** A plan that also puts `message` right before the message at `index`. */
-export function withInsertedBefore(plan: ContextPlan, index: number, message: MessageWithParts): ContextPlan {
+/** A plan that also puts `message` right before the message at `index` (`first`: before what other steps put there). */
+export function withInsertedBefore(plan: ContextPlan, index: number, message: MessageWithParts, options: { first?: boolean } = {}): ContextPlan {
   const before = new Map(plan.before);
-  before.set(index, [...(before.get(index) ?? []), message]);
+  const there = before.get(index) ?? [];
+  before.set(index, options.first ? [message, ...there] : [...there, message]);
   return { ...plan, before };
 }
 

@@ -26,8 +26,9 @@ const TRIM_ORDER = ["progress", "files", "uncertainties", "pending", "overridden
  * So when the constraints alone exceed the bound, every one of them is shown and the record
  * is over its bound (by design; the goal, the constraints and the tags are all it holds then).
  */
-export function renderRecord(record: TaskRecord, options: { title: string; maxTokens: number }): string {
+export function renderRecord(record: TaskRecord, options: { title: string; maxTokens: number; earlier?: boolean }): string {
   const { maxTokens } = options;
+  const about = options.earlier ? EARLIER_ABOUT : ABOUT;
   const shown: Shown = {
     progress: record.progress.length,
     files: record.files.length,
@@ -35,24 +36,25 @@ export function renderRecord(record: TaskRecord, options: { title: string; maxTo
     pending: record.pending.length,
     overridden: overriddenConstraints(record).length,
   };
-  let text = compose(record, options.title, shown);
+  let text = compose(record, options.title, shown, about);
   for (const field of TRIM_ORDER) {
     while (shown[field] > 0 && estimateTokens(text) > maxTokens) {
       shown[field] -= 1;
-      text = compose(record, options.title, shown);
+      text = compose(record, options.title, shown, about);
     }
   }
   return text;
 }
 
-function compose(record: TaskRecord, title: string, shown: Shown): string {
+/** What a record is, for the model: this session's, or (a resumed task's) an earlier session's. */
+const ABOUT =
+  "This is opencode-rcm's record of the task so far in this session. Where earlier assistant and tool exchanges of the task are missing below, it stands for them; the user's requests are kept verbatim. The user's current request overrides anything recorded here.";
+const EARLIER_ABOUT =
+  "This is opencode-rcm's record of the task as an earlier session left it; that session's exchanges are not in this conversation, and it stands for them. The user's current request overrides anything recorded here.";
+
+function compose(record: TaskRecord, title: string, shown: Shown, about: string): string {
   const active = activeConstraints(record);
-  const lines = [
-    `${RECORD_OPEN} task="${record.task}">`,
-    `Task ${record.task}: ${oneLine(title)}`,
-    "This is opencode-rcm's record of the task so far in this session. Where earlier assistant and tool exchanges of the task are missing below, it stands for them; the user's requests are kept verbatim. The user's current request overrides anything recorded here.",
-    `Goal: ${oneLine(record.goal)}`,
-  ];
+  const lines = [`${RECORD_OPEN} task="${record.task}">`, `Task ${record.task}: ${oneLine(title)}`, about, `Goal: ${oneLine(record.goal)}`];
   const readings = active.some((constraint) => constraint.text.includes(`[${READING_MARK}`));
   section(
     lines,

@@ -19,10 +19,10 @@ const CUED_NEW_CONFIDENCE = 0.95;
 const UNCUED_NEW_WORDS = 3;
 const CURRENT = TASK_FEATURES.indexOf("current");
 /** Going back to a task: "back to ...", "returning to ...", "picking up ...", said up front. */
-const BACK_CUE = /\b(?:back to|back on|return(?:ing)? to|switch(?:ing)? back|go(?:ing)? back|resum(?:e|ing)|pick(?:ing)? up)\b/i;
+export const BACK_CUE = /\b(?:back to|back on|return(?:ing)? to|switch(?:ing)? back|go(?:ing)? back|resum(?:e|ing)|pick(?:ing)? up)\b/i;
 const OPENING_WORDS = 8;
 
-function openingWords(text: string): string {
+export function openingWords(text: string): string {
   return text.trimStart().split(/\s+/).slice(0, OPENING_WORDS).join(" ");
 }
 
@@ -205,7 +205,7 @@ function hasOwnEvidence(candidate: TaskCandidate): boolean {
 }
 
 /** A name, a file or a code name only that task has: decisive whatever language the rest is in. */
-function isHard(anchor: TaskAnchor): boolean {
+export function isHard(anchor: TaskAnchor): boolean {
   return anchor.named || anchor.files.length > 0 || anchor.identifiers.length > 0;
 }
 

@@ -1,13 +1,33 @@
 import { z } from "zod";
 import { AuxUsageSchema, type RoutingDecision } from "./decision.js";
 
+/** Where a resumed task came from: an unfinished task of an earlier session of the project. */
+const ResumedFromSchema = z.object({
+  session: z.string().min(1),
+  /** Its id there (kept here unless this session already had the id). */
+  task: z.string().min(1),
+  /** The earlier session's title as the plug-in last saw it. */
+  sessionTitle: z.string().optional(),
+  /** When it was last worked on there (ISO). */
+  lastActive: z.string().min(1),
+  /** Asks of its record not yet shown done when it was resumed. */
+  pending: z.number().int().min(0),
+  /** `router`: a request named it; `user`: `/rcm resume`. */
+  by: z.enum(["router", "user"]),
+  /** For `by: "user"`: how many requests the session had routed then (the task is current until the next one). */
+  afterRequests: z.number().int().min(0).optional(),
+});
+export type ResumedFrom = z.infer<typeof ResumedFromSchema>;
+
 const LedgerTaskSchema = z.object({
   id: z.string().min(1),
   title: z.string(),
-  /** The user message that opened the task. */
+  /** The user message that opened the task (for a task resumed by `/rcm resume`, `resume:<session>/<task>`). */
   openedBy: z.string().min(1),
   /** `/rcm split`: the task goes on in that OpenCode session; this one routes no more requests to it. */
   split: z.object({ session: z.string().min(1) }).optional(),
+  /** A task of an earlier session taken up here: its record comes along (SessionState.resumed). */
+  resumed: ResumedFromSchema.optional(),
 });
 export type LedgerTask = z.infer<typeof LedgerTaskSchema>;
 
@@ -224,8 +244,38 @@ function taskOrder(a: string, b: string): number {
   return Number(a.slice(1)) - Number(b.slice(1)) || a.localeCompare(b);
 }
 
+/** The next free id: `t<count + 1>`, or the next number up where a resumed task holds it. */
 function nextTaskID(ledger: Ledger): string {
-  return `t${ledger.tasks.length + 1}`;
+  const taken = new Set(ledger.tasks.map((task) => task.id));
+  let number = ledger.tasks.length + 1;
+  while (taken.has(`t${number}`)) number += 1;
+  return `t${number}`;
+}
+
+/**
+ * An earlier session's task taken up in this one, keeping its id where this session does not
+ * have it yet. With `messageID`, the request that named it resumes it (a sure decision, which
+ * opens the task here); without, the user resumed it (`/rcm resume`) and it is current until
+ * the next request is routed.
+ */
+export function resumeTask(
+  ledger: Ledger,
+  options: { from: ResumedFrom; title: string; messageID?: string | undefined; confidence: number; reason: string },
+): { ledger: Ledger; task: LedgerTask; entry?: LedgerEntry } {
+  const { from, title, messageID } = options;
+  const known = messageID === undefined ? undefined : ledger.decisions[messageID];
+  if (known) return { ledger, entry: known, task: taskOf(ledger, known.task) };
+  const id = ledger.tasks.some((task) => task.id === from.task) ? nextTaskID(ledger) : from.task;
+  const task: LedgerTask = {
+    id,
+    title,
+    openedBy: messageID ?? `resume:${from.session}/${from.task}`,
+    resumed: messageID === undefined ? { ...from, afterRequests: ledger.order.length } : from,
+  };
+  const tasks = [...ledger.tasks, task];
+  if (messageID === undefined) return { ledger: { ...ledger, tasks }, task };
+  const entry: LedgerEntry = { task: id, opened: true, confidence: options.confidence, related: [], shared: false, reason: options.reason, router: "lexical" };
+  return { ledger: { tasks, decisions: { ...ledger.decisions, [messageID]: entry }, order: [...ledger.order, messageID] }, task, entry };
 }
 
 /** The request routed last (the latest in the ledger's order) and its decision; undefined before the first. */
@@ -261,6 +311,9 @@ export function isSettled(entry: LedgerEntry, threshold: number): boolean {
  * changes nothing), if that decision is settled; after an unsure one, none.
  */
 export function settledCurrentTask(ledger: Ledger, threshold: number): string | undefined {
+  // A task the user resumed since the last request is what the next one carries on.
+  const resumed = ledger.tasks.findLast((task) => task.resumed?.afterRequests === ledger.order.length);
+  if (resumed) return resumed.id;
   for (let position = ledger.order.length - 1; position >= 0; position -= 1) {
     const entry = ledger.decisions[ledger.order[position] ?? ""];
     if (!entry || entry.shared) continue;
@@ -271,5 +324,7 @@ export function settledCurrentTask(ledger: Ledger, threshold: number): string | 
 
 /** The tasks with a settled request: until a task has one, nothing about it is evidence (its title included). */
 export function settledTasks(ledger: Ledger, threshold: number): Set<string> {
-  return new Set(Object.values(ledger.decisions).flatMap((entry) => (!entry.shared && isSettled(entry, threshold) ? [entry.task] : [])));
+  // A resumed task is real: it was settled in its session.
+  const resumed = ledger.tasks.flatMap((task) => (task.resumed ? [task.id] : []));
+  return new Set([...resumed, ...Object.values(ledger.decisions).flatMap((entry) => (!entry.shared && isSettled(entry, threshold) ? [entry.task] : []))]);
 }
