@@ -41,8 +41,8 @@ describe("the README's main command, reduced for CI", () => {
     const lines = await read("roomy");
     expect(lines).toHaveLength(6);
     expect(roomy).toContain("Resumed the next day (the focus's last stage in a new OpenCode session): native 0.0% (requirements carried 0/1 (0.0%))");
-    // The resumed runs, three OpenCode sessions each: native's return carried nothing; full's must not
-    // fail (whether the plug-in resumes the earlier session's task is the plug-in's, not the bench's).
+    // The resumed runs, three OpenCode sessions each: native's return carried nothing; full's return
+    // names the focus's checkout, the plug-in resumes the earlier session's task and its record carries stage 1.
     for (const mode of ["native", "full"] as const) {
       const resumed = lines.find((line) => line.mode === mode && line.condition === "resumed");
       expect(resumed?.session_id).toBe("minicfg__minicfg-1__resumed");
@@ -58,6 +58,10 @@ describe("the README's main command, reduced for CI", () => {
     expect(nativeBack?.resumption).toMatchObject({ carried: [], missed: ["stage-1"] });
     expect(nativeBack?.focus_write).toEqual({ wrote: "stage-2 without stage-1", lost: ["stage-1"], leaked: [] });
     expect(nativeBack?.resolved).toBe(false);
+    const fullBack = lines.find((line) => line.mode === "full" && line.condition === "resumed");
+    expect(fullBack?.resumption).toMatchObject({ carried: ["stage-1"], missed: [] });
+    expect(fullBack?.resolved).toBe(true);
+    expect(roomy).toMatch(/\| full \| 100\.0% \(1\/1\) \| 100\.0% \(1\/1\) \| 0\.0 \| - \| 0 \| 0 \| 0 \| 100\.0% \(1\/1\) \| 1\/1 \(100\.0%\) \| 0 \|/);
     // The third session starts with nothing of the other two: native's return costs a fraction of the switched one's.
     const backCall = (line: (typeof lines)[number] | undefined) =>
       line?.timeline?.findLast((entry) => entry.task === "minicfg__minicfg-1" && entry.stage === "stage-2")?.call_input_tokens[0] ?? Number.NaN;
