@@ -175,7 +175,8 @@ describe("what of the focus's earlier requirements reached the third session", (
 
   it("from the recorded call: an earlier request word for word, or a record constraint citing it", () => {
     const back = run.requests.find((request) => request.task === F && request.stage === "stage-3")?.text ?? "";
-    const record = "<rcm-task-memory task=t1>\nConstraints:\n- Reject empty names.\n</rcm-task-memory>";
+    // As the plug-in renders a record: the user's asks numbered.
+    const record = "<rcm-task-memory task=t1>\nAsked by the user (their words):\n1. Reject empty names.\n</rcm-task-memory>";
     const user = (id: string, text: string) => ({ info: { id, role: "user" }, parts: [{ type: "text", text }] }) as unknown as MessageWithParts;
     const messages = run.requests.map((request, index) => user(`msg${index}`, request.text));
     // The third session's first call: the record the plug-in resumed, then the request; stage-1 is in neither.

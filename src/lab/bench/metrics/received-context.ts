@@ -78,16 +78,19 @@ export function fidelityPoints(options: {
 export function requirementInCall(
   body: ChatBody,
   constraints: readonly CitingConstraint[],
+  options: { numbered?: boolean } = {},
 ): (request: string | undefined, messageID: string | undefined) => "verbatim" | "cited" | undefined {
   const text = normalise(body.messages.map(chatMessageText).join("\n"));
   const records = recordBlocks(body);
+  // `numbered`: a record lists the user's asks as "1. ...", not "- ..." (the fidelity metric keeps its dash-only match).
+  const items = options.numbered ? new Set(records.split("\n").map((line) => line.replace(/^(?:-|\d+\.) /, ""))) : undefined;
+  const shows = (constraint: string) => {
+    const line = constraint.replace(/\s+/g, " ").trim();
+    return items ? items.has(line) : records.includes(`- ${line}`);
+  };
   return (request, messageID) => {
     if (request !== undefined && text.includes(normalise(request))) return "verbatim";
-    if (
-      messageID !== undefined &&
-      constraints.some((constraint) => constraint.sources.includes(messageID) && records.includes(`- ${constraint.text.replace(/\s+/g, " ").trim()}`))
-    )
-      return "cited";
+    if (messageID !== undefined && constraints.some((constraint) => constraint.sources.includes(messageID) && shows(constraint.text))) return "cited";
     return undefined;
   };
 }

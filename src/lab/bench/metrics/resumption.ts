@@ -48,7 +48,7 @@ function recordedView(session: FinishedSession, requirements: readonly string[])
   const call = calls[callRequests(calls, run.requests).indexOf(index)];
   if (call === undefined) return undefined;
   const ids = requestMessageIDs(messages, run.requests);
-  const inCall = requirementInCall(call, state.constraints ?? []);
+  const inCall = requirementInCall(call, state.constraints ?? [], { numbered: true });
   const seen = requirements.filter((stage) => {
     const position = run.requests.findIndex((request) => request.task === spec.focus && request.stage === stage && !request.continuation);
     const request = focus.task.stages.find((candidate) => candidate.id === stage)?.request;
