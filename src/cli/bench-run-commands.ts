@@ -14,6 +14,7 @@ import { readResults } from "../lab/bench/run-dir/read-results.js";
 import { runFiles } from "../lab/bench/run-dir/run-files.js";
 import { diskUsage } from "../lab/bench/run-dir/tidy-run-dir.js";
 import { parseShard, type Shard } from "../lab/bench/shard.js";
+import { CONDITIONS, type Condition, DEFAULT_CONDITIONS } from "../lab/bench/suite/schema.js";
 import { MODES, type Mode } from "../plugin/config/options-schema.js";
 import { type BenchIo, withBenchIo } from "./bench-io.js";
 import { type ArgSpecs, defineCli, mustBeEither, mustBeOneOf, type Parsed, unknownItem } from "./declare.js";
@@ -46,6 +47,14 @@ const RUN_ARGS = {
     description:
       "the plug-in's modes to run (default: the paper's three; add memory for the memory-only ablation, which costs a model one more run per session)",
     invalid: unknownItem("mode"),
+  },
+  conditions: {
+    type: "list",
+    options: CONDITIONS,
+    default: DEFAULT_CONDITIONS.join(","),
+    description:
+      "the conditions to run: the suite's uninterrupted and switched sessions, and resumed (made from each switched one: the focus's first stages, the interruptions and the focus's last stage each in a new OpenCode session of the same server)",
+    invalid: unknownItem("condition"),
   },
   agent: {
     type: "enum",
@@ -99,6 +108,7 @@ interface RunOptions {
   suite: string;
   out: string;
   modes: Mode[];
+  conditions: Condition[];
   agent: AgentChoice;
   sessions?: number | undefined;
   concurrency: number;
@@ -132,6 +142,7 @@ async function runSuite(options: RunOptions, io: BenchIo): Promise<string> {
     suiteDir: options.suite,
     outDir: options.out,
     modes: options.modes,
+    conditions: options.conditions,
     agent: options.agent,
     sessions: options.sessions,
     concurrency: options.concurrency,
@@ -194,6 +205,7 @@ function runOptions(args: Parsed<typeof RUN_ARGS>): RunOptions {
     suite: args.suite,
     out: args.out,
     modes: args.modes,
+    conditions: args.conditions,
     agent: agentChoice(args.agent, args.model, args["provider-config"], args.regime),
     sessions: args.sessions,
     concurrency: args.concurrency,
@@ -221,7 +233,7 @@ Rerunning with the same --out skips finished sessions; Ctrl-C leaves consistent 
   run: (args, context) => withBenchIo(context, (io) => runSuite(runOptions(args), io)),
 });
 
-/** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (under 10 minutes for 4 modes and 2 regimes here). */
+/** `bench mini`'s sessions: the first repository's five tasks, each uninterrupted and switched (and resumed, made from the switched ones). */
 const MINI_SESSIONS = 10;
 
 export const mini = defineCli({
@@ -238,6 +250,12 @@ with that model instead.`,
       ...RUN_ARGS.modes,
       default: MODES.join(","),
       description: "the plug-in's modes to run (default: all four, the router-against-memory ablation: the scripted agent costs nothing)",
+    },
+    conditions: {
+      ...RUN_ARGS.conditions,
+      default: CONDITIONS.join(","),
+      description:
+        "the conditions to run (default: all three: each focus uninterrupted, switched, and resumed, its last stage in a new OpenCode session after the interruptions ran in another)",
     },
     sessions: { ...RUN_ARGS.sessions, default: MINI_SESSIONS },
     // Sessions wait on the model, git and pytest more than on the CPU: 3 beat 2 on a 2-core machine (7m43s vs 9m50s).
@@ -259,6 +277,7 @@ with that model instead.`,
       const common = {
         suite: join(packageRoot(), "fixtures", "switch-mini"),
         modes: args.modes,
+        conditions: args.conditions,
         concurrency: args.concurrency,
         sessions: args.sessions,
         ...RUN_DEFAULTS,

@@ -11,7 +11,7 @@ import { importSwebench } from "../lab/bench/swebench/import-swebench.js";
 import { exportPredictions } from "../lab/bench/swebench/predictions.js";
 import { MODES } from "../plugin/config/options-schema.js";
 import { oneRunDir, RUN_DIR, withBenchIo } from "./bench-io.js";
-import { defineCli, mustBeEither, mustBeOneOf } from "./declare.js";
+import { defineCli, mustBeOneOf } from "./declare.js";
 
 export const checkCommand = defineCli({
   name: "check",
@@ -114,7 +114,7 @@ export const exportPredictionsCommand = defineCli({
   args: {
     run: RUN_DIR,
     mode: { type: "enum", options: MODES, description: "only this mode", invalid: mustBeOneOf("not") },
-    condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeEither },
+    condition: { type: "enum", options: CONDITIONS, description: "only this condition", invalid: mustBeOneOf("not") },
   },
   misuse: oneRunDir("bench export-predictions"),
   run: (args, context) =>

@@ -44,7 +44,9 @@ describe("bench mini --host opencode-2", () => {
         .split("\n")
         .map((line) => ResultLineSchema.parse(JSON.parse(line)));
     const lines = await read("roomy");
-    expect(lines).toHaveLength(4);
+    // Two sessions and the resumed twin of the switched one (mini's default conditions), in each mode.
+    expect(lines).toHaveLength(6);
+    expect(lines.filter((line) => line.condition === "resumed").map((line) => line.resumption?.opencode_session_ids.length)).toEqual([3, 3]);
     for (const line of lines) expect(line.setting).toMatchObject({ host: "opencode-2", host_version: "2.0.15" });
     // The plug-in ran inside OpenCode 2: it routed every request of full, and narrowed the resumed focus.
     const native = lines.find((line) => line.mode === "native" && line.condition === "switched");

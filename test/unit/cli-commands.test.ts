@@ -17,7 +17,7 @@ describe("opencode-rcm bench", () => {
     [["mini", "--regimes", "roomy,huge"], '--regimes: unknown regime "huge" (one of roomy, tight)'],
     [["import-swebench", "--out", "x"], "bench import-swebench needs --instances <file.jsonl> and --out <suite dir>"],
     [["merge", "a"], "bench merge needs <run dirs...> --out <dir>"],
-    [["export-predictions", "r", "--condition", "x"], '--condition must be uninterrupted or switched, not "x"'],
+    [["export-predictions", "r", "--condition", "x"], '--condition must be one of uninterrupted, switched, resumed, not "x"'],
     [["report", "r", "--cache-read-price", "2"], '--cache-read-price must be a number in [0, 1] (a cached token\'s price against an uncached one), got "2"'],
     [["mini", "--bogus"], "unknown option --bogus"],
     [["dance"], 'unknown bench subcommand "dance"'],

@@ -14,7 +14,7 @@ import { parseShard, type Shard } from "./shard.js";
 /** Settings that must be equal for runs from before run.json kept the setting to be one run (the shard apart). */
 const SAME = ["suite", "modes", "agent", "seed", "budgetMs", "sessions", "confidenceThreshold"] as const;
 /** For runs that keep it: the setting, and what of the suite they run. */
-const SAME_SHAPE = ["modes", "sessions"] as const;
+const SAME_SHAPE = ["modes", "sessions", "conditions"] as const;
 /** What each session keeps beside its result, small enough to copy: the patch and the reports. */
 const KEPT = ["focus.patch", "report.json", "swebench-report.json"];
 
@@ -152,6 +152,8 @@ function missingParts(runs: readonly string[], settings: readonly Record<string,
 /** The whole run's planned session runs: the shards' shares add up to it. */
 function planned(settings: readonly Record<string, unknown>[]): number {
   const first = settings[0] ?? {};
+  // With resumed sessions the count is not sessions x modes: the shards' shares add up to it.
+  if (Array.isArray(first.conditions)) return settings.reduce((sum, part) => sum + (typeof part.runs_planned === "number" ? part.runs_planned : 0), 0);
   const modes = Array.isArray(first.modes) ? first.modes.length : 0;
   return typeof first.sessions === "number" ? first.sessions * modes : 0;
 }

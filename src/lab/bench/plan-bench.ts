@@ -4,6 +4,7 @@ import { type BenchRunOptions, prepareRun } from "./run-bench.js";
 import { openExperiment } from "./run-dir/open-experiment.js";
 import { resultKey } from "./run-dir/result-line.js";
 import { shardRuns } from "./shard.js";
+import type { SessionSpec } from "./suite/schema.js";
 
 /** Model calls a scripted agent makes per request: the tool step, then its report (agent/agent-steps.ts). */
 const SCRIPTED_CALLS_PER_REQUEST = 2;
@@ -21,7 +22,11 @@ export async function planBench(options: BenchRunOptions): Promise<string> {
     specs.filter((spec) => mine === undefined || mine.has(resultKey({ session_id: spec.session_id, mode }))).map((spec) => ({ mode, spec })),
   );
   const requests = runs.reduce((sum, run) => sum + run.spec.schedule.length, 0);
-  const switched = specs.filter((spec) => spec.condition === "switched").length;
+  const count = (condition: SessionSpec["condition"]) => specs.filter((spec) => spec.condition === condition).length;
+  const suiteSessions = specs.filter((spec) => spec.condition !== "resumed").length;
+  const resumed = count("resumed");
+  // A resumed session is the driver's, made from a switched one: said apart, and only when asked.
+  const made = resumed > 0 ? `; and ${resumed} resumed, each in three OpenCode sessions, made from the switched ones` : "";
   const agent = options.agent;
   const calls =
     agent.kind === "model"
@@ -30,7 +35,7 @@ export async function planBench(options: BenchRunOptions): Promise<string> {
   const lines = [
     "Dry run: nothing is started and no model is called.",
     `suite:     ${suite.meta.name} (${suite.dir}), sha256 ${setting.suite_sha256.slice(0, 16)}...`,
-    `sessions:  ${specs.length} of the suite's ${suite.sessions.length} (${specs.length - switched} uninterrupted, ${switched} switched)`,
+    `sessions:  ${suiteSessions} of the suite's ${suite.sessions.length} (${count("uninterrupted")} uninterrupted, ${count("switched")} switched${made})`,
     `modes:     ${options.modes.join(", ")}`,
     `runs:      ${runs.length} session runs${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ""}, ${requests} requests`,
     `agent:     ${describeAgent(agent, setting.host)}`,

@@ -25,7 +25,7 @@ import { DEFAULT_REGIME } from "./drive/regimes.js";
 import { runSession, type SessionRun } from "./drive/run-session.js";
 import { checkImages, LOCAL, type SessionPlace, withSessionContainer } from "./env/session-place.js";
 import { openDecisionLog, type SessionDecisionLog } from "./metrics/focus-write.js";
-import { readPluginState } from "./metrics/plugin-state.js";
+import { readPluginStates } from "./metrics/plugin-state.js";
 import { type MetricField, measureSession } from "./metrics/registry.js";
 import { openRequestLog, type SessionRequestLog } from "./metrics/request-log.js";
 import { writeReports } from "./report/write-reports.js";
@@ -38,12 +38,15 @@ import { diskUsage, tidyRunDir } from "./run-dir/tidy-run-dir.js";
 import { failureClass, focusPatch } from "./score/index.js";
 import { type Shard, shardRuns } from "./shard.js";
 import { loadSuite } from "./suite/load-suite.js";
-import type { SessionSpec, Suite } from "./suite/schema.js";
+import { inConditionOrder, runSpecs } from "./suite/resumed-sessions.js";
+import { type Condition, DEFAULT_CONDITIONS, type SessionSpec, type Suite } from "./suite/schema.js";
 import { suiteHash } from "./suite/suite-hash.js";
 
 export interface BenchRunOptions {
   suiteDir: string;
   modes: readonly Mode[];
+  /** Which conditions to run (default DEFAULT_CONDITIONS: the suite's sessions as listed); `resumed` adds each switched session's resumed twin. */
+  conditions?: readonly Condition[] | undefined;
   agent: AgentChoice;
   outDir: string;
   /** Run only the first N sessions of the suite. */
@@ -147,7 +150,9 @@ export async function prepareRun(options: BenchRunOptions, { askHostVersion = fa
   if (host === "opencode-2" && options.env === "docker")
     throw new RcmError("usage", "--host opencode-2 runs sessions here only (--env local): the session containers start OpenCode 1.18");
   const suite = await loadSuite(resolve(options.suiteDir));
-  const specs = options.sessions === undefined ? suite.sessions : suite.sessions.slice(0, options.sessions);
+  const conditions = inConditionOrder(options.conditions ?? DEFAULT_CONDITIONS);
+  const specs = runSpecs(suite.sessions, { count: options.sessions, conditions });
+  const sessionCount = options.sessions === undefined ? suite.sessions.length : Math.min(options.sessions, suite.sessions.length);
   await refuseFailingSuite(suite, options.agent.kind);
   await checkModelProvider(options.agent);
   const forwarded = pluginEnv(options.environment ?? process.env);
@@ -174,9 +179,13 @@ export async function prepareRun(options: BenchRunOptions, { askHostVersion = fa
     setting,
     agent: options.agent,
     modes: options.modes,
-    sessions: specs.length,
+    conditions,
+    sessions: sessionCount,
     shard: shard ? `${shard.index}/${shard.count}` : undefined,
-    runsPlanned: (modes, sessions) => (shard ? shardRuns(suite.sessions.slice(0, sessions), modes, shard).size : sessions * modes.length),
+    runsPlanned: (modes, sessions, asked) => {
+      const planned = runSpecs(suite.sessions, { count: sessions, conditions: asked });
+      return shard ? shardRuns(planned, modes, shard).size : planned.length * modes.length;
+    },
   };
   const serverEnv = { ...forwarded, ...passedEnv(options.passEnv ?? [], options.environment) };
   return { outDir, suite, specs, setting, request, confidenceThreshold: setting.confidence_threshold, serverEnv };
@@ -277,38 +286,78 @@ async function withModeServer<T>(
   const decisionLog = join(files.requests, `${mode}.decisions.jsonl`);
   const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog, runDir: outDir, host: options.host });
   const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
-  const pluginOptions = { mode, stateDir: files.state(mode), fallback: RUN_FALLBACK };
+  const pluginOptions = (spec?: SessionSpec) => ({ mode, stateDir: stateDirOf(outDir, mode, spec), fallback: RUN_FALLBACK });
   const env = { ...options.serverEnv, TMPDIR: files.tmp };
   // Sessions run in one folder per mode: a new folder costs OpenCode seconds of start-up, and
   // requests name their workspaces by absolute path anyway.
   const sessionsDir = join(outDir, "sessions");
+  /**
+   * A resumed session run gets a server (and plug-in state) of its own, its three OpenCode
+   * sessions in it: in the mode's shared one, the plug-in would see as earlier sessions every
+   * other session run's copies of the same tasks (and keep only the 20 most recent).
+   */
+  const ownServer = async <R>(start: () => Promise<HostServer>, run: (server: HostServer) => Promise<R>): Promise<R> => {
+    const server = await start();
+    try {
+      return await run(server);
+    } finally {
+      await server.close();
+    }
+  };
   try {
     if (options.host === "opencode-2") {
       // OpenCode 2 loads a plug-in folder (the package's server.js), not a file.
-      const config = model.opencode2Config([{ package: packageRoot(), options: pluginOptions }]);
-      const server = await startOpencode2Host({ root: files.home(mode), cwd: outDir, directory: sessionsDir, config, env, binary: options.binary });
+      const start = (root: string, spec?: SessionSpec) =>
+        startOpencode2Host({
+          root,
+          cwd: outDir,
+          directory: sessionsDir,
+          config: model.opencode2Config([{ package: packageRoot(), options: pluginOptions(spec) }]),
+          env,
+          binary: options.binary,
+        });
+      const server = await start(files.home(mode));
       try {
-        return await body((_spec, run) => run(server, LOCAL, logs));
+        return await body((spec, run) =>
+          spec.condition === "resumed"
+            ? ownServer(
+                () => start(files.resumedHome(spec.session_id, mode), spec),
+                (own) => run(own, LOCAL, logs),
+              )
+            : run(server, LOCAL, logs),
+        );
       } finally {
         await server.close();
       }
     }
     // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
     const recorder = join(packageRoot(), "dist", "lab", "bench", "drive", "call-recorder-plugin.js");
-    const plugins: PluginEntry[] = [[builtEntry("./server"), pluginOptions]];
-    if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
-    const config = model.config(plugins);
+    const config = (spec?: SessionSpec) => {
+      const plugins: PluginEntry[] = [[builtEntry("./server"), pluginOptions(spec)]];
+      if (options.agent.kind === "model") plugins.push([recorder, { logFile }]);
+      return model.config(plugins);
+    };
     if (options.env === "docker") {
       return await body((spec, run) =>
-        withSessionContainer({ suite, spec, mode, outDir, config, env, image: options.image, binary: options.binary }, (server, where) =>
+        withSessionContainer({ suite, spec, mode, outDir, config: config(spec), env, image: options.image, binary: options.binary }, (server, where) =>
           run(opencode1Host(server, sessionsDir, { owned: false }), where, logs),
         ),
       );
     }
-    const home = await createIsolatedHome({ root: files.home(mode), config });
-    const server = opencode1Host(await startOpencodeServer({ home, cwd: outDir, env, binary: options.binary }), sessionsDir, { owned: true });
+    const start = async (root: string, spec?: SessionSpec) => {
+      const home = await createIsolatedHome({ root, config: config(spec) });
+      return opencode1Host(await startOpencodeServer({ home, cwd: outDir, env, binary: options.binary }), sessionsDir, { owned: true });
+    };
+    const server = await start(files.home(mode));
     try {
-      return await body((_spec, run) => run(server, LOCAL, logs));
+      return await body((spec, run) =>
+        spec.condition === "resumed"
+          ? ownServer(
+              () => start(files.resumedHome(spec.session_id, mode), spec),
+              (own) => run(own, LOCAL, logs),
+            )
+          : run(server, LOCAL, logs),
+      );
     } finally {
       await server.close();
     }
@@ -350,9 +399,11 @@ async function runOne(
     options.signal?.removeEventListener("abort", onAbort);
   }
   if (options.signal?.aborted) return undefined;
-  const messages = await server.messages(run.opencodeSessionID);
+  // A resumed session's three OpenCode sessions are read as one history, in the order they ran.
+  const sessionIDs = run.opencodeSessionIDs ?? [run.opencodeSessionID];
+  const messages = (await Promise.all(sessionIDs.map((id) => server.messages(id)))).flat();
   await writeFile(join(dir, "session.json"), `${JSON.stringify({ run, messages }, null, 1)}\n`);
-  const state = await readPluginState(files.state(mode), run.opencodeSessionID);
+  const state = await readPluginStates(stateDirOf(outDir, mode, spec), sessionIDs);
   const focus = checkouts.get(spec.focus);
   if (!focus) throw new Error(`no checkout for the focus ${spec.focus}`);
   const calls = await options.logs.calls.take(spec.session_id);
@@ -407,4 +458,10 @@ async function runOne(
     setting: options.setting,
   };
   return inSchemaOrder({ ...line, ...measured });
+}
+
+/** Where the plug-in keeps a session run's state: the mode's one directory, or a resumed run's own. */
+function stateDirOf(outDir: string, mode: Mode, spec?: SessionSpec): string {
+  const files = runFiles(outDir);
+  return spec?.condition === "resumed" ? files.resumedState(spec.session_id, mode) : files.state(mode);
 }

@@ -57,23 +57,42 @@ export function fidelityPoints(options: {
       .flatMap((sent, position) =>
         sent.task === focus && !sent.continuation && sent.stage !== FINALIZE ? [{ sent, id: options.requestMessageIDs[position] }] : [],
       );
-    const text = normalise(body.messages.map(chatMessageText).join("\n"));
-    const records = recordBlocks(body);
+    const inCall = requirementInCall(body, options.constraints);
     let verbatim = 0;
     let cited = 0;
     for (const { sent, id } of earlier) {
-      const stage = options.focusStages.find((candidate) => candidate.id === sent.stage);
-      if (stage && text.includes(normalise(stage.request))) verbatim += 1;
-      else if (
-        id !== undefined &&
-        options.constraints.some((constraint) => constraint.sources.includes(id) && records.includes(`- ${constraint.text.replace(/\s+/g, " ").trim()}`))
-      )
-        cited += 1;
+      const found = inCall(options.focusStages.find((candidate) => candidate.id === sent.stage)?.request, id);
+      if (found === "verbatim") verbatim += 1;
+      else if (found === "cited") cited += 1;
     }
     const tokens = contextTokens(body, request.task, options.workspaceTask, focus);
     points.push({ at, entry: request.entry, requirements: earlier.length, verbatim, cited, context_tokens: tokens.all, other_task_tokens: tokens.other });
   });
   return points;
+}
+
+/**
+ * How a call holds an earlier request of its task: word for word, or only as a memory-record
+ * constraint whose sources are the request's stored message (`messageID`); undefined: not at all.
+ */
+export function requirementInCall(
+  body: ChatBody,
+  constraints: readonly CitingConstraint[],
+  options: { numbered?: boolean } = {},
+): (request: string | undefined, messageID: string | undefined) => "verbatim" | "cited" | undefined {
+  const text = normalise(body.messages.map(chatMessageText).join("\n"));
+  const records = recordBlocks(body);
+  // `numbered`: a record lists the user's asks as "1. ...", not "- ..." (the fidelity metric keeps its dash-only match).
+  const items = options.numbered ? new Set(records.split("\n").map((line) => line.replace(/^(?:-|\d+\.) /, ""))) : undefined;
+  const shows = (constraint: string) => {
+    const line = constraint.replace(/\s+/g, " ").trim();
+    return items ? items.has(line) : records.includes(`- ${line}`);
+  };
+  return (request, messageID) => {
+    if (request !== undefined && text.includes(normalise(request))) return "verbatim";
+    if (messageID !== undefined && constraints.some((constraint) => constraint.sources.includes(messageID) && shows(constraint.text))) return "cited";
+    return undefined;
+  };
 }
 
 /**

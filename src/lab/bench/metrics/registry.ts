@@ -3,6 +3,7 @@ import { cacheMetric } from "./cache-cost.js";
 import { focusWriteMetric } from "./focus-write.js";
 import type { FinishedSession } from "./metric.js";
 import { fidelityMetric } from "./received-context.js";
+import { resumptionMetric } from "./resumption.js";
 import { auxMetric, resumedFocusAuxMetric, resumedFocusMetric, usageMetric } from "./session-usage.js";
 import { timelineMetric } from "./timeline.js";
 
@@ -24,6 +25,7 @@ export const METRICS = [
   fidelityMetric,
   cacheMetric,
   focusWriteMetric,
+  resumptionMetric,
 ] as const;
 
 /** The result line's fields the metrics fill. */

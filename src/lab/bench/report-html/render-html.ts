@@ -48,6 +48,7 @@ export function renderHtmlReport(results: readonly ResultLine[], options: Report
     resolutionChart(results),
     note(table("resolution")),
     tableHtml(table("resolution")),
+    section(table("resumed")),
     '<h2 id="tokens">Input tokens per model call (reported)</h2>',
     `<p class="note">${escapeHtml(TOKENS_NOTE)}</p>`,
     '<div class="charts">',

@@ -12,7 +12,7 @@ const STEP = 24;
 /**
  * One session run's requests in order, a lane per task (the focus first): each request a dot
  * coloured by the router's confidence, continuations smaller, fallbacks to the full history
- * ringed with a dashed circle. Grey dots: requests whose history the plug-in did not narrow
+ * ringed with a dashed circle; a resumed run's new OpenCode sessions are dashed lines. Grey dots: requests whose history the plug-in did not narrow
  * (native; memory, which routes only to file its records). `bins`: the confidence bins at the
  * run's threshold.
  */
@@ -29,6 +29,12 @@ export function timelineChart(line: ResultLine, bins: readonly ConfidenceBin[] =
     body.push(`<line x1="${LEFT - 6}" y1="${at(y)}" x2="${at(width - 10)}" y2="${at(y)}" stroke="#e5e7eb"/>`);
     body.push(label(LEFT - 10, y + 4, shortTask(task) + (task === line.focus ? " (focus)" : ""), { anchor: "end", size: 10 }));
   });
+  for (const index of newSessionStarts(line, timeline)) {
+    const x = LEFT + STEP * index;
+    body.push(
+      `<line class="new-session" x1="${at(x)}" y1="${TOP - 4}" x2="${at(x)}" y2="${at(height - 4)}" stroke="#6b7280" stroke-dasharray="4 3"><title>a new OpenCode session starts</title></line>`,
+    );
+  }
   timeline.forEach((entry, index) => {
     const x = LEFT + STEP * index + STEP / 2;
     const y = TOP + LANE * lanes.indexOf(entry.task) + LANE / 2;
@@ -50,6 +56,17 @@ export function timelineChart(line: ResultLine, bins: readonly ConfidenceBin[] =
       );
   });
   return svgElement({ width, height, label: `${line.session_id} in ${line.mode}: requests by task, coloured by routing confidence`, kind: "timeline", body });
+}
+
+/**
+ * Where a resumed session run's second and third OpenCode sessions start: at its first request of
+ * another task, and at the focus's first request after those. None in the other conditions.
+ */
+function newSessionStarts(line: ResultLine, timeline: readonly TimelineEntry[]): number[] {
+  if (line.condition !== "resumed") return [];
+  const interrupted = timeline.findIndex((entry) => entry.task !== line.focus);
+  const back = timeline.findIndex((entry, index) => index > interrupted && entry.task === line.focus);
+  return interrupted > 0 && back > interrupted ? [interrupted, back] : [];
 }
 
 function withoutRouting(entry: TimelineEntry): TimelineEntry {

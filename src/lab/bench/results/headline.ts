@@ -1,5 +1,17 @@
 import type { ResultLine } from "../run-dir/result-line.js";
-import { CONTEXT_FAILURE_NAMES, contextFailure, gapPoints, linesOf, modesOf, percent, recoveredShare, resolvedRate } from "./summaries.js";
+import {
+  CONTEXT_FAILURE_NAMES,
+  carriedSummary,
+  carriedText,
+  contextFailure,
+  gapPoints,
+  hasResumed,
+  linesOf,
+  modesOf,
+  percent,
+  recoveredShare,
+  resolvedRate,
+} from "./summaries.js";
 
 /**
  * What the results mean, in a sentence or two at the top of a report: native's gap between
@@ -7,6 +19,11 @@ import { CONTEXT_FAILURE_NAMES, contextFailure, gapPoints, linesOf, modesOf, per
  * and how much of the gap each other mode recovers. Numbers only as the tables give them.
  */
 export function headline(results: readonly ResultLine[]): string {
+  const resumed = resumedSentence(results);
+  return resumed === undefined ? gapSentence(results) : `${gapSentence(results)} ${resumed}`;
+}
+
+function gapSentence(results: readonly ResultLine[]): string {
   const uninterrupted = resolvedRate(linesOf(results, "native", "uninterrupted"));
   const switched = resolvedRate(linesOf(results, "native", "switched"));
   const gap = gapPoints(results, "native");
@@ -26,4 +43,19 @@ export function headline(results: readonly ResultLine[]): string {
   const recovered = others.map((mode) => `${mode} ${percent(recoveredShare(results, mode), 0)}`);
   const recovers = recovered.length > 0 ? ` Recovered of that gap: ${recovered.join(", ")}.` : "";
   return `What it means: interrupting the focus task with other tasks costs native ${gap.toFixed(1)} points (${percent(uninterrupted)} uninterrupted, ${percent(switched)} switched)${because}.${recovers}`;
+}
+
+/**
+ * A run with resumed sessions: each mode's resolution when the focus's last stage comes in a new
+ * OpenCode session, and how many of its earlier requirements reached that session's first call.
+ */
+function resumedSentence(results: readonly ResultLine[]): string | undefined {
+  if (!hasResumed(results)) return undefined;
+  const modes = modesOf(results).flatMap((mode) => {
+    const group = linesOf(results, mode, "resumed");
+    if (group.length === 0) return [];
+    const carried = carriedSummary(group);
+    return [`${mode} ${percent(resolvedRate(group))}${carried.sessions > 0 ? ` (requirements carried ${carriedText(carried)})` : ""}`];
+  });
+  return `Resumed the next day (the focus's last stage in a new OpenCode session): ${modes.join(", ")}.`;
 }

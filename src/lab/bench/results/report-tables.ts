@@ -3,10 +3,13 @@ import type { CacheTokens, ResultLine } from "../run-dir/result-line.js";
 import { CONDITIONS } from "../suite/schema.js";
 import {
   CONTEXT_FAILURE_NAMES,
+  carriedSummary,
+  carriedText,
   contextFailure,
   costSummary,
   fidelitySummary,
   gapPoints,
+  hasResumed,
   linesOf,
   modesOf,
   percent,
@@ -31,6 +34,7 @@ const LOCALITY_NOTE =
 export function reportTables(results: readonly ResultLine[], options: { cacheReadPrice: number }): ReportTable[] {
   return [
     resolutionTable(results),
+    resumedTable(results),
     costTable(results),
     fidelityTable(results),
     cacheCostTable(results, options.cacheReadPrice),
@@ -40,16 +44,62 @@ export function reportTables(results: readonly ResultLine[], options: { cacheRea
 }
 
 function resolutionTable(results: readonly ResultLine[]): ReportTable {
+  // The resumed columns come last, and only in a run that has the condition: other reports stay as they were.
+  const resumed = hasResumed(results);
   const rows = modesOf(results).map((mode) => {
     const gap = (locality?: ResultLine["locality"]) => gapPoints(results, mode, locality)?.toFixed(1) ?? "-";
     const recovered = mode === "native" ? "-" : percent(recoveredShare(results, mode), 0);
-    return [mode, share(linesOf(results, mode, "uninterrupted")), share(linesOf(results, mode, "switched")), gap(), gap("near"), gap("far"), recovered];
+    const row = [mode, share(linesOf(results, mode, "uninterrupted")), share(linesOf(results, mode, "switched")), gap(), gap("near"), gap("far"), recovered];
+    return resumed ? [...row, ...resumedCells(results, mode)] : row;
   });
   return {
     id: "resolution",
     heading: "Resolution",
-    note: `${LOCALITY_NOTE} gap: uninterrupted minus switched, in points. Recovers: how much of native's switched gap the mode closes (its switched rate climbing from native's switched toward native's uninterrupted); - when native has no gap.`,
-    header: ["mode", "uninterrupted", "switched", "gap (pts)", "near gap", "far gap", "recovers native's gap"],
+    note: `${LOCALITY_NOTE} gap: uninterrupted minus switched, in points. Recovers: how much of native's switched gap the mode closes (its switched rate climbing from native's switched toward native's uninterrupted); - when native has no gap.${resumed ? ` ${RESUMED_NOTE}` : ""}`,
+    header: ["mode", "uninterrupted", "switched", "gap (pts)", "near gap", "far gap", "recovers native's gap", ...(resumed ? RESUMED_HEADER : [])],
+    rows,
+  };
+}
+
+/** What the resumed columns mean, said under both resolution tables. */
+const RESUMED_NOTE =
+  "resumed: the focus's first stages in one OpenCode session, the interruptions in a second, its last stage (the same request, its checkout's path first) and finalize in a third of the same server; carried: the focus's earlier requirements that reached the third session's first model call.";
+
+const RESUMED_HEADER = ["resumed", "resumed: requirements carried"];
+
+/** A mode's resumed resolution and the earlier requirements its returns carried. */
+function resumedCells(results: readonly ResultLine[], mode: ResultLine["mode"]): string[] {
+  return [share(linesOf(results, mode, "resumed")), carriedText(carriedSummary(linesOf(results, mode, "resumed")))];
+}
+
+/**
+ * Each resumed session's return: which of the focus's earlier requirements reached the first
+ * model call of its third OpenCode session, which did not, and how that was seen.
+ */
+function resumedTable(results: readonly ResultLine[]): ReportTable | undefined {
+  if (!hasResumed(results)) return undefined;
+  const order = modesOf(results);
+  const rows = results
+    .filter((line) => line.condition === "resumed")
+    .sort((a, b) => a.session_id.localeCompare(b.session_id) || order.indexOf(a.mode) - order.indexOf(b.mode))
+    .map((line) => {
+      const resumption = line.resumption;
+      const list = (ids: readonly string[] | undefined) => (ids === undefined ? "-" : ids.length === 0 ? "none" : ids.join(", "));
+      return [
+        line.session_id,
+        line.mode,
+        line.resolved ? "yes" : "no",
+        list(resumption?.requirements),
+        list(resumption?.carried),
+        list(resumption?.missed),
+        resumption?.seen_by ?? "-",
+      ];
+    });
+  return {
+    id: "resumed",
+    heading: "Resumed: what reached the focus's return in a new session",
+    note: `${RESUMED_NOTE} rule phrase: the faithful agent saw the stage's rule phrase in the call's words (what decides its files); request or cited record: the stage's request word for word, or a memory-record constraint citing it, in the recorded call. native starts the third session with nothing; memory and full carry what the plug-in resumes of the earlier session's task.`,
+    header: ["session", "mode", "resolved", "earlier requirements", "carried", "missed", "seen by"],
     rows,
   };
 }
@@ -59,6 +109,7 @@ function resolutionTable(results: readonly ResultLine[]): ReportTable {
  * the gap, how much of native's gap the mode recovers, and why switched sessions failed.
  */
 export function gapTable(results: readonly ResultLine[]): ReportTable {
+  const resumed = hasResumed(results);
   const rows = modesOf(results).map((mode) => {
     const switched = linesOf(results, mode, "switched");
     const failed = switched.filter((line) => !line.resolved);
@@ -72,6 +123,7 @@ export function gapTable(results: readonly ResultLine[]): ReportTable {
       because("lost"),
       because("leaked"),
       String(failed.filter((line) => contextFailure(line) === undefined).length),
+      ...(resumed ? [...resumedCells(results, mode), String(linesOf(results, mode, "resumed").filter((line) => contextFailure(line) === "lost").length)] : []),
     ];
   });
   return {
@@ -86,7 +138,9 @@ export function gapTable(results: readonly ResultLine[]): ReportTable {
       `switched: ${CONTEXT_FAILURE_NAMES.lost}`,
       `switched: ${CONTEXT_FAILURE_NAMES.leaked}`,
       "switched: other failure",
+      ...(resumed ? [...RESUMED_HEADER, `resumed: ${CONTEXT_FAILURE_NAMES.lost}`] : []),
     ],
+    ...(resumed ? { note: RESUMED_NOTE } : {}),
     rows,
   };
 }

@@ -103,3 +103,35 @@ export function costSummary(group: readonly ResultLine[], readPrice: number): Co
 export function percent(value: number | undefined, digits = 1): string {
   return value === undefined ? "-" : `${(value * 100).toFixed(digits)}%`;
 }
+
+/** Of a group's resumed lines that measured it: the focus's earlier requirements that reached the third session's first call, pooled. */
+export interface CarriedSummary {
+  /** Resumed lines that say what reached it. */
+  sessions: number;
+  carried: number;
+  requirements: number;
+  /** `<focus>: <stage>` of every missed requirement, in the lines' order. */
+  missed: string[];
+}
+
+export function carriedSummary(group: readonly ResultLine[]): CarriedSummary {
+  const measured = group.filter((line) => line.condition === "resumed" && line.resumption?.carried !== undefined);
+  return {
+    sessions: measured.length,
+    carried: measured.reduce((sum, line) => sum + (line.resumption?.carried?.length ?? 0), 0),
+    requirements: measured.reduce((sum, line) => sum + (line.resumption?.requirements.length ?? 0), 0),
+    missed: measured.flatMap((line) => (line.resumption?.missed ?? []).map((stage) => `${line.focus}: ${stage}`)),
+  };
+}
+
+/** "2/5 (40.0%)", or "-" when no resumed line measured it. */
+export function carriedText(summary: CarriedSummary): string {
+  if (summary.sessions === 0) return "-";
+  const share = summary.requirements > 0 ? ` (${percent(summary.carried / summary.requirements)})` : "";
+  return `${summary.carried}/${summary.requirements}${share}`;
+}
+
+/** Whether a run has resumed sessions: only then do the reports show the condition (a run without keeps its report as before). */
+export function hasResumed(results: readonly ResultLine[]): boolean {
+  return results.some((line) => line.condition === "resumed");
+}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MODES, type Mode } from "../../../plugin/config/modes.js";
 import { FALLBACKS } from "../../../plugin/core/context/narrow-to-task.js";
+import { CONDITIONS, type Condition, DEFAULT_CONDITIONS } from "../suite/schema.js";
 
 /**
  * What a run directory's results were made with, fixed when the directory is made: run.json
@@ -39,11 +40,13 @@ export const RunJsonSchema = z.object({
   modes: z.array(z.enum(MODES)),
   /** Sessions of the suite run: its first N. */
   sessions: z.number(),
+  /** The conditions run, when not the suite's own two (uninterrupted, switched): `resumed` is the driver's. */
+  conditions: z.array(z.enum(CONDITIONS)).optional(),
   shard: z.string().optional(),
   /** Session runs (a session in a mode) this directory is to hold: its shard's share, or all. */
   runs_planned: z.number(),
   /** Each later run that added modes or sessions, in order. */
-  extended: z.array(z.object({ modes: z.array(z.enum(MODES)), sessions: z.number() })).optional(),
+  extended: z.array(z.object({ modes: z.array(z.enum(MODES)), sessions: z.number(), conditions: z.array(z.enum(CONDITIONS)).optional() })).optional(),
   /** Made by `bench merge`: the run directories merged. */
   parts: z.array(z.string()).optional(),
   /** Made by `bench merge --partial`: what is missing. */
@@ -74,4 +77,15 @@ const shown = (value: unknown) => (value === undefined ? "(none)" : typeof value
 /** A run's modes grown by a rerun's: the run's first, then the new ones in the paper's order. */
 export function grownModes(made: readonly Mode[], asked: readonly Mode[]): Mode[] {
   return [...made, ...MODES.filter((mode) => asked.includes(mode) && !made.includes(mode))];
+}
+
+/** A run's conditions (run.json without any ran the default ones), grown by a rerun's, in the one order. */
+export function grownConditions(made: readonly Condition[] | undefined, asked: readonly Condition[]): Condition[] {
+  const had = made ?? DEFAULT_CONDITIONS;
+  return CONDITIONS.filter((condition) => had.includes(condition) || asked.includes(condition));
+}
+
+/** Whether run.json names its conditions: only when they are not the default, so a run without `resumed` keeps its run.json as before. */
+export function isDefaultConditions(conditions: readonly Condition[]): boolean {
+  return conditions.length === DEFAULT_CONDITIONS.length && DEFAULT_CONDITIONS.every((condition) => conditions.includes(condition));
 }

@@ -2,7 +2,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { messageOf } from "../../../kit/errors/message-of.js";
 import { RcmError } from "../../../kit/errors/rcm-error.js";
 import type { Mode } from "../../../plugin/config/modes.js";
-import { grownModes, type RunJson, RunJsonSchema, type RunSetting, settingDifferences } from "./experiment.js";
+import { type Condition, DEFAULT_CONDITIONS } from "../suite/schema.js";
+import { grownConditions, grownModes, isDefaultConditions, type RunJson, RunJsonSchema, type RunSetting, settingDifferences } from "./experiment.js";
 import { readResults } from "./read-results.js";
 import { runFiles } from "./run-files.js";
 
@@ -13,10 +14,12 @@ export interface ExperimentRequest {
   /** The agent as chosen, kept to start it again. */
   agent: unknown;
   modes: readonly Mode[];
+  /** The conditions asked, in CONDITIONS order (default: DEFAULT_CONDITIONS). */
+  conditions?: readonly Condition[] | undefined;
   sessions: number;
   shard?: string | undefined;
-  /** How many session runs the directory is to hold for these modes and sessions. */
-  runsPlanned: (modes: readonly Mode[], sessions: number) => number;
+  /** How many session runs the directory is to hold for these modes, sessions and conditions. */
+  runsPlanned: (modes: readonly Mode[], sessions: number, conditions: readonly Condition[]) => number;
 }
 
 /** The run.json the run goes on with, and what this run added to an existing experiment. */
@@ -43,7 +46,7 @@ export async function openExperiment(outDir: string, asked: ExperimentRequest, o
     const rows = differences.map((difference) => `  ${difference.field}: ${difference.made} (${what}) vs ${difference.asked} (this command)`);
     throw new RcmError(
       "run",
-      `${outDir} holds another experiment; running into it would put this command's settings on its results:\n${rows.join("\n")}\nUse a new --out, or rerun with the settings it was made with (a rerun may only add --modes or --sessions).`,
+      `${outDir} holds another experiment; running into it would put this command's settings on its results:\n${rows.join("\n")}\nUse a new --out, or rerun with the settings it was made with (a rerun may only add --modes, --sessions or --conditions).`,
     );
   };
   if (made !== undefined) {
@@ -62,7 +65,9 @@ export async function openExperiment(outDir: string, asked: ExperimentRequest, o
   }
   const modes = made === undefined ? [...asked.modes] : grownModes(made.modes, asked.modes);
   const sessions = Math.max(made?.sessions ?? 0, asked.sessions);
-  const added = made === undefined ? [] : additions(made, modes, sessions);
+  const askedConditions = asked.conditions ?? DEFAULT_CONDITIONS;
+  const conditions = made === undefined ? [...askedConditions] : grownConditions(made.conditions, askedConditions);
+  const added = made === undefined ? [] : additions(made, modes, sessions, conditions);
   if (added.length > 0 && asked.shard !== undefined) {
     throw new RcmError(
       "run",
@@ -75,19 +80,42 @@ export async function openExperiment(outDir: string, asked: ExperimentRequest, o
     agent: asked.agent,
     modes,
     sessions,
+    ...(isDefaultConditions(conditions) ? {} : { conditions }),
     ...(asked.shard === undefined ? {} : { shard: asked.shard }),
-    runs_planned: asked.runsPlanned(modes, sessions),
+    runs_planned: asked.runsPlanned(modes, sessions, conditions),
     ...(made?.extended || added.length > 0
-      ? { extended: [...(made?.extended ?? []), ...(added.length > 0 ? [{ modes: modes.filter((mode) => !made?.modes.includes(mode)), sessions }] : [])] }
+      ? {
+          extended: [
+            ...(made?.extended ?? []),
+            ...(added.length > 0 ? [{ modes: modes.filter((mode) => !made?.modes.includes(mode)), sessions, ...newConditions(made, conditions) }] : []),
+          ],
+        }
       : {}),
   };
   if (options.dryRun !== true) await writeFile(files.run, `${JSON.stringify(run, null, 2)}\n`);
   return { run, added, made: made !== undefined, done: lines.length };
 }
 
-function additions(made: Pick<RunJson, "modes" | "sessions">, modes: readonly Mode[], sessions: number): string[] {
+function additions(
+  made: Pick<RunJson, "modes" | "sessions" | "conditions">,
+  modes: readonly Mode[],
+  sessions: number,
+  conditions: readonly Condition[],
+): string[] {
   const newModes = modes.filter((mode) => !made.modes.includes(mode));
-  return [...(newModes.length > 0 ? [`modes ${newModes.join(", ")}`] : []), ...(sessions > made.sessions ? [`sessions ${made.sessions + 1}-${sessions}`] : [])];
+  const added = newConditions(made, conditions).conditions ?? [];
+  return [
+    ...(newModes.length > 0 ? [`modes ${newModes.join(", ")}`] : []),
+    ...(sessions > made.sessions ? [`sessions ${made.sessions + 1}-${sessions}`] : []),
+    ...(added.length > 0 ? [`conditions ${added.join(", ")}`] : []),
+  ];
+}
+
+/** The conditions a rerun adds to the run's (none said in run.json: the default ones), as an `extended` entry's field. */
+function newConditions(made: Pick<RunJson, "conditions"> | undefined, conditions: readonly Condition[]): { conditions?: Condition[] } {
+  const had = grownConditions(made?.conditions, []);
+  const added = conditions.filter((condition) => !had.includes(condition));
+  return added.length > 0 ? { conditions: added } : {};
 }
 
 /**

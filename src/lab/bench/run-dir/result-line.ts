@@ -82,6 +82,27 @@ const FocusWriteSchema = z.object({
 });
 export type FocusWrite = z.infer<typeof FocusWriteSchema>;
 
+/**
+ * A resumed session's return: its three OpenCode sessions, and which of the focus's earlier
+ * requirements reached the first model call of the third session (the focus's last stage, asked
+ * in a new session), as the faithful agent saw them or as the recorded call shows them.
+ */
+const ResumptionSchema = z.object({
+  opencode_session_ids: z
+    .array(z.string())
+    .describe("The OpenCode sessions in order: the focus's first stages, the interruptions, the focus's last stage and finalize."),
+  requirements: z.array(z.string()).describe("The focus's stages before its last: the requirements the third session had to get back."),
+  carried: z.array(z.string()).optional().describe("Of those, the ones in the third session's first model call."),
+  missed: z.array(z.string()).optional().describe("Of those, the ones not in it."),
+  seen_by: z
+    .enum(["rule phrase", "request or cited record"])
+    .optional()
+    .describe(
+      "rule phrase: the faithful agent's (the stage's faithful rule phrase in the call's words); request or cited record: the stage's request word for word, or a memory-record constraint citing it, in the recorded call.",
+    ),
+});
+export type Resumption = z.infer<typeof ResumptionSchema>;
+
 const FAILURE_CLASSES = ["resolved", "implementation", "submission", "incomplete"] as const;
 
 /** One line of `results.jsonl`: one session run in one mode, scored. */
@@ -102,11 +123,11 @@ export const ResultLineSchema = z.object({
   continuations: z.number().describe("Continuations sent after a request ran out of its budget."),
   error: z.string().optional().describe("What went wrong, when the session failed with an error."),
   usage: UsageSchema.describe("The agent's model's reported usage over the whole session."),
-  resumed_focus: UsageSchema.describe("The same over the focus's requests after its first stage (in a switched session, the resumed ones)."),
+  resumed_focus: UsageSchema.describe("The same over the focus's requests after its first stage (in a switched or resumed session, the resumed ones)."),
   aux: AuxSchema.describe("The plug-in's aux model over the whole session."),
   resumed_focus_aux: AuxSchema.describe("The same over the focus's requests after its first stage."),
   wall_ms: z.number().describe("The session's wall time, milliseconds, scoring apart."),
-  opencode_session_id: z.string().describe("OpenCode's id of the session."),
+  opencode_session_id: z.string().describe("OpenCode's id of the session (of a resumed session, the third one's: the focus's return)."),
   focus_workspace: z.string().describe("The focus's checkout (ws1..ws5) under sessions/<session>/<mode>/."),
   patch_bytes: z.number().describe("Size of the focus patch scored, bytes."),
   /** What the session ran with (run.json's setting); lines from before it was kept lack it. */
@@ -126,6 +147,8 @@ export const ResultLineSchema = z.object({
   cache: CacheTokensSchema.optional().describe("What a cache-aware price is computed from."),
   /** With the faithful agent: what its last write of the focus task was made from. */
   focus_write: FocusWriteSchema.optional().describe("With --agent faithful: what its last write of the focus task was made from."),
+  /** A resumed session's return (condition resumed only). */
+  resumption: ResumptionSchema.optional().describe("Condition resumed: its OpenCode sessions, and what of the focus's earlier requirements reached the third."),
 });
 export type ResultLine = z.infer<typeof ResultLineSchema>;
 

@@ -12,6 +12,13 @@ export function runFiles(outDir: string) {
     report: join(outDir, "report.md"),
     session: (sessionID: string, mode: Mode) => join(outDir, "sessions", sessionID, mode),
     state: (mode: Mode) => join(outDir, "state", mode),
+    /**
+     * A resumed session run's own plug-in state (its server's): the earlier sessions its plug-in
+     * sees are its own first two, not the mode's other session runs (`stateDirOf`).
+     */
+    resumedState: (sessionID: string, mode: Mode) => join(outDir, "state", "resumed", sessionID, mode),
+    /** Its server's private home. */
+    resumedHome: (sessionID: string, mode: Mode) => join(outDir, "home", "resumed", sessionID, mode),
     /** Temp files of the run (scoring's scratch, OpenCode's TMPDIR). */
     tmp: join(outDir, "tmp"),
     /** The OpenCode servers' private homes, one per mode. */

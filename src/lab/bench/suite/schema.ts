@@ -85,9 +85,17 @@ const ScheduleEntrySchema = z
   .strict()
   .describe("One request of the session.");
 
-/** A session's condition: the focus task alone, or with other tasks' requests between its stages. */
-export const CONDITIONS = ["uninterrupted", "switched"] as const;
+/** What a suite's sessions.jsonl lists: the focus task alone, or with other tasks' requests between its stages. */
+const SUITE_CONDITIONS = ["uninterrupted", "switched"] as const;
+/**
+ * A session run's condition: a suite's two, and `resumed`, which the driver makes from a switched
+ * session (suite/resumed-sessions.ts): the focus's first stages, the interruptions and the focus's
+ * last stage each in an OpenCode session of their own, as a person coming back the next day.
+ */
+export const CONDITIONS = [...SUITE_CONDITIONS, "resumed"] as const;
 export type Condition = (typeof CONDITIONS)[number];
+/** The conditions `bench run` runs unless told: the suite's sessions as listed. */
+export const DEFAULT_CONDITIONS: readonly Condition[] = [...SUITE_CONDITIONS];
 /**
  * How close a switched session's interruptions are to the focus: near when the parent directory of
  * a source file an interruption's reference patch changes is one the focus's patch changes a file in
@@ -101,7 +109,7 @@ export const SessionSpecSchema = z
     session_id: z.string().min(1).describe("The session's id, unique in the suite (make-sessions: <focus>__uninterrupted, <focus>__switched)."),
     focus: z.string().min(1).describe("The task whose final patch is scored."),
     condition: z
-      .enum(CONDITIONS)
+      .enum(SUITE_CONDITIONS)
       .describe("uninterrupted: the focus's stages alone; switched: other tasks' requests between them. A focus has at most one session of each."),
     locality: z
       .enum(LOCALITIES)
@@ -124,7 +132,8 @@ export type SuiteMeta = z.infer<typeof SuiteMetaSchema>;
 export type Stage = z.infer<typeof StageSchema>;
 export type Task = z.infer<typeof TaskSchema>;
 export type ScheduleEntry = z.infer<typeof ScheduleEntrySchema>;
-export type SessionSpec = z.infer<typeof SessionSpecSchema>;
+/** A session as run: a suite's, or a resumed session the driver made from a switched one. */
+export type SessionSpec = Omit<z.infer<typeof SessionSpecSchema>, "condition"> & { condition: Condition };
 
 /** A loaded, validated suite. */
 export interface Suite {

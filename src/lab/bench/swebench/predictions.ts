@@ -27,7 +27,7 @@ function predictionName(agent: string, mode: string, condition: string): string 
 }
 
 export function parsePredictionName(name: string): { mode: string; condition: string } | undefined {
-  const found = /__rcm-(native|router|memory|full)__(uninterrupted|switched)$/.exec(name);
+  const found = /__rcm-(native|router|memory|full)__(uninterrupted|switched|resumed)$/.exec(name);
   return found ? { mode: found[1] as string, condition: found[2] as string } : undefined;
 }
 
