@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
 import { emptyLedger, type Ledger, recordDecision, resumeTask } from "../../src/plugin/core/routing/ledger.js";
-import { earlierListText, markChoices, pickEarlier, resumeChoices, resumedOrigin, resumeNeedsMemory } from "../../src/plugin/session-views/earlier-tasks.js";
+import { earlierListText, markChoices, resumeChoices, resumedOrigin, resumeNeedsMemory } from "../../src/plugin/session-views/earlier-tasks.js";
 import { panelLines } from "../../src/plugin/session-views/panel-lines.js";
 import { rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
 import { renderStatus, renderWhy } from "../../src/plugin/session-views/render-status.js";

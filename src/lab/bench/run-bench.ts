@@ -286,7 +286,14 @@ async function withModeServer<T>(
   const decisionLog = join(files.requests, `${mode}.decisions.jsonl`);
   const model = await startAgentModel({ agent: options.agent, suite, logFile, decisionLog, runDir: outDir, host: options.host });
   const logs: ModeLogs = { calls: await openRequestLog(logFile), decisions: await openDecisionLog(decisionLog) };
-  const pluginOptions = (spec?: SessionSpec) => ({ mode, stateDir: stateDirOf(outDir, mode, spec), fallback: RUN_FALLBACK });
+  // Only a resumed run's third session may take up a task of an earlier one: in the mode's shared
+  // state every other session run is an "earlier session" holding copies of the same tasks.
+  const pluginOptions = (spec?: SessionSpec) => ({
+    mode,
+    stateDir: stateDirOf(outDir, mode, spec),
+    fallback: RUN_FALLBACK,
+    resume: { automatic: spec?.condition === "resumed" },
+  });
   const env = { ...options.serverEnv, TMPDIR: files.tmp };
   // Sessions run in one folder per mode: a new folder costs OpenCode seconds of start-up, and
   // requests name their workspaces by absolute path anyway.

@@ -12,12 +12,11 @@ import {
   relabelRequest,
   resumeTask,
 } from "../../plugin/core/routing/ledger.js";
-import { indexEarlierTasks, mayResume, resumeVerdict } from "../../plugin/core/routing/resume-verdict.js";
+import { indexEarlierTasks, mayResume, RESUMED_CONFIDENCE, resumeVerdict } from "../../plugin/core/routing/resume-verdict.js";
 import { type RoutedRequest, routeRequest } from "../../plugin/core/routing/route-request.js";
 import type { Router } from "../../plugin/core/routing/router.js";
 import { extractSignals, type Signals } from "../../plugin/core/routing/signals.js";
 import { TaskIndex } from "../../plugin/core/routing/task-index.js";
-import { RESUMED_CONFIDENCE } from "../../plugin/sessions/session-resume.js";
 import { type LabelledSession, type SessionShape, SHARED_LABEL, shapeOf } from "./labelled-sessions.js";
 import { type Reliability, reliabilityOf } from "./reliability.js";
 import { earlierTasksOf, type ResumeFigures, type ResumeOutcome, resumeFiguresOf } from "./resume-figures.js";

@@ -76,7 +76,6 @@ export const LabelledSessionSchema = z
   .strict();
 
 export type LabelledRequest = z.infer<typeof LabelledRequestSchema>;
-export type EarlierSession = z.infer<typeof EarlierSessionSchema>;
 export type LabelledSession = z.infer<typeof LabelledSessionSchema>;
 
 /** Bad input (code `labelled-sessions`), naming the file, the line and the field (in its `location`). */

@@ -11,7 +11,7 @@ import type { LabelledSession } from "./labelled-sessions.js";
 const SESSION_START = Date.parse("2026-01-05T09:00:00.000Z");
 
 /** Styles that name their task by what only it has: the target for right resumptions is on these. */
-export const NAMING_STYLES = ["by-file", "by-code-name", "by-phrase", "by-title"] as const;
+const NAMING_STYLES = ["by-file", "by-code-name", "by-phrase", "by-title"] as const;
 
 /** An earlier task a day's session may resume, with the label its writer gave it. */
 export interface LabelledEarlierTask {
@@ -20,7 +20,7 @@ export interface LabelledEarlierTask {
 }
 
 /** `<session>/<label>`: the key an earlier task is known by here (and `EarlierTask.key`). */
-export function earlierKey(session: string, label: string): string {
+function earlierKey(session: string, label: string): string {
   return `${session}/${label}`;
 }
 

@@ -6,7 +6,15 @@ import type { RoutingDecision } from "../core/routing/decision.js";
 import { type FoldedEvidence, newEvidence } from "../core/routing/group-evidence.js";
 import { evidenceTasks } from "../core/routing/group-tasks.js";
 import { type Ledger, type LedgerEntry, type LedgerTask, type ResumedFrom, resumeTask } from "../core/routing/ledger.js";
-import { type EarlierTask, type EarlierTasks, indexEarlierTasks, mayResume, type ResumeVerdict, resumeVerdict } from "../core/routing/resume-verdict.js";
+import {
+  type EarlierTask,
+  type EarlierTasks,
+  indexEarlierTasks,
+  mayResume,
+  RESUMED_CONFIDENCE,
+  type ResumeVerdict,
+  resumeVerdict,
+} from "../core/routing/resume-verdict.js";
 import type { Signals } from "../core/routing/signals.js";
 import type { Evidence, TaskIndex } from "../core/routing/task-index.js";
 import { noteSessionInUse } from "../store/live-sessions-file.js";
@@ -210,9 +218,6 @@ export function createSessionResume(deps: {
     },
   };
 }
-
-/** Confidence of a resumption a request decides: as sure as a request naming a task of its own session by its file or name. */
-export const RESUMED_CONFIDENCE = 0.92;
 
 /** The task's records in its session: those it brought from before (oldest first), then its own there. */
 async function recordsOf(stateDir: string, sessionID: string, taskId: string): Promise<TaskRecord[]> {

@@ -94,6 +94,9 @@ export type ResumeVerdict = {
   decisive?: boolean;
 };
 
+/** Confidence of a resumption a request decides: as sure as a request naming a task of its own session by its file or name. */
+export const RESUMED_CONFIDENCE = 0.92;
+
 /** Resuming is asked only where the session's own routing is not sure the request belongs to one of its tasks (nor meant for every task). */
 export function mayResume(decision: RoutingDecision, threshold: number): boolean {
   return !decision.shared && (decision.target.kind === "new" || decision.confidence < threshold);
@@ -220,7 +223,9 @@ function scoreTask(options: { profile: TaskProfile; signals: Signals; text: stri
   // A file name the text tokenizer read as a code name (`app_de.arb`) is a file where a task touched one of that name.
   const named = [...signals.paths, ...signals.symbols.filter((symbol) => symbol.includes(".") && index.knowsFileNamed(symbol))];
   const apart = named.filter((path) => current.tasksWithFile(path).length === 0);
-  const files = apart.filter((path) => only(index.tasksWithFile(path)));
+  // Its checkout (a directory only it worked in, as Switch-SWE's `/tmp/run/ws3: ...`) names it as its file does.
+  const checkouts = signals.workspaces.filter((directory) => only(index.tasksInWorkspace(directory)) && current.tasksInWorkspace(directory).length === 0);
+  const files = [...apart.filter((path) => only(index.tasksWithFile(path))), ...checkouts];
   const sharedFiles = apart.filter((path) => !files.includes(path) && index.tasksWithFile(path).includes(profile));
   // Its code names, as written there or written the other way (`checkCall` for `check_call`, `dialog_runner` for `dialog_runner.gd`), and its tickets.
   const formOwners = (form: string) => [...earlier.codeForms].filter(([, forms]) => forms.has(form)).map(([key]) => key);
