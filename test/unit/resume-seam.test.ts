@@ -122,6 +122,18 @@ describe("a task of an earlier session", () => {
     expect(state.ledger.tasks.map((task) => task.resumed)).toEqual([undefined]);
   });
 
+  it("is not resumed while the marks file cannot be read: the request is routed in its session, the problem logged, the file left as it is", async () => {
+    const { rcm, host } = await started("full");
+    await sessionA(rcm, host);
+    const marks = join(stateDir, "task-marks.json");
+    await writeFile(marks, "{ torn");
+    await firstCall(rcm, backToSlugify);
+    const state = (await sessionStateFile(stateDir, B).load()).value;
+    expect(state.ledger.tasks.map((task) => [task.id, task.resumed])).toEqual([["t1", undefined]]);
+    expect(host.lines.some((line) => line.level === "warn" && /could not consider earlier sessions' tasks: .*task-marks\.json/.test(line.message))).toBe(true);
+    await expect(readFile(marks, "utf8")).resolves.toBe("{ torn");
+  });
+
   it("is not brought in by an unrelated request", async () => {
     const { rcm, host } = await started("full");
     await sessionA(rcm, host);

@@ -291,7 +291,11 @@ async function routeInStep(deps: RoutingDeps, session: StoredSession, messageID:
   let considered: Considered;
   const resume = deps.resume
     ? async (decision: RoutingDecision, signals: Signals) => {
-        considered = await deps.resume?.consider({ session, messageID, text, signals, decision, index });
+        // A failure to look at earlier sessions (their files, the marks' lock) leaves the request to this session's routing.
+        considered = await deps.resume?.consider({ session, messageID, text, signals, decision, index }).catch(async (error: unknown) => {
+          await deps.logger.log("warn", `could not consider earlier sessions' tasks: ${messageOf(error)}`, { sessionID, messageID });
+          return undefined;
+        });
         const resumption = considered?.kind === "resumed" ? considered.resumption : undefined;
         return resumption?.entry ? { ledger: resumption.ledger, entry: resumption.entry, task: resumption.task } : undefined;
       }
