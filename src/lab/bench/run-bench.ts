@@ -311,6 +311,16 @@ async function withModeServer<T>(
       await server.close();
     }
   };
+  /** The mode's shared server runs every session run but a resumed one, which gets its own. */
+  const servedBy =
+    (shared: HostServer, start: (root: string, spec?: SessionSpec) => Promise<HostServer>): SessionServer =>
+    (spec, run) =>
+      spec.condition === "resumed"
+        ? ownServer(
+            () => start(files.resumedHome(spec.session_id, mode), spec),
+            (own) => run(own, LOCAL, logs),
+          )
+        : run(shared, LOCAL, logs);
   try {
     if (options.host === "opencode-2") {
       // OpenCode 2 loads a plug-in folder (the package's server.js), not a file.
@@ -323,19 +333,10 @@ async function withModeServer<T>(
           env,
           binary: options.binary,
         });
-      const server = await start(files.home(mode));
-      try {
-        return await body((spec, run) =>
-          spec.condition === "resumed"
-            ? ownServer(
-                () => start(files.resumedHome(spec.session_id, mode), spec),
-                (own) => run(own, LOCAL, logs),
-              )
-            : run(server, LOCAL, logs),
-        );
-      } finally {
-        await server.close();
-      }
+      return await ownServer(
+        () => start(files.home(mode)),
+        (server) => body(servedBy(server, start)),
+      );
     }
     // A provider's model logs nothing for us: a recorder after opencode-rcm writes what each call gets.
     const recorder = join(packageRoot(), "dist", "lab", "bench", "drive", "call-recorder-plugin.js");
@@ -355,19 +356,10 @@ async function withModeServer<T>(
       const home = await createIsolatedHome({ root, config: config(spec) });
       return opencode1Host(await startOpencodeServer({ home, cwd: outDir, env, binary: options.binary }), sessionsDir, { owned: true });
     };
-    const server = await start(files.home(mode));
-    try {
-      return await body((spec, run) =>
-        spec.condition === "resumed"
-          ? ownServer(
-              () => start(files.resumedHome(spec.session_id, mode), spec),
-              (own) => run(own, LOCAL, logs),
-            )
-          : run(server, LOCAL, logs),
-      );
-    } finally {
-      await server.close();
-    }
+    return await ownServer(
+      () => start(files.home(mode)),
+      (server) => body(servedBy(server, start)),
+    );
   } finally {
     await model.close();
   }

@@ -63,6 +63,11 @@ function earlierRow(task: UnfinishedTask, number: number, now: Date): { title: s
   };
 }
 
+/** What to type next under the list a typed `/rcm resume`, `/rcm done` or `/rcm drop` shows in a TUI. */
+export function earlierHint(verb: { name: string; kind: string; mark?: string }): string {
+  return verb.kind === "change" ? "/rcm resume <n> resumes one here" : `/rcm ${verb.name} <n> marks one ${verb.mark}; /rcm ${verb.name} t2: this session's t2`;
+}
+
 /** The numbered list a typed `/rcm resume`, `/rcm-text resume` and `opencode-rcm resume` answer with; `hint`: what to type next. */
 export function earlierListText(tasks: readonly UnfinishedTask[], now: Date, hint: string): string {
   if (tasks.length === 0) return "No unfinished task in an earlier session of this project (within the options resume.maxAgeDays and resume.maxTasks).";

@@ -1,7 +1,15 @@
 import type { TuiDialogSelectOption, TuiPluginApi } from "@opencode-ai/plugin/tui";
 import { createComponent } from "solid-js";
 import { messageOf } from "../../../../kit/errors/message-of.js";
-import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, resumePostedText } from "../../../session-views/earlier-tasks.js";
+import {
+  earlierHint,
+  earlierListText,
+  markChoices,
+  markedText,
+  resumeChoices,
+  resumeNeedsMemory,
+  resumePostedText,
+} from "../../../session-views/earlier-tasks.js";
 import { describeMove } from "../../../session-views/move-selection.js";
 import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -177,9 +185,7 @@ async function actOnEarlier(
   };
   if (words.length > 0) return run(words);
   if (!fromMenu) {
-    const hint =
-      verb.kind === "change" ? "/rcm resume <n> resumes one here" : `/rcm ${verb.name} <n> marks one ${verb.mark}; /rcm ${verb.name} t2: this session's t2`;
-    return alert(api, title, earlierListText(earlier, now, hint));
+    return alert(api, title, earlierListText(earlier, now, earlierHint(verb)));
   }
   const choices = verb.kind === "change" ? resumeChoices(earlier, now) : markChoices(state, earlier, now);
   if (choices.length === 0) return alert(api, title, earlierListText(earlier, now, ""));

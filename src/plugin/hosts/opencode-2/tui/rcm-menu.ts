@@ -1,6 +1,14 @@
 import { messageOf } from "../../../../kit/errors/message-of.js";
 import { RCM_COMMAND } from "../../../handlers/rcm-command.js";
-import { earlierListText, markChoices, markedText, resumeChoices, resumeNeedsMemory, resumePostedText } from "../../../session-views/earlier-tasks.js";
+import {
+  earlierHint,
+  earlierListText,
+  markChoices,
+  markedText,
+  resumeChoices,
+  resumeNeedsMemory,
+  resumePostedText,
+} from "../../../session-views/earlier-tasks.js";
 import { describeMove } from "../../../session-views/move-selection.js";
 import { menuChangeMessage, RCM_VERBS, type RcmVerb, rcmVerb, taskChoices } from "../../../session-views/rcm-verbs.js";
 import { parseTypedVerb, unknownVerbHint } from "../../../session-views/typed-verb.js";
@@ -143,9 +151,7 @@ async function actOnEarlier(api: TuiApi, opened: Opened, verb: RcmVerb, words: r
   let picked = words;
   if (picked.length === 0) {
     if (!fromMenu) {
-      const hint =
-        verb.kind === "change" ? "/rcm resume <n> resumes one here" : `/rcm ${verb.name} <n> marks one ${verb.mark}; /rcm ${verb.name} t2: this session's t2`;
-      return alert(api, title, earlierListText(earlier, now, hint));
+      return alert(api, title, earlierListText(earlier, now, earlierHint(verb)));
     }
     const choices = verb.kind === "change" ? resumeChoices(earlier, now) : markChoices(state, earlier, now);
     if (choices.length === 0) return alert(api, title, earlierListText(earlier, now, ""));
