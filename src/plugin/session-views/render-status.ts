@@ -302,7 +302,9 @@ function recordLine(report: CallReport): string {
     return `Record: the call ${recordUseClause(record, `${record.task}'s memory record`)} (the record covers ${plural(record.covers, "exchange")} of ${record.task} in all, in this call's view or not)`;
   }
   if (report.memory === undefined) return "Record: none (memory is off in this mode)";
-  return `Record: ${report.memory.replace(/^none \((.*)\)$/, "none: $1")}`;
+  // A resumed task's record from its earlier session is said apart (resumedLines): this one is the session's own.
+  const own = report.resumed?.includes(report.task ?? "") ? " in this session" : "";
+  return `Record${own}: ${report.memory.replace(/^none \((.*)\)$/, "none: $1")}`;
 }
 
 function labelOf(label: string): string {
