@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_OPTIONS } from "../../src/plugin/config/options-schema.js";
 import { emptyLedger, type Ledger, recordDecision, resumeTask } from "../../src/plugin/core/routing/ledger.js";
-import { earlierListText, markChoices, resumeChoices, resumedOrigin, resumeNeedsMemory } from "../../src/plugin/session-views/earlier-tasks.js";
+import { earlierListText, markChoices, pickEarlier, resumeChoices, resumedOrigin, resumeNeedsMemory } from "../../src/plugin/session-views/earlier-tasks.js";
 import { panelLines } from "../../src/plugin/session-views/panel-lines.js";
 import { rcmVerb } from "../../src/plugin/session-views/rcm-verbs.js";
 import { renderStatus, renderWhy } from "../../src/plugin/session-views/render-status.js";
@@ -114,6 +114,13 @@ describe("picking an earlier session's task", () => {
       [`${A}/t1`, true],
     ]);
     expect(earlierListText([], NOW, "")).toMatch(/^No unfinished task in an earlier session/);
+  });
+
+  it("never picks a task whose session another running OpenCode has in use, and says so", () => {
+    const inUse: UnfinishedTask[] = [{ ...(earlier[0] as UnfinishedTask), inUseBy: 4242 }];
+    expect(resumeChoices(inUse, NOW)[0]).toMatchObject({ disabled: true, description: expect.stringContaining("in use in another OpenCode (pid 4242)") });
+    expect(pickEarlier(inUse, "1")).toEqual({ problem: `${A}/t2 is in use: its session is open in another OpenCode of this project (pid 4242); go on there` });
+    expect(pickEarlier(inUse, "t2")).toMatchObject({ problem: expect.stringContaining("no unfinished task t2") });
   });
 
   it("done and drop: t2 is this session's, a number or <session>/<task> an earlier one's", () => {
