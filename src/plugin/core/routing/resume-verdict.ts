@@ -28,6 +28,10 @@ export interface EarlierTasks {
   byKey: ReadonlyMap<string, EarlierTask>;
   /** Ticket keys (`PAY-231`) each task's requests named. */
   tickets: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The tasks marked done, by their index id (never candidates). */
+  finished: ReadonlyMap<string, EarlierTask>;
+  /** How many tasks (unfinished or done) of each session are known. */
+  sessions: ReadonlyMap<string, number>;
   /** Each task's code names and file names without extension, with `_`, `-` and `.` taken out (`check_call` is `checkcall`). */
   codeForms: ReadonlyMap<string, ReadonlySet<string>>;
 }
@@ -77,7 +81,10 @@ export function indexEarlierTasks(tasks: readonly EarlierTask[], finished: reado
         new Set([...profile.symbols, ...[...profile.files].map((file) => file.split("/").at(-1) ?? file)].map(codeForm).filter((form) => form.length >= 6)),
       ]),
   );
-  return { index, byKey: new Map(tasks.map((task) => [task.key, task])), tickets, codeForms };
+  const sessions = new Map<string, number>();
+  for (const task of [...tasks, ...finished]) sessions.set(task.sessionID, (sessions.get(task.sessionID) ?? 0) + 1);
+  const done = new Map(finished.map((task) => [`${FINISHED}${task.key}`, task]));
+  return { index, byKey: new Map(tasks.map((task) => [task.key, task])), finished: done, tickets, codeForms, sessions };
 }
 
 /**
@@ -139,10 +146,12 @@ function considerEarlier(options: { text: string; signals: Signals; earlier: Ear
   const second = scored[1];
   // Its title, file or code name outweighs another task's words.
   const decisive = (score: TaskScore) => score.titled || score.files.length + score.codeNames.length > 0;
+  // A done task named nearly as well leaves it unsure whichever way: nothing comes in.
+  if (second?.profile.id.startsWith(FINISHED) && second.total * AMBIGUOUS_RATIO >= best.total) return undefined;
   const outweighs = decisive(best) && second !== undefined && !decisive(second);
   if (second && second.total * AMBIGUOUS_RATIO > best.total && !outweighs) return offer(`names ${best.profile.id} and ${second.profile.id}`);
   if (NEW_WORK.test(text) || NEW_MARK.test(text) || signals.newTaskCue) return offer(`says it starts something, yet uses ${described(best)}`);
-  const returns = BACK_CUE.test(openingWords(text)) || RETURN_CUE.test(text) || COMING_BACK.test(text);
+  const returns = BACK_CUE.test(openingWords(text)) || RETURN_CUE.test(text) || COMING_BACK.test(text) || KNOWN_THING.test(text);
   const words = best.words.length + best.phrases.length > 0;
   // A file two earlier tasks share names one of them where its own words pick it.
   const hard = best.files.length + best.codeNames.length > 0 || (best.sharedFiles.length > 0 && words);
@@ -151,7 +160,7 @@ function considerEarlier(options: { text: string; signals: Signals; earlier: Ear
   // One word of its own is a topic, not a task ("the controller issue"): a cue needs two, a phrase, a file or a code name.
   const named = hard || best.phrases.length > 0 || best.total >= 1.5;
   if ((returns && named) || (hard && words) || best.titled || inItsWords)
-    return { kind: "resume", task, why: `names ${described(best)}`, decisive: best.files.length + best.codeNames.length > 0 };
+    return { kind: "resume", task, why: `names ${described(best)}`, decisive: decisive(best) };
   return offer(`uses ${described(best)}`);
 }
 
@@ -159,7 +168,9 @@ function considerEarlier(options: { text: string; signals: Signals; earlier: Ear
 const AMBIGUOUS_RATIO = 2;
 /** Starting something beside a task: "different thing", "another ...", "new thing", "also need a ...". */
 const NEW_WORK =
-  /\b(?:new|another|different|diff|separate|other) (?:\w+ )?(?:thing|one|task|feature|issue|bug|crash|error|problem|report|request|ticket)\b|\banother\b|\b(?:we |i )?(?:also )?need (?:a|an)\b/i;
+  /\b(?:new|another|different|diff|separate|other) (?:\w+ )?(?:thing|one|task|feature|issue|bug|crash|error|problem|report|request|ticket|idea)\b|\b(?:we |i )?(?:also )?need (?:a|an)\b/i;
+/** A thing both already know, named as such: "the hw crc thing", "the metrics one", "the menu issue". */
+const KNOWN_THING = /\b(?:the|that|this) (?:[\w/.-]+ ){1,4}(?:thing|one|issue|bug|problem|stuff|work|fix|ticket)\b/i;
 /** "new" standing alone as a label: "TAB-64 new: ...", "... by status. new" */
 const NEW_MARK = /(?:^|[\s([])new(?:\s*[:)\]—-]|\s*[.!]?\s*$)/i;
 /** Of the request's words, this share the task used too: the request is about it, not beside it. */
@@ -196,7 +207,7 @@ const CUE_WORDS = new Set([
 ]);
 /** Coming back to unfinished work: "still", "finish", "continuing", "left off", "from Monday", "did we ...". */
 const COMING_BACK =
-  /\b(?:still|finish(?:ed|ing)?|continu(?:e|ing)|left (?:it|off)|where we (?:were|stopped)|last (?:time|week|night)|yesterday|earlier|this morning|(?:on|from|since) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|did we|we talked about|never (?:got|written|finished)|not (?:yet )?(?:done|finished))\b/i;
+  /\b(?:still|finish(?:ed|ing)?|(?<!before (?:we |i |you )?)continu(?:e|ing)|left (?:it|off)|where we (?:were|stopped)|last (?:time|week|night)|yesterday|earlier|this morning|(?:on|from|since) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|did we|we talked about|never (?:got|written|finished)|not (?:yet )?(?:done|finished)|where are we|what(?:'s| is) left|what remains|any news|status of|is it done|how far)\b/i;
 
 interface TaskScore {
   profile: TaskProfile;
@@ -252,14 +263,24 @@ function scoreTask(options: { profile: TaskProfile; signals: Signals; text: stri
   const phrases = phrasesOf(text).filter(
     (phrase) => profile.phrases.has(phrase) && index.phraseTaskCount(phrase) === 1 && current.phraseTaskCount(phrase) === 0,
   );
-  const task = earlier.byKey.get(profile.id);
-  const titles = [task?.sessionTitle, task?.title].filter((title): title is string => title !== undefined && contentWords(title).length >= 2);
+  // A done task's titles count too: a request naming one is about it, not its unfinished sibling.
+  const task = earlier.byKey.get(profile.id) ?? earlier.finished.get(profile.id);
   const lower = text.toLowerCase();
-  // A session title names its tasks together: their own words then tell them apart (or leave it unsure).
-  const titled = titles.some((title) => lower.includes(title.toLowerCase().replace(/…$/, "").trim()));
+  const says = (title: string | undefined) =>
+    title !== undefined && contentWords(title).length >= 2 && lower.includes(title.toLowerCase().replace(/…$/, "").trim());
+  // A session title names a task only where the session had no other (unfinished or done): else its tasks together, and their own words tell them apart.
+  // A done task's session title is its unfinished siblings' too: only its own title counts for it.
+  const sessionTitled = !profile.id.startsWith(FINISHED) && says(task?.sessionTitle);
+  const siblings = task ? sessionTasks(earlier, task.sessionID) : 0;
+  const titled = says(task?.title) || sessionTitled;
   const wordScore = words.reduce((sum, word) => sum + (isCommonWord(word) ? COMMON_WORD : 1), 0);
-  const total = 2 * files.length + 2 * codeNames.length + wordScore + PHRASE * phrases.length + (titled ? 2 : 0);
+  const total = 2 * files.length + 2 * codeNames.length + wordScore + PHRASE * phrases.length + (titled ? 2 : sessionTitled ? 1 : 0);
   return { profile, files, sharedFiles, codeNames, words, phrases, titled, coverage, newRareWords, total };
+}
+
+/** How many tasks of a session (unfinished or done) the earlier tasks hold. */
+function sessionTasks(earlier: EarlierTasks, sessionID: string): number {
+  return earlier.sessions.get(sessionID) ?? 0;
 }
 
 /** A word anyone writes counts for this much of a word only one task used. */
