@@ -19,6 +19,7 @@ const A1 = "Add textkit/slugify.py with a slugify(text) function that lowercases
 const B1 = "The CSV exporter in exporters/csv_export.py must quote fields that contain commas; right now `export_rows` writes them raw.";
 const A_REPLY = "Added slugify() in textkit/slugify.py.";
 const B_REPLY = "export_rows quotes fields with commas now.";
+const UNRELATED = "Write a short CONTRIBUTING.md that says how to run the tests.";
 // The sidebar starts right of the session's column on a 160-column screen.
 const SIDEBAR_COLUMN = 118;
 
@@ -177,6 +178,48 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
       expect(log).toMatch(/Z opencode-rcm info routed to t1 \(new\)/);
       expect(log).toContain("opencode-rcm info /rcm-text move 2 t1 answered without a model call");
       expect(log).not.toContain("warn tui:");
+    } finally {
+      await tui.close();
+    }
+  }, 120_000);
+
+  it("lists an ended session's unfinished tasks in a new session and resumes one typed /rcm resume, with its origin in the panel", async () => {
+    const root = join(temp.path, "tui-resume");
+    const stateDir = join(root, "state");
+    const project = join(root, "repo");
+    await createGitRepo(project, {
+      "textkit/slugify.py": "def slugify(text):\n    return text\n",
+      "exporters/csv_export.py": "def export_rows(rows):\n    return rows\n",
+    });
+    const home = await createOpencode2Home({
+      root: join(root, "home"),
+      config: opencode2Config({ modelBaseURL: model.url, plugins: [{ package: packageRoot(), options: { mode: "full", stateDir } }] }),
+    });
+    const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
+    try {
+      // Session A: two tasks; then a new session (2.0.15 opens it at its first request) with an unrelated one.
+      await tui.submit(A1, (screen) => screen.includes(A_REPLY), 60_000);
+      await tui.submit(B1, (screen) => screen.includes(B_REPLY), 60_000);
+      await tui.waitFor((screen) => /▶ t2/.test(sidebar(screen)), "session A's two tasks");
+      await tui.submit("/new", (screen) => !screen.includes(B_REPLY), 20_000);
+      await tui.submit(UNRELATED, (screen) => screen.includes("Done.") && /▶ t1/.test(sidebar(screen)), 60_000);
+      const calls = (await model.requests()).length;
+      const listed = await rcm(tui, "resume", (screen) => screen.includes("Unfinished tasks of earlier sessions"), "the typed /rcm resume list");
+      await keep("rcm-resume-list", listed);
+      expect(listed).toMatch(/1\. t\d (The CSV exporter|Add textkit)/);
+      expect(listed).toMatch(/2\. t\d (The CSV exporter|Add textkit)/);
+      await closeDialog(tui, "Unfinished tasks of earlier sessions");
+      const first = /1\. (t\d)/.exec(listed)?.[1] ?? "t2";
+      const resumed = await rcm(
+        tui,
+        "resume 1",
+        (screen) => /from .* · \d+ min ago/.test(sidebar(screen).replace(/\s+/g, " ")),
+        "the panel with the resumed task",
+      );
+      await keep("rcm-resume-panel", sidebar(resumed));
+      expect(sidebar(resumed)).toMatch(new RegExp(`▶ ${first === "t1" ? "t\\d" : first} `));
+      // No model request for any of it.
+      expect((await model.requests()).length).toBe(calls);
     } finally {
       await tui.close();
     }

@@ -20,6 +20,14 @@ describe("sessions in use in another process", () => {
     expect([...seen]).toEqual([["ses_two", 202]]);
   });
 
+  it("are not those of the process that serves the session asking (a TUI part or the CLI may run apart from its server)", async () => {
+    await noteSessionInUse(dir.path, "ses_earlier", NOW, 303);
+    await noteSessionInUse(dir.path, "ses_asking", NOW, 303);
+    await noteSessionInUse(dir.path, "ses_other", NOW, 404);
+    const seen = await sessionsInUseElsewhere(dir.path, NOW, { pid: 1, isAlive: alive([303, 404]), asking: "ses_asking" });
+    expect([...seen]).toEqual([["ses_other", 404]]);
+  });
+
   it("are not those of a process that is gone, nor a session idle for longer than the window", async () => {
     await noteSessionInUse(dir.path, "ses_gone", NOW, 303);
     await noteSessionInUse(dir.path, "ses_idle", new Date(NOW.getTime() - IN_USE_MS - 1), 404);

@@ -38,11 +38,15 @@ export async function noteSessionInUse(stateDir: string, sessionID: string, at: 
   await file.save({ pid, sessions: { ...kept, [sessionID]: at.toISOString() } });
 }
 
-/** Sessions another running process routed in within `IN_USE_MS`, with that process's pid. */
+/**
+ * Sessions another running process routed in within `IN_USE_MS`, with that process's pid. Not
+ * another: this process, nor the one serving `asking` (the session a TUI part or the CLI asks
+ * for, whose server may run in another process than they do, as OpenCode 2's TUI does).
+ */
 export async function sessionsInUseElsewhere(
   stateDir: string,
   now: Date,
-  options: { pid?: number; isAlive?: (pid: number) => boolean } = {},
+  options: { pid?: number; isAlive?: (pid: number) => boolean; asking?: string | undefined } = {},
 ): Promise<Map<string, number>> {
   const own = options.pid ?? process.pid;
   const isAlive = options.isAlive ?? processIsAlive;
@@ -60,6 +64,7 @@ export async function sessionsInUseElsewhere(
       .peek()
       .catch(() => undefined);
     if (read?.status !== "loaded") continue;
+    if (options.asking !== undefined && read.value.sessions[options.asking] !== undefined) continue;
     for (const [sessionID, when] of Object.entries(read.value.sessions)) if (now.getTime() - Date.parse(when) < IN_USE_MS) inUse.set(sessionID, pid);
   }
   return inUse;

@@ -65,7 +65,7 @@ export async function unfinishedTasks(options: {
     readSessions({ stateDir, problems, oldest, except: options.exceptSession }),
     readSessionTitles(stateDir),
     readTaskMarks(stateDir),
-    sessionsInUseElsewhere(stateDir, now),
+    sessionsInUseElsewhere(stateDir, now, { asking: options.exceptSession }),
   ]);
   if (marks.problem) problems.push(`${marks.problem} (no task counts as marked)`);
   const all: UnfinishedTask[] = [];
