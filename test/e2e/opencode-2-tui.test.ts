@@ -87,23 +87,26 @@ async function rcm(tui: TuiSession, words: string, done: (screen: string) => boo
   return tui.waitFor(done, what, 10_000);
 }
 
+/** The 2.0.15 TUI under tmux on a new repository (slugify, a CSV exporter), the plug-in loaded with `options` and a state dir under `root`. */
+async function v2Tui(root: string, options: Record<string, unknown>): Promise<{ tui: TuiSession; stateDir: string }> {
+  const stateDir = join(root, "state");
+  const project = join(root, "repo");
+  await createGitRepo(project, {
+    "textkit/slugify.py": "def slugify(text):\n    return text\n",
+    "exporters/csv_export.py": "def export_rows(rows):\n    return rows\n",
+  });
+  const home = await createOpencode2Home({
+    root: join(root, "home"),
+    config: opencode2Config({ modelBaseURL: model.url, plugins: [{ package: packageRoot(), options: { ...options, stateDir } }] }),
+  });
+  const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
+  return { tui, stateDir };
+}
+
 describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
   it("shows the task panel, a routing toast, the /rcm menu and typed verbs, and moves a request picked in the menu", async () => {
     const root = join(temp.path, "tui");
-    const stateDir = join(root, "state");
-    const project = join(root, "repo");
-    await createGitRepo(project, {
-      "textkit/slugify.py": "def slugify(text):\n    return text\n",
-      "exporters/csv_export.py": "def export_rows(rows):\n    return rows\n",
-    });
-    const home = await createOpencode2Home({
-      root: join(root, "home"),
-      config: opencode2Config({
-        modelBaseURL: model.url,
-        plugins: [{ package: packageRoot(), options: { mode: "full", router: "lexical", stateDir } }],
-      }),
-    });
-    const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
+    const { tui, stateDir } = await v2Tui(root, { mode: "full", router: "lexical" });
     try {
       await tui.submit(A1, (screen) => screen.includes(A_REPLY), 60_000);
       const second = await tui.submit(B1, (screen) => screen.includes(B_REPLY) && /RCM: (new task t2|full history)/.test(screen), 60_000);
@@ -184,18 +187,7 @@ describe("opencode-rcm's TUI part in OpenCode 2.0.15 (tmux)", () => {
   }, 120_000);
 
   it("lists an ended session's unfinished tasks in a new session and resumes one typed /rcm resume, with its origin in the panel", async () => {
-    const root = join(temp.path, "tui-resume");
-    const stateDir = join(root, "state");
-    const project = join(root, "repo");
-    await createGitRepo(project, {
-      "textkit/slugify.py": "def slugify(text):\n    return text\n",
-      "exporters/csv_export.py": "def export_rows(rows):\n    return rows\n",
-    });
-    const home = await createOpencode2Home({
-      root: join(root, "home"),
-      config: opencode2Config({ modelBaseURL: model.url, plugins: [{ package: packageRoot(), options: { mode: "full", stateDir } }] }),
-    });
-    const tui = await startTui({ directory: project, home, modelName: "scripted", command: [opencode2Binary(), "--standalone"], panelBesidePrompt: true });
+    const { tui } = await v2Tui(join(temp.path, "tui-resume"), { mode: "full" });
     try {
       // Session A: two tasks; then a new session (2.0.15 opens it at its first request) with an unrelated one.
       await tui.submit(A1, (screen) => screen.includes(A_REPLY), 60_000);
